@@ -1,0 +1,68 @@
+import { Hono } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { createKey, listKeys, revokeKey } from '../domain/keys'
+import { endSession, login, signup } from '../domain/users'
+import type { AppContext, AppEnv } from './context'
+import { limitByIp, requireSession, sameOrigin, SESSION_COOKIE } from './middleware'
+import { createKeyBody, credentialsBody, id, loginBody } from './schemas'
+import { parse, readJson } from './validate'
+
+// JSON endpoints for the web app: session cookie, same origin only (CONTRACT 3).
+export const auth = new Hono<AppEnv>()
+
+auth.use('*', sameOrigin, limitByIp)
+
+auth.post('/signup', async (c) => {
+  const body = await readJson(c, credentialsBody)
+  const { account, sessionToken, expiresAt } = await signup(c.var.svc, body)
+  startSession(c, sessionToken, expiresAt)
+  return c.json(account, 201)
+})
+
+auth.post('/login', async (c) => {
+  const body = await readJson(c, loginBody)
+  const { account, sessionToken, expiresAt } = await login(c.var.svc, body)
+  startSession(c, sessionToken, expiresAt)
+  return c.json(account)
+})
+
+auth.post('/logout', async (c) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (token) await endSession(c.var.svc, token)
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
+  return c.json({ success: true })
+})
+
+auth.get('/keys', requireSession, async (c) => {
+  return c.json({ keys: await listKeys(c.var.svc, actorOf(c)) })
+})
+
+auth.post('/keys', requireSession, async (c) => {
+  const body = await readJson(c, createKeyBody)
+  const key = await createKey(c.var.svc, actorOf(c), body.name, body.scopes ?? ['read', 'write'])
+  return c.json(key, 201)
+})
+
+auth.delete('/keys/:key_id', requireSession, async (c) => {
+  await revokeKey(c.var.svc, actorOf(c), parse(id, c.req.param('key_id')))
+  return c.json({ success: true })
+})
+
+function actorOf(c: AppContext) {
+  const { user, workspace } = c.var.session
+  return { userId: user.user_id, workspaceId: workspace.workspace_id }
+}
+
+function startSession(c: AppContext, token: string, expiresAt: number) {
+  setCookie(c, SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c),
+    expires: new Date(expiresAt),
+  })
+}
+
+function isHttps(c: AppContext) {
+  return new URL(c.req.url).protocol === 'https:'
+}

@@ -1,0 +1,82 @@
+import { Hono } from 'hono'
+import {
+  createCanvas,
+  deleteCanvas,
+  findContent,
+  getCanvas,
+  listCanvases,
+  listVersions,
+  makePermanent,
+  updateCanvas,
+} from '../domain/canvases'
+import { signedDownload } from '../domain/downloads'
+import { storageTarget } from '../storage/presign'
+import { requestOrigin, type AppContext, type AppEnv } from './context'
+import { readMultipart } from './multipart'
+import { createCanvasBody, downloadQuery, id, listQuery, updateCanvasBody, versionParam } from './schemas'
+import { mediaType, parse, readJson } from './validate'
+
+export const canvases = new Hono<AppEnv>()
+
+canvases.post('/', async (c) => {
+  const body = isMultipart(c)
+    ? await readMultipart(c, createCanvasBody, 'create')
+    : await readJson(c, createCanvasBody)
+  return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
+})
+
+canvases.get('/', async (c) => {
+  const query = parse(listQuery, c.req.query())
+  return c.json(await listCanvases(c.var.svc, c.var.auth, query))
+})
+
+canvases.get('/:id', async (c) => {
+  return c.json(await getCanvas(c.var.svc, c.var.auth, canvasId(c)))
+})
+
+canvases.patch('/:id', async (c) => {
+  const id = canvasId(c)
+  const body = isMultipart(c)
+    ? await readMultipart(c, updateCanvasBody, 'update')
+    : await readJson(c, updateCanvasBody)
+  return c.json(await updateCanvas(c.var.svc, c.var.auth, id, body))
+})
+
+canvases.delete('/:id', async (c) => {
+  await deleteCanvas(c.var.svc, c.var.auth, canvasId(c))
+  return c.json({ success: true })
+})
+
+canvases.post('/:id/permanent', async (c) => {
+  return c.json(await makePermanent(c.var.svc, c.var.auth, canvasId(c)))
+})
+
+canvases.get('/:id/content', async (c) => {
+  return download(c)
+})
+
+canvases.get('/:id/versions', async (c) => {
+  return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasId(c)) })
+})
+
+canvases.get('/:id/versions/:version', async (c) => {
+  return download(c, parse(versionParam, c.req.param('version')))
+})
+
+async function download(c: AppContext, version?: number) {
+  const { dl } = parse(downloadQuery, c.req.query())
+  const content = await findContent(c.var.svc, c.var.auth, canvasId(c), version)
+  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
+  return c.redirect(url, 302)
+}
+
+// Ids are opaque; one that cannot exist is answered like one that does not.
+function canvasId(c: AppContext): string {
+  const value = c.req.param('id') ?? ''
+  return id.safeParse(value).success ? value : ''
+}
+
+function isMultipart(c: AppContext) {
+  return mediaType(c) === 'multipart/form-data'
+}

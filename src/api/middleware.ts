@@ -1,0 +1,83 @@
+import { getCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
+import { readSettings } from '../env'
+import { AppError } from '../errors'
+import { authenticateKey, touchKey, type Scope } from '../domain/keys'
+import { resolveSession } from '../domain/users'
+import { afterResponse, requestOrigin, type AppEnv } from './context'
+
+export const SESSION_COOKIE = 'canvas_session'
+const READ_METHODS = new Set(['GET', 'HEAD'])
+
+export const services = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('svc', {
+    db: c.env.DB,
+    bucket: c.env.BUCKET,
+    settings: readSettings(c.env),
+    now: Date.now,
+  })
+  await next()
+})
+
+/** Bearer API key on every /v1 route: 401 for missing, malformed, unknown or revoked keys. */
+export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
+  const header = c.req.header('Authorization')
+  if (!header) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
+  const match = /^Bearer +(\S+) *$/i.exec(header)
+  if (!match) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <key>')
+  const svc = c.var.svc
+  const auth = await authenticateKey(svc, match[1])
+  if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
+  await limit(c.env.API_LIMITER, `key:${auth.keyId}`)
+  const needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write'
+  if (!auth.scopes.includes(needed)) {
+    throw new AppError('forbidden', `this API key lacks the '${needed}' scope`)
+  }
+  c.set('auth', auth)
+  const touch = touchKey(svc, auth)
+  if (touch) afterResponse(c, touch)
+  await next()
+  c.header('Cache-Control', 'no-store')
+})
+
+export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  const session = token ? await resolveSession(c.var.svc, token) : null
+  if (!session) throw new AppError('unauthorized', 'not logged in')
+  c.set('session', session)
+  await next()
+  c.header('Cache-Control', 'no-store')
+})
+
+/**
+ * Cookie-authenticated writes must come from our own pages. Browsers send Origin on every POST
+ * and DELETE, and Sec-Fetch-Site where they support it; either one naming another site is refused.
+ */
+export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
+  if (!READ_METHODS.has(c.req.method)) {
+    const origin = c.req.header('Origin')
+    const site = c.req.header('Sec-Fetch-Site')
+    const crossOrigin = origin !== undefined && origin !== requestOrigin(c)
+    const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none'
+    if (crossOrigin || crossSite) throw new AppError('forbidden', 'cross-origin request refused')
+  }
+  await next()
+})
+
+/** Per client IP, for routes anyone can call (login, signup). */
+export const limitByIp = createMiddleware<AppEnv>(async (c, next) => {
+  await limit(c.env.AUTH_LIMITER, `ip:${c.req.header('CF-Connecting-IP') ?? 'local'}`)
+  await next()
+})
+
+const RETRY_AFTER_SECONDS = 60
+
+async function limit(limiter: RateLimit | undefined, key: string) {
+  if (!limiter) return
+  const { success } = await limiter.limit({ key })
+  if (!success) {
+    throw new AppError('rate_limited', `too many requests; retry in ${RETRY_AFTER_SECONDS} s`, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    })
+  }
+}

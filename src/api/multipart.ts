@@ -1,0 +1,84 @@
+import * as z from 'zod'
+import { AppError } from '../errors'
+import { storeDirect } from '../domain/files'
+import type { AppContext } from './context'
+import { parse, readBytes } from './validate'
+
+// Room for the form's boundaries and text fields on top of the file itself.
+const FORM_OVERHEAD = 64 * 1024
+
+/**
+ * A create or update sent as multipart/form-data: the `file` part is stored as a finalized file
+ * and its id joins the text fields, which then pass the same schema as the JSON form.
+ */
+export async function readMultipart<S extends z.ZodType>(
+  c: AppContext,
+  schema: S,
+  defaults: 'create' | 'update',
+): Promise<z.output<S>> {
+  const svc = c.var.svc
+  const limit = svc.settings.maxDirectUploadBytes
+  const bytes = await readBytes(c, limit + FORM_OVERHEAD, 'direct upload').catch((err) => {
+    throw err instanceof AppError && err.code === 'payload_too_large' ? directTooLarge(limit) : err
+  })
+  let form: FormData
+  try {
+    form = await new Response(bytes, {
+      headers: { 'Content-Type': c.req.header('Content-Type')! },
+    }).formData()
+  } catch {
+    throw new AppError('invalid_request', 'malformed multipart/form-data body')
+  }
+  const fields: Record<string, unknown> = {}
+  let file = null as File | null
+  for (const [key, value] of form.entries()) {
+    if (key in fields || (key === 'file' && file)) {
+      throw new AppError('invalid_request', `${key}: given more than once`)
+    }
+    if (key === 'file') {
+      if (typeof value === 'string') throw new AppError('invalid_request', 'file: must be a file part')
+      file = value
+    } else if (typeof value === 'string') {
+      fields[key] = value
+    } else {
+      throw new AppError('invalid_request', `${key}: must be a text field`)
+    }
+  }
+  if ('permanent' in fields) fields.permanent = parseBoolean(fields.permanent)
+  if (file) {
+    if ('file_id' in fields) throw new AppError('invalid_request', 'file: send either a file part or file_id')
+    if (file.size > limit) throw directTooLarge(limit)
+    if (defaults === 'create') {
+      fields.title ??= file.name || 'untitled'
+      fields.ext ??= extFromName(file.name, await file.slice(0, 4096).arrayBuffer())
+    }
+    const stored = await storeDirect(svc, c.var.auth, await file.arrayBuffer(), file.type || 'application/octet-stream')
+    fields.file_id = stored.file_id
+  }
+  return parse(schema, fields)
+}
+
+/** The file name's extension, lowercased; without one, `txt` for UTF-8 text, else `bin`. */
+export function extFromName(name: string, head: ArrayBuffer): string {
+  const match = /\.([A-Za-z0-9]{1,16})$/.exec(name)
+  if (match) return match[1].toLowerCase()
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head, { stream: true })
+    return new Uint8Array(head).includes(0) ? 'bin' : 'txt'
+  } catch {
+    return 'bin'
+  }
+}
+
+function parseBoolean(value: unknown) {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  throw new AppError('invalid_request', 'permanent: must be true or false')
+}
+
+function directTooLarge(limit: number) {
+  return new AppError(
+    'payload_too_large',
+    `direct uploads are limited to ${limit} bytes; use the presigned flow (POST /v1/upload/presign)`,
+  )
+}

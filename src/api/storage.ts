@@ -1,0 +1,90 @@
+import { Hono } from 'hono'
+import { AppError } from '../errors'
+import { parseBlobKey } from '../storage/blobs'
+import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
+import { requestOrigin, type AppContext, type AppEnv } from './context'
+
+// Local mode's stand-in for R2's S3 endpoint: presigned PUT and GET, checked exactly as S3 would.
+export const storage = new Hono<AppEnv>()
+
+// Content shares the app's origin here, so it may never run as the app: an opaque-origin sandbox.
+const CONTENT_HEADERS = {
+  'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'same-site',
+  'Referrer-Policy': 'no-referrer',
+}
+
+storage.put('/*', async (c) => {
+  const key = await authorize(c, 'PUT')
+  const parsed = parseBlobKey(key)
+  if (!parsed) throw new AppError('invalid_request', 'not a content key')
+  const length = Number(c.req.header('Content-Length'))
+  if (!c.req.header('Content-Length') || !Number.isSafeInteger(length) || length < 0) {
+    throw new AppError('invalid_request', 'Content-Length is required')
+  }
+  if (length > c.var.svc.settings.maxFileBytes) {
+    throw new AppError('payload_too_large', `over the limit of ${c.var.svc.settings.maxFileBytes} bytes`)
+  }
+  let stored: R2Object | null
+  try {
+    // The key names the sha256, so R2 itself refuses bytes that are not that content.
+    stored = await c.var.svc.bucket.put(key, c.req.raw.body ?? new Uint8Array(0), {
+      sha256: parsed.sha256,
+      onlyIf: { etagDoesNotMatch: '*' },
+    })
+  } catch (err) {
+    if (/SHA-256|checksum/i.test(String(err))) {
+      throw new AppError('checksum_mismatch', 'the content does not match the sha256 in its key')
+    }
+    throw err
+  }
+  if (!stored) throw new AppError('precondition_failed', 'the object exists already and is never overwritten')
+  return c.body(null, 200, { ETag: stored.httpEtag })
+})
+
+storage.get('/*', async (c) => {
+  const key = await authorize(c, 'GET')
+  const object = await c.var.svc.bucket.get(key, { range: c.req.raw.headers })
+  if (!object) throw new AppError('not_found', 'no such object')
+  const params = new URL(c.req.url).searchParams
+  const headers = new Headers(CONTENT_HEADERS)
+  headers.set('Content-Type', params.get('response-content-type') ?? 'application/octet-stream')
+  const disposition = params.get('response-content-disposition')
+  if (disposition) headers.set('Content-Disposition', disposition)
+  headers.set('ETag', object.httpEtag)
+  headers.set('Accept-Ranges', 'bytes')
+  headers.set('Cache-Control', 'private, max-age=60')
+  const range = 'range' in object ? (object.range as R2Range | undefined) : undefined
+  if (range && c.req.header('Range')) {
+    const { offset, length } = resolveRange(range, object.size)
+    headers.set('Content-Range', `bytes ${offset}-${offset + length - 1}/${object.size}`)
+    headers.set('Content-Length', String(length))
+    return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, { status: 206, headers })
+  }
+  headers.set('Content-Length', String(object.size))
+  return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, { headers })
+})
+
+/** Checks the signature against the URL as received; returns the object key. */
+async function authorize(c: AppContext, method: 'GET' | 'PUT'): Promise<string> {
+  const secret = c.var.svc.settings.storageSigningSecret
+  if (!secret) {
+    throw new AppError('storage_not_configured', 'local storage is not configured: set STORAGE_SIGNING_SECRET')
+  }
+  const verdict = await verifyPresigned(method, c.req.url, localTarget(requestOrigin(c), secret))
+  if (verdict === 'expired') throw new AppError('forbidden', 'the signed URL has expired')
+  if (verdict === 'invalid') throw new AppError('forbidden', 'the signature does not match')
+  const path = new URL(c.req.url).pathname
+  return decodeURIComponent(path.slice(LOCAL_STORAGE_PATH.length + 1))
+}
+
+function resolveRange(range: R2Range, size: number) {
+  if ('suffix' in range && range.suffix !== undefined) {
+    const length = Math.min(range.suffix, size)
+    return { offset: size - length, length }
+  }
+  const offset = 'offset' in range && range.offset !== undefined ? range.offset : 0
+  const length = 'length' in range && range.length !== undefined ? range.length : size - offset
+  return { offset, length }
+}

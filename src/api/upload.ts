@@ -1,0 +1,19 @@
+import { Hono } from 'hono'
+import { finalizeUpload, presignUpload } from '../domain/files'
+import { storageTarget } from '../storage/presign'
+import { requestOrigin, type AppEnv } from './context'
+import { uploadBody } from './schemas'
+import { readJson } from './validate'
+
+export const upload = new Hono<AppEnv>()
+
+upload.post('/presign', async (c) => {
+  const body = await readJson(c, uploadBody)
+  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+  return c.json(await presignUpload(c.var.svc, c.var.auth, body, target))
+})
+
+upload.post('/finalize', async (c) => {
+  const body = await readJson(c, uploadBody)
+  return c.json(await finalizeUpload(c.var.svc, c.var.auth, body))
+})

@@ -1,0 +1,44 @@
+import { Hono } from 'hono'
+import { account } from './api/account'
+import { auth } from './api/auth'
+import { canvases } from './api/canvases'
+import type { AppEnv } from './api/context'
+import { requireKey, services } from './api/middleware'
+import { storage } from './api/storage'
+import { upload } from './api/upload'
+import { AppError, errorBody, handleError } from './errors'
+import { LOCAL_STORAGE_PATH } from './storage/presign'
+
+export function buildApp() {
+  const app = new Hono<AppEnv>()
+
+  app.use('*', async (c, next) => {
+    await next()
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', c.res.headers.get('Referrer-Policy') ?? 'strict-origin-when-cross-origin')
+  })
+  app.use('*', services)
+
+  app.get('/health', async (c) => {
+    try {
+      await c.env.DB.prepare('SELECT 1').first()
+      return c.json({ ok: true })
+    } catch {
+      return c.json({ ok: false, ...errorBody('service_unavailable', 'database unreachable') }, 503)
+    }
+  })
+
+  app.route('/auth', auth)
+  app.route(LOCAL_STORAGE_PATH, storage)
+
+  app.use('/v1/*', requireKey)
+  app.route('/v1/upload', upload)
+  app.route('/v1/canvases', canvases)
+  app.route('/v1', account)
+
+  app.notFound(() => {
+    throw new AppError('not_found', 'no such route')
+  })
+  app.onError(handleError)
+  return app
+}

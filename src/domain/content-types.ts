@@ -1,0 +1,59 @@
+// The Content-Type a download is served with comes from this allowlist keyed by extension, never
+// from what the uploader claimed (CONTRACT 7).
+
+const TEXT = 'text/plain; charset=utf-8'
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  txt: TEXT,
+  log: TEXT,
+  csv: 'text/csv; charset=utf-8',
+  tsv: 'text/tab-separated-values; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+}
+
+// Source files are served as plain text: a browser must never treat a .php or .sh as something
+// to execute or to sniff.
+const SOURCE = 'ts tsx jsx py rb go rs java kt c h cpp cs php sh sql yaml yml toml'.split(' ')
+
+export function contentTypeFor(ext: string): string {
+  return TYPES[ext] ?? (SOURCE.includes(ext) ? TEXT : 'application/octet-stream')
+}
+
+/**
+ * `attachment; filename="<title>.<ext>"` with anything that could break out of the header or the
+ * target folder replaced, plus an RFC 5987 `filename*` carrying the exact UTF-8 name.
+ */
+export function contentDisposition(kind: 'attachment' | 'inline', title: string, ext: string) {
+  // A title that is already a file name ("report.html") keeps it instead of "report.html.html".
+  const name = title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`
+  const ascii = name
+    .replace(/[\u0000-\u001f\u007f"\\/:*?<>|%]/g, '_')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/^[.\s]+/, '_')
+  const utf8 = encodeURIComponent(name.replace(/[\u0000-\u001f\u007f/\\]/g, '_')).replace(
+    /['()*]/g,
+    (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase(),
+  )
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${utf8}`
+}

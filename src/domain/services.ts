@@ -1,0 +1,21 @@
+import type { Settings } from '../env'
+
+/** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
+export type Services = {
+  db: D1Database
+  bucket: R2Bucket
+  settings: Settings
+  now: () => number
+}
+
+/** The caller of a workspace-scoped operation, from an API key or a web session. */
+export type Actor = {
+  userId: string
+  workspaceId: string
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString()
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
+
+/** SQL condition for a canvas that has not expired; bind `now` once per use. */
+export const LIVE = '(c.expires_at IS NULL OR c.expires_at > ?)'

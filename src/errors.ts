@@ -1,0 +1,82 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ZodError } from 'zod'
+
+// The one error model: domain code throws AppError with a code; the status follows from the code.
+const STATUS = {
+  invalid_request: 400,
+  upload_incomplete: 400,
+  checksum_mismatch: 400,
+  unauthorized: 401,
+  share_password_required: 401,
+  forbidden: 403,
+  share_password_invalid: 403,
+  signup_closed: 403,
+  not_found: 404,
+  canvas_not_found: 404,
+  version_not_found: 404,
+  file_not_found: 404,
+  share_not_found: 404,
+  share_token_taken: 409,
+  conflict: 409,
+  share_expired: 410,
+  share_exhausted: 410,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  storage_not_configured: 500,
+  service_unavailable: 503,
+} as const
+
+export type ErrorCode = keyof typeof STATUS
+export type ErrorStatus = (typeof STATUS)[ErrorCode]
+
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.code = code
+    this.headers = headers
+  }
+
+  get status(): ErrorStatus {
+    return STATUS[this.code]
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string) {
+  return { error: { code, message } }
+}
+
+/** Names the field at fault, e.g. `title: must be 1 to 200 characters`. */
+export function validationError(error: ZodError): AppError {
+  const issue = error.issues[0]
+  const path = issue?.path.length ? issue.path.join('.') : ''
+  const message = issue ? (path ? `${path}: ${issue.message}` : issue.message) : 'invalid request'
+  return new AppError('invalid_request', message)
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  if (err instanceof HTTPException) {
+    // Hono raises these for malformed bodies and the like; keep their status family.
+    if (err.status === 413) return new AppError('payload_too_large', err.message)
+    if (err.status < 500) return new AppError('invalid_request', err.message || 'invalid request')
+  }
+  return new AppError('internal_error', 'internal error')
+}
+
+export function handleError(err: unknown, c: Context) {
+  const appError = toAppError(err)
+  if (appError.code === 'internal_error') console.error(JSON.stringify(describe(err)))
+  return c.json(errorBody(appError.code, appError.message), appError.status, appError.headers)
+}
+
+function describe(err: unknown) {
+  return err instanceof Error
+    ? { level: 'error', message: err.message, stack: err.stack }
+    : { level: 'error', message: String(err) }
+}

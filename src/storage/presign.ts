@@ -1,0 +1,110 @@
+import { AwsV4Signer } from 'aws4fetch'
+import type { Settings } from '../env'
+import { AppError } from '../errors'
+import { constantTimeEqual } from '../domain/crypto'
+
+// Presigned URLs are SigV4 query signatures (S3's own scheme). With R2 credentials they target
+// R2's S3 endpoint; otherwise the Worker's `/_storage` route, which checks them with the same code.
+
+export type StorageTarget = {
+  base: string
+  accessKeyId: string
+  secretAccessKey: string
+  region: string
+}
+
+export const LOCAL_ACCESS_KEY_ID = 'canvas-local'
+export const LOCAL_STORAGE_PATH = '/_storage'
+const MAX_EXPIRES = 7 * 24 * 3600
+
+export function storageTarget(settings: Settings, requestOrigin: string): StorageTarget {
+  if (settings.s3) {
+    const { endpoint, bucket, accessKeyId, secretAccessKey, region } = settings.s3
+    return { base: `${endpoint}/${bucket}`, accessKeyId, secretAccessKey, region }
+  }
+  if (settings.storageSigningSecret) {
+    return localTarget(settings.contentUrl ?? requestOrigin, settings.storageSigningSecret)
+  }
+  throw new AppError(
+    'storage_not_configured',
+    'storage is not configured: set S3_* credentials or STORAGE_SIGNING_SECRET',
+  )
+}
+
+export function localTarget(origin: string, secret: string): StorageTarget {
+  return {
+    base: origin + LOCAL_STORAGE_PATH,
+    accessKeyId: LOCAL_ACCESS_KEY_ID,
+    secretAccessKey: secret,
+    region: 'auto',
+  }
+}
+
+export async function presignUrl(
+  target: StorageTarget,
+  method: 'GET' | 'PUT',
+  key: string,
+  expiresIn: number,
+  query: Record<string, string> = {},
+  now = new Date(),
+): Promise<string> {
+  const url = new URL(`${target.base}/${key.split('/').map(encodeURIComponent).join('/')}`)
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
+  url.searchParams.set('X-Amz-Expires', String(expiresIn))
+  const signer = new AwsV4Signer({
+    method,
+    url: url.toString(),
+    accessKeyId: target.accessKeyId,
+    secretAccessKey: target.secretAccessKey,
+    service: 's3',
+    region: target.region,
+    signQuery: true,
+    datetime: amzDate(now),
+  })
+  return (await signer.sign()).url.toString()
+}
+
+export type Verdict = 'valid' | 'expired' | 'invalid'
+
+/** Checks a presigned request the way S3 does: recompute the signature and compare; then expiry. */
+export async function verifyPresigned(
+  method: string,
+  requestUrl: string,
+  target: StorageTarget,
+  now = new Date(),
+): Promise<Verdict> {
+  const url = new URL(requestUrl)
+  const params = url.searchParams
+  const signature = params.get('X-Amz-Signature')
+  const date = params.get('X-Amz-Date')
+  const expires = Number(params.get('X-Amz-Expires'))
+  if (!signature || !date || !/^\d{8}T\d{6}Z$/.test(date)) return 'invalid'
+  if (!Number.isInteger(expires) || expires < 1 || expires > MAX_EXPIRES) return 'invalid'
+  if (params.get('X-Amz-SignedHeaders') !== 'host') return 'invalid'
+  if (!params.get('X-Amz-Credential')?.startsWith(target.accessKeyId + '/')) return 'invalid'
+  params.delete('X-Amz-Signature')
+  const signer = new AwsV4Signer({
+    method,
+    url: url.toString(),
+    accessKeyId: target.accessKeyId,
+    secretAccessKey: target.secretAccessKey,
+    service: 's3',
+    region: target.region,
+    signQuery: true,
+    datetime: date,
+  })
+  const expected = await signer.signature()
+  if (!constantTimeEqual(expected, signature)) return 'invalid'
+  const signedAt = parseAmzDate(date)
+  if (signedAt - now.getTime() > 15 * 60_000) return 'invalid'
+  return now.getTime() > signedAt + expires * 1000 ? 'expired' : 'valid'
+}
+
+function amzDate(date: Date): string {
+  return date.toISOString().replace(/[:-]|\.\d{3}/g, '')
+}
+
+function parseAmzDate(value: string): number {
+  const iso = `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}T${value.slice(9, 11)}:${value.slice(11, 13)}:${value.slice(13, 15)}Z`
+  return Date.parse(iso)
+}

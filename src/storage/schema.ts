@@ -1,0 +1,155 @@
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core'
+
+// The schema drizzle-kit turns into migrations under drizzle/. Queries are plain D1 statements
+// (src/domain), so each route's round trips and atomic conditions are visible where they are written.
+// Timestamps are Unix milliseconds: cheap to compare and index; the API renders them as ISO 8601.
+
+export const users = sqliteTable('users', {
+  userId: text('user_id').primaryKey(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+export const workspaces = sqliteTable('workspaces', {
+  workspaceId: text('workspace_id').primaryKey(),
+  name: text('name').notNull(),
+  ownerUserId: text('owner_user_id')
+    .notNull()
+    .references(() => users.userId, { onDelete: 'cascade' }),
+  createdAt: integer('created_at').notNull(),
+})
+
+// The cookie holds a random token; only its SHA-256 is stored, so a leaked table opens no session.
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    sessionHash: text('session_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+)
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    keyId: text('key_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    scopes: text('scopes').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_hash_idx').on(t.keyHash),
+    index('api_keys_workspace_idx').on(t.workspaceId, t.createdAt),
+  ],
+)
+
+// One row per distinct content per workspace. `pending` from presign until finalize verified the
+// stored object; `ready` content never changes afterwards.
+export const files = sqliteTable(
+  'files',
+  {
+    fileId: text('file_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    mime: text('mime').notNull(),
+    blobKey: text('blob_key').notNull(),
+    status: text('status', { enum: ['pending', 'ready'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    finalizedAt: integer('finalized_at'),
+  },
+  (t) => [
+    uniqueIndex('files_workspace_sha_idx').on(t.workspaceId, t.sha256),
+    index('files_status_created_idx').on(t.status, t.createdAt),
+  ],
+)
+
+export const canvases = sqliteTable(
+  'canvases',
+  {
+    canvasId: text('canvas_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    ext: text('ext').notNull(),
+    rendererId: text('renderer_id').notNull(),
+    visibility: text('visibility', { enum: ['private', 'public'] }).notNull(),
+    version: integer('version').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    expiresAt: integer('expires_at'),
+  },
+  (t) => [
+    index('canvases_workspace_created_idx').on(t.workspaceId, t.createdAt, t.canvasId),
+    index('canvases_expires_idx').on(t.expiresAt),
+  ],
+)
+
+// A version points at a file with RESTRICT: the database itself refuses to drop content that a
+// version still references, whatever the sweep's timing.
+export const versions = sqliteTable(
+  'versions',
+  {
+    canvasId: text('canvas_id')
+      .notNull()
+      .references(() => canvases.canvasId, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.fileId, { onDelete: 'restrict' }),
+    size: integer('size').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.canvasId, t.version] }), index('versions_file_idx').on(t.fileId)],
+)
+
+export const shareLinks = sqliteTable(
+  'share_links',
+  {
+    token: text('token').primaryKey(),
+    canvasId: text('canvas_id')
+      .notNull()
+      .references(() => canvases.canvasId, { onDelete: 'cascade' }),
+    version: integer('version'),
+    passwordHash: text('password_hash'),
+    maxViews: integer('max_views'),
+    viewCount: integer('view_count').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at'),
+  },
+  (t) => [
+    index('share_links_canvas_idx').on(t.canvasId, t.createdAt),
+    index('share_links_expires_idx').on(t.expiresAt),
+  ],
+)

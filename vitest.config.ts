@@ -1,0 +1,47 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+
+// Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
+// (s3rver, wrangler dev) from Node.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('drizzle')
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  SIGNUP: 'open',
+                  STORAGE_SIGNING_SECRET: 'test-signing-secret',
+                },
+                ratelimits: {
+                  API_LIMITER: { simple: { limit: 1000, period: 60 } },
+                  AUTH_LIMITER: { simple: { limit: 1000, period: 60 } },
+                },
+              },
+            }),
+          ],
+          test: {
+            name: 'workers',
+            include: ['test/**/*.test.ts'],
+            exclude: ['test/node/**'],
+            setupFiles: ['test/support/apply-migrations.ts'],
+          },
+        },
+        {
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: ['test/node/**/*.test.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
+          },
+        },
+      ],
+    },
+  }
+})
