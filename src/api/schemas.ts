@@ -79,7 +79,12 @@ export const versionParam = z
   .transform(Number)
 
 export const credentialsBody = z.strictObject({
-  email: z.string().max(254, 'must be at most 254 characters').pipe(z.email('must be an email address')),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'must be at most 254 characters')
+    .pipe(z.email('must be an email address')),
   password: z
     .string()
     .min(8, 'must be at least 8 characters')

@@ -1,0 +1,135 @@
+import { expect } from 'vitest'
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
+import worker from '../../src/index'
+import type { Bindings } from '../../src/env'
+
+export const ORIGIN = 'http://canvas.test'
+
+type CallInit = RequestInit & {
+  key?: string
+  cookie?: string
+  json?: unknown
+  env?: Partial<Bindings>
+  ip?: string
+}
+
+/**
+ * Sends a request through the Worker's own fetch handler with the real D1 and R2 bindings, waiting
+ * for work it left running after the response. `env` overrides bindings for one request.
+ */
+export async function call(path: string, init: CallInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (init.key) headers.set('Authorization', `Bearer ${init.key}`)
+  if (init.cookie) headers.set('Cookie', init.cookie)
+  if (init.ip) headers.set('CF-Connecting-IP', init.ip)
+  let body = init.body
+  if (init.json !== undefined) {
+    headers.set('Content-Type', 'application/json')
+    body = JSON.stringify(init.json)
+  }
+  const url = path.startsWith('http') ? path : ORIGIN + path
+  const request = new Request(url, { ...init, headers, body, redirect: 'manual' })
+  const ctx = createExecutionContext()
+  const response = await worker.fetch(request, { ...env, ...init.env } as Bindings, ctx)
+  await waitOnExecutionContext(ctx)
+  return response
+}
+
+export async function json<T = any>(response: Response): Promise<T> {
+  return (await response.json()) as T
+}
+
+let counter = 0
+
+export type Account = {
+  email: string
+  password: string
+  cookie: string
+  key: string
+  userId: string
+  workspaceId: string
+}
+
+/** A fresh user with a session cookie and a read+write API key. */
+export async function newAccount(): Promise<Account> {
+  const email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.com`
+  const password = 'correct horse battery'
+  const res = await call('/auth/signup', { method: 'POST', json: { email, password } })
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`)
+  const body = await json(res)
+  const cookie = sessionCookie(res)
+  const key = await newKey(cookie)
+  return {
+    email,
+    password,
+    cookie,
+    key,
+    userId: body.user.user_id,
+    workspaceId: body.workspace.workspace_id,
+  }
+}
+
+export async function newKey(cookie: string, scopes?: string[]): Promise<string> {
+  const res = await call('/auth/keys', {
+    method: 'POST',
+    cookie,
+    json: { name: 'test key', ...(scopes ? { scopes } : {}) },
+  })
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`)
+  return (await json(res)).key
+}
+
+export function sessionCookie(res: Response): string {
+  const header = res.headers.get('Set-Cookie') ?? ''
+  const match = /canvas_session=([^;]*)/.exec(header)
+  if (!match) throw new Error(`no session cookie in: ${header}`)
+  return `canvas_session=${match[1]}`
+}
+
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes)
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+export const bytesOf = (text: string) => new TextEncoder().encode(text)
+
+/** The presigned flow: presign, PUT when needed, finalize. Returns the file id. */
+export async function upload(key: string, content: Uint8Array, ext = 'txt', mime = 'text/plain') {
+  const meta = { sha256: await sha256(content), ext, size: content.byteLength, mime }
+  const presign = await json(await call('/v1/upload/presign', { method: 'POST', key, json: meta }))
+  if (!presign.exists) {
+    const put = await call(presign.upload_url, { method: 'PUT', body: content })
+    if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`)
+  }
+  const fin = await call('/v1/upload/finalize', { method: 'POST', key, json: meta })
+  if (fin.status !== 200) throw new Error(`finalize failed: ${fin.status} ${await fin.text()}`)
+  return (await json(fin)).file.file_id as string
+}
+
+export async function newCanvas(
+  key: string,
+  text = 'hello canvas',
+  options: { ext?: string; title?: string; permanent?: boolean; mime?: string } = {},
+) {
+  const ext = options.ext ?? 'txt'
+  const fileId = await upload(key, bytesOf(text), ext, options.mime ?? 'text/plain')
+  const res = await call('/v1/canvases', {
+    method: 'POST',
+    key,
+    json: { file_id: fileId, title: options.title ?? 'A canvas', ext, permanent: options.permanent },
+  })
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`)
+  return json(res)
+}
+
+/** Follows a 302 to the signed URL and returns the content response. */
+export async function follow(res: Response): Promise<Response> {
+  const location = res.headers.get('Location')
+  if (res.status !== 302 || !location) throw new Error(`expected a redirect, got ${res.status}`)
+  return call(location)
+}
+
+/** A whole error body; a RegExp message matches loosely, a string exactly. */
+export function errorOf(code: string, message: string | RegExp) {
+  return { error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } }
+}
