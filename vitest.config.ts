@@ -21,6 +21,9 @@ export default defineConfig(async () => {
                 ratelimits: {
                   API_LIMITER: { simple: { limit: 1000, period: 60 } },
                   AUTH_LIMITER: { simple: { limit: 1000, period: 60 } },
+                  // Small budgets for the tests that reach the limit on purpose.
+                  API_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },
+                  AUTH_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },
                 },
               },
             }),

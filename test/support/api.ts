@@ -27,6 +27,8 @@ export async function call(path: string, init: CallInit = {}): Promise<Response>
     headers.set('Content-Type', 'application/json')
     body = JSON.stringify(init.json)
   }
+  // As an HTTP client would: the storage route, like S3, needs the length up front.
+  if (body instanceof Uint8Array) headers.set('Content-Length', String(body.byteLength))
   const url = path.startsWith('http') ? path : ORIGIN + path
   const request = new Request(url, { ...init, headers, body, redirect: 'manual' })
   const ctx = createExecutionContext()

@@ -1,0 +1,124 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { call, errorOf, json, newAccount, newKey } from './support/api'
+
+describe('bearer auth on /v1', () => {
+  it('401 for a missing, malformed or unknown key', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'missing API key: send Authorization: Bearer <key>'],
+      [{ Authorization: 'Basic abc' }, 'malformed Authorization header: expected Bearer <key>'],
+      [{ Authorization: 'Bearer' }, 'malformed Authorization header: expected Bearer <key>'],
+      [{ Authorization: 'Bearer svc_' + 'a'.repeat(40) }, 'invalid or revoked API key'],
+      [{ Authorization: 'Bearer not-a-key' }, 'invalid or revoked API key'],
+    ]
+    for (const [headers, message] of cases) {
+      for (const path of ['/v1/me', '/v1/canvases', '/v1/nope']) {
+        const res = await call(path, { headers })
+        expect(res.status).toBe(401)
+        expect(await json(res)).toEqual(errorOf('unauthorized', message))
+      }
+    }
+  })
+
+  it('403 when a read-only key writes; reads are fine', async () => {
+    const account = await newAccount()
+    const readOnly = await newKey(account.cookie, ['read'])
+    expect((await call('/v1/canvases', { key: readOnly })).status).toBe(200)
+    const res = await call('/v1/upload/presign', {
+      method: 'POST',
+      key: readOnly,
+      json: { sha256: '0'.repeat(64), ext: 'txt', size: 1, mime: 'text/plain' },
+    })
+    expect(res.status).toBe(403)
+    expect(await json(res)).toEqual(errorOf('forbidden', "this API key lacks the 'write' scope"))
+    expect(await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?').bind(account.workspaceId).first()).toBeNull()
+  })
+
+  it('unknown /v1 routes are JSON 404 for a valid key', async () => {
+    const account = await newAccount()
+    const res = await call('/v1/nope', { key: account.key })
+    expect(res.status).toBe(404)
+    expect(await json(res)).toEqual(errorOf('not_found', 'no such route'))
+  })
+
+  it('records last_used_at after the response, at most once a minute', async () => {
+    const account = await newAccount()
+    const read = () =>
+      env.DB.prepare('SELECT last_used_at FROM api_keys WHERE workspace_id = ?').bind(account.workspaceId).first<any>()
+    expect((await read()).last_used_at).toBeNull()
+    await call('/v1/me', { key: account.key })
+    const first = (await read()).last_used_at
+    expect(first).toBeGreaterThan(Date.now() - 10_000)
+    await call('/v1/me', { key: account.key })
+    expect((await read()).last_used_at).toBe(first)
+  })
+
+  it('authenticated responses are not cached', async () => {
+    const account = await newAccount()
+    const res = await call('/v1/me', { key: account.key })
+    expect(res.headers.get('Cache-Control')).toBe('no-store')
+  })
+})
+
+describe('rate limits', () => {
+  it('429 with Retry-After past the per-key limit', async () => {
+    const account = await newAccount()
+    const limited = { API_LIMITER: env.API_LIMITER_SMALL }
+    let res: Response | undefined
+    for (let i = 0; i < 20; i++) {
+      res = await call('/v1/me', { key: account.key, env: limited })
+      if (res.status === 429) break
+    }
+    expect(res!.status).toBe(429)
+    expect(res!.headers.get('Retry-After')).toBe('60')
+    expect(await json(res!)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+    // Another key has its own budget.
+    const other = await newKey(account.cookie)
+    expect((await call('/v1/me', { key: other, env: limited })).status).toBe(200)
+  })
+
+  it('429 per client IP on /auth', async () => {
+    const limited = { AUTH_LIMITER: env.AUTH_LIMITER_SMALL }
+    let res: Response | undefined
+    for (let i = 0; i < 20; i++) {
+      res = await call('/auth/login', {
+        method: 'POST',
+        json: { email: 'x@example.com', password: 'whatever1' },
+        ip: '203.0.113.7',
+        env: limited,
+      })
+      if (res.status === 429) break
+    }
+    expect(res!.status).toBe(429)
+    expect(res!.headers.get('Retry-After')).toBe('60')
+    const elsewhere = await call('/auth/login', {
+      method: 'POST',
+      json: { email: 'x@example.com', password: 'whatever1' },
+      ip: '203.0.113.8',
+      env: limited,
+    })
+    expect(elsewhere.status).toBe(401)
+  })
+})
+
+describe('/v1/me, /v1/renderers', () => {
+  it('/v1/me names the user, workspace and key', async () => {
+    const account = await newAccount()
+    const res = await call('/v1/me', { key: account.key })
+    expect(res.status).toBe(200)
+    expect(await json(res)).toEqual({
+      user: { user_id: account.userId, email: account.email },
+      workspace: { workspace_id: account.workspaceId, name: account.email.split('@')[0] },
+      key: { key_id: expect.any(String), name: 'test key', scopes: ['read', 'write'] },
+    })
+  })
+
+  it('/v1/renderers lists the registry', async () => {
+    const account = await newAccount()
+    const body = await json(await call('/v1/renderers', { key: account.key }))
+    expect(body.renderers.map((r: any) => r.renderer_id)).toEqual([
+      'html', 'markdown', 'code', 'json', 'csv', 'image', 'pdf', 'media', 'text', 'download',
+    ])
+    expect(body.renderers[0]).toEqual({ renderer_id: 'html', name: 'HTML page', exts: ['html', 'htm'], scripts: true })
+  })
+})
