@@ -200,11 +200,15 @@ export async function updateCanvas(svc: Services, actor: Actor, canvasId: string
 
 /** Versions and share links go with the canvas (ON DELETE CASCADE) in the same statement. */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
-  const result = await svc.db
-    .prepare(`DELETE FROM canvases AS c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}`)
+  // RETURNING, not meta.changes: D1 counts the cascaded rows in `changes` too.
+  const deleted = await svc.db
+    .prepare(
+      `DELETE FROM canvases AS c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}
+       RETURNING canvas_id`,
+    )
     .bind(canvasId, actor.workspaceId, svc.now())
-    .run()
-  if (result.meta.changes !== 1) throw canvasNotFound()
+    .first()
+  if (!deleted) throw canvasNotFound()
 }
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {
