@@ -65,20 +65,34 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
   return { file: presentFile(ready), reused: false }
 }
 
-/** A multipart upload: the bytes are already here, so store and verify them in one go. */
+/**
+ * A multipart upload: the bytes are already here, so store, verify and register them at once
+ * (one D1 round trip: the row is inserted ready, or an existing pending row is promoted).
+ */
 export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffer, mime: string) {
   const sha256 = await sha256Hex(bytes)
-  const existing = await findFile(svc, actor, sha256)
-  if (existing?.status === 'ready') return existing
+  const size = bytes.byteLength
   const key = blobKey(actor.workspaceId, sha256)
   const put = await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
-  // Someone uploaded to this key without finalizing; keep their object only if it is these bytes.
-  if (!put && (await checkObject(svc.bucket, key, sha256, bytes.byteLength)) !== 'ok') {
+  // An object under this key that is not these bytes (a PUT never finalized) is replaced.
+  if (!put && (await checkObject(svc.bucket, key, sha256, size)) !== 'ok') {
     await svc.bucket.delete(key)
     await svc.bucket.put(key, bytes, { sha256 })
   }
-  if (!existing) await upsertPending(svc, actor, { sha256, size: bytes.byteLength, mime })
-  return markReady(svc, actor, sha256, bytes.byteLength, mime)
+  const now = svc.now()
+  const [, selected] = await svc.db.batch([
+    svc.db
+      .prepare(
+        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, finalized_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?)
+         ON CONFLICT (workspace_id, sha256) DO UPDATE
+           SET status = 'ready', size = excluded.size, mime = excluded.mime, finalized_at = excluded.finalized_at
+           WHERE files.status = 'pending'`,
+      )
+      .bind(newId(), actor.workspaceId, sha256, size, mime, key, now, now),
+    selectFile(svc, actor, sha256),
+  ])
+  return (selected.results as FileRow[])[0]
 }
 
 async function verifyStored(svc: Services, key: string, sha256: string, size: number) {

@@ -1,0 +1,63 @@
+import { env } from 'cloudflare:test'
+import { expect, it } from 'vitest'
+import { bytesOf, call, newAccount, newCanvas, sha256, upload } from './support/api'
+import { countingD1 } from './support/count-d1'
+
+// The D1 budget (issue: foundation): an authenticated read costs at most 2 round trips, a write 3.
+it('keeps every route within its D1 round-trip budget', async () => {
+  const account = await newAccount()
+  const canvas = await newCanvas(account.key, 'budget')
+  const id = canvas.canvas_id
+  // Warm the key so last_used_at is fresh and its write does not run again.
+  await call('/v1/me', { key: account.key })
+
+  const measure = async (path: string, init: Parameters<typeof call>[1] = {}) => {
+    const { db, counter } = countingD1(env.DB)
+    const res = await call(path, { key: account.key, ...init, env: { DB: db } })
+    expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(400)
+    return counter.count
+  }
+
+  const reads: Record<string, number> = {
+    '/v1/me': await measure('/v1/me'),
+    '/v1/renderers': await measure('/v1/renderers'),
+    '/v1/usage': await measure('/v1/usage'),
+    '/v1/canvases': await measure('/v1/canvases'),
+    '/v1/canvases/:id': await measure(`/v1/canvases/${id}`),
+    '/v1/canvases/:id/versions': await measure(`/v1/canvases/${id}/versions`),
+    '/v1/canvases/:id/content': await measure(`/v1/canvases/${id}/content`),
+    '/v1/canvases/:id/versions/1': await measure(`/v1/canvases/${id}/versions/1`),
+  }
+  for (const [route, count] of Object.entries(reads)) expect(count, route).toBeLessThanOrEqual(2)
+
+  const content = bytesOf('new bytes for budget')
+  const meta = { sha256: await sha256(content), ext: 'txt', size: content.byteLength, mime: 'text/plain' }
+  const presign = await measure('/v1/upload/presign', { method: 'POST', json: meta })
+  const presigned = await (await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta })).json<any>()
+  await call(presigned.upload_url, { method: 'PUT', body: content })
+  const form = new FormData()
+  form.append('file', new File(['direct'], 'direct.txt'))
+  const writes: Record<string, number> = {
+    'POST /v1/upload/presign': presign,
+    'POST /v1/upload/finalize': await measure('/v1/upload/finalize', { method: 'POST', json: meta }),
+    'POST /v1/canvases': await measure('/v1/canvases', {
+      method: 'POST',
+      json: { file_id: await upload(account.key, bytesOf('another')), title: 't', ext: 'txt' },
+    }),
+    'POST /v1/canvases (multipart)': await measure('/v1/canvases', { method: 'POST', body: form }),
+    'PATCH /v1/canvases/:id': await measure(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      json: { file_id: presigned.file_id, title: 'patched' },
+    }),
+    'POST /v1/canvases/:id/permanent': await measure(`/v1/canvases/${id}/permanent`, { method: 'POST' }),
+    'DELETE /v1/canvases/:id': await measure(`/v1/canvases/${id}`, { method: 'DELETE' }),
+  }
+  for (const [route, count] of Object.entries(writes)) expect(count, route).toBeLessThanOrEqual(3)
+})
+
+it('the counter counts: a batch is one round trip, two statements are two', async () => {
+  const { db, counter } = countingD1(env.DB)
+  await db.prepare('SELECT 1').first()
+  await db.batch([db.prepare('SELECT 1'), db.prepare('SELECT 2')])
+  expect(counter).toEqual({ count: 2, statements: 3 })
+})
