@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevServer, type DevServer } from './support/dev-server'
+
+// The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
+let server: DevServer
+let key: string
+
+beforeAll(async () => {
+  server = await startDevServer(['--var', 'SIGNUP:open'])
+  const signup = await fetch(`${server.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'e2e@example.com', password: 'correct horse battery' }),
+  })
+  expect(signup.status).toBe(201)
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
+  const created = await fetch(`${server.url}/auth/keys`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ name: 'e2e' }),
+  })
+  key = ((await created.json()) as any).key
+}, 90_000)
+
+afterAll(async () => {
+  await server?.stop()
+})
+
+const api = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const headers = new Headers(init.headers)
+  headers.set('Authorization', `Bearer ${key}`)
+  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
+  return fetch(server.url + path, { ...init, headers, body, redirect: 'manual' })
+}
+
+/** presign → PUT (unless the content exists) → finalize; returns the file id and whether PUT ran. */
+async function push(content: Buffer, ext = 'html') {
+  const meta = {
+    sha256: createHash('sha256').update(content).digest('hex'),
+    ext,
+    size: content.length,
+    mime: 'text/html',
+  }
+  const presign = (await (await api('/v1/upload/presign', { method: 'POST', json: meta })).json()) as any
+  if (!presign.exists) {
+    expect(new URL(presign.upload_url).origin).toBe(server.url)
+    const put = await fetch(presign.upload_url, {
+      method: 'PUT',
+      body: content,
+      headers: { 'Content-Type': presign.content_type },
+    })
+    expect(put.status).toBe(200)
+  }
+  const fin = await api('/v1/upload/finalize', { method: 'POST', json: { ...meta, file_id: presign.file_id } })
+  expect(fin.status).toBe(200)
+  const body = (await fin.json()) as any
+  expect(body.file.file_id).toBe(presign.file_id)
+  return { fileId: presign.file_id as string, uploaded: !presign.exists, reused: body.reused as boolean }
+}
+
+/** Follows the 302 without the API key, as a client must, and returns the bytes. */
+async function download(path: string) {
+  const res = await api(path)
+  expect(res.status).toBe(302)
+  const location = res.headers.get('location')!
+  const content = await fetch(location)
+  expect(content.status).toBe(200)
+  return { bytes: Buffer.from(await content.arrayBuffer()), headers: content.headers }
+}
+
+describe('end to end over HTTP', () => {
+  it('presign → PUT → finalize → create → download returns the same bytes', async () => {
+    const content = Buffer.from('<!doctype html><h1>Quarterly report</h1>')
+    const { fileId, uploaded } = await push(content)
+    expect(uploaded).toBe(true)
+    const res = await api('/v1/canvases', { method: 'POST', json: { file_id: fileId, title: 'Report', ext: 'html' } })
+    expect(res.status).toBe(201)
+    const canvas = (await res.json()) as any
+    const { bytes, headers } = await download(`/v1/canvases/${canvas.canvas_id}/content`)
+    expect(bytes.equals(content)).toBe(true)
+    expect(headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(headers.get('content-security-policy')).toMatch(/^sandbox/)
+    const attachment = await download(`/v1/canvases/${canvas.canvas_id}/content?dl=1`)
+    expect(attachment.headers.get('content-disposition')).toMatch(/^attachment; filename="Report.html"/)
+  })
+
+  it('versions and rollback (SPEC 9.4): rolling back to 2 makes version 4 with the bytes of 2', async () => {
+    const v1 = Buffer.from('<p>one</p>')
+    const v2 = Buffer.from('<p>two</p>')
+    const v3 = Buffer.from('<p>three</p>')
+    const created = await api('/v1/canvases', {
+      method: 'POST',
+      json: { file_id: (await push(v1)).fileId, title: 'Versions', ext: 'html' },
+    })
+    const id = ((await created.json()) as any).canvas_id
+    for (const content of [v2, v3]) {
+      const res = await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { file_id: (await push(content)).fileId } })
+      expect(res.status).toBe(200)
+    }
+    // Rollback: download version 2 and push it back to the same canvas.
+    const old = await download(`/v1/canvases/${id}/versions/2`)
+    const again = await push(old.bytes)
+    expect(again).toMatchObject({ uploaded: false, reused: true })
+    const rolled = (await (await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { file_id: again.fileId } })).json()) as any
+    expect(rolled).toMatchObject({ canvas_id: id, version: 4 })
+
+    const versions = (await (await api(`/v1/canvases/${id}/versions`)).json()) as any
+    expect(versions.versions.map((v: any) => v.version)).toEqual([4, 3, 2, 1])
+    const expected = [v1, v2, v3, v2]
+    for (let n = 1; n <= 4; n++) {
+      expect((await download(`/v1/canvases/${id}/versions/${n}`)).bytes.equals(expected[n - 1])).toBe(true)
+    }
+    expect((await download(`/v1/canvases/${id}/content`)).bytes.equals(v2)).toBe(true)
+  })
+
+  it('a multipart create works through the dev server too', async () => {
+    const form = new FormData()
+    form.append('file', new Blob(['# Notes\n']), 'notes.md')
+    const res = await api('/v1/canvases', { method: 'POST', body: form })
+    expect(res.status).toBe(201)
+    const canvas = (await res.json()) as any
+    expect(canvas).toMatchObject({ title: 'notes.md', ext: 'md', renderer_id: 'markdown' })
+    expect((await download(`/v1/canvases/${canvas.canvas_id}/content`)).bytes.toString()).toBe('# Notes\n')
+  })
+
+  it('the cron route is enabled', async () => {
+    const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
+    expect(res.status).toBe(200)
+  })
+})

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export type DevServer = { url: string; stop: () => Promise<void>; output: () => string }
+
+/** A free TCP port on 127.0.0.1, chosen by the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts `npm run dev`'s script with its own local state and port, in its own process group so
+ * that stopping it also stops wrangler and its workerd.
+ */
+export async function startDevServer(extraArgs: string[] = []): Promise<DevServer> {
+  const port = await freePort()
+  const state = mkdtempSync(join(tmpdir(), 'canvas-dev-'))
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['scripts/dev.mjs', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, ...extraArgs],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    },
+  )
+  let log = ''
+  child.stdout!.on('data', (d) => (log += d))
+  child.stderr!.on('data', (d) => (log += d))
+  const url = `http://127.0.0.1:${port}`
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name)
+    } catch {
+      // Already gone.
+    }
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      signal('SIGTERM')
+      const timer = setTimeout(() => signal('SIGKILL'), 5000)
+      await exited
+      clearTimeout(timer)
+    }
+    // Whatever is left in the group (a lingering workerd) goes too.
+    signal('SIGKILL')
+    rmSync(state, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const res = await fetch(`${url}/health`)
+      if (res.ok) return { url, stop, output: () => log }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  await stop()
+  throw new Error(`wrangler dev did not start:\n${log}`)
+}
