@@ -15,7 +15,10 @@ export function buildApp() {
   app.use('*', async (c, next) => {
     await next()
     c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', c.res.headers.get('Referrer-Policy') ?? 'strict-origin-when-cross-origin')
+    c.header(
+      'Referrer-Policy',
+      c.res.headers.get('Referrer-Policy') ?? 'strict-origin-when-cross-origin',
+    )
   })
   app.use('*', services)
 

@@ -31,7 +31,11 @@ describe('bearer auth on /v1', () => {
     })
     expect(res.status).toBe(403)
     expect(await json(res)).toEqual(errorOf('forbidden', "this API key lacks the 'write' scope"))
-    expect(await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?').bind(account.workspaceId).first()).toBeNull()
+    expect(
+      await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?')
+        .bind(account.workspaceId)
+        .first(),
+    ).toBeNull()
   })
 
   it('unknown /v1 routes are JSON 404 for a valid key', async () => {
@@ -44,7 +48,9 @@ describe('bearer auth on /v1', () => {
   it('records last_used_at after the response, at most once a minute', async () => {
     const account = await newAccount()
     const read = () =>
-      env.DB.prepare('SELECT last_used_at FROM api_keys WHERE workspace_id = ?').bind(account.workspaceId).first<any>()
+      env.DB.prepare('SELECT last_used_at FROM api_keys WHERE workspace_id = ?')
+        .bind(account.workspaceId)
+        .first<any>()
     expect((await read()).last_used_at).toBeNull()
     await call('/v1/me', { key: account.key })
     const first = (await read()).last_used_at
@@ -117,8 +123,22 @@ describe('/v1/me, /v1/renderers', () => {
     const account = await newAccount()
     const body = await json(await call('/v1/renderers', { key: account.key }))
     expect(body.renderers.map((r: any) => r.renderer_id)).toEqual([
-      'html', 'markdown', 'code', 'json', 'csv', 'image', 'pdf', 'media', 'text', 'download',
+      'html',
+      'markdown',
+      'code',
+      'json',
+      'csv',
+      'image',
+      'pdf',
+      'media',
+      'text',
+      'download',
     ])
-    expect(body.renderers[0]).toEqual({ renderer_id: 'html', name: 'HTML page', exts: ['html', 'htm'], scripts: true })
+    expect(body.renderers[0]).toEqual({
+      renderer_id: 'html',
+      name: 'HTML page',
+      exts: ['html', 'htm'],
+      scripts: true,
+    })
   })
 })

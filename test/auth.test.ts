@@ -21,10 +21,14 @@ describe('signup', () => {
     expect(cookie).toContain('HttpOnly')
     expect(cookie).toContain('SameSite=Lax')
     expect(cookie).not.toContain('Secure')
-    const user = await env.DB.prepare('SELECT * FROM users WHERE email = ?').bind('ada@example.com').first<any>()
+    const user = await env.DB.prepare('SELECT * FROM users WHERE email = ?')
+      .bind('ada@example.com')
+      .first<any>()
     expect(user.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[0-9a-f]{32}\$[0-9a-f]{64}$/)
     expect(user.password_hash).not.toContain(password)
-    const session = await env.DB.prepare('SELECT * FROM sessions WHERE user_id = ?').bind(user.user_id).first<any>()
+    const session = await env.DB.prepare('SELECT * FROM sessions WHERE user_id = ?')
+      .bind(user.user_id)
+      .first<any>()
     // Only a hash of the cookie's token is stored.
     expect(cookie).not.toContain(session.session_hash)
   })
@@ -45,7 +49,9 @@ describe('signup', () => {
       json: { email: account.email.toUpperCase(), password },
     })
     expect(res.status).toBe(409)
-    expect(await json(res)).toEqual(errorOf('conflict', 'email: an account with this email already exists'))
+    expect(await json(res)).toEqual(
+      errorOf('conflict', 'email: an account with this email already exists'),
+    )
   })
 
   it('is closed to a second user unless SIGNUP is open', async () => {
@@ -57,7 +63,9 @@ describe('signup', () => {
     })
     expect(res.status).toBe(403)
     expect(await json(res)).toEqual(errorOf('signup_closed', 'signup is closed on this server'))
-    const row = await env.DB.prepare('SELECT 1 FROM users WHERE email = ?').bind('late@example.com').first()
+    const row = await env.DB.prepare('SELECT 1 FROM users WHERE email = ?')
+      .bind('late@example.com')
+      .first()
     expect(row).toBeNull()
   })
 
@@ -82,10 +90,18 @@ describe('signup', () => {
       headers: { 'Content-Type': 'application/json' },
     })
     expect(malformed.status).toBe(400)
-    expect(await json(malformed)).toEqual(errorOf('invalid_request', 'malformed JSON in request body'))
-    const form = await call('/auth/signup', { method: 'POST', body: 'email=a', headers: { 'Content-Type': 'text/plain' } })
+    expect(await json(malformed)).toEqual(
+      errorOf('invalid_request', 'malformed JSON in request body'),
+    )
+    const form = await call('/auth/signup', {
+      method: 'POST',
+      body: 'email=a',
+      headers: { 'Content-Type': 'text/plain' },
+    })
     expect(form.status).toBe(400)
-    expect(await json(form)).toEqual(errorOf('invalid_request', 'Content-Type must be application/json'))
+    expect(await json(form)).toEqual(
+      errorOf('invalid_request', 'Content-Type must be application/json'),
+    )
   })
 
   it('refuses cross-origin posts', async () => {
@@ -96,7 +112,10 @@ describe('signup', () => {
     })
     expect(res.status).toBe(403)
     expect(await json(res)).toEqual(errorOf('forbidden', 'cross-origin request refused'))
-    const site = await call('/auth/logout', { method: 'POST', headers: { 'Sec-Fetch-Site': 'cross-site' } })
+    const site = await call('/auth/logout', {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    })
     expect(site.status).toBe(403)
     const same = await call('/auth/signup', {
       method: 'POST',
@@ -110,7 +129,10 @@ describe('signup', () => {
 describe('login and logout', () => {
   it('logs in with the right password and answers wrong ones alike', async () => {
     const account = await newAccount()
-    const ok = await call('/auth/login', { method: 'POST', json: { email: account.email, password } })
+    const ok = await call('/auth/login', {
+      method: 'POST',
+      json: { email: account.email, password },
+    })
     expect(ok.status).toBe(200)
     expect(await json(ok)).toEqual({
       user: { user_id: account.userId, email: account.email },
@@ -143,7 +165,9 @@ describe('login and logout', () => {
 
   it('an expired session is not accepted', async () => {
     const account = await newAccount()
-    await env.DB.prepare('UPDATE sessions SET expires_at = 1 WHERE user_id = ?').bind(account.userId).run()
+    await env.DB.prepare('UPDATE sessions SET expires_at = 1 WHERE user_id = ?')
+      .bind(account.userId)
+      .run()
     const res = await call('/auth/keys', { cookie: account.cookie })
     expect(res.status).toBe(401)
   })
@@ -168,7 +192,9 @@ describe('API keys', () => {
       last_used_at: null,
       key: expect.stringMatching(/^svc_[A-Za-z0-9]{40}$/),
     })
-    const stored = await env.DB.prepare('SELECT * FROM api_keys WHERE key_id = ?').bind(created.key_id).first<any>()
+    const stored = await env.DB.prepare('SELECT * FROM api_keys WHERE key_id = ?')
+      .bind(created.key_id)
+      .first<any>()
     expect(JSON.stringify(stored)).not.toContain(created.key)
 
     const list = await json(await call('/auth/keys', { cookie: account.cookie }))
@@ -176,10 +202,16 @@ describe('API keys', () => {
     expect(listed).toEqual({ ...created, key: undefined })
     expect(JSON.stringify(list)).not.toContain(created.key)
 
-    const revoke = await call(`/auth/keys/${created.key_id}`, { method: 'DELETE', cookie: account.cookie })
+    const revoke = await call(`/auth/keys/${created.key_id}`, {
+      method: 'DELETE',
+      cookie: account.cookie,
+    })
     expect(revoke.status).toBe(200)
     expect(await json(revoke)).toEqual({ success: true })
-    const again = await call(`/auth/keys/${created.key_id}`, { method: 'DELETE', cookie: account.cookie })
+    const again = await call(`/auth/keys/${created.key_id}`, {
+      method: 'DELETE',
+      cookie: account.cookie,
+    })
     expect(again.status).toBe(404)
     expect(await json(again)).toEqual(errorOf('not_found', 'key_id: no such API key'))
     const me = await call('/v1/me', { key: created.key })
@@ -220,7 +252,9 @@ describe('API keys', () => {
   it('cannot revoke a key of another workspace', async () => {
     const a = await newAccount()
     const b = await newAccount()
-    const created = await json(await call('/auth/keys', { method: 'POST', cookie: a.cookie, json: { name: 'a' } }))
+    const created = await json(
+      await call('/auth/keys', { method: 'POST', cookie: a.cookie, json: { name: 'a' } }),
+    )
     const res = await call(`/auth/keys/${created.key_id}`, { method: 'DELETE', cookie: b.cookie })
     expect(res.status).toBe(404)
     expect((await call('/v1/me', { key: created.key })).status).toBe(200)

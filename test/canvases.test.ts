@@ -32,9 +32,17 @@ describe('create', () => {
     const ttl = Date.parse(canvas.expires_at) - Date.parse(canvas.created_at)
     expect(ttl).toBe(86400 * 1000)
     expect(Date.parse(canvas.created_at)).toBeGreaterThanOrEqual(before - 1000)
-    const version = await env.DB.prepare('SELECT * FROM versions WHERE canvas_id = ?').bind(canvas.canvas_id).all<any>()
+    const version = await env.DB.prepare('SELECT * FROM versions WHERE canvas_id = ?')
+      .bind(canvas.canvas_id)
+      .all<any>()
     expect(version.results).toEqual([
-      { canvas_id: canvas.canvas_id, version: 1, file_id: fileId, size: 11, created_at: Date.parse(canvas.created_at) },
+      {
+        canvas_id: canvas.canvas_id,
+        version: 1,
+        file_id: fileId,
+        size: 11,
+        created_at: Date.parse(canvas.created_at),
+      },
     ])
   })
 
@@ -63,7 +71,11 @@ describe('create', () => {
     for (const [ext, mime, renderer] of cases) {
       const fileId = await upload(account.key, bytesOf(`content ${ext}`), ext, mime)
       const canvas = await json(
-        await call('/v1/canvases', { method: 'POST', key: account.key, json: { file_id: fileId, title: ext, ext } }),
+        await call('/v1/canvases', {
+          method: 'POST',
+          key: account.key,
+          json: { file_id: fileId, title: ext, ext },
+        }),
       )
       expect(canvas.renderer_id).toBe(renderer)
     }
@@ -77,10 +89,19 @@ describe('create', () => {
     const res = await call('/v1/canvases', { method: 'POST', key: account.key, body: form })
     expect(res.status).toBe(201)
     const canvas = await json(res)
-    expect(canvas).toMatchObject({ title: 'Data.CSV', ext: 'csv', renderer_id: 'csv', version: 1, size: 8, expires_at: null })
+    expect(canvas).toMatchObject({
+      title: 'Data.CSV',
+      ext: 'csv',
+      renderer_id: 'csv',
+      version: 1,
+      size: 8,
+      expires_at: null,
+    })
     const file = await env.DB.prepare(
       `SELECT f.* FROM versions v JOIN files f ON f.file_id = v.file_id WHERE v.canvas_id = ?`,
-    ).bind(canvas.canvas_id).first<any>()
+    )
+      .bind(canvas.canvas_id)
+      .first<any>()
     expect(file.status).toBe('ready')
     expect(await (await env.BUCKET.get(file.blob_key))!.text()).toBe('a,b\n1,2\n')
   })
@@ -89,15 +110,23 @@ describe('create', () => {
     const account = await newAccount()
     const text = new FormData()
     text.append('file', new File(['plain words'], 'README'))
-    expect((await json(await call('/v1/canvases', { method: 'POST', key: account.key, body: text }))).ext).toBe('txt')
+    expect(
+      (await json(await call('/v1/canvases', { method: 'POST', key: account.key, body: text })))
+        .ext,
+    ).toBe('txt')
     const binary = new FormData()
     binary.append('file', new File([new Uint8Array([0, 159, 146, 150])], 'blob'))
-    expect((await json(await call('/v1/canvases', { method: 'POST', key: account.key, body: binary }))).ext).toBe('bin')
+    expect(
+      (await json(await call('/v1/canvases', { method: 'POST', key: account.key, body: binary })))
+        .ext,
+    ).toBe('bin')
     const named = new FormData()
     named.append('file', new File(['x'], 'a.txt'))
     named.append('title', 'Chosen')
     named.append('ext', 'md')
-    const canvas = await json(await call('/v1/canvases', { method: 'POST', key: account.key, body: named }))
+    const canvas = await json(
+      await call('/v1/canvases', { method: 'POST', key: account.key, body: named }),
+    )
     expect(canvas).toMatchObject({ title: 'Chosen', ext: 'md', renderer_id: 'markdown' })
   })
 
@@ -113,9 +142,16 @@ describe('create', () => {
     })
     expect(res.status).toBe(413)
     expect(await json(res)).toEqual(
-      errorOf('payload_too_large', 'direct uploads are limited to 1024 bytes; use the presigned flow (POST /v1/upload/presign)'),
+      errorOf(
+        'payload_too_large',
+        'direct uploads are limited to 1024 bytes; use the presigned flow (POST /v1/upload/presign)',
+      ),
     )
-    expect(await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?').bind(account.workspaceId).first()).toBeNull()
+    expect(
+      await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?')
+        .bind(account.workspaceId)
+        .first(),
+    ).toBeNull()
   })
 
   it('refuses unknown, unfinalized and foreign files and bad fields', async () => {
@@ -133,21 +169,63 @@ describe('create', () => {
     const cases: [unknown, number, string, string][] = [
       [{ file_id: 'nope', title: 't', ext: 'txt' }, 404, 'file_not_found', 'file_id: no such file'],
       [{ file_id: theirs, title: 't', ext: 'txt' }, 404, 'file_not_found', 'file_id: no such file'],
-      [{ file_id: pending.file_id, title: 't', ext: 'txt' }, 400, 'upload_incomplete', 'file_id: the upload has not been finalized'],
-      [{ file_id: fileId, title: '', ext: 'txt' }, 400, 'invalid_request', 'title: must not be empty'],
-      [{ file_id: fileId, title: 'x'.repeat(201), ext: 'txt' }, 400, 'invalid_request', 'title: must be at most 200 characters'],
-      [{ file_id: fileId, title: 'a\nb', ext: 'txt' }, 400, 'invalid_request', 'title: must not contain control characters'],
-      [{ file_id: fileId, title: 't', ext: '.txt' }, 400, 'invalid_request', 'ext: must be 1 to 16 lowercase letters or digits, without the dot'],
-      [{ file_id: fileId, title: 't', ext: 'txt', renderer_id: 'flash' }, 400, 'invalid_request', "renderer_id: unknown renderer 'flash'; see GET /v1/renderers"],
-      [{ file_id: fileId, title: 't', ext: 'txt', permanent: 'yes' }, 400, 'invalid_request', 'permanent: Invalid input: expected boolean, received string'],
-      [{ title: 't', ext: 'txt' }, 400, 'invalid_request', 'file_id: Invalid input: expected string, received undefined'],
+      [
+        { file_id: pending.file_id, title: 't', ext: 'txt' },
+        400,
+        'upload_incomplete',
+        'file_id: the upload has not been finalized',
+      ],
+      [
+        { file_id: fileId, title: '', ext: 'txt' },
+        400,
+        'invalid_request',
+        'title: must not be empty',
+      ],
+      [
+        { file_id: fileId, title: 'x'.repeat(201), ext: 'txt' },
+        400,
+        'invalid_request',
+        'title: must be at most 200 characters',
+      ],
+      [
+        { file_id: fileId, title: 'a\nb', ext: 'txt' },
+        400,
+        'invalid_request',
+        'title: must not contain control characters',
+      ],
+      [
+        { file_id: fileId, title: 't', ext: '.txt' },
+        400,
+        'invalid_request',
+        'ext: must be 1 to 16 lowercase letters or digits, without the dot',
+      ],
+      [
+        { file_id: fileId, title: 't', ext: 'txt', renderer_id: 'flash' },
+        400,
+        'invalid_request',
+        "renderer_id: unknown renderer 'flash'; see GET /v1/renderers",
+      ],
+      [
+        { file_id: fileId, title: 't', ext: 'txt', permanent: 'yes' },
+        400,
+        'invalid_request',
+        'permanent: Invalid input: expected boolean, received string',
+      ],
+      [
+        { title: 't', ext: 'txt' },
+        400,
+        'invalid_request',
+        'file_id: Invalid input: expected string, received undefined',
+      ],
     ]
     for (const [body, status, code, message] of cases) {
       const res = await call('/v1/canvases', { method: 'POST', key: account.key, json: body })
       expect(res.status).toBe(status)
       expect(await json(res)).toEqual(errorOf(code, message))
     }
-    const count = await env.DB.prepare('SELECT COUNT(*) AS n FROM canvases WHERE workspace_id = ?').bind(account.workspaceId).first<any>()
+    const count = await env.DB.prepare('SELECT COUNT(*) AS n FROM canvases WHERE workspace_id = ?')
+      .bind(account.workspaceId)
+      .first<any>()
     expect(count.n).toBe(0)
   })
 })
@@ -158,18 +236,36 @@ describe('list', () => {
     const a = await newCanvas(account.key, 'one', { ext: 'txt' })
     const b = await newCanvas(account.key, 'two', { ext: 'md', mime: 'text/markdown' })
     const c = await newCanvas(account.key, 'three', { ext: 'txt' })
-    await call(`/v1/canvases/${b.canvas_id}`, { method: 'PATCH', key: account.key, json: { visibility: 'public' } })
-    const list = async (query: string) => json(await call(`/v1/canvases${query}`, { key: account.key }))
+    await call(`/v1/canvases/${b.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { visibility: 'public' },
+    })
+    const list = async (query: string) =>
+      json(await call(`/v1/canvases${query}`, { key: account.key }))
 
     const all = await list('')
     expect(all.limit).toBe(20)
     expect(all.offset).toBe(0)
-    expect(all.canvases.map((x: any) => x.canvas_id)).toEqual([c.canvas_id, b.canvas_id, a.canvas_id])
+    expect(all.canvases.map((x: any) => x.canvas_id)).toEqual([
+      c.canvas_id,
+      b.canvas_id,
+      a.canvas_id,
+    ])
     expect(all.canvases[0]).toEqual(c)
-    expect((await list('?ext=txt')).canvases.map((x: any) => x.canvas_id)).toEqual([c.canvas_id, a.canvas_id])
-    expect((await list('?visibility=public')).canvases.map((x: any) => x.canvas_id)).toEqual([b.canvas_id])
+    expect((await list('?ext=txt')).canvases.map((x: any) => x.canvas_id)).toEqual([
+      c.canvas_id,
+      a.canvas_id,
+    ])
+    expect((await list('?visibility=public')).canvases.map((x: any) => x.canvas_id)).toEqual([
+      b.canvas_id,
+    ])
     const page = await list('?limit=1&offset=1')
-    expect(page).toEqual({ canvases: [expect.objectContaining({ canvas_id: b.canvas_id })], limit: 1, offset: 1 })
+    expect(page).toEqual({
+      canvases: [expect.objectContaining({ canvas_id: b.canvas_id })],
+      limit: 1,
+      offset: 1,
+    })
     // Another workspace sees none of them.
     const other = await newAccount()
     expect((await json(await call('/v1/canvases', { key: other.key }))).canvases).toEqual([])
@@ -202,7 +298,12 @@ describe('get', () => {
     const body = await json(res)
     expect(body).toEqual({
       ...canvas,
-      file: { file_id: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 6, mime: 'text/plain' },
+      file: {
+        file_id: expect.any(String),
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        size: 6,
+        mime: 'text/plain',
+      },
       renderer: { renderer_id: 'text', name: 'Plain text' },
     })
   })
@@ -212,7 +313,9 @@ describe('get', () => {
     const other = await newAccount()
     const canvas = await newCanvas(account.key)
     const expired = await newCanvas(account.key, 'old')
-    await env.DB.prepare('UPDATE canvases SET expires_at = ? WHERE canvas_id = ?').bind(Date.now() - 1, expired.canvas_id).run()
+    await env.DB.prepare('UPDATE canvases SET expires_at = ? WHERE canvas_id = ?')
+      .bind(Date.now() - 1, expired.canvas_id)
+      .run()
     const cases: [string, string][] = [
       [other.key, canvas.canvas_id],
       [account.key, 'unknown'],
@@ -236,7 +339,9 @@ describe('get', () => {
       }
     }
     // Nothing changed for the owner.
-    expect((await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key }))).title).toBe('A canvas')
+    expect(
+      (await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key }))).title,
+    ).toBe('A canvas')
   })
 })
 
@@ -258,7 +363,9 @@ describe('update', () => {
       renderer_id: 'code',
       updated_at: expect.stringMatching(ISO),
     })
-    const versions = await json(await call(`/v1/canvases/${canvas.canvas_id}/versions`, { key: account.key }))
+    const versions = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/versions`, { key: account.key }),
+    )
     expect(versions.versions).toHaveLength(1)
   })
 
@@ -266,17 +373,37 @@ describe('update', () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'v1 text')
     const v2 = await upload(account.key, bytesOf('version two!'))
-    const res = await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'PATCH', key: account.key, json: { file_id: v2 } })
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: v2 },
+    })
     expect(res.status).toBe(200)
     expect(await json(res)).toMatchObject({ canvas_id: canvas.canvas_id, version: 2, size: 12 })
     // Same bytes again still make a version (CONTRACT 2).
-    const again = await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'PATCH', key: account.key, json: { file_id: v2 } })
+    const again = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: v2 },
+    })
     expect((await json(again)).version).toBe(3)
-    const versions = await json(await call(`/v1/canvases/${canvas.canvas_id}/versions`, { key: account.key }))
+    const versions = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/versions`, { key: account.key }),
+    )
     expect(versions).toEqual({
       versions: [
-        { version: 3, size: 12, sha256: expect.any(String), created_at: expect.stringMatching(ISO) },
-        { version: 2, size: 12, sha256: expect.any(String), created_at: expect.stringMatching(ISO) },
+        {
+          version: 3,
+          size: 12,
+          sha256: expect.any(String),
+          created_at: expect.stringMatching(ISO),
+        },
+        {
+          version: 2,
+          size: 12,
+          sha256: expect.any(String),
+          created_at: expect.stringMatching(ISO),
+        },
         { version: 1, size: 7, sha256: expect.any(String), created_at: expect.stringMatching(ISO) },
       ],
     })
@@ -288,7 +415,11 @@ describe('update', () => {
     const form = new FormData()
     form.append('file', new File(['new content'], 'x.txt'))
     form.append('title', 'Via form')
-    const res = await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'PATCH', key: account.key, body: form })
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      body: form,
+    })
     expect(res.status).toBe(200)
     expect(await json(res)).toMatchObject({ version: 2, title: 'Via form', size: 11 })
   })
@@ -297,17 +428,28 @@ describe('update', () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key)
     const cases: [unknown, number, string, string][] = [
-      [{}, 400, 'invalid_request', 'an update needs at least one of file_id, title, visibility, renderer_id'],
+      [
+        {},
+        400,
+        'invalid_request',
+        'an update needs at least one of file_id, title, visibility, renderer_id',
+      ],
       [{ visibility: 'hidden' }, 400, 'invalid_request', 'visibility: must be private or public'],
       [{ ext: 'md' }, 400, 'invalid_request', 'Unrecognized key: "ext"'],
       [{ file_id: 'missing', title: 'x' }, 404, 'file_not_found', 'file_id: no such file'],
     ]
     for (const [body, status, code, message] of cases) {
-      const res = await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'PATCH', key: account.key, json: body })
+      const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+        method: 'PATCH',
+        key: account.key,
+        json: body,
+      })
       expect(res.status).toBe(status)
       expect(await json(res)).toEqual(errorOf(code, message))
     }
-    expect(await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key }))).toMatchObject({
+    expect(
+      await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })),
+    ).toMatchObject({
       title: 'A canvas',
       version: 1,
     })
@@ -319,12 +461,20 @@ describe('update', () => {
     const fileId = await upload(account.key, bytesOf('concurrent'))
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        call(`/v1/canvases/${canvas.canvas_id}`, { method: 'PATCH', key: account.key, json: { file_id: fileId } }),
+        call(`/v1/canvases/${canvas.canvas_id}`, {
+          method: 'PATCH',
+          key: account.key,
+          json: { file_id: fileId },
+        }),
       ),
     )
     const versions = await Promise.all(results.map(async (r) => (await json(r)).version))
     expect(versions.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2))
-    const rows = await env.DB.prepare('SELECT version FROM versions WHERE canvas_id = ? ORDER BY version').bind(canvas.canvas_id).all<any>()
+    const rows = await env.DB.prepare(
+      'SELECT version FROM versions WHERE canvas_id = ? ORDER BY version',
+    )
+      .bind(canvas.canvas_id)
+      .all<any>()
     expect(rows.results.map((r) => r.version)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1))
   })
 })
@@ -338,12 +488,22 @@ describe('delete and permanent', () => {
       key: account.key,
       json: { file_id: await upload(account.key, bytesOf('v2')) },
     })
-    const res = await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key })
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'DELETE',
+      key: account.key,
+    })
     expect(res.status).toBe(200)
     expect(await json(res)).toEqual({ success: true })
-    expect(await env.DB.prepare('SELECT 1 FROM versions WHERE canvas_id = ?').bind(canvas.canvas_id).first()).toBeNull()
+    expect(
+      await env.DB.prepare('SELECT 1 FROM versions WHERE canvas_id = ?')
+        .bind(canvas.canvas_id)
+        .first(),
+    ).toBeNull()
     expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(404)
-    expect((await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key })).status).toBe(404)
+    expect(
+      (await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key }))
+        .status,
+    ).toBe(404)
   })
 
   it('make permanent clears expires_at and is idempotent', async () => {
@@ -351,7 +511,10 @@ describe('delete and permanent', () => {
     const canvas = await newCanvas(account.key)
     expect(canvas.expires_at).not.toBeNull()
     for (let i = 0; i < 2; i++) {
-      const res = await call(`/v1/canvases/${canvas.canvas_id}/permanent`, { method: 'POST', key: account.key })
+      const res = await call(`/v1/canvases/${canvas.canvas_id}/permanent`, {
+        method: 'POST',
+        key: account.key,
+      })
       expect(res.status).toBe(200)
       expect(await json(res)).toMatchObject({ canvas_id: canvas.canvas_id, expires_at: null })
     }
@@ -374,6 +537,13 @@ describe('delete and permanent', () => {
     const list = await json(await call('/v1/canvases', { key: account.key }))
     expect(list.canvases).toEqual([])
     // Too late to save it.
-    expect((await call(`/v1/canvases/${canvas.canvas_id}/permanent`, { method: 'POST', key: account.key })).status).toBe(404)
+    expect(
+      (
+        await call(`/v1/canvases/${canvas.canvas_id}/permanent`, {
+          method: 'POST',
+          key: account.key,
+        })
+      ).status,
+    ).toBe(404)
   })
 })

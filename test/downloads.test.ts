@@ -21,7 +21,9 @@ describe('content and version downloads', () => {
     expect(await content.text()).toBe('<script>alert(1)</script>')
     // The type comes from the extension's allowlist, never from the uploader's mime.
     expect(content.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
-    expect(content.headers.get('Content-Disposition')).toBe(`inline; filename="Page.html"; filename*=UTF-8''Page.html`)
+    expect(content.headers.get('Content-Disposition')).toBe(
+      `inline; filename="Page.html"; filename*=UTF-8''Page.html`,
+    )
     expect(content.headers.get('Content-Security-Policy')).toMatch(/^sandbox;/)
     expect(content.headers.get('Content-Security-Policy')).not.toContain('allow-same-origin')
     expect(content.headers.get('X-Content-Type-Options')).toBe('nosniff')
@@ -30,7 +32,9 @@ describe('content and version downloads', () => {
   it('dl=1 makes it an attachment with a sanitized name', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'x', { title: 'a"b\\c/../d; évite', ext: 'txt' })
-    const content = await follow(await call(`/v1/canvases/${canvas.canvas_id}/content?dl=1`, { key: account.key }))
+    const content = await follow(
+      await call(`/v1/canvases/${canvas.canvas_id}/content?dl=1`, { key: account.key }),
+    )
     expect(content.headers.get('Content-Disposition')).toBe(
       `attachment; filename="a_b_c_.._d; _vite.txt"; filename*=UTF-8''a%22b_c_.._d%3B%20%C3%A9vite.txt`,
     )
@@ -42,7 +46,9 @@ describe('content and version downloads', () => {
   it('unknown types are served as application/octet-stream', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'MZ', { ext: 'exe', mime: 'text/html' })
-    const content = await follow(await call(`/v1/canvases/${canvas.canvas_id}/content`, { key: account.key }))
+    const content = await follow(
+      await call(`/v1/canvases/${canvas.canvas_id}/content`, { key: account.key }),
+    )
     expect(content.headers.get('Content-Type')).toBe('application/octet-stream')
   })
 
@@ -55,15 +61,21 @@ describe('content and version downloads', () => {
       json: { file_id: await upload(account.key, bytesOf('second')) },
     })
     const text = async (path: string) =>
-      (await follow(await call(`/v1/canvases/${canvas.canvas_id}${path}`, { key: account.key }))).text()
+      (
+        await follow(await call(`/v1/canvases/${canvas.canvas_id}${path}`, { key: account.key }))
+      ).text()
     expect(await text('/versions/1')).toBe('first')
     expect(await text('/versions/2')).toBe('second')
     expect(await text('/content')).toBe('second')
     const missing = await call(`/v1/canvases/${canvas.canvas_id}/versions/3`, { key: account.key })
     expect(missing.status).toBe(404)
-    expect(await json(missing)).toEqual(errorOf('version_not_found', 'version: canvas has no version 3'))
+    expect(await json(missing)).toEqual(
+      errorOf('version_not_found', 'version: canvas has no version 3'),
+    )
     for (const bad of ['0', 'x', '-1', '1.5']) {
-      const res = await call(`/v1/canvases/${canvas.canvas_id}/versions/${bad}`, { key: account.key })
+      const res = await call(`/v1/canvases/${canvas.canvas_id}/versions/${bad}`, {
+        key: account.key,
+      })
       expect(res.status).toBe(400)
       expect(await json(res)).toEqual(errorOf('invalid_request', 'must be a positive whole number'))
     }
@@ -99,7 +111,9 @@ describe('content and version downloads', () => {
       key: account.key,
       env: { CONTENT_URL: 'https://usercontent.canvas.test/' },
     })
-    expect(res.headers.get('Location')).toMatch(/^https:\/\/usercontent\.canvas\.test\/_storage\/files\//)
+    expect(res.headers.get('Location')).toMatch(
+      /^https:\/\/usercontent\.canvas\.test\/_storage\/files\//,
+    )
     const content = await follow(res)
     expect(await content.text()).toBe('hello canvas')
   })
@@ -110,7 +124,11 @@ describe('usage', () => {
     const account = await newAccount()
     const a = await newCanvas(account.key, 'aaaa')
     await newCanvas(account.key, 'bbbbbb', { permanent: true })
-    await call(`/v1/canvases/${a.canvas_id}`, { method: 'PATCH', key: account.key, json: { visibility: 'public' } })
+    await call(`/v1/canvases/${a.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { visibility: 'public' },
+    })
     // Same bytes as canvas a: a new version, but no new stored file.
     await call(`/v1/canvases/${a.canvas_id}`, {
       method: 'PATCH',
@@ -142,10 +160,17 @@ describe('health', () => {
   it('503 when D1 is unreachable', async () => {
     const broken = new Proxy(env.DB, {
       get: (target, prop) =>
-        prop === 'prepare' ? () => { throw new Error('D1 is down') } : Reflect.get(target, prop),
+        prop === 'prepare'
+          ? () => {
+              throw new Error('D1 is down')
+            }
+          : Reflect.get(target, prop),
     })
     const res = await call('/health', { env: { DB: broken } })
     expect(res.status).toBe(503)
-    expect(await json(res)).toEqual({ ok: false, error: { code: 'service_unavailable', message: 'database unreachable' } })
+    expect(await json(res)).toEqual({
+      ok: false,
+      error: { code: 'service_unavailable', message: 'database unreachable' },
+    })
   })
 })

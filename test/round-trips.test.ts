@@ -31,15 +31,25 @@ it('keeps every route within its D1 round-trip budget', async () => {
   for (const [route, count] of Object.entries(reads)) expect(count, route).toBeLessThanOrEqual(2)
 
   const content = bytesOf('new bytes for budget')
-  const meta = { sha256: await sha256(content), ext: 'txt', size: content.byteLength, mime: 'text/plain' }
+  const meta = {
+    sha256: await sha256(content),
+    ext: 'txt',
+    size: content.byteLength,
+    mime: 'text/plain',
+  }
   const presign = await measure('/v1/upload/presign', { method: 'POST', json: meta })
-  const presigned = await (await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta })).json<any>()
+  const presigned = await (
+    await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta })
+  ).json<any>()
   await call(presigned.upload_url, { method: 'PUT', body: content })
   const form = new FormData()
   form.append('file', new File(['direct'], 'direct.txt'))
   const writes: Record<string, number> = {
     'POST /v1/upload/presign': presign,
-    'POST /v1/upload/finalize': await measure('/v1/upload/finalize', { method: 'POST', json: meta }),
+    'POST /v1/upload/finalize': await measure('/v1/upload/finalize', {
+      method: 'POST',
+      json: meta,
+    }),
     'POST /v1/canvases': await measure('/v1/canvases', {
       method: 'POST',
       json: { file_id: await upload(account.key, bytesOf('another')), title: 't', ext: 'txt' },
@@ -49,7 +59,9 @@ it('keeps every route within its D1 round-trip budget', async () => {
       method: 'PATCH',
       json: { file_id: presigned.file_id, title: 'patched' },
     }),
-    'POST /v1/canvases/:id/permanent': await measure(`/v1/canvases/${id}/permanent`, { method: 'POST' }),
+    'POST /v1/canvases/:id/permanent': await measure(`/v1/canvases/${id}/permanent`, {
+      method: 'POST',
+    }),
     'DELETE /v1/canvases/:id': await measure(`/v1/canvases/${id}`, { method: 'DELETE' }),
   }
   for (const [route, count] of Object.entries(writes)) expect(count, route).toBeLessThanOrEqual(3)

@@ -4,7 +4,13 @@ import { localTarget, presignUrl } from '../src/storage/presign'
 import { bytesOf, call, errorOf, json, newAccount, sha256 } from './support/api'
 
 async function presign(key: string, content: Uint8Array, extra: Record<string, unknown> = {}) {
-  const meta = { sha256: await sha256(content), ext: 'txt', size: content.byteLength, mime: 'text/plain', ...extra }
+  const meta = {
+    sha256: await sha256(content),
+    ext: 'txt',
+    size: content.byteLength,
+    mime: 'text/plain',
+    ...extra,
+  }
   const res = await call('/v1/upload/presign', { method: 'POST', key, json: meta })
   return { res, meta }
 }
@@ -28,8 +34,15 @@ describe('presign', () => {
     expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256')
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900')
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host')
-    const row = await env.DB.prepare('SELECT * FROM files WHERE file_id = ?').bind(body.file_id).first<any>()
-    expect(row).toMatchObject({ status: 'pending', sha256: meta.sha256, size: content.byteLength, workspace_id: account.workspaceId })
+    const row = await env.DB.prepare('SELECT * FROM files WHERE file_id = ?')
+      .bind(body.file_id)
+      .first<any>()
+    expect(row).toMatchObject({
+      status: 'pending',
+      sha256: meta.sha256,
+      size: content.byteLength,
+      workspace_id: account.workspaceId,
+    })
     // Presigning again names the same file.
     expect((await json((await presign(account.key, content)).res)).file_id).toBe(body.file_id)
   })
@@ -52,8 +65,14 @@ describe('presign', () => {
     const good = { sha256: 'a'.repeat(64), ext: 'txt', size: 1, mime: 'text/plain' }
     const cases: [unknown, string][] = [
       [{ ...good, sha256: 'A'.repeat(64) }, 'sha256: must be 64 lowercase hex characters'],
-      [{ ...good, ext: '.txt' }, 'ext: must be 1 to 16 lowercase letters or digits, without the dot'],
-      [{ ...good, ext: '../x' }, 'ext: must be 1 to 16 lowercase letters or digits, without the dot'],
+      [
+        { ...good, ext: '.txt' },
+        'ext: must be 1 to 16 lowercase letters or digits, without the dot',
+      ],
+      [
+        { ...good, ext: '../x' },
+        'ext: must be 1 to 16 lowercase letters or digits, without the dot',
+      ],
       [{ ...good, size: -1 }, 'size: must not be negative'],
       [{ ...good, size: 1.5 }, 'size: must be a whole number'],
       [{ ...good, size: '10' }, 'size: Invalid input: expected number, received string'],
@@ -72,7 +91,12 @@ describe('presign', () => {
     const res = await call('/v1/upload/presign', {
       method: 'POST',
       key: account.key,
-      json: { sha256: 'b'.repeat(64), ext: 'bin', size: 5368709121, mime: 'application/octet-stream' },
+      json: {
+        sha256: 'b'.repeat(64),
+        ext: 'bin',
+        size: 5368709121,
+        mime: 'application/octet-stream',
+      },
     })
     expect(res.status).toBe(413)
     expect(await json(res)).toEqual(
@@ -90,7 +114,10 @@ describe('presign', () => {
     })
     expect(res.status).toBe(500)
     expect(await json(res)).toEqual(
-      errorOf('storage_not_configured', 'storage is not configured: set S3_* credentials or STORAGE_SIGNING_SECRET'),
+      errorOf(
+        'storage_not_configured',
+        'storage is not configured: set S3_* credentials or STORAGE_SIGNING_SECRET',
+      ),
     )
   })
 
@@ -112,7 +139,9 @@ describe('presign', () => {
     expect(body.upload_url).toMatch(
       new RegExp(`^https://acct\\.r2\\.cloudflarestorage\\.com/canvas-content/${body.blob_key}\\?`),
     )
-    expect(new URL(body.upload_url).searchParams.get('X-Amz-Credential')).toMatch(/^AKID\/\d{8}\/auto\/s3\/aws4_request$/)
+    expect(new URL(body.upload_url).searchParams.get('X-Amz-Credential')).toMatch(
+      /^AKID\/\d{8}\/auto\/s3\/aws4_request$/,
+    )
   })
 })
 
@@ -125,7 +154,9 @@ describe('the local storage PUT', () => {
     expect(put.status).toBe(200)
     const again = await call(body.upload_url, { method: 'PUT', body: content })
     expect(again.status).toBe(412)
-    expect(await json(again)).toEqual(errorOf('precondition_failed', 'the object exists already and is never overwritten'))
+    expect(await json(again)).toEqual(
+      errorOf('precondition_failed', 'the object exists already and is never overwritten'),
+    )
     const object = await env.BUCKET.get(body.blob_key)
     expect(await object!.text()).toBe('write once')
   })
@@ -136,7 +167,9 @@ describe('the local storage PUT', () => {
     const body = await json((await presign(account.key, content)).res)
     const put = await call(body.upload_url, { method: 'PUT', body: bytesOf('something else') })
     expect(put.status).toBe(400)
-    expect(await json(put)).toEqual(errorOf('checksum_mismatch', 'the content does not match the sha256 in its key'))
+    expect(await json(put)).toEqual(
+      errorOf('checksum_mismatch', 'the content does not match the sha256 in its key'),
+    )
     expect(await env.BUCKET.head(body.blob_key)).toBeNull()
   })
 
@@ -157,11 +190,23 @@ describe('the local storage PUT', () => {
       expect(await json(res)).toEqual(errorOf('forbidden', 'the signature does not match'))
     }
     const target = localTarget('http://canvas.test', 'test-signing-secret')
-    const old = await presignUrl(target, 'PUT', body.blob_key, 900, {}, new Date(Date.now() - 3600_000))
+    const old = await presignUrl(
+      target,
+      'PUT',
+      body.blob_key,
+      900,
+      {},
+      new Date(Date.now() - 3600_000),
+    )
     const expired = await call(old, { method: 'PUT', body: content })
     expect(expired.status).toBe(403)
     expect(await json(expired)).toEqual(errorOf('forbidden', 'the signed URL has expired'))
-    const otherSecret = await presignUrl(localTarget('http://canvas.test', 'guess'), 'PUT', body.blob_key, 900)
+    const otherSecret = await presignUrl(
+      localTarget('http://canvas.test', 'guess'),
+      'PUT',
+      body.blob_key,
+      900,
+    )
     expect((await call(otherSecret, { method: 'PUT', body: content })).status).toBe(403)
     expect(await env.BUCKET.head(body.blob_key)).toBeNull()
     // The genuine URL still works.
@@ -175,23 +220,49 @@ describe('finalize', () => {
     const content = bytesOf('finalize me')
     const { res, meta } = await presign(account.key, content)
     const body = await json(res)
-    const early = await call('/v1/upload/finalize', { method: 'POST', key: account.key, json: meta })
+    const early = await call('/v1/upload/finalize', {
+      method: 'POST',
+      key: account.key,
+      json: meta,
+    })
     expect(early.status).toBe(400)
-    expect(await json(early)).toEqual(errorOf('upload_incomplete', 'the content has not been uploaded to upload_url yet'))
+    expect(await json(early)).toEqual(
+      errorOf('upload_incomplete', 'the content has not been uploaded to upload_url yet'),
+    )
 
     await call(body.upload_url, { method: 'PUT', body: content })
-    const fin = await call('/v1/upload/finalize', { method: 'POST', key: account.key, json: { ...meta, file_id: body.file_id } })
+    const fin = await call('/v1/upload/finalize', {
+      method: 'POST',
+      key: account.key,
+      json: { ...meta, file_id: body.file_id },
+    })
     expect(fin.status).toBe(200)
     expect(await json(fin)).toEqual({
-      file: { file_id: body.file_id, sha256: meta.sha256, size: content.byteLength, mime: 'text/plain' },
+      file: {
+        file_id: body.file_id,
+        sha256: meta.sha256,
+        size: content.byteLength,
+        mime: 'text/plain',
+      },
       reused: false,
     })
-    const again = await call('/v1/upload/finalize', { method: 'POST', key: account.key, json: meta })
+    const again = await call('/v1/upload/finalize', {
+      method: 'POST',
+      key: account.key,
+      json: meta,
+    })
     expect(await json(again)).toEqual({
-      file: { file_id: body.file_id, sha256: meta.sha256, size: content.byteLength, mime: 'text/plain' },
+      file: {
+        file_id: body.file_id,
+        sha256: meta.sha256,
+        size: content.byteLength,
+        mime: 'text/plain',
+      },
       reused: true,
     })
-    const row = await env.DB.prepare('SELECT status, finalized_at FROM files WHERE file_id = ?').bind(body.file_id).first<any>()
+    const row = await env.DB.prepare('SELECT status, finalized_at FROM files WHERE file_id = ?')
+      .bind(body.file_id)
+      .first<any>()
     expect(row.status).toBe('ready')
     expect(row.finalized_at).toBeGreaterThan(0)
   })
@@ -202,10 +273,17 @@ describe('finalize', () => {
     const { res, meta } = await presign(account.key, content)
     const body = await json(res)
     await call(body.upload_url, { method: 'PUT', body: content })
-    const fin = await call('/v1/upload/finalize', { method: 'POST', key: account.key, json: { ...meta, size: meta.size + 1 } })
+    const fin = await call('/v1/upload/finalize', {
+      method: 'POST',
+      key: account.key,
+      json: { ...meta, size: meta.size + 1 },
+    })
     expect(fin.status).toBe(400)
     expect(await json(fin)).toEqual(
-      errorOf('checksum_mismatch', 'the uploaded content does not match the declared size and sha256; upload it again'),
+      errorOf(
+        'checksum_mismatch',
+        'the uploaded content does not match the declared size and sha256; upload it again',
+      ),
     )
     expect(await env.BUCKET.head(body.blob_key)).toBeNull()
     // The next presign offers a fresh upload.
@@ -228,7 +306,11 @@ describe('finalize', () => {
     const account = await newAccount()
     const content = bytesOf('mismatch id')
     const { meta } = await presign(account.key, content)
-    const wrong = await call('/v1/upload/finalize', { method: 'POST', key: account.key, json: { ...meta, file_id: 'abc' } })
+    const wrong = await call('/v1/upload/finalize', {
+      method: 'POST',
+      key: account.key,
+      json: { ...meta, file_id: 'abc' },
+    })
     expect(wrong.status).toBe(400)
     expect(await json(wrong)).toEqual(
       errorOf('invalid_request', 'file_id: does not match the presigned upload of this content'),
@@ -239,6 +321,8 @@ describe('finalize', () => {
       json: { sha256: 'e'.repeat(64), ext: 'txt', size: 1, mime: 'text/plain' },
     })
     expect(none.status).toBe(400)
-    expect(await json(none)).toEqual(errorOf('upload_incomplete', 'no presigned upload for this content: call presign first'))
+    expect(await json(none)).toEqual(
+      errorOf('upload_incomplete', 'no presigned upload for this content: call presign first'),
+    )
   })
 })

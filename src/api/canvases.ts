@@ -10,10 +10,17 @@ import {
   updateCanvas,
 } from '../domain/canvases'
 import { signedDownload } from '../domain/downloads'
-import { storageTarget } from '../storage/presign'
+import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from './context'
 import { readMultipart } from './multipart'
-import { createCanvasBody, downloadQuery, id, listQuery, updateCanvasBody, versionParam } from './schemas'
+import {
+  createCanvasBody,
+  downloadQuery,
+  id,
+  listQuery,
+  updateCanvasBody,
+  versionParam,
+} from './schemas'
 import { mediaType, parse, readJson } from './validate'
 
 export const canvases = new Hono<AppEnv>()

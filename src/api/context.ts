@@ -21,7 +21,9 @@ export function requestOrigin(c: Context): string {
 
 /** Runs work after the response without letting its failure reach the client. */
 export function afterResponse(c: Context, work: Promise<unknown>) {
-  const logged = work.catch((err) => console.error(JSON.stringify({ level: 'error', message: String(err) })))
+  const logged = work.catch((err) =>
+    console.error(JSON.stringify({ level: 'error', message: String(err) })),
+  )
   try {
     c.executionCtx.waitUntil(logged)
   } catch {

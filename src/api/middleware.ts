@@ -22,9 +22,11 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
 /** Bearer API key on every /v1 route: 401 for missing, malformed, unknown or revoked keys. */
 export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('Authorization')
-  if (!header) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
+  if (!header)
+    throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
   const match = /^Bearer +(\S+) *$/i.exec(header)
-  if (!match) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <key>')
+  if (!match)
+    throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <key>')
   const svc = c.var.svc
   const auth = await authenticateKey(svc, match[1])
   if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')

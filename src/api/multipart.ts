@@ -36,7 +36,8 @@ export async function readMultipart<S extends z.ZodType>(
       throw new AppError('invalid_request', `${key}: given more than once`)
     }
     if (key === 'file') {
-      if (typeof value === 'string') throw new AppError('invalid_request', 'file: must be a file part')
+      if (typeof value === 'string')
+        throw new AppError('invalid_request', 'file: must be a file part')
       file = value
     } else if (typeof value === 'string') {
       fields[key] = value
@@ -46,13 +47,19 @@ export async function readMultipart<S extends z.ZodType>(
   }
   if ('permanent' in fields) fields.permanent = parseBoolean(fields.permanent)
   if (file) {
-    if ('file_id' in fields) throw new AppError('invalid_request', 'file: send either a file part or file_id')
+    if ('file_id' in fields)
+      throw new AppError('invalid_request', 'file: send either a file part or file_id')
     if (file.size > limit) throw directTooLarge(limit)
     if (defaults === 'create') {
       fields.title ??= file.name || 'untitled'
       fields.ext ??= extFromName(file.name, await file.slice(0, 4096).arrayBuffer())
     }
-    const stored = await storeDirect(svc, c.var.auth, await file.arrayBuffer(), file.type || 'application/octet-stream')
+    const stored = await storeDirect(
+      svc,
+      c.var.auth,
+      await file.arrayBuffer(),
+      file.type || 'application/octet-stream',
+    )
     fields.file_id = stored.file_id
   }
   return parse(schema, fields)

@@ -9,7 +9,8 @@ export const storage = new Hono<AppEnv>()
 
 // Content shares the app's origin here, so it may never run as the app: an opaque-origin sandbox.
 const CONTENT_HEADERS = {
-  'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
+  'Content-Security-Policy':
+    "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Resource-Policy': 'same-site',
   'Referrer-Policy': 'no-referrer',
@@ -24,7 +25,10 @@ storage.put('/*', async (c) => {
     throw new AppError('invalid_request', 'Content-Length is required')
   }
   if (length > c.var.svc.settings.maxFileBytes) {
-    throw new AppError('payload_too_large', `over the limit of ${c.var.svc.settings.maxFileBytes} bytes`)
+    throw new AppError(
+      'payload_too_large',
+      `over the limit of ${c.var.svc.settings.maxFileBytes} bytes`,
+    )
   }
   let stored: R2Object | null
   try {
@@ -39,7 +43,8 @@ storage.put('/*', async (c) => {
     }
     throw err
   }
-  if (!stored) throw new AppError('precondition_failed', 'the object exists already and is never overwritten')
+  if (!stored)
+    throw new AppError('precondition_failed', 'the object exists already and is never overwritten')
   return c.body(null, 200, { ETag: stored.httpEtag })
 })
 
@@ -60,7 +65,10 @@ storage.get('/*', async (c) => {
     const { offset, length } = resolveRange(range, object.size)
     headers.set('Content-Range', `bytes ${offset}-${offset + length - 1}/${object.size}`)
     headers.set('Content-Length', String(length))
-    return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, { status: 206, headers })
+    return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, {
+      status: 206,
+      headers,
+    })
   }
   headers.set('Content-Length', String(object.size))
   return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, { headers })
@@ -70,7 +78,10 @@ storage.get('/*', async (c) => {
 async function authorize(c: AppContext, method: 'GET' | 'PUT'): Promise<string> {
   const secret = c.var.svc.settings.storageSigningSecret
   if (!secret) {
-    throw new AppError('storage_not_configured', 'local storage is not configured: set STORAGE_SIGNING_SECRET')
+    throw new AppError(
+      'storage_not_configured',
+      'local storage is not configured: set STORAGE_SIGNING_SECRET',
+    )
   }
   const verdict = await verifyPresigned(method, c.req.url, localTarget(requestOrigin(c), secret))
   if (verdict === 'expired') throw new AppError('forbidden', 'the signed URL has expired')

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { finalizeUpload, presignUpload } from '../domain/files'
-import { storageTarget } from '../storage/presign'
+import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from './context'
 import { uploadBody } from './schemas'
 import { readJson } from './validate'

@@ -150,7 +150,12 @@ export type UpdateInput = {
  * A new file bumps the version counter and inserts that version in the same transaction. Under
  * concurrent updates D1 runs the batches one after another, so versions never skip or repeat.
  */
-export async function updateCanvas(svc: Services, actor: Actor, canvasId: string, input: UpdateInput) {
+export async function updateCanvas(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  input: UpdateInput,
+) {
   if (input.renderer_id) requireRenderer(input.renderer_id)
   const now = svc.now()
   const sets = ['updated_at = ?']
@@ -282,7 +287,10 @@ function selectLive(svc: Services, actor: Actor, canvasId: string) {
 
 function requireRenderer(rendererId: string) {
   if (!findRenderer(rendererId)) {
-    throw new AppError('invalid_request', `renderer_id: unknown renderer '${rendererId}'; see GET /v1/renderers`)
+    throw new AppError(
+      'invalid_request',
+      `renderer_id: unknown renderer '${rendererId}'; see GET /v1/renderers`,
+    )
   }
 }
 

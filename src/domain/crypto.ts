@@ -27,7 +27,9 @@ export function toHex(buffer: ArrayBuffer | Uint8Array): string {
   return out
 }
 
-export async function sha256Hex(data: string | ArrayBuffer | Uint8Array): Promise<string> {
+export async function sha256Hex(
+  data: string | ArrayBuffer | Uint8Array<ArrayBuffer>,
+): Promise<string> {
   const input = typeof data === 'string' ? encoder.encode(data) : data
   return toHex(await crypto.subtle.digest('SHA-256', input))
 }
@@ -62,7 +64,11 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await pbkdf2(password, new Uint8Array(16), PBKDF2_ITERATIONS)
 }
 
-async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<string> {
+async function pbkdf2(
+  password: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, [
     'deriveBits',
   ])
@@ -74,7 +80,7 @@ async function pbkdf2(password: string, salt: Uint8Array, iterations: number): P
   return toHex(bits)
 }
 
-function fromHex(hex: string): Uint8Array {
+function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(hex.length / 2)
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
   return out

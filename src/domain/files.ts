@@ -5,7 +5,13 @@ import { contentTypeFor } from './content-types'
 import { newId, sha256Hex } from './crypto'
 import type { Actor, Services } from './services'
 
-export type UploadInput = { sha256: string; ext: string; size: number; mime: string; file_id?: string }
+export type UploadInput = {
+  sha256: string
+  ext: string
+  size: number
+  mime: string
+  file_id?: string
+}
 
 type FileRow = {
   file_id: string
@@ -35,8 +41,7 @@ export async function presignUpload(
 ) {
   checkSize(svc, input.size)
   const file = await upsertPending(svc, actor, input)
-  const exists =
-    file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
+  const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
   const expiresIn = svc.settings.uploadUrlTtl
   return {
     file_id: file.file_id,
@@ -53,12 +58,18 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
   checkSize(svc, input.size)
   const file = await findFile(svc, actor, input.sha256)
   if (file && input.file_id && input.file_id !== file.file_id) {
-    throw new AppError('invalid_request', 'file_id: does not match the presigned upload of this content')
+    throw new AppError(
+      'invalid_request',
+      'file_id: does not match the presigned upload of this content',
+    )
   }
   if (file?.status === 'ready') return { file: presentFile(file), reused: true }
   if (!file) {
     if (input.file_id) throw new AppError('file_not_found', 'file_id: no such file')
-    throw new AppError('upload_incomplete', 'no presigned upload for this content: call presign first')
+    throw new AppError(
+      'upload_incomplete',
+      'no presigned upload for this content: call presign first',
+    )
   }
   await verifyStored(svc, file.blob_key, input.sha256, input.size)
   const ready = await markReady(svc, actor, input.sha256, input.size, input.mime)

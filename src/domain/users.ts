@@ -1,5 +1,12 @@
 import { AppError } from '../errors'
-import { burnPasswordCheck, hashPassword, newId, randomBase62, sha256Hex, verifyPassword } from './crypto'
+import {
+  burnPasswordCheck,
+  hashPassword,
+  newId,
+  randomBase62,
+  sha256Hex,
+  verifyPassword,
+} from './crypto'
 import type { Services } from './services'
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
@@ -73,7 +80,13 @@ export async function login(svc: Services, input: Credentials) {
        WHERE u.email = ? ORDER BY w.created_at LIMIT 1`,
     )
     .bind(email)
-    .first<{ user_id: string; email: string; password_hash: string; workspace_id: string; name: string }>()
+    .first<{
+      user_id: string
+      email: string
+      password_hash: string
+      workspace_id: string
+      name: string
+    }>()
   if (!row) {
     await burnPasswordCheck(input.password)
     throw new AppError('unauthorized', 'wrong email or password')
@@ -142,4 +155,3 @@ async function newSession() {
   const token = randomBase62(43)
   return { token, hash: await sha256Hex(token) }
 }
-

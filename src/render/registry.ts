@@ -13,7 +13,9 @@ export const RENDERERS: Renderer[] = [
   {
     renderer_id: 'code',
     name: 'Source code',
-    exts: 'js mjs ts tsx jsx py rb go rs java kt c h cpp cs php sh sql css yaml yml toml xml'.split(' '),
+    exts: 'js mjs ts tsx jsx py rb go rs java kt c h cpp cs php sh sql css yaml yml toml xml'.split(
+      ' ',
+    ),
     scripts: false,
   },
   { renderer_id: 'json', name: 'JSON', exts: ['json'], scripts: false },
@@ -25,7 +27,12 @@ export const RENDERERS: Renderer[] = [
     scripts: false,
   },
   { renderer_id: 'pdf', name: 'PDF document', exts: ['pdf'], scripts: false },
-  { renderer_id: 'media', name: 'Audio or video', exts: ['mp4', 'webm', 'mp3', 'wav', 'ogg'], scripts: false },
+  {
+    renderer_id: 'media',
+    name: 'Audio or video',
+    exts: ['mp4', 'webm', 'mp3', 'wav', 'ogg'],
+    scripts: false,
+  },
   { renderer_id: 'text', name: 'Plain text', exts: ['txt', 'log'], scripts: false },
   { renderer_id: 'download', name: 'Download', exts: [], scripts: false },
 ]

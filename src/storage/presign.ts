@@ -1,6 +1,4 @@
 import { AwsV4Signer } from 'aws4fetch'
-import type { Settings } from '../env'
-import { AppError } from '../errors'
 import { constantTimeEqual } from '../domain/crypto'
 
 // Presigned URLs are SigV4 query signatures (S3's own scheme). With R2 credentials they target
@@ -16,20 +14,6 @@ export type StorageTarget = {
 export const LOCAL_ACCESS_KEY_ID = 'canvas-local'
 export const LOCAL_STORAGE_PATH = '/_storage'
 const MAX_EXPIRES = 7 * 24 * 3600
-
-export function storageTarget(settings: Settings, requestOrigin: string): StorageTarget {
-  if (settings.s3) {
-    const { endpoint, bucket, accessKeyId, secretAccessKey, region } = settings.s3
-    return { base: `${endpoint}/${bucket}`, accessKeyId, secretAccessKey, region }
-  }
-  if (settings.storageSigningSecret) {
-    return localTarget(settings.contentUrl ?? requestOrigin, settings.storageSigningSecret)
-  }
-  throw new AppError(
-    'storage_not_configured',
-    'storage is not configured: set S3_* credentials or STORAGE_SIGNING_SECRET',
-  )
-}
 
 export function localTarget(origin: string, secret: string): StorageTarget {
   return {

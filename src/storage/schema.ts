@@ -1,11 +1,4 @@
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // The schema drizzle-kit turns into migrations under drizzle/. Queries are plain D1 statements
 // (src/domain), so each route's round trips and atomic conditions are visible where they are written.
@@ -131,7 +124,10 @@ export const versions = sqliteTable(
     size: integer('size').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.canvasId, t.version] }), index('versions_file_idx').on(t.fileId)],
+  (t) => [
+    primaryKey({ columns: [t.canvasId, t.version] }),
+    index('versions_file_idx').on(t.fileId),
+  ],
 )
 
 export const shareLinks = sqliteTable(

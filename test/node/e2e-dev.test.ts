@@ -43,21 +43,30 @@ async function push(content: Buffer, ext = 'html') {
     size: content.length,
     mime: 'text/html',
   }
-  const presign = (await (await api('/v1/upload/presign', { method: 'POST', json: meta })).json()) as any
+  const presign = (await (
+    await api('/v1/upload/presign', { method: 'POST', json: meta })
+  ).json()) as any
   if (!presign.exists) {
     expect(new URL(presign.upload_url).origin).toBe(server.url)
     const put = await fetch(presign.upload_url, {
       method: 'PUT',
-      body: content,
+      body: new Uint8Array(content),
       headers: { 'Content-Type': presign.content_type },
     })
     expect(put.status).toBe(200)
   }
-  const fin = await api('/v1/upload/finalize', { method: 'POST', json: { ...meta, file_id: presign.file_id } })
+  const fin = await api('/v1/upload/finalize', {
+    method: 'POST',
+    json: { ...meta, file_id: presign.file_id },
+  })
   expect(fin.status).toBe(200)
   const body = (await fin.json()) as any
   expect(body.file.file_id).toBe(presign.file_id)
-  return { fileId: presign.file_id as string, uploaded: !presign.exists, reused: body.reused as boolean }
+  return {
+    fileId: presign.file_id as string,
+    uploaded: !presign.exists,
+    reused: body.reused as boolean,
+  }
 }
 
 /** Follows the 302 without the API key, as a client must, and returns the bytes. */
@@ -75,7 +84,10 @@ describe('end to end over HTTP', () => {
     const content = Buffer.from('<!doctype html><h1>Quarterly report</h1>')
     const { fileId, uploaded } = await push(content)
     expect(uploaded).toBe(true)
-    const res = await api('/v1/canvases', { method: 'POST', json: { file_id: fileId, title: 'Report', ext: 'html' } })
+    const res = await api('/v1/canvases', {
+      method: 'POST',
+      json: { file_id: fileId, title: 'Report', ext: 'html' },
+    })
     expect(res.status).toBe(201)
     const canvas = (await res.json()) as any
     const { bytes, headers } = await download(`/v1/canvases/${canvas.canvas_id}/content`)
@@ -83,7 +95,9 @@ describe('end to end over HTTP', () => {
     expect(headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(headers.get('content-security-policy')).toMatch(/^sandbox/)
     const attachment = await download(`/v1/canvases/${canvas.canvas_id}/content?dl=1`)
-    expect(attachment.headers.get('content-disposition')).toMatch(/^attachment; filename="Report.html"/)
+    expect(attachment.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="Report.html"/,
+    )
   })
 
   it('versions and rollback (SPEC 9.4): rolling back to 2 makes version 4 with the bytes of 2', async () => {
@@ -96,21 +110,28 @@ describe('end to end over HTTP', () => {
     })
     const id = ((await created.json()) as any).canvas_id
     for (const content of [v2, v3]) {
-      const res = await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { file_id: (await push(content)).fileId } })
+      const res = await api(`/v1/canvases/${id}`, {
+        method: 'PATCH',
+        json: { file_id: (await push(content)).fileId },
+      })
       expect(res.status).toBe(200)
     }
     // Rollback: download version 2 and push it back to the same canvas.
     const old = await download(`/v1/canvases/${id}/versions/2`)
     const again = await push(old.bytes)
     expect(again).toMatchObject({ uploaded: false, reused: true })
-    const rolled = (await (await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { file_id: again.fileId } })).json()) as any
+    const rolled = (await (
+      await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { file_id: again.fileId } })
+    ).json()) as any
     expect(rolled).toMatchObject({ canvas_id: id, version: 4 })
 
     const versions = (await (await api(`/v1/canvases/${id}/versions`)).json()) as any
     expect(versions.versions.map((v: any) => v.version)).toEqual([4, 3, 2, 1])
     const expected = [v1, v2, v3, v2]
     for (let n = 1; n <= 4; n++) {
-      expect((await download(`/v1/canvases/${id}/versions/${n}`)).bytes.equals(expected[n - 1])).toBe(true)
+      expect(
+        (await download(`/v1/canvases/${id}/versions/${n}`)).bytes.equals(expected[n - 1]),
+      ).toBe(true)
     }
     expect((await download(`/v1/canvases/${id}/content`)).bytes.equals(v2)).toBe(true)
   })
@@ -122,7 +143,9 @@ describe('end to end over HTTP', () => {
     expect(res.status).toBe(201)
     const canvas = (await res.json()) as any
     expect(canvas).toMatchObject({ title: 'notes.md', ext: 'md', renderer_id: 'markdown' })
-    expect((await download(`/v1/canvases/${canvas.canvas_id}/content`)).bytes.toString()).toBe('# Notes\n')
+    expect((await download(`/v1/canvases/${canvas.canvas_id}/content`)).bytes.toString()).toBe(
+      '# Notes\n',
+    )
   })
 
   it('the cron route is enabled', async () => {

@@ -118,7 +118,12 @@ export async function newCanvas(
   const res = await call('/v1/canvases', {
     method: 'POST',
     key,
-    json: { file_id: fileId, title: options.title ?? 'A canvas', ext, permanent: options.permanent },
+    json: {
+      file_id: fileId,
+      title: options.title ?? 'A canvas',
+      ext,
+      permanent: options.permanent,
+    },
   })
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`)
   return json(res)
@@ -133,5 +138,10 @@ export async function follow(res: Response): Promise<Response> {
 
 /** A whole error body; a RegExp message matches loosely, a string exactly. */
 export function errorOf(code: string, message: string | RegExp) {
-  return { error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } }
+  return {
+    error: {
+      code,
+      message: typeof message === 'string' ? message : expect.stringMatching(message),
+    },
+  }
 }

@@ -27,7 +27,16 @@ export async function startDevServer(extraArgs: string[] = []): Promise<DevServe
   const state = mkdtempSync(join(tmpdir(), 'canvas-dev-'))
   const child: ChildProcess = spawn(
     process.execPath,
-    ['scripts/dev.mjs', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, ...extraArgs],
+    [
+      'scripts/dev.mjs',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      state,
+      ...extraArgs,
+    ],
     {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
