@@ -43,11 +43,14 @@ CREATE TABLE `files` (
 	`status` text NOT NULL,
 	`created_at` integer NOT NULL,
 	`finalized_at` integer,
+	`touched_at` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`workspace_id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `files_workspace_sha_idx` ON `files` (`workspace_id`,`sha256`);--> statement-breakpoint
 CREATE INDEX `files_status_created_idx` ON `files` (`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `files_touched_idx` ON `files` (`touched_at`);--> statement-breakpoint
+CREATE INDEX `files_blob_key_idx` ON `files` (`blob_key`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`session_hash` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,

@@ -19,7 +19,7 @@ type FileRow = {
   size: number
   mime: string
   blob_key: string
-  status: 'pending' | 'ready'
+  status: 'pending' | 'ready' | 'deleting'
 }
 
 export const presentFile = (f: FileRow) => ({
@@ -40,7 +40,28 @@ export async function presignUpload(
   target: StorageTarget,
 ) {
   checkSize(svc, input.size)
-  const file = await upsertPending(svc, actor, input)
+  const now = svc.now()
+  const [, selected] = await svc.db.batch([
+    svc.db
+      .prepare(
+        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+         ON CONFLICT (workspace_id, sha256) DO UPDATE SET touched_at = excluded.touched_at
+           WHERE files.status != 'deleting'`,
+      )
+      .bind(
+        newId(),
+        actor.workspaceId,
+        input.sha256,
+        input.size,
+        input.mime,
+        blobKey(actor.workspaceId, input.sha256),
+        now,
+        now,
+      ),
+    selectFile(svc, actor, input.sha256),
+  ])
+  const file = usable((selected.results as FileRow[])[0])
   const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
   const expiresIn = svc.settings.uploadUrlTtl
   return {
@@ -56,29 +77,44 @@ export async function presignUpload(
 /** Verifies the stored object against the declared size and sha256, then marks the file ready. */
 export async function finalizeUpload(svc: Services, actor: Actor, input: UploadInput) {
   checkSize(svc, input.size)
-  const file = await findFile(svc, actor, input.sha256)
-  if (file && input.file_id && input.file_id !== file.file_id) {
+  const [, selected] = await svc.db.batch([
+    touch(svc, actor, input.sha256),
+    selectFile(svc, actor, input.sha256),
+  ])
+  const found = (selected.results as FileRow[])[0]
+  if (found && input.file_id && input.file_id !== found.file_id) {
     throw new AppError(
       'invalid_request',
       'file_id: does not match the presigned upload of this content',
     )
   }
-  if (file?.status === 'ready') return { file: presentFile(file), reused: true }
-  if (!file) {
+  if (!found) {
     if (input.file_id) throw new AppError('file_not_found', 'file_id: no such file')
     throw new AppError(
       'upload_incomplete',
       'no presigned upload for this content: call presign first',
     )
   }
+  const file = usable(found)
+  if (file.status === 'ready') return { file: presentFile(file), reused: true }
   await verifyStored(svc, file.blob_key, input.sha256, input.size)
-  const ready = await markReady(svc, actor, input.sha256, input.size, input.mime)
+  const [, after] = await svc.db.batch([
+    svc.db
+      .prepare(
+        `UPDATE files SET status = 'ready', size = ?, mime = ?, finalized_at = ?, touched_at = ?
+         WHERE workspace_id = ? AND sha256 = ? AND status = 'pending'`,
+      )
+      .bind(input.size, input.mime, svc.now(), svc.now(), actor.workspaceId, input.sha256),
+    selectFile(svc, actor, input.sha256),
+  ])
+  const ready = (after.results as FileRow[])[0]
+  if (ready?.status !== 'ready') throw removedMeanwhile()
   return { file: presentFile(ready), reused: false }
 }
 
 /**
  * A multipart upload: the bytes are already here, so store, verify and register them at once
- * (one D1 round trip: the row is inserted ready, or an existing pending row is promoted).
+ * (one D1 round trip: the row is inserted ready, or an existing row is promoted and touched).
  */
 export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffer, mime: string) {
   const sha256 = await sha256Hex(bytes)
@@ -94,16 +130,21 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   const [, selected] = await svc.db.batch([
     svc.db
       .prepare(
-        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, finalized_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?)
-         ON CONFLICT (workspace_id, sha256) DO UPDATE
-           SET status = 'ready', size = excluded.size, mime = excluded.mime, finalized_at = excluded.finalized_at
-           WHERE files.status = 'pending'`,
+        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at,
+                            finalized_at, touched_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)
+         ON CONFLICT (workspace_id, sha256) DO UPDATE SET
+           status = 'ready',
+           size = CASE files.status WHEN 'pending' THEN excluded.size ELSE files.size END,
+           mime = CASE files.status WHEN 'pending' THEN excluded.mime ELSE files.mime END,
+           finalized_at = COALESCE(files.finalized_at, excluded.finalized_at),
+           touched_at = excluded.touched_at
+         WHERE files.status != 'deleting'`,
       )
-      .bind(newId(), actor.workspaceId, sha256, size, mime, key, now, now),
+      .bind(newId(), actor.workspaceId, sha256, size, mime, key, now, now, now),
     selectFile(svc, actor, sha256),
   ])
-  return (selected.results as FileRow[])[0]
+  return usable((selected.results as FileRow[])[0])
 }
 
 async function verifyStored(svc: Services, key: string, sha256: string, size: number) {
@@ -121,45 +162,28 @@ async function verifyStored(svc: Services, key: string, sha256: string, size: nu
   }
 }
 
-async function upsertPending(
-  svc: Services,
-  actor: Actor,
-  input: { sha256: string; size: number; mime: string },
-): Promise<FileRow> {
-  const [, selected] = await svc.db.batch([
-    svc.db
-      .prepare(
-        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)
-         ON CONFLICT (workspace_id, sha256) DO NOTHING`,
-      )
-      .bind(
-        newId(),
-        actor.workspaceId,
-        input.sha256,
-        input.size,
-        input.mime,
-        blobKey(actor.workspaceId, input.sha256),
-        svc.now(),
-      ),
-    selectFile(svc, actor, input.sha256),
-  ])
-  return (selected.results as FileRow[])[0]
+/** Content the sweep is removing can be neither reused nor uploaded again until it is gone. */
+function usable(file: FileRow | undefined): FileRow {
+  if (!file) throw removedMeanwhile()
+  if (file.status === 'deleting') {
+    throw new AppError(
+      'conflict',
+      'this content is being removed by the cleanup job; retry in a few seconds',
+    )
+  }
+  return file
 }
 
-async function markReady(svc: Services, actor: Actor, sha256: string, size: number, mime: string) {
-  const [, selected] = await svc.db.batch([
-    svc.db
-      .prepare(
-        `UPDATE files SET status = 'ready', size = ?, mime = ?, finalized_at = ?
-         WHERE workspace_id = ? AND sha256 = ? AND status = 'pending'`,
-      )
-      .bind(size, mime, svc.now(), actor.workspaceId, sha256),
-    selectFile(svc, actor, sha256),
-  ])
-  const file = (selected.results as FileRow[])[0]
-  if (!file) throw new AppError('upload_incomplete', 'the upload was removed; presign it again')
-  return file
+function removedMeanwhile() {
+  return new AppError('upload_incomplete', 'the upload was removed meanwhile; presign it again')
+}
+
+function touch(svc: Services, actor: Actor, sha256: string) {
+  return svc.db
+    .prepare(
+      `UPDATE files SET touched_at = ? WHERE workspace_id = ? AND sha256 = ? AND status != 'deleting'`,
+    )
+    .bind(svc.now(), actor.workspaceId, sha256)
 }
 
 function selectFile(svc: Services, actor: Actor, sha256: string) {
@@ -169,10 +193,6 @@ function selectFile(svc: Services, actor: Actor, sha256: string) {
        WHERE workspace_id = ? AND sha256 = ?`,
     )
     .bind(actor.workspaceId, sha256)
-}
-
-async function findFile(svc: Services, actor: Actor, sha256: string) {
-  return selectFile(svc, actor, sha256).first<FileRow>()
 }
 
 function checkSize(svc: Services, size: number) {

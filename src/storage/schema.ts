@@ -62,7 +62,9 @@ export const apiKeys = sqliteTable(
 )
 
 // One row per distinct content per workspace. `pending` from presign until finalize verified the
-// stored object; `ready` content never changes afterwards.
+// stored object; `ready` content never changes afterwards; `deleting` while the sweep removes it
+// (nothing can attach or re-upload it then). touched_at is the last presign, finalize or direct
+// upload of the content: the sweep's grace period counts from it.
 export const files = sqliteTable(
   'files',
   {
@@ -74,13 +76,16 @@ export const files = sqliteTable(
     size: integer('size').notNull(),
     mime: text('mime').notNull(),
     blobKey: text('blob_key').notNull(),
-    status: text('status', { enum: ['pending', 'ready'] }).notNull(),
+    status: text('status', { enum: ['pending', 'ready', 'deleting'] }).notNull(),
     createdAt: integer('created_at').notNull(),
     finalizedAt: integer('finalized_at'),
+    touchedAt: integer('touched_at').notNull().default(0),
   },
   (t) => [
     uniqueIndex('files_workspace_sha_idx').on(t.workspaceId, t.sha256),
     index('files_status_created_idx').on(t.status, t.createdAt),
+    index('files_touched_idx').on(t.touchedAt),
+    index('files_blob_key_idx').on(t.blobKey),
   ],
 )
 
