@@ -64,14 +64,14 @@ CREATE TABLE `sessions` (
 CREATE INDEX `sessions_expires_idx` ON `sessions` (`expires_at`);--> statement-breakpoint
 CREATE TABLE `share_links` (
 	`token` text PRIMARY KEY NOT NULL,
-	`canvas_id` text NOT NULL,
+	`canvas_id` text,
 	`version` integer,
 	`password_hash` text,
 	`max_views` integer,
 	`view_count` integer DEFAULT 0 NOT NULL,
 	`created_at` integer NOT NULL,
 	`expires_at` integer,
-	FOREIGN KEY (`canvas_id`) REFERENCES `canvases`(`canvas_id`) ON UPDATE no action ON DELETE cascade
+	FOREIGN KEY (`canvas_id`) REFERENCES `canvases`(`canvas_id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
 CREATE INDEX `share_links_canvas_idx` ON `share_links` (`canvas_id`,`created_at`);--> statement-breakpoint

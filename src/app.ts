@@ -4,6 +4,8 @@ import { auth } from './api/auth'
 import { canvases } from './api/canvases'
 import type { AppEnv } from './api/context'
 import { requireKey, services } from './api/middleware'
+import { publicShares } from './api/public'
+import { shares } from './api/shares'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
 import { AppError, errorBody, handleError } from './errors'
@@ -32,10 +34,12 @@ export function buildApp() {
   })
 
   app.route('/auth', auth)
+  app.route('/share', publicShares)
   app.route(LOCAL_STORAGE_PATH, storage)
 
   app.use('/v1/*', requireKey)
   app.route('/v1/upload', upload)
+  app.route('/v1/canvases/:id/shares', shares)
   app.route('/v1/canvases', canvases)
   app.route('/v1', account)
 

@@ -5,6 +5,8 @@ export type Bindings = {
   BUCKET: R2Bucket
   API_LIMITER?: RateLimit
   AUTH_LIMITER?: RateLimit
+  PUBLIC_LIMITER?: RateLimit
+  SHARE_PASSWORD_LIMITER?: RateLimit
   TEMP_CANVAS_TTL?: string
   MAX_DIRECT_UPLOAD_BYTES?: string
   MAX_FILE_BYTES?: string

@@ -10,7 +10,7 @@ import { parse, readJson } from './validate'
 // JSON endpoints for the web app: session cookie, same origin only (CONTRACT 3).
 export const auth = new Hono<AppEnv>()
 
-auth.use('*', sameOrigin, limitByIp)
+auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))
 
 auth.post('/signup', async (c) => {
   const body = await readJson(c, credentialsBody)

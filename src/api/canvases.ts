@@ -11,12 +11,11 @@ import {
 } from '../domain/canvases'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
-import { requestOrigin, type AppContext, type AppEnv } from './context'
+import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from './context'
 import { readMultipart } from './multipart'
 import {
   createCanvasBody,
   downloadQuery,
-  id,
   listQuery,
   updateCanvasBody,
   versionParam,
@@ -38,24 +37,23 @@ canvases.get('/', async (c) => {
 })
 
 canvases.get('/:id', async (c) => {
-  return c.json(await getCanvas(c.var.svc, c.var.auth, canvasId(c)))
+  return c.json(await getCanvas(c.var.svc, c.var.auth, canvasIdParam(c)))
 })
 
 canvases.patch('/:id', async (c) => {
-  const id = canvasId(c)
   const body = isMultipart(c)
     ? await readMultipart(c, updateCanvasBody, 'update')
     : await readJson(c, updateCanvasBody)
-  return c.json(await updateCanvas(c.var.svc, c.var.auth, id, body))
+  return c.json(await updateCanvas(c.var.svc, c.var.auth, canvasIdParam(c), body))
 })
 
 canvases.delete('/:id', async (c) => {
-  await deleteCanvas(c.var.svc, c.var.auth, canvasId(c))
+  await deleteCanvas(c.var.svc, c.var.auth, canvasIdParam(c))
   return c.json({ success: true })
 })
 
 canvases.post('/:id/permanent', async (c) => {
-  return c.json(await makePermanent(c.var.svc, c.var.auth, canvasId(c)))
+  return c.json(await makePermanent(c.var.svc, c.var.auth, canvasIdParam(c)))
 })
 
 canvases.get('/:id/content', async (c) => {
@@ -63,7 +61,7 @@ canvases.get('/:id/content', async (c) => {
 })
 
 canvases.get('/:id/versions', async (c) => {
-  return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasId(c)) })
+  return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasIdParam(c)) })
 })
 
 canvases.get('/:id/versions/:version', async (c) => {
@@ -72,16 +70,10 @@ canvases.get('/:id/versions/:version', async (c) => {
 
 async function download(c: AppContext, version?: number) {
   const { dl } = parse(downloadQuery, c.req.query())
-  const content = await findContent(c.var.svc, c.var.auth, canvasId(c), version)
+  const content = await findContent(c.var.svc, c.var.auth, canvasIdParam(c), version)
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
   return c.redirect(url, 302)
-}
-
-// Ids are opaque; one that cannot exist is answered like one that does not.
-function canvasId(c: AppContext): string {
-  const value = c.req.param('id') ?? ''
-  return id.safeParse(value).success ? value : ''
 }
 
 function isMultipart(c: AppContext) {

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { id } from './schemas'
 import type { Bindings } from '../env'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'
@@ -29,4 +30,10 @@ export function afterResponse(c: Context, work: Promise<unknown>) {
   } catch {
     // No execution context (direct app.request in a unit test): the promise still runs.
   }
+}
+
+/** The canvas id in the path; one that cannot exist is answered like one that does not. */
+export function canvasIdParam(c: Context): string {
+  const value = c.req.param('id') ?? ''
+  return id.safeParse(value).success ? value : ''
 }

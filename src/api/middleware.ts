@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../env'
@@ -66,15 +67,20 @@ export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-/** Per client IP, for routes anyone can call (login, signup). */
-export const limitByIp = createMiddleware<AppEnv>(async (c, next) => {
-  await limit(c.env.AUTH_LIMITER, `ip:${c.req.header('CF-Connecting-IP') ?? 'local'}`)
-  await next()
-})
+/** Per client IP, for routes anyone can call (login, signup, public share links). */
+export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER') =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await limit(c.env[binding], `ip:${clientIp(c)}`)
+    await next()
+  })
+
+export function clientIp(c: Context): string {
+  return c.req.header('CF-Connecting-IP') ?? 'local'
+}
 
 const RETRY_AFTER_SECONDS = 60
 
-async function limit(limiter: RateLimit | undefined, key: string) {
+export async function limit(limiter: RateLimit | undefined, key: string) {
   if (!limiter) return
   const { success } = await limiter.limit({ key })
   if (!success) {

@@ -107,3 +107,34 @@ export const createKeyBody = z.strictObject({
 export type UploadBody = z.infer<typeof uploadBody>
 export type CreateCanvasBody = z.infer<typeof createCanvasBody>
 export type UpdateCanvasBody = z.infer<typeof updateCanvasBody>
+
+const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 } as const
+const MAX_SHARE_SECONDS = 365 * 86400
+
+/** `30m`, `24h`, `7d`: a positive count and a unit (s, m, h, d, w); at most 365 days. */
+export const duration = z
+  .string()
+  .regex(/^[1-9]\d{0,8}[smhdw]$/, 'must be a duration such as 30m, 24h or 7d (units s, m, h, d, w)')
+  .transform((value) => Number(value.slice(0, -1)) * DURATION_UNITS[value.slice(-1) as 's'])
+  .pipe(z.number().max(MAX_SHARE_SECONDS, 'must be at most 365d'))
+
+export const shareToken = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, _ or -')
+
+export const createShareBody = z.strictObject({
+  expires_in: duration.optional(),
+  password: z
+    .string()
+    .min(4, 'must be at least 4 characters')
+    .max(256, 'must be at most 256 characters')
+    .optional(),
+  max_views: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional(),
+  version: z.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
+  token: shareToken.optional(),
+})

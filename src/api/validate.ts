@@ -16,7 +16,13 @@ export function mediaType(c: Context): string {
 }
 
 /** A JSON body, size-capped, parsed and validated; every failure is a 4xx with the reason. */
-export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  // A body whose every field is optional may be left out entirely.
+  if (options.optional && !c.req.header('Content-Type') && !hasBody(c)) return parse(schema, {})
   if (!/^application\/([\w.-]+\+)?json$/.test(mediaType(c))) {
     throw new AppError('invalid_request', 'Content-Type must be application/json')
   }
@@ -56,6 +62,11 @@ export async function readBytes(c: Context, limit: number, what = 'body'): Promi
     offset += chunk.byteLength
   }
   return out
+}
+
+function hasBody(c: Context) {
+  const length = c.req.header('Content-Length')
+  return length ? Number(length) > 0 : c.req.raw.body !== null
 }
 
 async function readText(c: Context, limit: number): Promise<string> {

@@ -135,13 +135,13 @@ export const versions = sqliteTable(
   ],
 )
 
+// A deleted canvas leaves its links behind with canvas_id NULL, so they answer canvas_not_found
+// rather than share_not_found; the sweep drops them later.
 export const shareLinks = sqliteTable(
   'share_links',
   {
     token: text('token').primaryKey(),
-    canvasId: text('canvas_id')
-      .notNull()
-      .references(() => canvases.canvasId, { onDelete: 'cascade' }),
+    canvasId: text('canvas_id').references(() => canvases.canvasId, { onDelete: 'set null' }),
     version: integer('version'),
     passwordHash: text('password_hash'),
     maxViews: integer('max_views'),

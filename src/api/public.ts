@@ -1,0 +1,40 @@
+import { Hono } from 'hono'
+import { signedDownload } from '../domain/downloads'
+import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
+import { storageTarget } from '../storage/target'
+import { requestOrigin, type AppContext, type AppEnv } from './context'
+import { clientIp, limit, limitByIp } from './middleware'
+import { downloadQuery, shareToken } from './schemas'
+import { parse } from './validate'
+
+// The public side of share links: no API key, only the token (and the password when set).
+export const publicShares = new Hono<AppEnv>()
+
+publicShares.use('*', limitByIp('PUBLIC_LIMITER'), async (c, next) => {
+  await next()
+  // Each answer depends on a live count and maybe a password: never stored by a cache.
+  c.header('Cache-Control', 'no-store')
+})
+
+publicShares.get('/:token', async (c) => {
+  return c.json(await shareMetadata(c.var.svc, access(c)))
+})
+
+publicShares.get('/:token/content', async (c) => {
+  const { dl } = parse(downloadQuery, c.req.query())
+  const content = await openShareContent(c.var.svc, access(c))
+  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
+  return c.redirect(url, 302)
+})
+
+function access(c: AppContext): ShareAccess {
+  const raw = c.req.param('token') ?? ''
+  // A token that cannot exist is looked up as one that does not (404, not 400).
+  const token = shareToken.safeParse(raw).success ? raw : ''
+  return {
+    token,
+    password: c.req.header('X-Share-Password'),
+    beforePasswordCheck: () => limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
+  }
+}
