@@ -76,6 +76,11 @@ CREATE TABLE `share_links` (
 --> statement-breakpoint
 CREATE INDEX `share_links_canvas_idx` ON `share_links` (`canvas_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `share_links_expires_idx` ON `share_links` (`expires_at`);--> statement-breakpoint
+CREATE TABLE `sweep_state` (
+	`key` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `users` (
 	`user_id` text PRIMARY KEY NOT NULL,
 	`email` text NOT NULL,

@@ -1,11 +1,16 @@
 import { buildApp } from './app'
-import type { Bindings } from './env'
+import { readSettings, type Bindings } from './env'
+import { sweep } from './domain/sweep'
 
 const app = buildApp()
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller: ScheduledController, _env: Bindings, _ctx: ExecutionContext) {
-    // The expiry sweep (CONTRACT 11) lands with the sharing issue; nothing to do until then.
+
+  /** The cron sweep; its clock is the trigger's scheduled time. One JSON summary line per run. */
+  async scheduled(controller: ScheduledController, env: Bindings) {
+    const services = { db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+    const summary = await sweep(services, { now: controller.scheduledTime })
+    console.log(JSON.stringify(summary))
   },
 } satisfies ExportedHandler<Bindings>

@@ -154,3 +154,9 @@ export const shareLinks = sqliteTable(
     index('share_links_expires_idx').on(t.expiresAt),
   ],
 )
+
+// Small key-value state of the sweep, such as where its listing of storage objects resumes.
+export const sweepState = sqliteTable('sweep_state', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+})

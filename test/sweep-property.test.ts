@@ -1,0 +1,149 @@
+import { env } from 'cloudflare:test'
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { readSettings } from '../src/env'
+import { sweep } from '../src/domain/sweep'
+import { bytesOf, call, follow, json, newAccount, upload } from './support/api'
+
+// Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
+// or an update) must leave every live version downloadable and intact, and, past the grace period,
+// no file row or storage object that nothing references.
+
+const HOUR = 3600_000
+const CONTENTS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w) => `${w} content`)
+const runSweep = (now: number) =>
+  sweep({ db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }, { now })
+
+type Op =
+  | { kind: 'create'; content: number; permanent: boolean }
+  | { kind: 'update'; canvas: number; content: number; withSweep: boolean }
+  | { kind: 'delete'; canvas: number }
+  | { kind: 'expire'; canvas: number }
+  | { kind: 'share'; canvas: number }
+  | { kind: 'sweep'; overlap: boolean; later: boolean }
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('create' as const), content: fc.nat(4), permanent: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('update' as const),
+    canvas: fc.nat(9),
+    content: fc.nat(4),
+    withSweep: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), canvas: fc.nat(9) }),
+  fc.record({ kind: fc.constant('expire' as const), canvas: fc.nat(9) }),
+  fc.record({ kind: fc.constant('share' as const), canvas: fc.nat(9) }),
+  fc.record({ kind: fc.constant('sweep' as const), overlap: fc.boolean(), later: fc.boolean() }),
+)
+
+type Model = { id: string; permanent: boolean; versions: string[] }
+
+async function pushContent(key: string, content: string): Promise<string | null> {
+  try {
+    return await upload(key, bytesOf(content))
+  } catch {
+    // The content was being removed by an overlapping sweep (409): the client would retry.
+    return null
+  }
+}
+
+async function check(key: string, live: Model[]) {
+  for (const canvas of live) {
+    const versions = await json(await call(`/v1/canvases/${canvas.id}/versions`, { key }))
+    expect(versions.versions.map((v: any) => v.version)).toEqual(
+      canvas.versions.map((_, i) => canvas.versions.length - i),
+    )
+    for (let n = 1; n <= canvas.versions.length; n++) {
+      const res = await call(`/v1/canvases/${canvas.id}/versions/${n}`, { key })
+      expect(await (await follow(res)).text()).toBe(canvas.versions[n - 1])
+    }
+  }
+}
+
+it('keeps every live version intact and leaves nothing unreferenced', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 18 }), async (ops) => {
+      const account = await newAccount()
+      const key = account.key
+      const canvases: Model[] = []
+      const live = () => canvases.filter((c) => c.versions.length > 0)
+      const pick = (i: number) => (live().length ? live()[i % live().length] : null)
+
+      for (const step of ops) {
+        if (step.kind === 'create') {
+          const fileId = await pushContent(key, CONTENTS[step.content])
+          if (!fileId) continue
+          const res = await call('/v1/canvases', {
+            method: 'POST',
+            key,
+            json: { file_id: fileId, title: 'p', ext: 'txt', permanent: step.permanent },
+          })
+          if (res.status === 201) {
+            const id = (await json(res)).canvas_id
+            canvases.push({ id, permanent: step.permanent, versions: [CONTENTS[step.content]] })
+          } else {
+            expect((await json(res)).error.code).toMatch(/^(file_not_found|upload_incomplete)$/)
+          }
+        } else if (step.kind === 'update') {
+          const canvas = pick(step.canvas)
+          if (!canvas) continue
+          const fileId = await pushContent(key, CONTENTS[step.content])
+          if (!fileId) continue
+          const patch = call(`/v1/canvases/${canvas.id}`, {
+            method: 'PATCH',
+            key,
+            json: { file_id: fileId },
+          })
+          const [res] = await Promise.all([
+            patch,
+            step.withSweep ? runSweep(Date.now() + 2 * HOUR) : null,
+          ])
+          if (res.status === 200) canvas.versions.push(CONTENTS[step.content])
+          else expect((await json(res)).error.code).toBe('file_not_found')
+        } else if (step.kind === 'delete') {
+          const canvas = pick(step.canvas)
+          if (!canvas) continue
+          const res = await call(`/v1/canvases/${canvas.id}`, { method: 'DELETE', key })
+          expect(res.status).toBe(200)
+          canvas.versions = []
+        } else if (step.kind === 'expire') {
+          const canvas = pick(step.canvas)
+          if (!canvas) continue
+          await env.DB.prepare('UPDATE canvases SET expires_at = ? WHERE canvas_id = ?')
+            .bind(Date.now() - 1, canvas.id)
+            .run()
+          canvas.versions = []
+        } else if (step.kind === 'share') {
+          const canvas = pick(step.canvas)
+          if (!canvas) continue
+          const res = await call(`/v1/canvases/${canvas.id}/shares`, { method: 'POST', key })
+          expect(res.status).toBe(201)
+        } else {
+          const now = Date.now() + (step.later ? 2 * HOUR : 0)
+          await Promise.all([runSweep(now), step.overlap ? runSweep(now) : null])
+        }
+      }
+
+      await check(key, live())
+      // Past every grace period (and past the temporary canvases' day): only permanent ones remain.
+      await runSweep(Date.now() + 25 * HOUR)
+      await runSweep(Date.now() + 25 * HOUR)
+      const survivors = live().filter((c) => c.permanent)
+      await check(key, survivors)
+      const unreferenced = await env.DB.prepare(
+        `SELECT COUNT(*) AS n FROM files f WHERE f.workspace_id = ?
+           AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.file_id = f.file_id)`,
+      )
+        .bind(account.workspaceId)
+        .first<{ n: number }>()
+      expect(unreferenced!.n).toBe(0)
+      const listed = await env.BUCKET.list({ prefix: 'files/' })
+      const ours = listed.objects.filter((o) => o.key.includes(`/${account.workspaceId}/`))
+      const rows = await env.DB.prepare('SELECT blob_key FROM files WHERE workspace_id = ?')
+        .bind(account.workspaceId)
+        .all<{ blob_key: string }>()
+      expect(ours.map((o) => o.key).sort()).toEqual(rows.results.map((r) => r.blob_key).sort())
+    }),
+    { numRuns: 30 },
+  )
+}, 120_000)

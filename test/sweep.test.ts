@@ -1,0 +1,292 @@
+import { createExecutionContext, createScheduledController, env } from 'cloudflare:test'
+import { describe, expect, it, vi } from 'vitest'
+import worker from '../src/index'
+import type { Bindings } from '../src/env'
+import { readSettings } from '../src/env'
+import { sweep, type SweepOptions } from '../src/domain/sweep'
+import { blobKey } from '../src/storage/blobs'
+import { bytesOf, call, follow, json, newAccount, newCanvas, sha256, upload } from './support/api'
+import { seedCanvases } from './support/seed'
+
+const HOUR = 3600_000
+const services = () => ({
+  db: env.DB,
+  bucket: env.BUCKET,
+  settings: readSettings(env),
+  now: Date.now,
+})
+const runSweep = (options: SweepOptions) => sweep(services(), options)
+
+async function count(sql: string, ...params: unknown[]) {
+  return (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n
+}
+
+describe('the scheduled handler', () => {
+  it('runs the sweep at the trigger time and logs one JSON summary line', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'soon gone')
+    const log = vi.spyOn(console, 'log')
+    const controller = createScheduledController({
+      scheduledTime: new Date(Date.now() + 25 * HOUR),
+      cron: '*/15 * * * *',
+    })
+    await worker.scheduled(controller, env as Bindings, createExecutionContext())
+    const lines = log.mock.calls
+      .map((c) => String(c[0]))
+      .filter((l) => l.includes('"event":"sweep"'))
+    log.mockRestore()
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0])).toEqual({
+      event: 'sweep',
+      canvases: expect.any(Number),
+      versions: expect.any(Number),
+      files: expect.any(Number),
+      objects: expect.any(Number),
+      bytes_freed: expect.any(Number),
+      shares: expect.any(Number),
+      sessions: expect.any(Number),
+      complete: true,
+      ms: expect.any(Number),
+    })
+    expect(JSON.parse(lines[0]).canvases).toBeGreaterThanOrEqual(1)
+    expect(
+      await count('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', canvas.canvas_id),
+    ).toBe(0)
+  })
+})
+
+describe('expired canvases', () => {
+  it('2,000 expired canvases are removed over repeated runs; others stay byte for byte', async () => {
+    const account = await newAccount()
+    const fileId = await upload(account.key, bytesOf('shared by all seeded canvases'))
+    const expired = await seedCanvases(
+      account.workspaceId,
+      account.userId,
+      fileId,
+      2000,
+      Date.now() - 1000,
+    )
+    const keep = await newCanvas(account.key, 'permanent bytes', { permanent: true })
+    const alive = await newCanvas(account.key, 'still alive bytes')
+    const link = await json(
+      await call(`/v1/canvases/${expired[0]}/shares`, { method: 'POST', key: account.key }),
+    )
+    expect(link.error.code).toBe('canvas_not_found')
+
+    let runs = 0
+    let removed = 0
+    for (;;) {
+      runs++
+      const summary = await runSweep({ now: Date.now(), batchSize: 300, budgetMs: 0 })
+      removed += summary.canvases
+      if (summary.complete) break
+      expect(runs).toBeLessThan(50)
+    }
+    expect(runs).toBeGreaterThan(1)
+    expect(removed).toBe(2000)
+    expect(
+      await count('SELECT COUNT(*) AS n FROM canvases WHERE workspace_id = ?', account.workspaceId),
+    ).toBe(2)
+    expect(await count(`SELECT COUNT(*) AS n FROM versions WHERE canvas_id LIKE 'seed%'`)).toBe(0)
+    for (const [canvas, text] of [
+      [keep, 'permanent bytes'],
+      [alive, 'still alive bytes'],
+    ] as const) {
+      const res = await call(`/v1/canvases/${canvas.canvas_id}/content`, { key: account.key })
+      expect(await (await follow(res)).text()).toBe(text)
+    }
+  })
+
+  it('removes the expired canvas with its versions and share links; a second run finds nothing', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1')
+    await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: await upload(account.key, bytesOf('v2')) },
+    })
+    await call(`/v1/canvases/${canvas.canvas_id}/shares`, { method: 'POST', key: account.key })
+    await env.DB.prepare('UPDATE canvases SET expires_at = ? WHERE canvas_id = ?')
+      .bind(Date.now() - 1, canvas.canvas_id)
+      .run()
+    const first = await runSweep({ now: Date.now() })
+    expect(first).toMatchObject({ canvases: 1, versions: 2, complete: true })
+    expect(
+      await count(
+        'SELECT COUNT(*) AS n FROM share_links WHERE canvas_id IS NULL OR canvas_id = ?',
+        canvas.canvas_id,
+      ),
+    ).toBe(0)
+    const second = await runSweep({ now: Date.now() })
+    expect(second).toMatchObject({ canvases: 0, versions: 0 })
+  })
+})
+
+describe('files and objects', () => {
+  it('removes unreferenced files after the grace period, never referenced ones', async () => {
+    const account = await newAccount()
+    const kept = await newCanvas(account.key, 'referenced', { permanent: true })
+    const doomed = await newCanvas(account.key, 'deleted canvas content', { permanent: true })
+    await call(`/v1/canvases/${doomed.canvas_id}`, { method: 'DELETE', key: account.key })
+    const doomedKey = blobKey(account.workspaceId, await sha256(bytesOf('deleted canvas content')))
+    const keptKey = blobKey(account.workspaceId, await sha256(bytesOf('referenced')))
+
+    // Within the grace period nothing goes.
+    await runSweep({ now: Date.now() + HOUR })
+    expect(await env.BUCKET.head(doomedKey)).not.toBeNull()
+
+    const summary = await runSweep({ now: Date.now() + 2 * HOUR })
+    expect(summary.files).toBeGreaterThanOrEqual(1)
+    expect(summary.bytes_freed).toBeGreaterThanOrEqual(22)
+    expect(await env.BUCKET.head(doomedKey)).toBeNull()
+    expect(await count('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', doomedKey)).toBe(0)
+    expect(await env.BUCKET.head(keptKey)).not.toBeNull()
+    const res = await call(`/v1/canvases/${kept.canvas_id}/content`, { key: account.key })
+    expect(await (await follow(res)).text()).toBe('referenced')
+  })
+
+  it('removes unfinalized uploads and orphan objects after a day, not before', async () => {
+    const account = await newAccount()
+    const content = bytesOf('uploaded but never finalized')
+    const meta = {
+      sha256: await sha256(content),
+      ext: 'txt',
+      size: content.byteLength,
+      mime: 'text/plain',
+    }
+    const presign = await json(
+      await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta }),
+    )
+    await call(presign.upload_url, { method: 'PUT', body: content })
+    const orphanKey = blobKey(account.workspaceId, 'ab'.repeat(32))
+    await env.BUCKET.put(orphanKey, 'no row names me')
+    const strayKey = 'files/zz/not-a-blob'
+    await env.BUCKET.put(strayKey, 'stray')
+
+    await runSweep({ now: Date.now() + 2 * HOUR })
+    // The pending row is gone after the grace period, and its object with it.
+    expect(await count('SELECT COUNT(*) AS n FROM files WHERE file_id = ?', presign.file_id)).toBe(
+      0,
+    )
+    expect(await env.BUCKET.head(presign.blob_key)).toBeNull()
+    expect(await env.BUCKET.head(orphanKey)).not.toBeNull()
+
+    const later = await runSweep({ now: Date.now() + 25 * HOUR })
+    expect(later.objects).toBeGreaterThanOrEqual(2)
+    expect(await env.BUCKET.head(orphanKey)).toBeNull()
+    expect(await env.BUCKET.head(strayKey)).toBeNull()
+    expect(await count('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', orphanKey)).toBe(0)
+  })
+
+  it('content being removed cannot be attached or uploaded again meanwhile', async () => {
+    const account = await newAccount()
+    const content = bytesOf('about to be swept')
+    const fileId = await upload(account.key, content)
+    const canvas = await newCanvas(account.key, 'host', { permanent: true })
+    await env.DB.prepare(`UPDATE files SET status = 'deleting' WHERE file_id = ?`)
+      .bind(fileId)
+      .run()
+    const attach = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: fileId },
+    })
+    expect(attach.status).toBe(404)
+    expect((await json(attach)).error.code).toBe('file_not_found')
+    const meta = {
+      sha256: await sha256(content),
+      ext: 'txt',
+      size: content.byteLength,
+      mime: 'text/plain',
+    }
+    for (const path of ['/v1/upload/presign', '/v1/upload/finalize']) {
+      const res = await call(path, { method: 'POST', key: account.key, json: meta })
+      expect(res.status).toBe(409)
+      expect(await json(res)).toEqual({
+        error: {
+          code: 'conflict',
+          message: 'this content is being removed by the cleanup job; retry in a few seconds',
+        },
+      })
+    }
+    await runSweep({ now: Date.now() })
+    // Gone: a fresh upload starts over.
+    expect(await upload(account.key, content)).not.toBe(fileId)
+  })
+
+  it('a file attached while the sweep marks is never removed (the statements decide)', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'host', { permanent: true })
+    const fileId = await upload(account.key, bytesOf('raced content'))
+    await env.DB.prepare('UPDATE files SET touched_at = 0 WHERE file_id = ?').bind(fileId).run()
+    // Attach and sweep at the same time, many times over.
+    const [patch] = await Promise.all([
+      call(`/v1/canvases/${canvas.canvas_id}`, {
+        method: 'PATCH',
+        key: account.key,
+        json: { file_id: fileId },
+      }),
+      runSweep({ now: Date.now() }),
+    ])
+    if (patch.status === 200) {
+      await runSweep({ now: Date.now() + 48 * HOUR })
+      const res = await call(`/v1/canvases/${canvas.canvas_id}/content`, { key: account.key })
+      expect(await (await follow(res)).text()).toBe('raced content')
+    } else {
+      expect((await json(patch)).error.code).toBe('file_not_found')
+    }
+  })
+
+  it('two overlapping runs are safe', async () => {
+    const account = await newAccount()
+    const fileId = await upload(account.key, bytesOf('overlap'))
+    await seedCanvases(account.workspaceId, account.userId, fileId, 300, Date.now() - 1)
+    const keep = await newCanvas(account.key, 'keep me', { permanent: true })
+    const [a, b] = await Promise.all([
+      runSweep({ now: Date.now() + 2 * HOUR, batchSize: 50 }),
+      runSweep({ now: Date.now() + 2 * HOUR, batchSize: 50 }),
+    ])
+    expect(a.canvases + b.canvases).toBe(300)
+    const res = await call(`/v1/canvases/${keep.canvas_id}/content`, { key: account.key })
+    expect(await (await follow(res)).text()).toBe('keep me')
+  })
+})
+
+describe('links and sessions', () => {
+  it('drops links expired over 30 days and expired sessions', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'x', { permanent: true })
+    const old = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { expires_in: '1h' },
+      }),
+    )
+    const fresh = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { expires_in: '1h' },
+      }),
+    )
+    await env.DB.prepare('UPDATE share_links SET expires_at = ? WHERE token = ?')
+      .bind(Date.now() - 31 * 24 * HOUR, old.token)
+      .run()
+    await env.DB.prepare('UPDATE sessions SET expires_at = 1 WHERE user_id = ?')
+      .bind(account.userId)
+      .run()
+    const summary = await runSweep({ now: Date.now() })
+    expect(summary.shares).toBeGreaterThanOrEqual(1)
+    expect(summary.sessions).toBeGreaterThanOrEqual(1)
+    expect(await count('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', old.token)).toBe(0)
+    expect(await count('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', fresh.token)).toBe(
+      1,
+    )
+    expect(
+      await count('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?', account.userId),
+    ).toBe(0)
+  })
+})
