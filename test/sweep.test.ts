@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, env } from 'cloudflare:test'
+import { createScheduledController, env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../src/index'
 import type { Bindings } from '../src/env'
@@ -32,7 +32,7 @@ describe('the scheduled handler', () => {
       scheduledTime: new Date(Date.now() + 25 * HOUR),
       cron: '*/15 * * * *',
     })
-    await worker.scheduled(controller, env as Bindings, createExecutionContext())
+    await worker.scheduled(controller, env as Bindings)
     const lines = log.mock.calls
       .map((c) => String(c[0]))
       .filter((l) => l.includes('"event":"sweep"'))
