@@ -148,8 +148,37 @@ describe('end to end over HTTP', () => {
     )
   })
 
-  it('the cron route is enabled', async () => {
+  it('a password-protected share link downloads without an API key', async () => {
+    const content = Buffer.from('<p>shared over http</p>')
+    const created = await api('/v1/canvases', {
+      method: 'POST',
+      json: { file_id: (await push(content)).fileId, title: 'Shared', ext: 'html' },
+    })
+    const id = ((await created.json()) as any).canvas_id
+    const link = (await (
+      await api(`/v1/canvases/${id}/shares`, {
+        method: 'POST',
+        json: { password: 'letmein', max_views: 2 },
+      })
+    ).json()) as any
+    const open = (password?: string) =>
+      fetch(`${server.url}/share/${link.token}/content`, {
+        redirect: 'manual',
+        headers: password ? { 'X-Share-Password': password } : {},
+      })
+    expect((await open()).status).toBe(401)
+    const res = await open('letmein')
+    expect(res.status).toBe(302)
+    const bytes = Buffer.from(await (await fetch(res.headers.get('location')!)).arrayBuffer())
+    expect(bytes.equals(content)).toBe(true)
+    expect((await open('letmein')).status).toBe(302)
+    expect((await open('letmein')).status).toBe(410)
+  })
+
+  it('the cron route runs the sweep', async () => {
     const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
     expect(res.status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(server.output()).toContain('"event":"sweep"')
   })
 })
