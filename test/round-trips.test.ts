@@ -67,6 +67,32 @@ it('keeps every route within its D1 round-trip budget', async () => {
   for (const [route, count] of Object.entries(writes)) expect(count, route).toBeLessThanOrEqual(3)
 })
 
+it('share routes: private ones within budget, a public download in one round trip', async () => {
+  const account = await newAccount()
+  const canvas = await newCanvas(account.key, 'shared budget', { permanent: true })
+  const id = canvas.canvas_id
+  await call('/v1/me', { key: account.key })
+  const measure = async (path: string, init: Parameters<typeof call>[1] = {}) => {
+    const { db, counter } = countingD1(env.DB)
+    const res = await call(path, { ...init, env: { DB: db } })
+    expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(400)
+    return counter.count
+  }
+  const key = account.key
+  const create = await measure(`/v1/canvases/${id}/shares`, { method: 'POST', key, json: {} })
+  expect(create).toBeLessThanOrEqual(3)
+  const link = await (await call(`/v1/canvases/${id}/shares`, { method: 'POST', key })).json<any>()
+  expect(await measure(`/v1/canvases/${id}/shares`, { key })).toBeLessThanOrEqual(2)
+  expect(await measure(`/share/${link.token}`)).toBe(1)
+  expect(await measure(`/share/${link.token}/content`)).toBe(1)
+  expect(
+    await measure(`/v1/canvases/${id}/shares/${link.token}`, { method: 'DELETE', key }),
+  ).toBeLessThanOrEqual(3)
+  expect(await measure(`/v1/canvases/${id}/shares`, { method: 'DELETE', key })).toBeLessThanOrEqual(
+    3,
+  )
+})
+
 it('the counter counts: a batch is one round trip, two statements are two', async () => {
   const { db, counter } = countingD1(env.DB)
   await db.prepare('SELECT 1').first()
