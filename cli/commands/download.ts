@@ -1,0 +1,61 @@
+import { defineCommand } from 'citty'
+import { Api } from '../client'
+import { CliError } from '../errors'
+import { begin, globalArgs, printJson } from '../shared'
+import { downloadTo, refuseOverwrite, safeFileName } from '../transfer'
+import type { ShareMetadata } from '../types'
+
+export default defineCommand({
+  meta: { name: 'download', description: 'Download from a share link (no login needed)' },
+  args: {
+    ...globalArgs,
+    link: { type: 'positional', required: true, description: 'A share URL (…/s/<token>) or token' },
+    output: {
+      type: 'string',
+      alias: 'o',
+      description: 'Write to this file (default: <title>.<ext>)',
+    },
+    info: { type: 'boolean', description: 'Print the canvas metadata as JSON; download nothing' },
+    password: { type: 'string', description: 'The link’s password (or CANVAS_SHARE_PASSWORD)' },
+    force: { type: 'boolean', description: 'Overwrite an existing output file' },
+  },
+  async run({ args }) {
+    const { settings } = begin('download', args)
+    const { endpoint, token } = parseLink(args.link, settings.endpoint, settings.webUrl)
+    const api = new Api(endpoint)
+    const password = args.password ?? process.env.CANVAS_SHARE_PASSWORD
+    const headers: Record<string, string> = password ? { 'X-Share-Password': password } : {}
+    const path = `/share/${encodeURIComponent(token)}`
+    if (args.info) {
+      return printJson(await api.request<ShareMetadata>(path, { auth: false, headers }))
+    }
+    let output = args.output
+    if (!output) {
+      const meta = await api.request<ShareMetadata>(path, { auth: false, headers })
+      const { title, ext } = meta.canvas
+      output = safeFileName(title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`)
+    }
+    refuseOverwrite(output === '-' ? null : output, Boolean(args.force))
+    const url = await api.location(`${path}/content`, { auth: false, headers, query: { dl: 1 } })
+    await downloadTo(url, output === '-' ? null : output, Boolean(args.force))
+    if (output !== '-') process.stderr.write(`saved ${output}\n`)
+  },
+})
+
+/**
+ * `{web_url}/s/<token>` uses the configured endpoint; any other `<origin>/s/<token>` is served by
+ * the API on that origin; a bare token uses the configured endpoint.
+ */
+export function parseLink(link: string, endpoint: string, webUrl: string) {
+  if (/^[A-Za-z0-9_-]{8,64}$/.test(link)) return { endpoint, token: link }
+  let url: URL
+  try {
+    url = new URL(link)
+  } catch {
+    throw new CliError(`not a share link or token: ${link}`, 'usage')
+  }
+  const match = /\/s\/([A-Za-z0-9_-]{8,64})\/?$/.exec(url.pathname)
+  if (!match) throw new CliError(`not a share link (expected …/s/<token>): ${link}`, 'usage')
+  const sameAsWeb = url.origin === new URL(webUrl).origin
+  return { endpoint: sameAsWeb ? endpoint : url.origin, token: match[1] }
+}

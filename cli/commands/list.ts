@@ -1,0 +1,33 @@
+import { defineCommand } from 'citty'
+import { begin, dim, globalArgs, humanSize, positiveInt, print, printJson, table } from '../shared'
+import type { Canvas } from '../types'
+
+export default defineCommand({
+  meta: { name: 'list', description: 'List the canvases of your workspace' },
+  args: {
+    ...globalArgs,
+    type: { type: 'string', description: 'Only this file type (extension), e.g. html' },
+    limit: { type: 'string', description: 'How many (1-100)', default: '20' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run({ args }) {
+    const { api } = begin('list', args)
+    const limit = positiveInt(args.limit, 'limit')
+    const ext = args.type?.replace(/^\./, '').toLowerCase()
+    const body = await api.request<{ canvases: Canvas[] }>('/v1/canvases', {
+      query: { limit, ext },
+    })
+    if (args.json) return printJson(body)
+    if (body.canvases.length === 0) return print(dim('no canvases'))
+    const rows = body.canvases.map((c) => [
+      c.canvas_id,
+      c.title.length > 40 ? c.title.slice(0, 39) + '…' : c.title,
+      c.ext,
+      `v${c.version}`,
+      humanSize(c.size),
+      c.visibility,
+      c.expires_at ? `expires ${c.expires_at.slice(0, 16).replace('T', ' ')}` : 'permanent',
+    ])
+    print(table(['ID', 'TITLE', 'TYPE', 'VERSION', 'SIZE', 'VISIBILITY', 'EXPIRY'], rows))
+  },
+})

@@ -1,0 +1,39 @@
+import { defineCommand } from 'citty'
+import { Api } from '../client'
+import { DEFAULT_URL, normalizeUrl, readConfig, resolveSettings, writeConfig } from '../config'
+import { CliError } from '../errors'
+import { begin, globalArgs, print } from '../shared'
+import { ask } from '../prompt'
+import type { Me } from '../types'
+
+export default defineCommand({
+  meta: { name: 'login', description: 'Save an API key (created in Settings) and the endpoint' },
+  args: {
+    ...globalArgs,
+    token: { type: 'string', description: 'The API key (svc_…); asked for when omitted' },
+    endpoint: { type: 'string', description: `API address (default: ${DEFAULT_URL})` },
+    'web-url': { type: 'string', description: `Web address (default: ${DEFAULT_URL})` },
+  },
+  async run({ args }) {
+    begin('login', { ...args, token: args.token ? '[given]' : undefined })
+    const current = resolveSettings()
+    let { token } = args
+    let endpoint = args.endpoint ?? current.endpoint
+    let webUrl = args['web-url'] ?? current.webUrl
+    if (!token) {
+      if (!process.stdin.isTTY) {
+        throw new CliError('no --token given and no terminal to ask on', 'usage')
+      }
+      endpoint = (await ask(`Endpoint [${endpoint}]: `)) || endpoint
+      webUrl = (await ask(`Web URL [${webUrl}]: `)) || webUrl
+      token = await ask('API key: ', { hidden: true })
+      if (!token) throw new CliError('no API key given', 'usage')
+    }
+    endpoint = normalizeUrl(endpoint, 'endpoint')
+    webUrl = normalizeUrl(webUrl, 'web_url')
+    // The key is checked before anything is saved.
+    const me = await new Api(endpoint, token.trim()).request<Me>('/v1/me')
+    writeConfig({ ...readConfig(), api_key: token.trim(), endpoint, web_url: webUrl })
+    print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
+  },
+})

@@ -1,0 +1,23 @@
+import { defineCommand } from 'citty'
+import { downloadTo, refuseOverwrite } from '../transfer'
+import { begin, globalArgs, positiveInt } from '../shared'
+
+export default defineCommand({
+  meta: { name: 'pull', description: 'Download the raw content of a canvas' },
+  args: {
+    ...globalArgs,
+    id: { type: 'positional', required: true, description: 'Canvas id' },
+    output: { type: 'string', alias: 'o', description: 'Write to this file (default: stdout)' },
+    version: { type: 'string', description: 'A given version (default: the latest)' },
+    force: { type: 'boolean', description: 'Overwrite an existing output file' },
+  },
+  async run({ args }) {
+    const { api } = begin('pull', args)
+    const version = positiveInt(args.version, 'version')
+    const id = encodeURIComponent(args.id)
+    const path = version ? `/v1/canvases/${id}/versions/${version}` : `/v1/canvases/${id}/content`
+    refuseOverwrite(args.output ?? null, Boolean(args.force))
+    const url = await api.location(path, { query: { dl: 1 } })
+    await downloadTo(url, args.output ?? null, Boolean(args.force))
+  },
+})

@@ -1,0 +1,16 @@
+import { defineCommand } from 'citty'
+import { begin, globalArgs, print } from '../shared'
+import type { Canvas } from '../types'
+
+export default defineCommand({
+  meta: { name: 'save', description: 'Make a canvas permanent (no expiry)' },
+  args: { ...globalArgs, id: { type: 'positional', required: true, description: 'Canvas id' } },
+  async run({ args }) {
+    const { api } = begin('save', args)
+    const canvas = await api.request<Canvas>(
+      `/v1/canvases/${encodeURIComponent(args.id)}/permanent`,
+      { method: 'POST' },
+    )
+    print(`${canvas.canvas_id} is permanent`)
+  },
+})

@@ -1,0 +1,26 @@
+import { defineCommand } from 'citty'
+import { begin, globalArgs, humanSize, print, printJson, table } from '../shared'
+import type { Version } from '../types'
+
+export default defineCommand({
+  meta: { name: 'versions', description: 'List the versions of a canvas, newest first' },
+  args: {
+    ...globalArgs,
+    id: { type: 'positional', required: true, description: 'Canvas id' },
+    json: { type: 'boolean', description: 'Print JSON' },
+  },
+  async run({ args }) {
+    const { api } = begin('versions', args)
+    const body = await api.request<{ versions: Version[] }>(
+      `/v1/canvases/${encodeURIComponent(args.id)}/versions`,
+    )
+    if (args.json) return printJson(body)
+    const rows = body.versions.map((v) => [
+      String(v.version),
+      humanSize(v.size),
+      v.created_at.slice(0, 19).replace('T', ' '),
+      v.sha256.slice(0, 12),
+    ])
+    print(table(['VERSION', 'SIZE', 'CREATED', 'SHA256'], rows))
+  },
+})

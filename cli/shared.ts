@@ -1,0 +1,72 @@
+import type { ArgsDef } from 'citty'
+import { Api } from './client'
+import { CliError } from './errors'
+import { resolveSettings, type Settings } from './config'
+import { log, setDebug } from './log'
+
+// Pieces every command uses: the global flags, the resolved settings and API client, output.
+
+export const globalArgs = {
+  debug: { type: 'boolean', description: 'Print every log entry to stderr as it happens' },
+} as const satisfies ArgsDef
+
+export type Session = { settings: Settings; api: Api }
+
+/** Starts a command: debug mirroring, the log entry, settings and the client. */
+export function begin(
+  command: string,
+  args: Record<string, unknown>,
+  flags: { endpoint?: string; webUrl?: string } = {},
+): Session {
+  setDebug(Boolean(args.debug))
+  const { _: _positional, ...rest } = args
+  log('INFO', `command ${command}`, { args: rest })
+  const settings = resolveSettings(flags)
+  return { settings, api: new Api(settings.endpoint, settings.apiKey) }
+}
+
+export function print(text: string) {
+  process.stdout.write(text + '\n')
+}
+
+export function printJson(value: unknown) {
+  print(JSON.stringify(value, null, 2))
+}
+
+const colour = () => process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb'
+export const bold = (text: string) => (colour() ? `\x1b[1m${text}\x1b[22m` : text)
+export const dim = (text: string) => (colour() ? `\x1b[2m${text}\x1b[22m` : text)
+
+export const viewUrl = (settings: Settings, canvasId: string) => `${settings.webUrl}/c/${canvasId}`
+export const shareUrl = (settings: Settings, token: string) => `${settings.webUrl}/s/${token}`
+
+/** Rows as aligned columns, the header in bold. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()
+  return [bold(line(headers)), ...rows.map(line)].join('\n')
+}
+
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
+}
+
+export function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new CliError(`--${name} must be a positive whole number`, 'usage')
+  }
+  return Number(value)
+}

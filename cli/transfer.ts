@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto'
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { causeOf, errorFrom } from './client'
+import { CliError } from './errors'
+import { log } from './log'
+import { progress } from './progress'
+
+// Files move as streams: hashing, uploading and downloading never hold a whole file in memory.
+
+export async function hashFile(path: string, size: number): Promise<string> {
+  const hash = createHash('sha256')
+  const bar = progress('hashing  ', size)
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer)
+    bar.advance((chunk as Buffer).length)
+  }
+  bar.done()
+  return hash.digest('hex')
+}
+
+/** PUTs the file to a presigned URL with its length up front; the API key is never sent there. */
+export function putFile(
+  url: string,
+  path: string,
+  size: number,
+  contentType: string,
+): Promise<void> {
+  const target = new URL(url)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  const started = performance.now()
+  const bar = progress('uploading', size)
+  return new Promise((resolve, reject) => {
+    const req = send(target, {
+      method: 'PUT',
+      headers: { 'Content-Length': String(size), 'Content-Type': contentType },
+    })
+    req.on('error', (err) =>
+      reject(new CliError(`upload failed: ${causeOf(err)}`, 'network_error')),
+    )
+    req.on('response', async (res) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of res) chunks.push(chunk as Buffer)
+      log('INFO', `PUT ${target.pathname}`, {
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      })
+      bar.done()
+      if ((res.statusCode ?? 500) < 300) return resolve()
+      const body = new Response(Buffer.concat(chunks), { status: res.statusCode })
+      reject(await errorFrom(body))
+    })
+    const file = createReadStream(path, { highWaterMark: 1024 * 1024 })
+    file.on('data', (chunk) => bar.advance(chunk.length))
+    file.on('error', (err) => req.destroy(err))
+    file.pipe(req)
+  })
+}
+
+/**
+ * Fetches a signed URL (no API key) and streams it to `output`, or stdout when `output` is null.
+ * A file is written beside its target and renamed at the end, so a failed download leaves nothing.
+ */
+export async function downloadTo(url: string, output: string | null, force: boolean) {
+  refuseOverwrite(output, force)
+  const started = performance.now()
+  let response: Response
+  try {
+    response = await fetch(url)
+  } catch (err) {
+    throw new CliError(`download failed: ${causeOf(err)}`, 'network_error')
+  }
+  log('INFO', `GET ${new URL(url).pathname}`, {
+    status: response.status,
+    ms: Math.round(performance.now() - started),
+  })
+  if (!response.ok || !response.body) throw await errorFrom(response)
+  const total = Number(response.headers.get('Content-Length') ?? 0)
+  const bar = progress('downloading', output ? total : 0)
+  const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+  source.on('data', (chunk: Buffer) => bar.advance(chunk.length))
+  if (!output) {
+    await pipeline(source, process.stdout, { end: false })
+    return
+  }
+  const temp = `${output}.svc-${process.pid}.part`
+  try {
+    await pipeline(source, createWriteStream(temp, { mode: 0o644 }))
+    renameSync(temp, output)
+  } catch (err) {
+    rmSync(temp, { force: true })
+    throw err instanceof CliError
+      ? err
+      : new CliError(`download failed: ${causeOf(err)}`, 'io_error')
+  }
+  bar.done()
+}
+
+/** Checked before asking for the content too, so a refused download spends no share view. */
+export function refuseOverwrite(output: string | null, force: boolean) {
+  if (output && existsSync(output) && !force) {
+    throw new CliError(`${output} exists; pass --force to overwrite it`, 'file_exists')
+  }
+}
+
+/** A name safe to create in the current folder: no path, no control or reserved characters. */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_')
+    .replace(/^[.\s]+/, '_')
+    .trim()
+    .slice(0, 200)
+  return cleaned || 'download'
+}

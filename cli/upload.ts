@@ -1,0 +1,64 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { basename, extname } from 'node:path'
+import { contentTypeFor } from '../src/domain/content-types'
+import type { Api } from './client'
+import { CliError } from './errors'
+import { hashFile, putFile } from './transfer'
+import type { Presign } from './types'
+
+export type Uploaded = {
+  fileId: string
+  ext: string
+  size: number
+  sha256: string
+  uploaded: boolean
+}
+
+/** presign → PUT (skipped when the workspace has the bytes already) → finalize. */
+export async function uploadFile(api: Api, path: string): Promise<Uploaded> {
+  const size = fileSize(path)
+  const ext = extFor(path)
+  const mime = contentTypeFor(ext)
+  const sha256 = await hashFile(path, size)
+  const meta = { sha256, ext, size, mime }
+  const presign = await api.request<Presign>('/v1/upload/presign', { method: 'POST', json: meta })
+  if (!presign.exists) await putFile(presign.upload_url, path, size, presign.content_type)
+  const fin = await api.request<{ file: { file_id: string } }>('/v1/upload/finalize', {
+    method: 'POST',
+    json: { ...meta, file_id: presign.file_id },
+  })
+  return { fileId: fin.file.file_id, ext, size, sha256, uploaded: !presign.exists }
+}
+
+/** The file name's extension, lowercased; without a usable one, `txt` for UTF-8 text, else `bin`. */
+export function extFor(path: string): string {
+  const ext = extname(basename(path)).slice(1).toLowerCase()
+  if (/^[a-z0-9]{1,16}$/.test(ext)) return ext
+  return looksLikeText(path) ? 'txt' : 'bin'
+}
+
+function looksLikeText(path: string): boolean {
+  const head = Buffer.alloc(4096)
+  const fd = openSync(path, 'r')
+  const read = readSync(fd, head, 0, head.length, 0)
+  closeSync(fd)
+  const bytes = head.subarray(0, read)
+  if (bytes.includes(0)) return false
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export function fileSize(path: string): number {
+  let stats
+  try {
+    stats = statSync(path)
+  } catch {
+    throw new CliError(`no such file: ${path}`, 'file_not_found')
+  }
+  if (!stats.isFile()) throw new CliError(`not a regular file: ${path}`, 'usage')
+  return stats.size
+}

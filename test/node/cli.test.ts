@@ -1,0 +1,489 @@
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, svc } from './support/cli'
+import { freePort, startDevServer, type DevServer } from './support/dev-server'
+
+// The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
+
+let server: DevServer
+let key: string
+let readKey: string
+let work: string
+const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[(DEBUG|INFO|WARN|ERROR)\] .+ \{.*\}$/
+
+beforeAll(async () => {
+  buildCli()
+  server = await startDevServer(['--var', 'SIGNUP:open'])
+  const signup = await fetch(`${server.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'cli@example.com', password: 'correct horse battery' }),
+  })
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
+  const newKey = async (scopes: string[]) => {
+    const res = await fetch(`${server.url}/auth/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ name: 'cli', scopes }),
+    })
+    return ((await res.json()) as any).key as string
+  }
+  key = await newKey(['read', 'write'])
+  readKey = await newKey(['read'])
+  work = mkdtempSync(join(tmpdir(), 'canvas-cli-'))
+}, 90_000)
+
+afterAll(async () => {
+  await server?.stop()
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+const newHome = () => mkdtempSync(join(work, 'home-'))
+const file = (name: string, content: string | Buffer) => {
+  const path = join(work, name)
+  writeFileSync(path, content)
+  return path
+}
+/** A HOME that is logged in through `svc login`. */
+async function loggedIn() {
+  const home = newHome()
+  const res = await svc(home, [
+    'login',
+    '--token',
+    key,
+    '--endpoint',
+    server.url,
+    '--web-url',
+    'https://canvas.example',
+  ])
+  expect(res.code, res.stderr).toBe(0)
+  return home
+}
+const idOf = (stdout: string) => stdout.split('\n')[0].trim()
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex')
+
+describe('basics', () => {
+  it('--version, --help, bad commands and flags', async () => {
+    const home = newHome()
+    const version = await svc(home, ['--version'])
+    expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' })
+    const help = await svc(home, ['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('push')
+    expect(help.stdout).not.toMatch(/\x1b\[/)
+    const pushHelp = await svc(home, ['push', '--help'])
+    expect(pushHelp.stdout).toContain('--save')
+    for (const [args, message] of [
+      [['nope'], "error: unknown command 'nope'; see svc --help (usage)\n"],
+      [['list', '--bogus'], "error: unknown option '--bogus'; see --help (usage)\n"],
+      [['push'], 'error: Missing required positional argument: FILE (usage)\n'],
+      [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
+    ] as const) {
+      const res = await svc(home, [...args])
+      expect(res.code).toBe(1)
+      expect(res.stderr).toBe(message)
+    }
+  })
+
+  it('commands that need a key say so', async () => {
+    const res = await svc(newHome(), ['list'])
+    expect(res).toMatchObject({
+      code: 1,
+      stderr: 'error: not logged in: run `svc login` or set CANVAS_API_KEY (unauthorized)\n',
+    })
+  })
+
+  it('a network failure is one clear line', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const res = await svc(newHome(), ['whoami'], { CANVAS_API_KEY: key, CANVAS_ENDPOINT: closed })
+    expect(res.code).toBe(1)
+    expect(res.stderr).toBe(`error: cannot reach ${closed}: ECONNREFUSED (network_error)\n`)
+  })
+})
+
+describe('login, logout and config', () => {
+  it('login checks the key before saving; files are private', async () => {
+    const home = newHome()
+    const bad = await svc(home, [
+      'login',
+      '--token',
+      'svc_' + 'x'.repeat(40),
+      '--endpoint',
+      server.url,
+    ])
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr: 'error: invalid or revoked API key (unauthorized)\n',
+    })
+    expect(existsSync(join(home, '.svc/config.json'))).toBe(false)
+    const noTty = await svc(home, ['login', '--endpoint', server.url])
+    expect(noTty).toMatchObject({
+      code: 1,
+      stderr: 'error: no --token given and no terminal to ask on (usage)\n',
+    })
+
+    const ok = await svc(home, [
+      'login',
+      '--token',
+      key,
+      '--endpoint',
+      server.url + '/',
+      '--web-url',
+      'https://canvas.example',
+    ])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toBe(`logged in as cli@example.com (workspace cli) at ${server.url}\n`)
+    expect(statSync(join(home, '.svc')).mode & 0o777).toBe(0o700)
+    expect(statSync(join(home, '.svc/config.json')).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
+      api_key: key,
+      endpoint: server.url,
+      web_url: 'https://canvas.example',
+    })
+    const show = await svc(home, ['config', 'show'])
+    expect(show.stdout).toContain(`endpoint  ${server.url}`)
+    expect(show.stdout).toContain('web_url   https://canvas.example')
+    expect(show.stdout).toContain(`api_key   ${key.slice(0, 8)}…${key.slice(-4)}`)
+    expect(show.stdout).not.toContain(key)
+
+    expect((await svc(home, ['whoami'])).stdout).toContain('cli@example.com')
+    const logout = await svc(home, ['logout'])
+    expect(logout.stdout).toBe('logged out\n')
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
+    expect((await svc(home, ['whoami'])).code).toBe(1)
+  })
+
+  it('config set takes endpoint and web_url only, as URLs', async () => {
+    const home = newHome()
+    expect((await svc(home, ['config', 'set', 'web_url', 'https://web.example/'])).stdout).toBe(
+      'web_url = https://web.example\n',
+    )
+    expect((await svc(home, ['config', 'set', 'endpoint', server.url])).code).toBe(0)
+    const wrongKey = await svc(home, ['config', 'set', 'api_key', 'x'])
+    expect(wrongKey).toMatchObject({
+      code: 1,
+      stderr: "error: unknown key 'api_key': use endpoint or web_url (usage)\n",
+    })
+    const notUrl = await svc(home, ['config', 'set', 'endpoint', 'ftp://x'])
+    expect(notUrl).toMatchObject({
+      code: 1,
+      stderr: "error: endpoint must be an http(s) URL, got 'ftp://x' (usage)\n",
+    })
+    // The environment wins over the file.
+    const res = await svc(home, ['whoami'], { CANVAS_API_KEY: key })
+    expect(res.code).toBe(0)
+    const envWeb = await svc(home, ['config', 'show'], { CANVAS_WEB_URL: 'https://env.example' })
+    expect(envWeb.stdout).toContain('web_url   https://env.example (CANVAS_WEB_URL)')
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const envEndpoint = await svc(home, ['whoami'], {
+      CANVAS_API_KEY: key,
+      CANVAS_ENDPOINT: closed,
+    })
+    expect(envEndpoint.stderr).toContain('network_error')
+  })
+})
+
+describe('push, pull, list', () => {
+  it('push prints the id, version, expiry and view URL; --json adds view_url', async () => {
+    const home = await loggedIn()
+    const path = file('report.html', '<h1>Report</h1>')
+    const res = await svc(home, ['push', path])
+    expect(res.code, res.stderr).toBe(0)
+    const [id, status, url] = res.stdout.trim().split('\n')
+    expect(id).toMatch(/^[A-Za-z0-9]{20}$/)
+    expect(status).toMatch(/^version 1 · expires \d{4}-/)
+    expect(url).toBe(`https://canvas.example/c/${id}`)
+    expect(res.stderr).toBe('')
+
+    const json = await svc(home, [
+      'push',
+      path,
+      '--json',
+      '--save',
+      '--public',
+      '--title',
+      'Named',
+      '--renderer',
+      'code',
+    ])
+    const canvas = JSON.parse(json.stdout)
+    expect(canvas).toMatchObject({
+      title: 'Named',
+      ext: 'html',
+      renderer_id: 'code',
+      visibility: 'public',
+      expires_at: null,
+      version: 1,
+      view_url: `https://canvas.example/c/${canvas.canvas_id}`,
+    })
+  })
+
+  it('push --id makes a new version; ext falls back to txt or bin', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('notes.md', '# one')])).stdout)
+    const second = await svc(home, ['push', file('notes2.md', '# two'), '--id', id])
+    expect(second.stdout.split('\n')[1]).toMatch(/^version 2 · /)
+    const text = JSON.parse(
+      (await svc(home, ['push', file('README', 'plain words'), '--json'])).stdout,
+    )
+    expect(text).toMatchObject({ ext: 'txt', title: 'README', renderer_id: 'text' })
+    const binary = JSON.parse(
+      (await svc(home, ['push', file('blob', Buffer.from([0, 1, 2, 255])), '--json'])).stdout,
+    )
+    expect(binary).toMatchObject({ ext: 'bin', renderer_id: 'download' })
+    const missing = await svc(home, ['push', join(work, 'nope.txt')])
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: `error: no such file: ${join(work, 'nope.txt')} (file_not_found)\n`,
+    })
+    const readOnly = await svc(home, ['push', file('x.txt', 'x')], { CANVAS_API_KEY: readKey })
+    expect(readOnly).toMatchObject({
+      code: 1,
+      stderr: "error: this API key lacks the 'write' scope (forbidden)\n",
+    })
+  })
+
+  it('pull streams to stdout or a file, by version, and never overwrites without --force', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('data.csv', 'a,b\n1,2\n')])).stdout)
+    await svc(home, ['push', file('data2.csv', 'a,b\n3,4\n'), '--id', id])
+    expect((await svc(home, ['pull', id])).stdout).toBe('a,b\n3,4\n')
+    expect((await svc(home, ['pull', id, '--version', '1'])).stdout).toBe('a,b\n1,2\n')
+    const out = join(work, 'pulled.csv')
+    expect((await svc(home, ['pull', id, '--output', out])).code).toBe(0)
+    expect(readFileSync(out, 'utf8')).toBe('a,b\n3,4\n')
+    const again = await svc(home, ['pull', id, '-o', out, '--version', '1'])
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: `error: ${out} exists; pass --force to overwrite it (file_exists)\n`,
+    })
+    expect((await svc(home, ['pull', id, '-o', out, '--version', '1', '--force'])).code).toBe(0)
+    expect(readFileSync(out, 'utf8')).toBe('a,b\n1,2\n')
+    const unknown = await svc(home, ['pull', 'nosuchcanvas'])
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'error: canvas not found (canvas_not_found)\n',
+    })
+    const noVersion = await svc(home, ['pull', id, '--version', '9'])
+    expect(noVersion).toMatchObject({
+      code: 1,
+      stderr: 'error: version: canvas has no version 9 (version_not_found)\n',
+    })
+  })
+
+  it('a 20 MB file round-trips byte for byte', async () => {
+    const home = await loggedIn()
+    const data = randomBytes(20 * 1024 * 1024)
+    const id = idOf((await svc(home, ['push', file('big.bin', data)])).stdout)
+    const out = join(work, 'big.out')
+    const res = await svc(home, ['pull', id, '-o', out])
+    expect(res.code, res.stderr).toBe(0)
+    expect(sha(readFileSync(out))).toBe(sha(data))
+  }, 60_000)
+
+  it('list shows a table, filters by type, limits, and prints JSON', async () => {
+    const home = await loggedIn()
+    const a = idOf((await svc(home, ['push', file('one.txt', 'one'), '--title', 'First'])).stdout)
+    const b = idOf((await svc(home, ['push', file('two.md', 'two'), '--title', 'Second'])).stdout)
+    const table = (await svc(home, ['list'])).stdout.split('\n')
+    expect(table[0]).toMatch(/^ID\s+TITLE\s+TYPE\s+VERSION\s+SIZE\s+VISIBILITY\s+EXPIRY$/)
+    expect(table[1]).toMatch(
+      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+expires `),
+    )
+    const md = JSON.parse((await svc(home, ['list', '--type', 'md', '--json'])).stdout)
+    expect(md.canvases.every((c: any) => c.ext === 'md')).toBe(true)
+    expect(md.canvases.some((c: any) => c.canvas_id === a)).toBe(false)
+    const one = JSON.parse((await svc(home, ['list', '--limit', '1', '--json'])).stdout)
+    expect(one.canvases).toHaveLength(1)
+    expect(one.limit).toBe(1)
+  })
+})
+
+describe('sharing and downloads', () => {
+  it('share prints the link; download by URL, origin URL or token, with a password', async () => {
+    const home = await loggedIn()
+    const id = idOf(
+      (await svc(home, ['push', file('page.html', '<p>shared</p>'), '--title', 'My Page'])).stdout,
+    )
+    const plain = await svc(home, ['share', id])
+    expect(plain.stdout).toMatch(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}\n$/)
+    expect(plain.stderr).toBe('never expires\n')
+    const token = plain.stdout.trim().split('/s/')[1]
+
+    const dir = mkdtempSync(join(work, 'dl-'))
+    const anon = newHome() // download needs no login
+    const byWebUrl = await svc(
+      anon,
+      ['download', plain.stdout.trim()],
+      { CANVAS_ENDPOINT: server.url, CANVAS_WEB_URL: 'https://canvas.example' },
+      dir,
+    )
+    expect(byWebUrl.code, byWebUrl.stderr).toBe(0)
+    expect(readFileSync(join(dir, 'My Page.html'), 'utf8')).toBe('<p>shared</p>')
+    const refused = await svc(anon, ['download', `${server.url}/s/${token}`], {}, dir)
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: 'error: My Page.html exists; pass --force to overwrite it (file_exists)\n',
+    })
+    expect(
+      (await svc(anon, ['download', `${server.url}/s/${token}`, '--force'], {}, dir)).code,
+    ).toBe(0)
+    const byToken = await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })
+    expect(byToken.stdout).toBe('<p>shared</p>')
+    const info = await svc(anon, ['download', token, '--info'], { CANVAS_ENDPOINT: server.url })
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      canvas: { title: 'My Page', ext: 'html', version: 1 },
+      share: { view_count: 3 },
+    })
+
+    const locked = await svc(home, [
+      'share',
+      id,
+      '--password',
+      'hunter22',
+      '--expires',
+      '2h',
+      '--max-views',
+      '5',
+      '--version',
+      '1',
+    ])
+    expect(locked.stderr).toMatch(
+      /^expires \S+ · at most 5 views · pinned to version 1 · password protected\n$/,
+    )
+    const lockedToken = locked.stdout.trim().split('/s/')[1]
+    const noPassword = await svc(anon, ['download', lockedToken, '-o', '-'], {
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(noPassword).toMatchObject({
+      code: 1,
+      stderr:
+        'error: this share link needs a password: X-Share-Password (share_password_required)\n',
+    })
+    const wrong = await svc(anon, ['download', lockedToken, '-o', '-', '--password', 'nope'], {
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(wrong.stderr).toBe(
+      'error: wrong password for this share link (share_password_invalid)\n',
+    )
+    const right = await svc(anon, ['download', lockedToken, '-o', '-'], {
+      CANVAS_ENDPOINT: server.url,
+      CANVAS_SHARE_PASSWORD: 'hunter22',
+    })
+    expect(right.stdout).toBe('<p>shared</p>')
+    const bad = await svc(anon, ['download', 'https://x.example/other/path'])
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr:
+        'error: not a share link (expected …/s/<token>): https://x.example/other/path (usage)\n',
+    })
+    const badExpiry = await svc(home, ['share', id, '--expires', '1y'])
+    expect(badExpiry.stderr).toBe(
+      'error: expires_in: must be a duration such as 30m, 24h or 7d (units s, m, h, d, w) (invalid_request)\n',
+    )
+
+    const unshare = await svc(home, ['unshare', id])
+    expect(unshare.stdout).toBe('revoked 2 links\n')
+    expect(
+      (await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })).stderr,
+    ).toBe('error: share link not found (share_not_found)\n')
+  })
+})
+
+describe('versions, rollback, update, save, delete, view, usage', () => {
+  it('manages a canvas through its life', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('v.txt', 'one')])).stdout)
+    await svc(home, ['push', file('v2.txt', 'two'), '--id', id])
+    await svc(home, ['push', file('v3.txt', 'three'), '--id', id])
+    const versions = (await svc(home, ['versions', id])).stdout.split('\n')
+    expect(versions[0]).toMatch(/^VERSION\s+SIZE\s+CREATED\s+SHA256$/)
+    expect(versions[1]).toMatch(/^3\s+5 B\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+[0-9a-f]{12}$/)
+
+    expect((await svc(home, ['rollback', id, '2'])).stdout).toBe(
+      `${id} is now version 4 (the content of version 2)\n`,
+    )
+    expect((await svc(home, ['pull', id])).stdout).toBe('two')
+    expect((await svc(home, ['rollback', id, '9'])).stderr).toBe(
+      'error: canvas has no version 9 (version_not_found)\n',
+    )
+
+    expect(
+      (await svc(home, ['update', id, '--title', 'Renamed', '--visibility', 'public'])).stdout,
+    ).toBe(`${id} · Renamed · public · text\n`)
+    expect((await svc(home, ['update', id])).stderr).toBe(
+      'error: nothing to update: give --title, --visibility or --renderer (usage)\n',
+    )
+    expect((await svc(home, ['update', id, '--visibility', 'secret'])).stderr).toBe(
+      'error: visibility: must be private or public (invalid_request)\n',
+    )
+    expect((await svc(home, ['save', id])).stdout).toBe(`${id} is permanent\n`)
+    const list = JSON.parse((await svc(home, ['list', '--json'])).stdout)
+    expect(list.canvases.find((c: any) => c.canvas_id === id).expires_at).toBeNull()
+
+    const view = await svc(home, ['view', id])
+    expect(view).toMatchObject({ code: 0, stdout: `https://canvas.example/c/${id}\n` })
+
+    const usage = await svc(home, ['usage'])
+    expect(usage.stdout).toMatch(/^canvases  \d+ \(\d+ permanent, \d+ temporary; \d+ public\)\n/)
+    expect(
+      JSON.parse((await svc(home, ['usage', '--json'])).stdout).canvases.total,
+    ).toBeGreaterThan(0)
+
+    expect((await svc(home, ['delete', id])).stdout).toBe(`deleted ${id}\n`)
+    expect((await svc(home, ['delete', id])).stderr).toBe(
+      'error: canvas not found (canvas_not_found)\n',
+    )
+  })
+})
+
+describe('the log', () => {
+  it('records commands and requests in the documented shape, with no secret', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('logged.txt', 'log me')])).stdout)
+    await svc(home, ['share', id, '--password', 'sup3rsecret'])
+    await svc(newHome(), ['whoami'], { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url })
+    const log = readFileSync(join(home, '.svc/cli.log'), 'utf8')
+    const lines = log.trim().split('\n')
+    for (const line of lines) expect(line).toMatch(LOG_LINE)
+    expect(log).toMatch(/\[INFO\] command push \{"args":\{/)
+    expect(log).toMatch(/\[INFO\] POST \/v1\/upload\/presign \{"status":200,"ms":\d+\}/)
+    expect(log).toMatch(/\[INFO\] PUT \/_storage\/files\/\S+ \{"status":200,"ms":\d+\}/)
+    expect(log).not.toContain(key)
+    expect(log).not.toContain(key.slice(4))
+    expect(log).not.toContain('sup3rsecret')
+    expect(log).not.toMatch(/X-Amz-Signature=[0-9a-f]/)
+    expect(statSync(join(home, '.svc/cli.log')).mode & 0o777).toBe(0o600)
+  })
+
+  it('--debug mirrors entries to stderr as they happen', async () => {
+    const home = await loggedIn()
+    const res = await svc(home, ['list', '--debug'])
+    expect(res.code).toBe(0)
+    const lines = res.stderr.trim().split('\n')
+    expect(lines[0]).toMatch(/\[INFO\] command list /)
+    expect(lines.some((l) => /\[INFO\] GET \/v1\/canvases \{"status":200/.test(l))).toBe(true)
+    expect(res.stderr).not.toContain(key)
+  })
+
+  it('rotates at 5 MB, keeping one old file', async () => {
+    const home = newHome()
+    mkdirSync(join(home, '.svc'), { mode: 0o700 })
+    writeFileSync(join(home, '.svc/cli.log'), 'x'.repeat(5 * 1024 * 1024))
+    await svc(home, ['--help'])
+    await svc(home, ['whoami'])
+    expect(statSync(join(home, '.svc/cli.log.1')).size).toBe(5 * 1024 * 1024)
+    expect(statSync(join(home, '.svc/cli.log')).size).toBeLessThan(1024)
+  })
+})
