@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// CLI benchmark: push and pull a large file through a local `npm run dev` service, printing peak
+// RSS and MB/s of each, and `svc --version` wall time beside `node -e 0`.
+//   node scripts/bench-cli.mjs [size in MiB, default 200]
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const sizeMiB = Number(process.argv[2] ?? 200)
+const work = mkdtempSync(join(tmpdir(), 'canvas-bench-cli-'))
+const svcPath = join(root, 'dist/svc.mjs')
+const reporter = join(root, 'scripts/rss-report.mjs')
+
+spawnSync(process.execPath, ['cli/build.mjs'], { cwd: root, stdio: 'inherit' })
+const port = await freePort()
+const url = `http://127.0.0.1:${port}`
+const server = spawn(
+  process.execPath,
+  ['scripts/dev.mjs', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', join(work, 'state'), '--var', 'SIGNUP:open'],
+  { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+)
+try {
+  await waitFor(`${url}/health`)
+  const key = await account(url)
+  const file = join(work, 'big.bin')
+  writeRandom(file, sizeMiB)
+  const env = { ...process.env, HOME: work, CANVAS_API_KEY: key, CANVAS_ENDPOINT: url }
+
+  const push = measure(['push', file, '--save'], env)
+  const id = push.stdout.split('\n')[0].trim()
+  const out = join(work, 'pulled.bin')
+  const pull = measure(['pull', id, '--output', out], env)
+  const same = (await sha(file)) === (await sha(out))
+
+  const version = median(10, () => time(process.execPath, [svcPath, '--version']))
+  const bare = median(10, () => time(process.execPath, ['-e', '0']))
+
+  console.log(`file: ${sizeMiB} MiB, bytes round-trip intact: ${same}`)
+  console.log(`push: ${push.seconds.toFixed(2)} s, ${(sizeMiB / push.seconds).toFixed(1)} MiB/s, peak RSS ${push.rssMiB.toFixed(1)} MiB`)
+  console.log(`pull: ${pull.seconds.toFixed(2)} s, ${(sizeMiB / pull.seconds).toFixed(1)} MiB/s, peak RSS ${pull.rssMiB.toFixed(1)} MiB`)
+  console.log(`svc --version: ${version.toFixed(1)} ms; node -e 0: ${bare.toFixed(1)} ms; ratio ${(version / bare).toFixed(2)}`)
+  if (!same) process.exitCode = 1
+} finally {
+  try {
+    process.kill(-server.pid, 'SIGKILL')
+  } catch {}
+  rmSync(work, { recursive: true, force: true })
+}
+
+function measure(args, env) {
+  const report = join(work, `rss-${args[0]}`)
+  const started = performance.now()
+  const result = spawnSync(process.execPath, ['--import', reporter, svcPath, ...args], {
+    env: { ...env, RSS_REPORT: report },
+    encoding: 'utf8',
+  })
+  const seconds = (performance.now() - started) / 1000
+  if (result.status !== 0) throw new Error(`svc ${args[0]} failed: ${result.stderr}`)
+  return { seconds, rssMiB: Number(readFileSync(report, 'utf8')) / 1024, stdout: result.stdout }
+}
+
+function time(command, args) {
+  const started = performance.now()
+  spawnSync(command, args, { stdio: 'ignore' })
+  return performance.now() - started
+}
+
+function median(runs, fn) {
+  const values = Array.from({ length: runs }, fn).sort((a, b) => a - b)
+  return values[Math.floor(values.length / 2)]
+}
+
+function writeRandom(path, mib) {
+  const fd = openSync(path, 'w')
+  const chunk = randomBytes(1024 * 1024)
+  for (let i = 0; i < mib; i++) {
+    chunk.writeUInt32LE(i, 0)
+    writeSync(fd, chunk)
+  }
+  closeSync(fd)
+}
+
+async function sha(path) {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk)
+  return hash.digest('hex')
+}
+
+async function account(base) {
+  const signup = await fetch(`${base}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'bench password' }),
+  })
+  const cookie = signup.headers.get('set-cookie').split(';')[0]
+  const res = await fetch(`${base}/auth/keys`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ name: 'bench' }),
+  })
+  return (await res.json()).key
+}
+
+async function waitFor(target) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(target)).ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('the dev server did not start')
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+}
