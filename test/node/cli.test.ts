@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import {
   existsSync,
@@ -11,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, svc } from './support/cli'
+import { buildCli, SVC, svc } from './support/cli'
 import { freePort, startDevServer, type DevServer } from './support/dev-server'
 
 // The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
@@ -162,6 +163,34 @@ describe('login, logout and config', () => {
     expect(logout.stdout).toBe('logged out\n')
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
     expect((await svc(home, ['whoami'])).code).toBe(1)
+  })
+
+  it('login asks on a terminal, with defaults, without echoing the key', async () => {
+    const home = newHome()
+    // `script` gives svc a pseudo-terminal, as a person typing would.
+    const child = spawn(
+      'script',
+      ['-qec', `node ${SVC} login --endpoint ${server.url}`, '/dev/null'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+      },
+    )
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    const answers = ['\r', 'https://web.example\r', `${key}\r`]
+    const timer = setInterval(() => answers.length && child.stdin.write(answers.shift()!), 300)
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    clearInterval(timer)
+    expect(code).toBe(0)
+    expect(out).toContain(`Endpoint [${server.url}]:`)
+    expect(out).toContain('API key:')
+    expect(out).toContain('logged in as cli@example.com')
+    expect(out).not.toContain(key)
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
+      api_key: key,
+      endpoint: server.url,
+      web_url: 'https://web.example',
+    })
   })
 
   it('config set takes endpoint and web_url only, as URLs', async () => {
