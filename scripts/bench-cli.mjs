@@ -4,7 +4,15 @@
 //   node scripts/bench-cli.mjs [size in MiB, default 200]
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs'
+import {
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+  closeSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,8 +29,23 @@ const port = await freePort()
 const url = `http://127.0.0.1:${port}`
 const server = spawn(
   process.execPath,
-  ['scripts/dev.mjs', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', join(work, 'state'), '--var', 'SIGNUP:open'],
-  { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  [
+    'scripts/dev.mjs',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    join(work, 'state'),
+    '--var',
+    'SIGNUP:open',
+  ],
+  {
+    cwd: root,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  },
 )
 try {
   await waitFor(`${url}/health`)
@@ -41,9 +64,15 @@ try {
   const bare = median(10, () => time(process.execPath, ['-e', '0']))
 
   console.log(`file: ${sizeMiB} MiB, bytes round-trip intact: ${same}`)
-  console.log(`push: ${push.seconds.toFixed(2)} s, ${(sizeMiB / push.seconds).toFixed(1)} MiB/s, peak RSS ${push.rssMiB.toFixed(1)} MiB`)
-  console.log(`pull: ${pull.seconds.toFixed(2)} s, ${(sizeMiB / pull.seconds).toFixed(1)} MiB/s, peak RSS ${pull.rssMiB.toFixed(1)} MiB`)
-  console.log(`svc --version: ${version.toFixed(1)} ms; node -e 0: ${bare.toFixed(1)} ms; ratio ${(version / bare).toFixed(2)}`)
+  console.log(
+    `push: ${push.seconds.toFixed(2)} s, ${(sizeMiB / push.seconds).toFixed(1)} MiB/s, peak RSS ${push.rssMiB.toFixed(1)} MiB`,
+  )
+  console.log(
+    `pull: ${pull.seconds.toFixed(2)} s, ${(sizeMiB / pull.seconds).toFixed(1)} MiB/s, peak RSS ${pull.rssMiB.toFixed(1)} MiB`,
+  )
+  console.log(
+    `svc --version: ${version.toFixed(1)} ms; node -e 0: ${bare.toFixed(1)} ms; ratio ${(version / bare).toFixed(2)}`,
+  )
   if (!same) process.exitCode = 1
 } finally {
   try {

@@ -2,5 +2,6 @@
 import { writeFileSync } from 'node:fs'
 
 process.on('exit', () => {
-  if (process.env.RSS_REPORT) writeFileSync(process.env.RSS_REPORT, String(process.resourceUsage().maxRSS))
+  if (process.env.RSS_REPORT)
+    writeFileSync(process.env.RSS_REPORT, String(process.resourceUsage().maxRSS))
 })
