@@ -8,8 +8,15 @@ import { publicShares } from './api/public'
 import { shares } from './api/shares'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
-import { AppError, errorBody, handleError } from './errors'
+import { AppError, errorBody, handleError, toAppError } from './errors'
+import { errorPage } from './web/errors'
+import { web } from './web/routes'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
+
+// JSON for the API, the public share API and storage; everything else is a web page.
+const API_PREFIXES = ['/v1/', '/auth/', '/share/', LOCAL_STORAGE_PATH + '/']
+const isApiPath = (path: string) =>
+  path === '/health' || path === '/v1' || API_PREFIXES.some((prefix) => path.startsWith(prefix))
 
 export function buildApp() {
   const app = new Hono<AppEnv>()
@@ -43,9 +50,16 @@ export function buildApp() {
   app.route('/v1/canvases', canvases)
   app.route('/v1', account)
 
+  app.route('/', web)
+
   app.notFound(() => {
     throw new AppError('not_found', 'no such route')
   })
-  app.onError(handleError)
+  app.onError((err, c) => {
+    if (isApiPath(c.req.path)) return handleError(err, c)
+    const appError = toAppError(err)
+    if (appError.code === 'internal_error') return handleError(err, c)
+    return errorPage(c, appError)
+  })
   return app
 }

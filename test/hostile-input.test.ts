@@ -88,7 +88,7 @@ it('answers odd requests with a 4xx JSON error and changes nothing', async () =>
       },
     ],
     ['/_storage/%ZZ?X-Amz-Signature=1', { method: 'PUT', body: 'x' }],
-    ['/_storage/files/../../etc/passwd', {}],
+    ['/_storage/files/..%2F..%2Fetc%2Fpasswd', {}],
     ['/_storage/x?X-Amz-Date=20260101T000000Z&X-Amz-Expires=99999999999&X-Amz-Signature=ab', {}],
   ]
   for (const [path, init] of requests) {

@@ -24,7 +24,7 @@ type CanvasRow = {
 
 // Every read of a canvas joins its current version and file: one statement, one round trip.
 const SELECT_CANVAS = `
-  SELECT c.canvas_id, c.owner_user_id, c.title, c.ext, c.renderer_id, c.visibility, c.version,
+  SELECT c.canvas_id, c.workspace_id, c.owner_user_id, c.title, c.ext, c.renderer_id, c.visibility, c.version,
          c.created_at, c.updated_at, c.expires_at, v.size, f.file_id, f.sha256, f.mime
   FROM canvases c
   JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = c.version
@@ -309,4 +309,35 @@ async function explainMissingFile(svc: Services, actor: Actor, fileId: string): 
     throw new AppError('upload_incomplete', 'file_id: the upload has not been finalized')
   }
   throw new AppError('file_not_found', 'file_id: no such file')
+}
+
+/**
+ * A canvas for the web viewer with its version list: the owner's workspace sees it always, anyone
+ * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
+ */
+export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
+  const now = svc.now()
+  const [canvas, versions] = await svc.db.batch([
+    svc.db.prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ? AND ${LIVE}`).bind(canvasId, now),
+    svc.db
+      .prepare(
+        'SELECT version, size, created_at FROM versions WHERE canvas_id = ? ORDER BY version DESC',
+      )
+      .bind(canvasId),
+  ])
+  const row = (canvas.results as (CanvasRow & { workspace_id: string })[])[0]
+  if (!row) return null
+  const isOwner = row.workspace_id === workspaceId
+  if (!isOwner && row.visibility !== 'public') return null
+  return {
+    canvas: presentCanvasDetail(row),
+    versions: (versions.results as { version: number; size: number; created_at: number }[]).map(
+      (v) => ({ ...v, created_at: iso(v.created_at) }),
+    ),
+    isOwner,
+  }
+}
+
+export async function hasAnyUser(svc: Services): Promise<boolean> {
+  return (await svc.db.prepare('SELECT 1 FROM users LIMIT 1').first()) !== null
 }

@@ -78,6 +78,10 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
     blobKey: row.blob_key!,
     title: row.title!,
     ext: row.ext!,
+    canvasId: row.canvas_id!,
+    version: row.content_version!,
+    rendererId: row.renderer_id!,
+    size: row.size!,
     protected: row.password_hash !== null,
   }
 }

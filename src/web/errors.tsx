@@ -1,0 +1,36 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../api/context'
+import type { AppError } from '../errors'
+import { ErrorPage } from './pages'
+
+const TITLES: Partial<Record<string, string>> = {
+  canvas_not_found: 'Canvas not found',
+  share_not_found: 'Link not found',
+  share_expired: 'This link has expired',
+  share_exhausted: 'This link has been used up',
+  not_found: 'Page not found',
+  forbidden: 'Not allowed',
+  rate_limited: 'Too many attempts',
+}
+
+const MESSAGES: Partial<Record<string, string>> = {
+  canvas_not_found: 'It does not exist, has expired, or is not shared with you.',
+  share_not_found: 'This share link does not exist or was revoked.',
+  share_expired: 'Ask the owner for a new link.',
+  share_exhausted: 'It has reached its view limit. Ask the owner for a new link.',
+  not_found: 'There is nothing at this address.',
+}
+
+/** Errors on web pages are pages too, with the same status as the API would give. */
+export function errorPage(c: Context<AppEnv>, error: AppError) {
+  const session = c.get('session')
+  const page = (
+    <ErrorPage
+      status={error.status}
+      title={TITLES[error.code] ?? 'Something went wrong'}
+      message={MESSAGES[error.code] ?? error.message}
+      user={session?.user}
+    />
+  )
+  return c.html(page, error.status, { ...error.headers, 'Cache-Control': 'no-store' })
+}

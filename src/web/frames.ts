@@ -1,0 +1,175 @@
+import { signedDownload } from '../domain/downloads'
+import { constantTimeEqual, toHex } from '../domain/crypto'
+import type { Services } from '../domain/services'
+import { renderCode } from '../render/code'
+import { renderCsv } from '../render/csv'
+import { escapeHtml } from '../render/escape'
+import { FRAME_CSS } from '../render/frame-style'
+import { renderJson } from '../render/json'
+import { renderMarkdown } from '../render/markdown'
+import { storageTarget } from '../storage/target'
+
+// Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
+// from CONTENT_URL when set. The signature is the authorization, so the frame needs no cookie; the
+// response is always sandboxed (an opaque origin), scripts only for the html renderer.
+
+export const FRAME_PATH = '/_frame'
+const FRAME_TTL_SECONDS = 3600
+// Text renderers read the whole file; above this they offer a download instead.
+const MAX_RENDERED_BYTES = 5 * 1024 * 1024
+
+export function frameSecret(svc: Services): string | null {
+  return svc.settings.storageSigningSecret ?? svc.settings.s3?.secretAccessKey ?? null
+}
+
+export async function frameUrl(svc: Services, origin: string, canvasId: string, version: number) {
+  const secret = frameSecret(svc)
+  if (!secret) return null
+  const exp = Math.floor(svc.now() / 1000) + FRAME_TTL_SECONDS
+  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
+  const sig = await hmac(secret, `${canvasId}:${version}:${exp}:${origin}`)
+  const app = encodeURIComponent(origin)
+  return `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${canvasId}/${version}?exp=${exp}&app=${app}&sig=${sig}`
+}
+
+export async function verifyFrame(
+  svc: Services,
+  canvasId: string,
+  version: string,
+  query: { exp?: string; app?: string; sig?: string },
+) {
+  const secret = frameSecret(svc)
+  const { exp = '', app = '', sig = '' } = query
+  if (!secret || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return false
+  return constantTimeEqual(await hmac(secret, `${canvasId}:${version}:${exp}:${app}`), sig)
+}
+
+type FrameContent = {
+  title: string
+  ext: string
+  renderer_id: string
+  size: number
+  blob_key: string
+}
+
+export async function findFrameContent(svc: Services, canvasId: string, version: number) {
+  return svc.db
+    .prepare(
+      `SELECT c.title, c.ext, c.renderer_id, v.size, f.blob_key FROM canvases c
+       JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = ?
+       JOIN files f ON f.file_id = v.file_id
+       WHERE c.canvas_id = ? AND (c.expires_at IS NULL OR c.expires_at > ?)`,
+    )
+    .bind(version, canvasId, svc.now())
+    .first<FrameContent>()
+}
+
+const SCRIPTED_CSP =
+  "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
+const STATIC_CSP =
+  "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
+
+/** The frame document for one version, rendered by the canvas's renderer. */
+export async function renderFrame(
+  svc: Services,
+  origin: string,
+  appOrigin: string,
+  content: FrameContent,
+): Promise<Response> {
+  const headers = new Headers({
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'private, max-age=300',
+  })
+  const frameAncestors = `; frame-ancestors ${appOrigin}`
+  if (content.renderer_id === 'html') {
+    const object = await svc.bucket.get(content.blob_key)
+    if (!object) return new Response('not found', { status: 404 })
+    headers.set('Content-Type', 'text/html; charset=utf-8')
+    headers.set('Content-Security-Policy', SCRIPTED_CSP + frameAncestors)
+    return new Response(object.body, { headers })
+  }
+  const body = await renderBody(svc, origin, content)
+  headers.set('Content-Type', 'text/html; charset=utf-8')
+  headers.set('Content-Security-Policy', STATIC_CSP + frameAncestors)
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title><style>${FRAME_CSS}</style></head><body>${body}</body></html>`
+  return new Response(html, { headers })
+}
+
+async function renderBody(svc: Services, origin: string, content: FrameContent): Promise<string> {
+  const target = storageTarget(svc.settings, origin)
+  const inline = () =>
+    signedDownload(
+      svc,
+      target,
+      { blobKey: content.blob_key, title: content.title, ext: content.ext },
+      false,
+    )
+  const attachment = () =>
+    signedDownload(
+      svc,
+      target,
+      { blobKey: content.blob_key, title: content.title, ext: content.ext },
+      true,
+    )
+  switch (content.renderer_id) {
+    case 'image':
+      return `<div class="media"><img src="${escapeHtml(await inline())}" alt="${escapeHtml(content.title)}"></div>`
+    case 'media': {
+      const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
+      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(await inline())}"></${tag}></div>`
+    }
+    case 'pdf':
+      return `<div class="media"><iframe src="${escapeHtml(await inline())}" title="${escapeHtml(content.title)}" style="width:100%;height:calc(100vh - 48px);border:0"></iframe></div>`
+    case 'download':
+      return downloadCard(content, await attachment())
+  }
+  if (content.size > MAX_RENDERED_BYTES) {
+    return downloadCard(content, await attachment(), 'Too large to show here.')
+  }
+  const object = await svc.bucket.get(content.blob_key)
+  const text = object ? await object.text() : ''
+  switch (content.renderer_id) {
+    case 'markdown':
+      return renderMarkdown(text)
+    case 'code':
+      return renderCode(text, content.ext)
+    case 'json':
+      return renderJson(text)
+    case 'csv':
+      return renderCsv(text, content.ext)
+    default:
+      return `<pre class="plain">${escapeHtml(text)}</pre>`
+  }
+}
+
+function downloadCard(content: FrameContent, url: string, note = '') {
+  const name = content.title.toLowerCase().endsWith(`.${content.ext}`)
+    ? content.title
+    : `${content.title}.${content.ext}`
+  return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KB', 'MB', 'GB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
+}
+
+async function hmac(secret: string, message: string): Promise<string> {
+  const encoder = new TextEncoder()
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(`frame:${secret}`),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  return toHex(await crypto.subtle.sign('HMAC', key, encoder.encode(message)))
+}

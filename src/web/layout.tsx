@@ -1,0 +1,58 @@
+import type { Child } from 'hono/jsx'
+
+type LayoutProps = {
+  title: string
+  user?: { email: string } | null
+  csrf?: string
+  main?: 'narrow' | 'wide' | 'normal'
+  /** Shared and public pages: Open Graph tags and noindex. */
+  og?: { title: string; type: string }
+  children: Child
+}
+
+export function Layout({ title, user, csrf, main = 'normal', og, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>{title} · Canvas</title>
+        <link rel="stylesheet" href="/assets/app.css" />
+        {og && <meta name="robots" content="noindex, nofollow" />}
+        {og && <meta property="og:title" content={og.title} />}
+        {og && <meta property="og:type" content={og.type} />}
+        {og && <meta property="og:site_name" content="Canvas" />}
+        <script src="/assets/app.js" defer></script>
+      </head>
+      <body>
+        {main !== 'wide' && (
+          <header class="top">
+            <a class="brand" href="/">
+              Canvas
+            </a>
+            <nav>
+              {user ? (
+                <>
+                  <a href="/">Canvases</a>
+                  <a href="/settings">Settings</a>
+                  <span class="muted">{user.email}</span>
+                  <form class="inline" method="post" action="/logout">
+                    <input type="hidden" name="_csrf" value={csrf ?? ''} />
+                    <button type="submit">Log out</button>
+                  </form>
+                </>
+              ) : (
+                <a href="/login">Log in</a>
+              )}
+            </nav>
+          </header>
+        )}
+        <main class={main === 'normal' ? '' : main}>{children}</main>
+      </body>
+    </html>
+  )
+}
+
+export function Csrf({ token }: { token: string }) {
+  return <input type="hidden" name="_csrf" value={token} />
+}

@@ -1,0 +1,444 @@
+import { Hono, type Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
+import type { AppEnv } from '../api/context'
+import { requestOrigin } from '../api/context'
+import { sameOrigin, SESSION_COOKIE } from '../api/middleware'
+import { duration, id as idSchema, shareToken } from '../api/schemas'
+import { readBytes } from '../api/validate'
+import {
+  deleteCanvas,
+  findViewable,
+  hasAnyUser,
+  listCanvases,
+  makePermanent,
+  updateCanvas,
+} from '../domain/canvases'
+import { sha256Hex } from '../domain/crypto'
+import { signedDownload } from '../domain/downloads'
+import { createKey, listKeys, revokeKey } from '../domain/keys'
+import { openShareContent } from '../domain/public-shares'
+import { createShare, revokeShares } from '../domain/shares'
+import { workspaceUsage } from '../domain/usage'
+import { endSession, login, resolveSession, signup, type SessionInfo } from '../domain/users'
+import { AppError } from '../errors'
+import { storageTarget } from '../storage/target'
+import { APP_CSS, APP_JS } from './assets'
+import { FRAME_PATH, findFrameContent, frameUrl, renderFrame, verifyFrame } from './frames'
+import { AuthPage, ConfirmDelete, Dashboard, ErrorPage, Settings } from './pages'
+import { PasswordPage, Viewer } from './viewer'
+
+// The web app: server-rendered pages that work without JavaScript. Forms post back to these
+// routes; every post must come from our own origin and carry the session's CSRF token.
+
+// Pages: strict CSP (content frames come from CONTENT_URL or this origin), never framed.
+const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await next()
+  if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
+  const frames = c.var.svc.settings.contentUrl ?? "'self'"
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src ${frames}; ` +
+      "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  )
+  c.header('X-Frame-Options', 'DENY')
+  c.header('Referrer-Policy', 'same-origin')
+  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store')
+})
+
+const loadSession = createMiddleware<AppEnv>(async (c, next) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  const session = token ? await resolveSession(c.var.svc, token) : null
+  if (session) c.set('session', session)
+  await next()
+})
+
+export const web = new Hono<AppEnv>()
+const PAGE_SIZE = 20
+
+web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
+web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
+
+web.get(`${FRAME_PATH}/:id/:version`, async (c) => {
+  const { id, version } = c.req.param()
+  const svc = c.var.svc
+  const query = c.req.query()
+  if (!/^\d{1,9}$/.test(version) || !(await verifyFrame(svc, id, version, query))) {
+    throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
+  }
+  const content = await findFrameContent(svc, id, Number(version))
+  if (!content) throw new AppError('canvas_not_found', 'canvas not found')
+  return renderFrame(svc, requestOrigin(c), query.app ?? '', content)
+})
+
+web.use('*', pageHeaders, loadSession, sameOrigin)
+
+web.get('/', async (c) => {
+  const svc = c.var.svc
+  const session = c.get('session') as SessionInfo | undefined
+  if (!session) return c.redirect((await hasAnyUser(svc)) ? '/login' : '/signup')
+  const page = Math.max(1, Math.min(100_000, Number(c.req.query('page')) || 1))
+  const ext = c.req.query('type')?.toLowerCase().replace(/^\./, '') || undefined
+  const visibilityParam = c.req.query('visibility')
+  const visibility =
+    visibilityParam === 'public' || visibilityParam === 'private' ? visibilityParam : undefined
+  const validExt = ext && /^[a-z0-9]{1,16}$/.test(ext) ? ext : undefined
+  const result = await listCanvases(svc, actorOf(session), {
+    ext: validExt,
+    visibility,
+    limit: PAGE_SIZE + 1,
+    offset: (page - 1) * PAGE_SIZE,
+  })
+  const shared = c.req.query('shared')
+  const flash = shared && shareToken.safeParse(shared).success && (
+    <div class="success" role="status">
+      Share link: <code id="share-url">{`${requestOrigin(c)}/s/${shared}`}</code>{' '}
+      <button type="button" data-copy="share-url">
+        Copy
+      </button>
+    </div>
+  )
+  return c.html(
+    <Dashboard
+      user={session.user}
+      csrf={await csrfToken(session)}
+      canvases={result.canvases.slice(0, PAGE_SIZE)}
+      filters={{ ext: validExt, visibility }}
+      page={page}
+      hasMore={result.canvases.length > PAGE_SIZE}
+      flash={flash || undefined}
+      webOrigin={requestOrigin(c)}
+    />,
+  )
+})
+
+web.get('/signup', async (c) => {
+  if (c.get('session')) return c.redirect('/')
+  return c.html(<AuthPage mode="signup" />)
+})
+
+web.post('/signup', async (c) => {
+  const form = await readForm(c)
+  const email = form.get('email') ?? ''
+  const password = form.get('password') ?? ''
+  if (password.length < 8) {
+    return c.html(
+      <AuthPage mode="signup" email={email} error="The password must be at least 8 characters." />,
+      400,
+    )
+  }
+  try {
+    const result = await signup(c.var.svc, { email, password })
+    startSession(c, result.sessionToken, result.expiresAt)
+    return c.redirect('/')
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err
+    const message =
+      err.code === 'signup_closed'
+        ? 'Signup is closed on this server.'
+        : err.message.replace(/^email: /, '')
+    return c.html(<AuthPage mode="signup" email={email} error={message} />, err.status)
+  }
+})
+
+web.get('/login', async (c) => {
+  if (c.get('session')) return c.redirect('/')
+  if (!(await hasAnyUser(c.var.svc))) return c.redirect('/signup')
+  return c.html(<AuthPage mode="login" next={safeNext(c.req.query('next'))} />)
+})
+
+web.post('/login', async (c) => {
+  const form = await readForm(c)
+  const email = form.get('email') ?? ''
+  const next = safeNext(form.get('next') ?? undefined)
+  try {
+    const result = await login(c.var.svc, { email, password: form.get('password') ?? '' })
+    startSession(c, result.sessionToken, result.expiresAt)
+    return c.redirect(next ?? '/')
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err
+    return c.html(
+      <AuthPage mode="login" email={email} next={next} error="Wrong email or password." />,
+      401,
+    )
+  }
+})
+
+web.get('/logout', async (c) => {
+  const session = c.get('session') as SessionInfo | undefined
+  if (!session) return c.redirect('/login')
+  return c.html(
+    <ErrorPage
+      status={200}
+      title="Log out?"
+      message="Use the Log out button above to end this session."
+      user={session.user}
+    />,
+  )
+})
+
+web.post('/logout', async (c) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (token) await endSession(c.var.svc, token)
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
+  return c.redirect('/login')
+})
+
+web.get('/settings', async (c) => {
+  const session = await requirePageSession(c)
+  if (session instanceof Response) return session
+  return renderSettings(c, session)
+})
+
+web.post('/settings/keys', async (c) => {
+  const session = await requirePageSession(c)
+  if (session instanceof Response) return session
+  const form = await checkedForm(c, session)
+  const name = (form.get('name') ?? '').trim()
+  if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
+    return renderSettings(c, session, { error: 'Give the key a name of 1 to 100 characters.' }, 400)
+  }
+  const scopes = form.get('scope') === 'read' ? (['read'] as const) : (['read', 'write'] as const)
+  const created = await createKey(c.var.svc, actorOf(session), name, [...scopes])
+  return renderSettings(c, session, { created: { key: created.key, name } })
+})
+
+web.post('/settings/keys/:keyId/revoke', async (c) => {
+  const session = await requirePageSession(c)
+  if (session instanceof Response) return session
+  await checkedForm(c, session)
+  const keyId = c.req.param('keyId')
+  if (idSchema.safeParse(keyId).success) {
+    await revokeKey(c.var.svc, actorOf(session), keyId).catch((err) => {
+      if (!(err instanceof AppError)) throw err
+    })
+  }
+  return c.redirect('/settings')
+})
+
+web.get('/c/:id/delete', async (c) => {
+  const session = await requirePageSession(c)
+  if (session instanceof Response) return session
+  const view = await findViewable(c.var.svc, canvasParam(c), session.workspace.workspace_id)
+  if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+  return c.html(
+    <ConfirmDelete user={session.user} csrf={await csrfToken(session)} canvas={view.canvas} />,
+  )
+})
+
+web.post('/c/:id/:action{permanent|visibility|share|unshare|delete}', async (c) => {
+  const session = await requirePageSession(c)
+  if (session instanceof Response) return session
+  const form = await checkedForm(c, session)
+  const svc = c.var.svc
+  const actor = actorOf(session)
+  const canvasId = canvasParam(c)
+  switch (c.req.param('action')) {
+    case 'permanent':
+      await makePermanent(svc, actor, canvasId)
+      break
+    case 'visibility': {
+      const visibility = form.get('visibility') === 'public' ? 'public' : 'private'
+      await updateCanvas(svc, actor, canvasId, { visibility })
+      break
+    }
+    case 'unshare':
+      await revokeShares(svc, actor, canvasId)
+      break
+    case 'delete':
+      await deleteCanvas(svc, actor, canvasId)
+      break
+    case 'share': {
+      const expires = form.get('expires_in') || undefined
+      const parsedExpiry = expires ? duration.safeParse(expires) : null
+      if (parsedExpiry && !parsedExpiry.success)
+        throw new AppError('invalid_request', 'expires_in: not a duration')
+      const password = form.get('password') || undefined
+      if (password && password.length < 4) {
+        throw new AppError('invalid_request', 'The link password must be at least 4 characters.')
+      }
+      const link = await createShare(svc, actor, canvasId, {
+        expires_in: parsedExpiry?.success ? parsedExpiry.data : undefined,
+        password,
+      })
+      if (form.get('back') === 'viewer') return c.redirect(`/c/${canvasId}?shared=${link.token}`)
+      return c.redirect(`/?shared=${link.token}#canvas-${canvasId}`)
+    }
+  }
+  return c.redirect(`/#canvas-${canvasId}`)
+})
+
+web.get('/c/:id', async (c) => {
+  const svc = c.var.svc
+  const session = c.get('session') as SessionInfo | undefined
+  const canvasId = canvasParam(c)
+  const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
+  if (!view) {
+    if (!session) return c.redirect(`/login?next=${encodeURIComponent(`/c/${canvasId}`)}`)
+    throw new AppError('canvas_not_found', 'canvas not found')
+  }
+  const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
+  const shared = c.req.query('shared')
+  const origin = requestOrigin(c)
+  return c.html(
+    <Viewer
+      title={view.canvas.title}
+      rendererId={view.canvas.renderer_id}
+      frameSrc={await frameUrl(svc, origin, canvasId, version)}
+      version={version}
+      versions={view.versions}
+      canvasId={canvasId}
+      downloadHref={`/c/${canvasId}/download?v=${version}`}
+      owner={view.isOwner && session ? { csrf: await csrfToken(session) } : undefined}
+      shareUrl={
+        view.isOwner && shared && shareToken.safeParse(shared).success
+          ? `${origin}/s/${shared}`
+          : undefined
+      }
+      og={
+        view.canvas.visibility === 'public'
+          ? { title: view.canvas.title, type: 'article' }
+          : undefined
+      }
+    />,
+  )
+})
+
+web.get('/c/:id/download', async (c) => {
+  const svc = c.var.svc
+  const session = c.get('session') as SessionInfo | undefined
+  const view = await findViewable(svc, canvasParam(c), session?.workspace.workspace_id ?? null)
+  if (!view) throw new AppError('canvas_not_found', 'canvas not found')
+  const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
+  const content = await svc.db
+    .prepare(
+      'SELECT f.blob_key FROM versions v JOIN files f ON f.file_id = v.file_id WHERE v.canvas_id = ? AND v.version = ?',
+    )
+    .bind(view.canvas.canvas_id, version)
+    .first<{ blob_key: string }>()
+  if (!content) throw new AppError('version_not_found', 'version not found')
+  const target = storageTarget(svc.settings, requestOrigin(c))
+  const url = await signedDownload(svc, target, { blobKey: content.blob_key, ...view.canvas }, true)
+  return c.redirect(url, 302)
+})
+
+web.get('/s/:token', (c) => shareView(c))
+web.post('/s/:token', async (c) => {
+  const form = await readForm(c)
+  return shareView(c, form.get('password') ?? '')
+})
+
+/** One view of a share link: checked and counted once, then the viewer without owner actions. */
+async function shareView(c: Context<AppEnv>, password?: string) {
+  const svc = c.var.svc
+  const raw = c.req.param('token') ?? ''
+  const token = shareToken.safeParse(raw).success ? raw : ''
+  c.header('Cache-Control', 'no-store')
+  let opened
+  try {
+    opened = await openShareContent(svc, { token, password })
+  } catch (err) {
+    if (
+      err instanceof AppError &&
+      (err.code === 'share_password_required' || err.code === 'share_password_invalid')
+    ) {
+      const error = err.code === 'share_password_invalid' ? 'Wrong password. Try again.' : undefined
+      return c.html(<PasswordPage token={token} error={error} />, err.status)
+    }
+    throw err
+  }
+  const origin = requestOrigin(c)
+  const target = storageTarget(svc.settings, origin)
+  return c.html(
+    <Viewer
+      title={opened.title}
+      rendererId={opened.rendererId}
+      frameSrc={await frameUrl(svc, origin, opened.canvasId, opened.version)}
+      version={opened.version}
+      downloadHref={await signedDownload(svc, target, opened, true)}
+      og={{ title: opened.title, type: 'article' }}
+    />,
+  )
+}
+
+async function requirePageSession(c: Context<AppEnv>): Promise<SessionInfo | Response> {
+  const session = c.get('session') as SessionInfo | undefined
+  if (session) return session
+  const path = new URL(c.req.url).pathname
+  return c.redirect(c.req.method === 'GET' ? `/login?next=${encodeURIComponent(path)}` : '/login')
+}
+
+/** The form of a logged-in page, refused unless it carries this session's CSRF token. */
+async function checkedForm(c: Context<AppEnv>, session: SessionInfo) {
+  const form = await readForm(c)
+  if (form.get('_csrf') !== (await csrfToken(session))) {
+    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
+  }
+  return form
+}
+
+async function readForm(c: Context<AppEnv>) {
+  const bytes = await readBytes(c, 64 * 1024, 'form')
+  return new URLSearchParams(new TextDecoder().decode(bytes))
+}
+
+/** Derived from the session's stored hash, so it is unguessable and needs no storage of its own. */
+export async function csrfToken(session: SessionInfo) {
+  return (await sha256Hex(`csrf:${session.sessionHash}`)).slice(0, 32)
+}
+
+async function renderSettings(
+  c: Context<AppEnv>,
+  session: SessionInfo,
+  extra: { created?: { key: string; name: string }; error?: string } = {},
+  status: 200 | 400 = 200,
+) {
+  const svc = c.var.svc
+  const actor = actorOf(session)
+  const [keys, usage] = await Promise.all([listKeys(svc, actor), workspaceUsage(svc, actor)])
+  return c.html(
+    <Settings
+      user={session.user}
+      csrf={await csrfToken(session)}
+      keys={keys}
+      usage={usage}
+      endpoint={requestOrigin(c)}
+      {...extra}
+    />,
+    status,
+  )
+}
+
+function startSession(c: Context<AppEnv>, token: string, expiresAt: number) {
+  setCookie(c, SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c),
+    expires: new Date(expiresAt),
+  })
+}
+
+const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
+const actorOf = (s: SessionInfo) => ({
+  userId: s.user.user_id,
+  workspaceId: s.workspace.workspace_id,
+})
+const canvasParam = (c: Context) => {
+  const value = c.req.param('id') ?? ''
+  return idSchema.safeParse(value).success ? value : ''
+}
+
+function pickVersion(raw: string | undefined, versions: { version: number }[], current: number) {
+  const wanted = Number(raw)
+  return versions.some((v) => v.version === wanted) ? wanted : current
+}
+
+/** Only local paths: `next` must never send someone to another site after login. */
+function safeNext(next: string | undefined) {
+  return next && /^\/(?!\/)[\w\-./?=&%#]*$/.test(next) && !next.startsWith('/\\') ? next : undefined
+}
+
+function asset(c: Context, body: string, type: string) {
+  return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' })
+}

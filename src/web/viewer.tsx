@@ -1,0 +1,103 @@
+import { Csrf, Layout } from './layout'
+
+const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
+const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
+
+type ViewerProps = {
+  title: string
+  rendererId: string
+  frameSrc: string | null
+  version: number
+  versions?: { version: number; created_at: string }[]
+  canvasId?: string
+  downloadHref: string
+  owner?: { csrf: string }
+  shareUrl?: string
+  og: { title: string; type: string } | undefined
+}
+
+/** The viewer: a title bar and the content in a sandboxed frame (never allow-same-origin). */
+export function Viewer(props: ViewerProps) {
+  return (
+    <Layout title={props.title} main="wide" og={props.og}>
+      <div class="viewer">
+        <div class="bar">
+          <a href="/" class="muted">
+            Canvas
+          </a>
+          <span class="title" title={props.title}>
+            {props.title}
+          </span>
+          {props.versions && props.canvasId && (
+            <form method="get" action={`/c/${props.canvasId}`} class="row">
+              <select name="v" aria-label="Version">
+                {props.versions.map((v) => (
+                  <option value={String(v.version)} selected={v.version === props.version}>
+                    v{v.version} · {v.created_at.slice(0, 16).replace('T', ' ')}
+                  </option>
+                ))}
+              </select>
+              <button type="submit">Show</button>
+            </form>
+          )}
+          <a class="btn" href={props.downloadHref}>
+            Download
+          </a>
+          {props.owner && props.canvasId && (
+            <form method="post" action={`/c/${props.canvasId}/share`} class="row">
+              <Csrf token={props.owner.csrf} />
+              <input type="hidden" name="back" value="viewer" />
+              <button type="submit">Share</button>
+            </form>
+          )}
+        </div>
+        {props.shareUrl && (
+          <div class="success" role="status" style="margin:8px 16px">
+            Share link: <code id="share-url">{props.shareUrl}</code>{' '}
+            <button type="button" data-copy="share-url">
+              Copy
+            </button>
+          </div>
+        )}
+        {props.frameSrc ? (
+          <iframe
+            src={props.frameSrc}
+            title={props.title}
+            sandbox={props.rendererId === 'html' ? SCRIPTED : STATIC}
+            referrerpolicy="no-referrer"
+          ></iframe>
+        ) : (
+          <div class="empty">Content cannot be shown: storage is not configured.</div>
+        )}
+      </div>
+    </Layout>
+  )
+}
+
+export function PasswordPage(props: { token: string; error?: string }) {
+  return (
+    <Layout
+      title="Password required"
+      main="narrow"
+      og={{ title: 'Shared on Canvas', type: 'website' }}
+    >
+      <div class="panel">
+        <h1>This link is password protected</h1>
+        {props.error && (
+          <div class="error" role="alert">
+            {props.error}
+          </div>
+        )}
+        <form method="post" action={`/s/${props.token}`}>
+          <label for="share-password">Password</label>
+          <input id="share-password" name="password" type="password" required autocomplete="off" />
+          <p>
+            <button class="primary" type="submit">
+              Open
+            </button>
+          </p>
+        </form>
+      </div>
+    </Layout>
+  )
+}
