@@ -12,7 +12,8 @@ const CONTENT_HEADERS = {
   'Content-Security-Policy':
     "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
   'X-Content-Type-Options': 'nosniff',
-  'Cross-Origin-Resource-Policy': 'same-site',
+  // Frames embed this content from an opaque (sandboxed) origin; the signature is the guard.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
   'Referrer-Policy': 'no-referrer',
 }
 

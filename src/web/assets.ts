@@ -22,7 +22,11 @@ table.list th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color
 .chip{display:inline-block;padding:1px 8px;border-radius:999px;background:var(--chip);font-size:12px;color:var(--muted)}
 .chip.public{color:var(--ok)}.muted{color:var(--muted)}.actions{display:flex;gap:6px;flex-wrap:wrap}
 .actions button{padding:3px 8px;font-size:12px}details.menu summary{cursor:pointer;list-style:none}
-.filters{display:flex;gap:8px;margin-bottom:12px;align-items:center;flex-wrap:wrap}.filters select{width:auto}
+.filters{display:flex;gap:8px;margin-bottom:12px;align-items:center;flex-wrap:wrap}.filters select,.filters input{width:auto}
+.actions .btn,.actions button{padding:3px 10px;font-size:12px;font-weight:600}.actions select,.actions input{width:auto;padding:3px 6px;font-size:12px}
+details.menu{position:relative}details.menu summary{list-style:none}details.menu summary::-webkit-details-marker{display:none}
+details.menu form{position:absolute;right:0;z-index:2;margin-top:4px;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:10px;display:flex;flex-direction:column;gap:6px;min-width:200px;box-shadow:0 8px 24px rgba(0,0,0,.15)}
+.spaced{margin-top:12px}.banner{margin:8px 16px}.bar form{display:flex;gap:6px;align-items:center}.btn.danger{color:var(--danger)}
 .pager{display:flex;gap:12px;justify-content:space-between;margin-top:12px}
 code.key{display:block;padding:10px;background:var(--bg);border:1px solid var(--line);border-radius:8px;word-break:break-all;font-size:13px}
 .viewer{display:flex;flex-direction:column;height:100vh}.viewer .bar{display:flex;gap:12px;align-items:center;padding:8px 16px;background:var(--panel);border-bottom:1px solid var(--line);flex-wrap:wrap}

@@ -183,23 +183,27 @@ export function Dashboard(props: {
                       label={c.visibility === 'public' ? 'Make private' : 'Make public'}
                       fields={{ visibility: c.visibility === 'public' ? 'private' : 'public' }}
                     />
-                    <form class="inline" method="post" action={`/c/${c.canvas_id}/share`}>
-                      <Csrf token={csrf} />
-                      <select name="expires_in" aria-label="Link lifetime">
-                        <option value="">never expires</option>
-                        <option value="1h">1 hour</option>
-                        <option value="24h">24 hours</option>
-                        <option value="7d">7 days</option>
-                        <option value="30d">30 days</option>
-                      </select>
-                      <input
-                        name="password"
-                        type="password"
-                        placeholder="password (optional)"
-                        aria-label="Link password"
-                      />
-                      <button type="submit">Share</button>
-                    </form>
+                    <details class="menu">
+                      <summary class="btn">Share…</summary>
+                      <form method="post" action={`/c/${c.canvas_id}/share`}>
+                        <Csrf token={csrf} />
+                        <select name="expires_in" aria-label="Link lifetime">
+                          <option value="">Never expires</option>
+                          <option value="1h">1 hour</option>
+                          <option value="24h">24 hours</option>
+                          <option value="7d">7 days</option>
+                          <option value="30d">30 days</option>
+                        </select>
+                        <input
+                          name="password"
+                          type="password"
+                          placeholder="Password (optional)"
+                          aria-label="Link password"
+                          autocomplete="new-password"
+                        />
+                        <button type="submit">Create link</button>
+                      </form>
+                    </details>
                     <Action csrf={csrf} action={`/c/${c.canvas_id}/unshare`} label="Revoke links" />
                     <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
                       Delete
@@ -348,7 +352,7 @@ export function Settings(props: {
           Create key
         </button>
       </form>
-      <table class="list" style="margin-top:12px">
+      <table class="list spaced">
         <thead>
           <tr>
             <th>Name</th>

@@ -29,7 +29,7 @@ export function Viewer(props: ViewerProps) {
             {props.title}
           </span>
           {props.versions && props.canvasId && (
-            <form method="get" action={`/c/${props.canvasId}`} class="row">
+            <form method="get" action={`/c/${props.canvasId}`}>
               <select name="v" aria-label="Version">
                 {props.versions.map((v) => (
                   <option value={String(v.version)} selected={v.version === props.version}>
@@ -44,7 +44,7 @@ export function Viewer(props: ViewerProps) {
             Download
           </a>
           {props.owner && props.canvasId && (
-            <form method="post" action={`/c/${props.canvasId}/share`} class="row">
+            <form method="post" action={`/c/${props.canvasId}/share`}>
               <Csrf token={props.owner.csrf} />
               <input type="hidden" name="back" value="viewer" />
               <button type="submit">Share</button>
@@ -52,7 +52,7 @@ export function Viewer(props: ViewerProps) {
           )}
         </div>
         {props.shareUrl && (
-          <div class="success" role="status" style="margin:8px 16px">
+          <div class="success banner" role="status">
             Share link: <code id="share-url">{props.shareUrl}</code>{' '}
             <button type="button" data-copy="share-url">
               Copy

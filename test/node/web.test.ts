@@ -1,0 +1,416 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { openBrowser } from './support/browser'
+import { startDevServer, type DevServer } from './support/dev-server'
+
+// The web app in real Chromium against a real `wrangler dev`.
+
+let server: DevServer
+let browser: Awaited<ReturnType<typeof openBrowser>>
+let page: Page
+let key: string
+const email = 'web@example.com'
+const password = 'correct horse battery'
+
+beforeAll(async () => {
+  server = await startDevServer(['--var', 'SIGNUP:open'])
+  browser = await openBrowser()
+  page = await browser.context.newPage()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+async function api(path: string, init: RequestInit & { json?: unknown } = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('Authorization', `Bearer ${key}`)
+  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
+  return fetch(server.url + path, { ...init, headers, body, redirect: 'manual' })
+}
+
+/** Creates a canvas through the API's multipart form, as a script or agent would. */
+async function canvas(
+  name: string,
+  content: string | Uint8Array,
+  extra: Record<string, string> = {},
+) {
+  const form = new FormData()
+  form.append('file', new Blob([content]), name)
+  for (const [k, v] of Object.entries(extra)) form.append(k, v)
+  const res = await api('/v1/canvases', { method: 'POST', body: form })
+  expect(res.status).toBe(201)
+  return ((await res.json()) as any).canvas_id as string
+}
+
+async function frameText(target: Page, selector = 'body') {
+  await target.waitForSelector('iframe')
+  const frame = target.frameLocator('iframe')
+  return (await frame.locator(selector).first().innerText({ timeout: 10_000 })).trim()
+}
+
+describe('accounts and keys', () => {
+  it('sends a first visitor to signup, signs up, and lands on the dashboard', async () => {
+    await page.goto(server.url + '/')
+    expect(new URL(page.url()).pathname).toBe('/signup')
+    await page.fill('#email', email)
+    await page.fill('#password', password)
+    await page.click('button[type=submit]')
+    await page.waitForURL(server.url + '/')
+    expect(await page.textContent('h1')).toBe('Canvases')
+    expect(await page.textContent('.empty')).toContain('No canvases yet')
+  })
+
+  it('creates an API key shown once with the login line, lists it, and revokes it', async () => {
+    await page.goto(server.url + '/settings')
+    await page.fill('#key-name', 'browser key')
+    await page.selectOption('#key-scope', 'write')
+    await page.click('form[action="/settings/keys"] button[type=submit]')
+    key = (await page.textContent('#new-key'))!.trim()
+    expect(key).toMatch(/^svc_[A-Za-z0-9]{40}$/)
+    expect((await page.textContent('#login-line'))!.trim()).toBe(
+      `svc login --token ${key} --endpoint ${server.url}`,
+    )
+    expect((await api('/v1/me')).status).toBe(200)
+
+    await page.goto(server.url + '/settings')
+    expect(await page.content()).not.toContain(key)
+    const row = page.locator('tr', { hasText: 'browser key' })
+    expect(await row.innerText()).toContain(key.slice(0, 12))
+
+    // A second key to revoke, keeping the first for the rest of the tests.
+    await page.fill('#key-name', 'to revoke')
+    await page.click('form[action="/settings/keys"] button[type=submit]')
+    const doomed = (await page.textContent('#new-key'))!.trim()
+    await page.goto(server.url + '/settings')
+    await page
+      .locator('tr', { hasText: 'to revoke' })
+      .locator('button', { hasText: 'Revoke' })
+      .click()
+    await page.waitForURL(server.url + '/settings')
+    expect(await page.locator('tr', { hasText: 'to revoke' }).count()).toBe(0)
+    const revoked = await fetch(`${server.url}/v1/me`, {
+      headers: { Authorization: `Bearer ${doomed}` },
+    })
+    expect(revoked.status).toBe(401)
+  })
+
+  it('logs out and back in', async () => {
+    await page.goto(server.url + '/')
+    await page.click('header form[action="/logout"] button')
+    await page.waitForURL(/\/login$/)
+    await page.goto(server.url + '/settings')
+    expect(new URL(page.url()).pathname).toBe('/login')
+    await page.fill('#email', email)
+    await page.fill('#password', 'wrong password')
+    await page.click('button[type=submit]')
+    expect(await page.textContent('[role=alert]')).toBe('Wrong email or password.')
+    await page.fill('#password', password)
+    await page.click('button[type=submit]')
+    await page.waitForURL(server.url + '/settings')
+  })
+})
+
+describe('the dashboard', () => {
+  it('shows a canvas created through the API and runs every action', async () => {
+    const id = await canvas('Dashboard demo.md', '# Demo')
+    await page.goto(server.url + '/')
+    const row = page.locator(`#canvas-${id}`)
+    expect(await row.innerText()).toContain('Dashboard demo.md')
+    expect(await row.innerText()).toContain('markdown')
+
+    await row.locator('button', { hasText: 'Make permanent' }).click()
+    await page.waitForURL(/\/#canvas-/)
+    expect(await page.locator(`#canvas-${id}`).innerText()).toContain('permanent')
+
+    await page.locator(`#canvas-${id} button`, { hasText: 'Make public' }).click()
+    await page.waitForURL(/\/#canvas-/)
+    expect(await page.locator(`#canvas-${id} .chip.public`).innerText()).toBe('public')
+
+    await page.locator(`#canvas-${id} summary`, { hasText: 'Share' }).click()
+    await page.locator(`#canvas-${id} select[name=expires_in]`).selectOption('7d')
+    await page.locator(`#canvas-${id} button`, { hasText: 'Create link' }).click()
+    const shareUrl = (await page.textContent('#share-url'))!.trim()
+    expect(shareUrl).toMatch(new RegExp(`^${server.url}/s/[A-Za-z0-9]{22}$`))
+    const shares = (await (await api(`/v1/canvases/${id}/shares`)).json()) as any
+    expect(shares.shares).toHaveLength(1)
+
+    await page.locator(`#canvas-${id} button`, { hasText: 'Revoke links' }).click()
+    await page.waitForURL(/\/#canvas-/)
+    expect(((await (await api(`/v1/canvases/${id}/shares`)).json()) as any).shares).toHaveLength(0)
+
+    await page.locator(`#canvas-${id} a`, { hasText: 'Delete' }).click()
+    expect(await page.textContent('h1')).toContain('Delete “Dashboard demo.md”?')
+    await page.click('button:has-text("Delete for good")')
+    await page.waitForURL(/\/#canvas-/)
+    expect(await page.locator(`#canvas-${id}`).count()).toBe(0)
+    expect((await api(`/v1/canvases/${id}`)).status).toBe(404)
+  })
+
+  it('filters by type and visibility', async () => {
+    await canvas('filter.csv', 'a,b\n1,2\n')
+    await page.goto(server.url + '/?type=csv')
+    const titles = await page.locator('tbody tr td:first-child a').allInnerTexts()
+    expect(titles.length).toBeGreaterThan(0)
+    expect(titles.every((t) => t.endsWith('.csv'))).toBe(true)
+    await page.goto(server.url + '/?visibility=public')
+    expect(await page.locator('tbody .chip.private').count()).toBe(0)
+  })
+})
+
+describe('renderers', () => {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
+    'base64',
+  )
+  const cases: [string, string | Uint8Array, (page: Page) => Promise<void>][] = [
+    [
+      'page.html',
+      '<h1 id=t>static</h1><script>document.getElementById("t").textContent="scripted"</script>',
+      async (p) => {
+        expect(await frameText(p, '#t')).toBe('scripted')
+      },
+    ],
+    [
+      'notes.md',
+      '# Heading\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n```py\nx = 1\n```\n',
+      async (p) => {
+        expect(await frameText(p, 'h1')).toBe('Heading')
+        expect(await frameText(p, 'table td')).toBe('1')
+        expect(
+          await p.frameLocator('iframe').locator('input[type=checkbox][checked]').count(),
+        ).toBe(1)
+        expect(await p.frameLocator('iframe').locator('pre code .hljs-number').count()).toBe(1)
+      },
+    ],
+    [
+      'main.go',
+      'package main\n\nfunc main() {}\n',
+      async (p) => {
+        expect(await p.frameLocator('iframe').locator('td.ln').count()).toBe(3)
+        expect(await frameText(p, '.hljs-keyword')).toBe('package')
+      },
+    ],
+    [
+      'data.json',
+      '{"name":"canvas","list":[1,2]}',
+      async (p) => {
+        expect(await frameText(p, '.k')).toBe('"name"')
+        expect(await p.frameLocator('iframe').locator('details').count()).toBe(2)
+      },
+    ],
+    [
+      'people.csv',
+      'name,city\n"Doe, Jane",Oslo\n',
+      async (p) => {
+        expect(await frameText(p, 'thead th')).toBe('name')
+        expect(await frameText(p, 'tbody td')).toBe('Doe, Jane')
+      },
+    ],
+    [
+      'pixel.png',
+      png,
+      async (p) => {
+        const img = p.frameLocator('iframe').locator('img')
+        await img.waitFor()
+        await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2)
+      },
+    ],
+    [
+      'clip.mp4',
+      new Uint8Array(16),
+      async (p) => {
+        expect(await p.frameLocator('iframe').locator('video[controls]').count()).toBe(1)
+      },
+    ],
+    [
+      'log.txt',
+      'line one\n<b>not bold</b>',
+      async (p) => {
+        expect(await frameText(p, 'pre')).toBe('line one\n<b>not bold</b>')
+      },
+    ],
+    [
+      'archive.zip',
+      new Uint8Array([80, 75, 3, 4]),
+      async (p) => {
+        expect(await frameText(p, '.card .name')).toBe('archive.zip')
+        expect(await frameText(p, '.card a')).toBe('Download')
+      },
+    ],
+  ]
+  for (const [name, content, check] of cases) {
+    it(`shows ${name}`, async () => {
+      const id = await canvas(name, content)
+      await page.goto(`${server.url}/c/${id}`)
+      expect(await page.textContent('.bar .title')).toBe(name)
+      await check(page)
+    })
+  }
+
+  it('the version picker shows older versions', async () => {
+    const id = await canvas('versions.txt', 'first')
+    const form = new FormData()
+    form.append('file', new Blob(['second']), 'versions.txt')
+    await api(`/v1/canvases/${id}`, { method: 'PATCH', body: form })
+    await page.goto(`${server.url}/c/${id}`)
+    expect(await frameText(page, 'pre')).toBe('second')
+    await page.selectOption('select[name=v]', '1')
+    await page.click('.bar button:has-text("Show")')
+    expect(await frameText(page, 'pre')).toBe('first')
+  })
+})
+
+describe('sharing and visibility', () => {
+  it('a password share opens after the form and counts one view', async () => {
+    const id = await canvas('secret.txt', 'the secret text')
+    const link = (await (
+      await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { password: 'open sesame' } })
+    ).json()) as any
+    const stranger = await openBrowser()
+    try {
+      const p = await stranger.context.newPage()
+      await p.goto(`${server.url}/s/${link.token}`)
+      expect(await p.textContent('h1')).toBe('This link is password protected')
+      await p.fill('#share-password', 'wrong')
+      await p.click('button[type=submit]')
+      expect(await p.textContent('[role=alert]')).toBe('Wrong password. Try again.')
+      await p.fill('#share-password', 'open sesame')
+      await p.click('button[type=submit]')
+      expect(await frameText(p, 'pre')).toBe('the secret text')
+      expect(p.url()).not.toContain('sesame')
+      expect(await p.locator('meta[name=robots]').getAttribute('content')).toBe('noindex, nofollow')
+      expect(await p.locator('meta[property="og:title"]').getAttribute('content')).toBe(
+        'secret.txt',
+      )
+    } finally {
+      await stranger.close()
+    }
+    const shares = (await (await api(`/v1/canvases/${id}/shares`)).json()) as any
+    expect(shares.shares[0].view_count).toBe(1)
+  })
+
+  it('expired, used-up and revoked links show their pages', async () => {
+    const id = await canvas('limited.txt', 'x')
+    const once = (await (
+      await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { max_views: 1 } })
+    ).json()) as any
+    await page.goto(`${server.url}/s/${once.token}`)
+    expect(await frameText(page, 'pre')).toBe('x')
+    const second = await page.goto(`${server.url}/s/${once.token}`)
+    expect(second!.status()).toBe(410)
+    expect(await page.textContent('h1')).toBe('This link has been used up')
+    const missing = await page.goto(`${server.url}/s/doesnotexist1`)
+    expect(missing!.status()).toBe(404)
+    expect(await page.textContent('h1')).toBe('Link not found')
+  })
+
+  it('a public canvas opens without login in a fresh browser; a private one does not', async () => {
+    const open = await canvas('open.txt', 'for everyone')
+    await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
+    const closed = await canvas('closed.txt', 'owner only')
+    const stranger = await openBrowser()
+    try {
+      const p = await stranger.context.newPage()
+      await p.goto(`${server.url}/c/${open}`)
+      expect(await frameText(p, 'pre')).toBe('for everyone')
+      expect(await p.locator('.bar form[action$="/share"]').count()).toBe(0)
+      await p.goto(`${server.url}/c/${closed}`)
+      expect(new URL(p.url()).pathname).toBe('/login')
+      expect(await p.content()).not.toContain('owner only')
+    } finally {
+      await stranger.close()
+    }
+  })
+})
+
+describe('the sandbox', () => {
+  it('an html canvas cannot reach the parent page, its cookies, or the API', async () => {
+    const attack = `<pre id=out>running</pre><script>
+      const out = []
+      try { out.push('parent:' + parent.document.title) } catch (e) { out.push('parent:blocked') }
+      try { out.push('cookie:' + (document.cookie || 'none')) } catch (e) { out.push('cookie:blocked') }
+      try { out.push('storage:' + localStorage.length) } catch (e) { out.push('storage:blocked') }
+      fetch('/auth/keys', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: '{"name":"stolen"}' })
+        .then(r => r.status, () => 'failed').then(s => { out.push('fetch:' + s); document.getElementById('out').textContent = out.join(' ') })
+    </script>`
+    const id = await canvas('attack.html', attack)
+    await page.goto(`${server.url}/c/${id}`)
+    const frame = page.frameLocator('iframe')
+    await expect
+      .poll(() => frame.locator('#out').innerText(), { timeout: 10_000 })
+      .toContain('fetch:')
+    const result = await frame.locator('#out').innerText()
+    expect(result).toContain('parent:blocked')
+    expect(result).toContain('cookie:blocked')
+    expect(result).toContain('storage:blocked')
+    expect(result).not.toMatch(/fetch:201/)
+    const keys = await page.goto(server.url + '/settings')
+    expect(keys!.status()).toBe(200)
+    expect(await page.locator('tr', { hasText: 'stolen' }).count()).toBe(0)
+  })
+
+  it('markdown and SVG payloads run nothing', async () => {
+    const payloads = [
+      '<script>alert("xss1")</script>',
+      '<img src=x onerror="alert(\'xss2\')">',
+      '[click](javascript:alert("xss3"))',
+      '<svg onload="alert(\'xss4\')"></svg>',
+      '<iframe srcdoc="<script>alert(5)</script>"></iframe>',
+      '<a href="javascript:alert(6)">a</a>',
+      '![x](javascript:alert(7))',
+      '<details open ontoggle="alert(8)">',
+      '<body onload=alert(9)>',
+      '[x](JaVaScRiPt:alert(10))',
+      '<math><mtext><table><mglyph><style><img src=x onerror=alert(11)>',
+      '<object data="javascript:alert(12)"></object>',
+    ]
+    const dialogs: string[] = []
+    page.on('dialog', (d) => {
+      dialogs.push(d.message())
+      void d.dismiss()
+    })
+    const md = await canvas('payloads.md', payloads.join('\n\n'))
+    await page.goto(`${server.url}/c/${md}`)
+    const frame = page.frameLocator('iframe')
+    await frame.locator('article').waitFor()
+    expect(
+      await frame.locator('script, iframe, object, [onerror], [onload], [ontoggle]').count(),
+    ).toBe(0)
+    expect(await frame.locator('a[href^="javascript:" i], img[src^="javascript:" i]').count()).toBe(
+      0,
+    )
+    await page.locator('iframe').click({ position: { x: 30, y: 30 } })
+
+    const svg = await canvas(
+      'evil.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(13)"><script>alert(14)</script><rect width="10" height="10"/></svg>',
+    )
+    await page.goto(`${server.url}/c/${svg}`)
+    await page.frameLocator('iframe').locator('img').waitFor()
+    await page.waitForTimeout(500)
+    expect(dialogs).toEqual([])
+  })
+
+  it('pages and frames carry the security headers', async () => {
+    const res = await fetch(server.url + '/login')
+    const csp = res.headers.get('content-security-policy')!
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    const id = await canvas('headers.html', '<p>x</p>')
+    await page.goto(`${server.url}/c/${id}`)
+    const src = await page.locator('iframe').getAttribute('src')
+    const sandbox = await page.locator('iframe').getAttribute('sandbox')
+    expect(sandbox).not.toContain('allow-same-origin')
+    const frame = await fetch(new URL(src!, server.url))
+    const frameCsp = frame.headers.get('content-security-policy')!
+    expect(frameCsp).toMatch(/^sandbox /)
+    expect(frameCsp).not.toContain('allow-same-origin')
+    expect(frameCsp).toContain(`frame-ancestors ${server.url}`)
+    const tampered = await fetch(new URL(src!.replace(/sig=[0-9a-f]+/, 'sig=00'), server.url))
+    expect(tampered.status).toBe(403)
+  })
+})
