@@ -165,7 +165,7 @@ describe('renderers', () => {
     'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
     'base64',
   )
-  const cases: [string, string | Uint8Array, (page: Page) => Promise<void>][] = [
+  const cases: [string, string | Uint8Array<ArrayBuffer>, (page: Page) => Promise<void>][] = [
     [
       'page.html',
       '<h1 id=t>static</h1><script>document.getElementById("t").textContent="scripted"</script>',
