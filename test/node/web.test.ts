@@ -34,7 +34,7 @@ async function api(path: string, init: RequestInit & { json?: unknown } = {}) {
 /** Creates a canvas through the API's multipart form, as a script or agent would. */
 async function canvas(
   name: string,
-  content: string | Uint8Array,
+  content: string | Uint8Array<ArrayBuffer>,
   extra: Record<string, string> = {},
 ) {
   const form = new FormData()
