@@ -82,6 +82,21 @@ export async function renderFrame(
     'Cache-Control': 'private, max-age=300',
   })
   const frameAncestors = `; frame-ancestors ${appOrigin}`
+  if (content.renderer_id === 'pdf') {
+    // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
+    // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
+    const target = storageTarget(svc.settings, origin)
+    const url = await signedDownload(
+      svc,
+      target,
+      { blobKey: content.blob_key, title: content.title, ext: content.ext },
+      false,
+    )
+    return new Response(null, {
+      status: 302,
+      headers: { Location: url, 'Cache-Control': 'no-store' },
+    })
+  }
   if (content.renderer_id === 'html') {
     const object = await svc.bucket.get(content.blob_key)
     if (!object) return new Response('not found', { status: 404 })
@@ -119,8 +134,6 @@ async function renderBody(svc: Services, origin: string, content: FrameContent):
       const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
       return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(await inline())}"></${tag}></div>`
     }
-    case 'pdf':
-      return `<div class="media"><iframe src="${escapeHtml(await inline())}" title="${escapeHtml(content.title)}" style="width:100%;height:calc(100vh - 48px);border:0"></iframe></div>`
     case 'download':
       return downloadCard(content, await attachment())
   }

@@ -16,6 +16,12 @@ type ViewerProps = {
   og: { title: string; type: string } | undefined
 }
 
+/** The frame's sandbox; none for PDFs, whose response carries the sandbox instead (frames.ts). */
+function sandboxFor(rendererId: string): string | undefined {
+  if (rendererId === 'pdf') return undefined
+  return rendererId === 'html' ? SCRIPTED : STATIC
+}
+
 /** The viewer: a title bar and the content in a sandboxed frame (never allow-same-origin). */
 export function Viewer(props: ViewerProps) {
   return (
@@ -63,7 +69,7 @@ export function Viewer(props: ViewerProps) {
           <iframe
             src={props.frameSrc}
             title={props.title}
-            sandbox={props.rendererId === 'html' ? SCRIPTED : STATIC}
+            sandbox={sandboxFor(props.rendererId)}
             referrerpolicy="no-referrer"
           ></iframe>
         ) : (

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { openBrowser } from './support/browser'
@@ -5,6 +6,7 @@ import { startDevServer, type DevServer } from './support/dev-server'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
+const PDF = new URL('./fixtures/hello.pdf', import.meta.url)
 let server: DevServer
 let browser: Awaited<ReturnType<typeof openBrowser>>
 let page: Page
@@ -249,6 +251,20 @@ describe('renderers', () => {
       await check(page)
     })
   }
+
+  it('shows a PDF in the browser viewer, sandboxed by its response header', async () => {
+    const id = await canvas('hello.pdf', new Uint8Array(readFileSync(PDF)))
+    await page.goto(`${server.url}/c/${id}`)
+    expect(await page.locator('iframe').getAttribute('sandbox')).toBeNull()
+    await expect.poll(() => page.frames().some((f) => f.url().includes('/_storage/'))).toBe(true)
+    const url = page
+      .frames()
+      .find((f) => f.url().includes('/_storage/'))!
+      .url()
+    const res = await fetch(url)
+    expect(res.headers.get('content-type')).toBe('application/pdf')
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox;/)
+  })
 
   it('the version picker shows older versions', async () => {
     const id = await canvas('versions.txt', 'first')
