@@ -11,7 +11,7 @@ main{max-width:1100px;margin:24px auto;padding:0 20px}main.narrow{max-width:420p
 h1{font-size:22px;margin:0 0 16px}h2{font-size:16px;margin:24px 0 10px}
 .panel{background:var(--panel);border:1px solid var(--line);border-radius:12px;padding:20px}
 label{display:block;font-weight:600;margin:12px 0 4px}input,select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:8px;padding:8px 10px;width:100%}
-button,.btn{font:inherit;font-weight:600;cursor:pointer;border:1px solid var(--line);border-radius:8px;padding:6px 12px;background:var(--panel);color:var(--fg);display:inline-block}
+button,.btn{font:inherit;font-weight:600;line-height:1.4;cursor:pointer;border:1px solid var(--line);border-radius:8px;padding:6px 12px;background:var(--panel);color:var(--fg);display:inline-block}
 button.primary,.btn.primary{background:var(--accent);color:var(--accent-fg);border-color:transparent}button.danger{color:var(--danger)}
 form.inline{display:inline}.row{display:flex;gap:8px;align-items:end;flex-wrap:wrap}.row>*{flex:0 0 auto}.row input,.row select{width:auto}
 .error{background:color-mix(in srgb,var(--danger) 12%,transparent);border:1px solid var(--danger);padding:10px 12px;border-radius:8px;margin:12px 0}
