@@ -18,16 +18,36 @@ const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const server = spawn(
   process.execPath,
-  ['scripts/dev.mjs', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', join(work, 'state')],
-  { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  [
+    'scripts/dev.mjs',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    join(work, 'state'),
+  ],
+  {
+    cwd: root,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  },
 )
 
 const SAMPLES = {
   'quarterly-report.md': `# Quarterly report\n\nRevenue grew **18%** over the quarter.\n\n| Region | Q2 | Q3 |\n|---|---:|---:|\n| Europe | 1.2M | 1.4M |\n| Americas | 2.1M | 2.5M |\n\n- [x] Close the books\n- [ ] Board deck\n\n\`\`\`python\ngrowth = (q3 - q2) / q2\n\`\`\`\n`,
   'dashboard.html': `<!doctype html><html><head><style>body{font-family:system-ui;margin:0;padding:32px;background:linear-gradient(135deg,#4f46e5,#06b6d4);color:#fff;min-height:100vh;box-sizing:border-box}.k{display:flex;gap:16px}.c{background:rgba(255,255,255,.15);padding:20px;border-radius:12px;flex:1}b{font-size:32px;display:block}</style></head><body><h1>Live metrics</h1><div class="k"><div class="c"><b id="u">…</b>active users</div><div class="c"><b>99.98%</b>uptime</div><div class="c"><b>42 ms</b>p50 latency</div></div><script>document.getElementById('u').textContent=(12840).toLocaleString()</script></body></html>`,
   'server.ts': `import { Hono } from 'hono'\n\nconst app = new Hono()\n\n// Health check for the load balancer\napp.get('/health', (c) => c.json({ ok: true }))\n\nexport default app\n`,
-  'config.json': JSON.stringify({ service: 'canvas', replicas: 3, regions: ['eu', 'us'], limits: { upload: '10MB', rate: 600 }, debug: false }),
-  'sales.csv': 'Month,Units,Revenue\nJanuary,120,"$12,000"\nFebruary,135,"$13,500"\nMarch,160,"$16,000"\n',
+  'config.json': JSON.stringify({
+    service: 'canvas',
+    replicas: 3,
+    regions: ['eu', 'us'],
+    limits: { upload: '10MB', rate: 600 },
+    debug: false,
+  }),
+  'sales.csv':
+    'Month,Units,Revenue\nJanuary,120,"$12,000"\nFebruary,135,"$13,500"\nMarch,160,"$16,000"\n',
   'notes.txt': 'Release checklist\n- tag the version\n- run the migrations\n- deploy\n',
 }
 
@@ -47,22 +67,40 @@ try {
     })
   ).json()
   const ids = {}
-  for (const [name, content] of Object.entries({ ...SAMPLES, 'hello.pdf': readFileSync(join(root, 'test/node/fixtures/hello.pdf')) })) {
+  for (const [name, content] of Object.entries({
+    ...SAMPLES,
+    'hello.pdf': readFileSync(join(root, 'test/node/fixtures/hello.pdf')),
+  })) {
     const form = new FormData()
     form.append('file', new Blob([content]), name)
     if (name.endsWith('.md') || name.endsWith('.html')) form.append('permanent', 'true')
-    const res = await fetch(`${base}/v1/canvases`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form })
+    const res = await fetch(`${base}/v1/canvases`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: form,
+    })
     ids[name] = (await res.json()).canvas_id
   }
   for (const scheme of ['light', 'dark']) {
     const profile = mkdtempSync(join(work, 'profile-'))
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1280, height: 760 },
       colorScheme: scheme,
     })
-    await context.addCookies([{ name: cookie.split('=')[0], value: cookie.split('=')[1], url: base }])
+    await context.addCookies([
+      { name: cookie.split('=')[0], value: cookie.split('=')[1], url: base },
+    ])
     const page = await context.newPage()
     const shot = async (path, name) => {
       await page.goto(base + path)
@@ -71,7 +109,8 @@ try {
     }
     await shot('/', 'dashboard')
     await shot('/settings', 'settings')
-    for (const [name, id] of Object.entries(ids)) await shot(`/c/${id}`, `viewer-${name.split('.').pop()}`)
+    for (const [name, id] of Object.entries(ids))
+      await shot(`/c/${id}`, `viewer-${name.split('.').pop()}`)
     await context.close()
   }
   console.log(`screenshots written to ${out}`)
