@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest'
+import { call, json, newAccount, newCanvas } from './support/api'
+
+// The web routes at the HTTP level (the browser tests drive them in Chromium): redirects, CSRF,
+// headers, and the signed content frames.
+
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  body: new URLSearchParams(fields).toString(),
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+})
+
+async function csrfOf(cookie: string) {
+  const page = await (await call('/settings', { cookie })).text()
+  return /name="_csrf" value="([0-9a-f]{32})"/.exec(page)![1]
+}
+
+describe('pages', () => {
+  it('redirect to login without a session, and carry strict headers', async () => {
+    await newAccount()
+    const home = await call('/')
+    expect(home.status).toBe(302)
+    expect(home.headers.get('Location')).toBe('/login')
+    const settings = await call('/settings')
+    expect(settings.headers.get('Location')).toBe('/login?next=%2Fsettings')
+    const login = await call('/login')
+    expect(login.status).toBe(200)
+    expect(login.headers.get('Content-Security-Policy')).toContain("default-src 'self'")
+    expect(login.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'")
+    expect(login.headers.get('X-Frame-Options')).toBe('DENY')
+    expect(login.headers.get('Cache-Control')).toBe('no-store')
+  })
+
+  it('refuse a form post without the CSRF token or from another origin', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key)
+    const noToken = await call(`/c/${canvas.canvas_id}/delete`, {
+      cookie: account.cookie,
+      ...form({}),
+    })
+    expect(noToken.status).toBe(403)
+    const token = await csrfOf(account.cookie)
+    const crossSite = await call(`/c/${canvas.canvas_id}/delete`, {
+      cookie: account.cookie,
+      ...form({ _csrf: token }),
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: 'https://evil.example',
+      },
+    })
+    expect(crossSite.status).toBe(403)
+    expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(200)
+    const ok = await call(`/c/${canvas.canvas_id}/delete`, {
+      cookie: account.cookie,
+      ...form({ _csrf: token }),
+    })
+    expect(ok.status).toBe(302)
+    expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(404)
+  })
+
+  it('only follow local next= targets after login', async () => {
+    const account = await newAccount()
+    const evil = await call(
+      '/login',
+      form({ email: account.email, password: account.password, next: '//evil.example' }),
+    )
+    expect(evil.headers.get('Location')).toBe('/')
+    const local = await call(
+      '/login',
+      form({ email: account.email, password: account.password, next: '/settings' }),
+    )
+    expect(local.headers.get('Location')).toBe('/settings')
+  })
+
+  it('404 pages are HTML off the API, JSON on it', async () => {
+    const page = await call('/no/such/page')
+    expect(page.status).toBe(404)
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/html/)
+    const api = await call('/share/nope-nope-nope')
+    expect(await json(api)).toEqual({
+      error: { code: 'share_not_found', message: 'share link not found' },
+    })
+  })
+})
+
+describe('content frames', () => {
+  it('come from CONTENT_URL when set, signed, sandboxed, and only for their embedder', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, '# hi', { ext: 'md', mime: 'text/markdown' })
+    const env = { CONTENT_URL: 'https://usercontent.canvas.test' }
+    const viewer = await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie, env })
+    expect(viewer.headers.get('Content-Security-Policy')).toContain(
+      'frame-src https://usercontent.canvas.test',
+    )
+    const html = await viewer.text()
+    const src = /<iframe src="([^"]+)"/.exec(html)![1].replace(/&amp;/g, '&')
+    expect(src).toMatch(
+      new RegExp(
+        `^https://usercontent\\.canvas\\.test/_frame/${canvas.canvas_id}/1\\?exp=\\d+&app=`,
+      ),
+    )
+    expect(html).toMatch(/sandbox="allow-popups allow-popups-to-escape-sandbox allow-downloads"/)
+    const frame = await call(src, { env })
+    expect(frame.status).toBe(200)
+    const csp = frame.headers.get('Content-Security-Policy')!
+    expect(csp).toMatch(/^sandbox allow-popups/)
+    expect(csp).not.toContain('allow-scripts')
+    expect(csp).not.toContain('allow-same-origin')
+    expect(csp).toContain('frame-ancestors http://canvas.test')
+    expect(await frame.text()).toContain('<h1>hi</h1>')
+    for (const bad of [
+      src.replace(/sig=\w+/, 'sig=00'),
+      src.replace('/1?', '/2?'),
+      src.replace(/app=[^&]+/, 'app=https%3A%2F%2Fevil.example'),
+    ]) {
+      expect((await call(bad, { env })).status).toBe(403)
+    }
+  })
+
+  it('a private canvas is not shown to another account or to nobody', async () => {
+    const owner = await newAccount()
+    const other = await newAccount()
+    const canvas = await newCanvas(owner.key, 'private words')
+    const stranger = await call(`/c/${canvas.canvas_id}`, { cookie: other.cookie })
+    expect(stranger.status).toBe(404)
+    expect(await stranger.text()).not.toContain('private words')
+    const anonymous = await call(`/c/${canvas.canvas_id}`)
+    expect(anonymous.status).toBe(302)
+  })
+})
