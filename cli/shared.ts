@@ -51,17 +51,7 @@ export function table(headers: string[], rows: string[][]): string {
   return [bold(line(headers)), ...rows.map(line)].join('\n')
 }
 
-export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB', 'TB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
-}
+export { formatSize as humanSize } from '../src/render/format'
 
 export function positiveInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined

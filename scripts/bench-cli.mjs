@@ -2,7 +2,7 @@
 // CLI benchmark: push and pull a large file through a local `npm run dev` service, printing peak
 // RSS and MB/s of each, and `svc --version` wall time beside `node -e 0`.
 //   node scripts/bench-cli.mjs [size in MiB, default 200]
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import {
   createReadStream,
@@ -13,10 +13,10 @@ import {
   writeSync,
   closeSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createAccount, startService } from './lib/local-service.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const sizeMiB = Number(process.argv[2] ?? 200)
@@ -25,31 +25,10 @@ const svcPath = join(root, 'dist/svc.mjs')
 const reporter = join(root, 'scripts/rss-report.mjs')
 
 spawnSync(process.execPath, ['cli/build.mjs'], { cwd: root, stdio: 'inherit' })
-const port = await freePort()
-const url = `http://127.0.0.1:${port}`
-const server = spawn(
-  process.execPath,
-  [
-    'scripts/dev.mjs',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--persist-to',
-    join(work, 'state'),
-    '--var',
-    'SIGNUP:open',
-  ],
-  {
-    cwd: root,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  },
-)
+const service = await startService(work, ['--var', 'SIGNUP:open'])
+const url = service.url
 try {
-  await waitFor(`${url}/health`)
-  const key = await account(url)
+  const { key } = await createAccount(url, 'bench@example.com')
   const file = join(work, 'big.bin')
   writeRandom(file, sizeMiB)
   const env = { ...process.env, HOME: work, CANVAS_API_KEY: key, CANVAS_ENDPOINT: url }
@@ -75,9 +54,7 @@ try {
   )
   if (!same) process.exitCode = 1
 } finally {
-  try {
-    process.kill(-server.pid, 'SIGKILL')
-  } catch {}
+  service.stop()
   rmSync(work, { recursive: true, force: true })
 }
 
@@ -118,39 +95,4 @@ async function sha(path) {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path)) hash.update(chunk)
   return hash.digest('hex')
-}
-
-async function account(base) {
-  const signup = await fetch(`${base}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'bench password' }),
-  })
-  const cookie = signup.headers.get('set-cookie').split(';')[0]
-  const res = await fetch(`${base}/auth/keys`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ name: 'bench' }),
-  })
-  return (await res.json()).key
-}
-
-async function waitFor(target) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(target)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error('the dev server did not start')
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 }

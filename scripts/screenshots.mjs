@@ -2,38 +2,19 @@
 // Screenshots for the README: the dashboard, the settings page and a viewer per renderer, in the
 // light and the dark theme, from a local `npm run dev` service in Debian's Chromium.
 //   node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
+import { createAccount, startService } from './lib/local-service.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const out = join(root, 'docs/screenshots')
 mkdirSync(out, { recursive: true })
 const work = mkdtempSync(join(tmpdir(), 'canvas-shots-'))
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const server = spawn(
-  process.execPath,
-  [
-    'scripts/dev.mjs',
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--persist-to',
-    join(work, 'state'),
-  ],
-  {
-    cwd: root,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  },
-)
+const service = await startService(work)
+const base = service.url
 
 const SAMPLES = {
   'quarterly-report.md': `# Quarterly report\n\nRevenue grew **18%** over the quarter.\n\n| Region | Q2 | Q3 |\n|---|---:|---:|\n| Europe | 1.2M | 1.4M |\n| Americas | 2.1M | 2.5M |\n\n- [x] Close the books\n- [ ] Board deck\n\n\`\`\`python\ngrowth = (q3 - q2) / q2\n\`\`\`\n`,
@@ -52,20 +33,7 @@ const SAMPLES = {
 }
 
 try {
-  await waitFor(`${base}/health`)
-  const signup = await fetch(`${base}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'ada@example.com', password: 'a long password' }),
-  })
-  const cookie = signup.headers.get('set-cookie').split(';')[0]
-  const { key } = await (
-    await fetch(`${base}/auth/keys`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie },
-      body: JSON.stringify({ name: 'laptop' }),
-    })
-  ).json()
+  const { key, cookie } = await createAccount(base, 'ada@example.com')
   const ids = {}
   for (const [name, content] of Object.entries({
     ...SAMPLES,
@@ -115,28 +83,6 @@ try {
   }
   console.log(`screenshots written to ${out}`)
 } finally {
-  try {
-    process.kill(-server.pid, 'SIGKILL')
-  } catch {}
+  service.stop()
   rmSync(work, { recursive: true, force: true })
-}
-
-async function waitFor(target) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(target)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error('the dev server did not start')
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 }

@@ -1,9 +1,16 @@
 import { Hono } from 'hono'
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { endSession, login, signup } from '../domain/users'
 import type { AppContext, AppEnv } from './context'
-import { limitByIp, requireSession, sameOrigin, SESSION_COOKIE } from './middleware'
+import {
+  isHttps,
+  limitByIp,
+  requireSession,
+  sameOrigin,
+  SESSION_COOKIE,
+  startSession,
+} from './middleware'
 import { createKeyBody, credentialsBody, id, loginBody } from './schemas'
 import { parse, readJson } from './validate'
 
@@ -51,18 +58,4 @@ auth.delete('/keys/:key_id', requireSession, async (c) => {
 function actorOf(c: AppContext) {
   const { user, workspace } = c.var.session
   return { userId: user.user_id, workspaceId: workspace.workspace_id }
-}
-
-function startSession(c: AppContext, token: string, expiresAt: number) {
-  setCookie(c, SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: isHttps(c),
-    expires: new Date(expiresAt),
-  })
-}
-
-function isHttps(c: AppContext) {
-  return new URL(c.req.url).protocol === 'https:'
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { getCookie } from 'hono/cookie'
+import { getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../env'
 import { AppError } from '../errors'
@@ -89,3 +89,16 @@ export async function limit(limiter: RateLimit | undefined, key: string) {
     })
   }
 }
+
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (CONTRACT 3). */
+export function startSession(c: Context, token: string, expiresAt: number) {
+  setCookie(c, SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c),
+    expires: new Date(expiresAt),
+  })
+}
+
+export const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'

@@ -35,17 +35,7 @@ export async function presignUrl(
   const url = new URL(`${target.base}/${key.split('/').map(encodeURIComponent).join('/')}`)
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
   url.searchParams.set('X-Amz-Expires', String(expiresIn))
-  const signer = new AwsV4Signer({
-    method,
-    url: url.toString(),
-    accessKeyId: target.accessKeyId,
-    secretAccessKey: target.secretAccessKey,
-    service: 's3',
-    region: target.region,
-    signQuery: true,
-    datetime: amzDate(now),
-  })
-  return (await signer.sign()).url.toString()
+  return (await signer(target, method, url, amzDate(now)).sign()).url.toString()
 }
 
 export type Verdict = 'valid' | 'expired' | 'invalid'
@@ -67,7 +57,15 @@ export async function verifyPresigned(
   if (params.get('X-Amz-SignedHeaders') !== 'host') return 'invalid'
   if (!params.get('X-Amz-Credential')?.startsWith(target.accessKeyId + '/')) return 'invalid'
   params.delete('X-Amz-Signature')
-  const signer = new AwsV4Signer({
+  const expected = await signer(target, method, url, date).signature()
+  if (!constantTimeEqual(expected, signature)) return 'invalid'
+  const signedAt = parseAmzDate(date)
+  if (signedAt - now.getTime() > 15 * 60_000) return 'invalid'
+  return now.getTime() > signedAt + expires * 1000 ? 'expired' : 'valid'
+}
+
+function signer(target: StorageTarget, method: string, url: URL, datetime: string) {
+  return new AwsV4Signer({
     method,
     url: url.toString(),
     accessKeyId: target.accessKeyId,
@@ -75,13 +73,8 @@ export async function verifyPresigned(
     service: 's3',
     region: target.region,
     signQuery: true,
-    datetime: date,
+    datetime,
   })
-  const expected = await signer.signature()
-  if (!constantTimeEqual(expected, signature)) return 'invalid'
-  const signedAt = parseAmzDate(date)
-  if (signedAt - now.getTime() > 15 * 60_000) return 'invalid'
-  return now.getTime() > signedAt + expires * 1000 ? 'expired' : 'valid'
 }
 
 function amzDate(date: Date): string {

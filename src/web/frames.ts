@@ -4,6 +4,7 @@ import type { Services } from '../domain/services'
 import { renderCode } from '../render/code'
 import { renderCsv } from '../render/csv'
 import { escapeHtml } from '../render/escape'
+import { formatSize } from '../render/format'
 import { FRAME_CSS } from '../render/frame-style'
 import { renderJson } from '../render/json'
 import { renderMarkdown } from '../render/markdown'
@@ -161,18 +162,6 @@ function downloadCard(content: FrameContent, url: string, note = '') {
     ? content.title
     : `${content.title}.${content.ext}`
   return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
 }
 
 async function hmac(secret: string, message: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx'
-import { formatSize } from './frames'
+import { formatSize } from '../render/format'
 import { Csrf, Layout } from './layout'
 
 type User = { email: string }

@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono'
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { deleteCookie, getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../api/context'
 import { requestOrigin } from '../api/context'
-import { sameOrigin, SESSION_COOKIE } from '../api/middleware'
+import { isHttps, sameOrigin, SESSION_COOKIE, startSession } from '../api/middleware'
 import { duration, id as idSchema, shareToken } from '../api/schemas'
 import { readBytes } from '../api/validate'
 import {
@@ -409,17 +409,6 @@ async function renderSettings(
   )
 }
 
-function startSession(c: Context<AppEnv>, token: string, expiresAt: number) {
-  setCookie(c, SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: isHttps(c),
-    expires: new Date(expiresAt),
-  })
-}
-
-const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:'
 const actorOf = (s: SessionInfo) => ({
   userId: s.user.user_id,
   workspaceId: s.workspace.workspace_id,
