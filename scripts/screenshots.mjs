@@ -30,6 +30,40 @@ const SAMPLES = {
   'sales.csv':
     'Month,Units,Revenue\nJanuary,120,"$12,000"\nFebruary,135,"$13,500"\nMarch,160,"$16,000"\n',
   'notes.txt': 'Release checklist\n- tag the version\n- run the migrations\n- deploy\n',
+  'chart.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="260" viewBox="0 0 480 260"><rect width="480" height="260" rx="16" fill="#f1f5f9"/><g fill="#4f46e5">${[
+    60, 110, 90, 160, 140, 200,
+  ]
+    .map((h, i) => `<rect x="${40 + i * 70}" y="${230 - h}" width="44" height="${h}" rx="6"/>`)
+    .join(
+      '',
+    )}</g><text x="40" y="36" font-family="sans-serif" font-size="20" fill="#0f172a">Weekly signups</text></svg>`,
+  'release.zip': new Uint8Array([80, 75, 5, 6, ...new Array(18).fill(0)]),
+  'chime.wav': wav(),
+}
+
+/** A short, valid WAV (a quiet 440 Hz tone), so the media renderer has something to play. */
+function wav() {
+  const rate = 8000
+  const samples = rate / 2
+  const bytes = new Uint8Array(44 + samples)
+  const view = new DataView(bytes.buffer)
+  const text = (offset, value) =>
+    [...value].forEach((ch, i) => (bytes[offset + i] = ch.charCodeAt(0)))
+  text(0, 'RIFF')
+  view.setUint32(4, 36 + samples, true)
+  text(8, 'WAVEfmt ')
+  view.setUint32(16, 16, true)
+  view.setUint16(20, 1, true)
+  view.setUint16(22, 1, true)
+  view.setUint32(24, rate, true)
+  view.setUint32(28, rate, true)
+  view.setUint16(32, 1, true)
+  view.setUint16(34, 8, true)
+  text(36, 'data')
+  view.setUint32(40, samples, true)
+  for (let i = 0; i < samples; i++)
+    bytes[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate))
+  return bytes
 }
 
 try {
