@@ -3,7 +3,6 @@ import {
   createCanvas,
   deleteCanvas,
   findContent,
-  getCanvas,
   listCanvases,
   listVersions,
   makePermanent,
@@ -34,10 +33,6 @@ canvases.post('/', async (c) => {
 canvases.get('/', async (c) => {
   const query = parse(listQuery, c.req.query())
   return c.json(await listCanvases(c.var.svc, c.var.auth, query))
-})
-
-canvases.get('/:id', async (c) => {
-  return c.json(await getCanvas(c.var.svc, c.var.auth, canvasIdParam(c)))
 })
 
 canvases.patch('/:id', async (c) => {

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../env'
 import { AppError } from '../errors'
-import { authenticateKey, touchKey, type Scope } from '../domain/keys'
+import { keyFromRow, keyHashOf, keyStatement, touchKey, type Scope } from '../domain/keys'
 import { resolveSession } from '../domain/users'
 import { afterResponse, requestOrigin, type AppEnv } from './context'
 
@@ -20,8 +20,12 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-/** Bearer API key on every /v1 route: 401 for missing, malformed, unknown or revoked keys. */
-export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Authenticates the request's Bearer key (401 for missing, malformed, unknown or revoked keys;
+ * 403 without the scope the method needs), batched with the route's own statements so that a read
+ * can cost a single D1 round trip. Returns those statements' results.
+ */
+export async function authorize(c: Context<AppEnv>, statements: D1PreparedStatement[] = []) {
   const header = c.req.header('Authorization')
   if (!header)
     throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
@@ -29,7 +33,10 @@ export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   if (!match)
     throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <key>')
   const svc = c.var.svc
-  const auth = await authenticateKey(svc, match[1])
+  const hash = await keyHashOf(match[1])
+  if (!hash) throw new AppError('unauthorized', 'invalid or revoked API key')
+  const [key, ...results] = await svc.db.batch([keyStatement(svc, hash), ...statements])
+  const auth = keyFromRow(key.results[0] as Parameters<typeof keyFromRow>[0])
   if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
   await limit(c.env.API_LIMITER, `key:${auth.keyId}`)
   const needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write'
@@ -39,6 +46,13 @@ export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   c.set('auth', auth)
   const touch = touchKey(svc, auth)
   if (touch) afterResponse(c, touch)
+  c.header('Cache-Control', 'no-store')
+  return results
+}
+
+/** Bearer auth on every /v1 route that does not authenticate inside its own batch. */
+export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
+  await authorize(c)
   await next()
   c.header('Cache-Control', 'no-store')
 })

@@ -133,12 +133,6 @@ export async function listCanvases(svc: Services, actor: Actor, query: ListQuery
   return { canvases: results.map(presentCanvas), limit: query.limit, offset: query.offset }
 }
 
-export async function getCanvas(svc: Services, actor: Actor, canvasId: string) {
-  const row = await selectLive(svc, actor, canvasId).first<CanvasRow>()
-  if (!row) throw canvasNotFound()
-  return presentCanvasDetail(row)
-}
-
 export type UpdateInput = {
   file_id?: string
   title?: string
@@ -340,4 +334,18 @@ export async function findViewable(svc: Services, canvasId: string, workspaceId:
 
 export async function hasAnyUser(svc: Services): Promise<boolean> {
   return (await svc.db.prepare('SELECT 1 FROM users LIMIT 1').first()) !== null
+}
+
+/** The canvas with its current file, whoever owns it: for batching with the key lookup. */
+export function canvasByIdStatement(svc: Services, canvasId: string): D1PreparedStatement {
+  return svc.db
+    .prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ? AND ${LIVE}`)
+    .bind(canvasId, svc.now())
+}
+
+/** Another workspace's canvas answers exactly like a missing one. */
+export function ownedCanvasDetail(result: D1Result, actor: Actor) {
+  const row = (result.results as (CanvasRow & { workspace_id: string })[])[0]
+  if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
+  return presentCanvasDetail(row)
 }

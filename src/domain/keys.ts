@@ -94,29 +94,39 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string) {
   if (result.meta.changes !== 1) throw new AppError('not_found', 'key_id: no such API key')
 }
 
-/** One D1 round trip: the key with its user and workspace, or null for unknown and revoked keys. */
-export async function authenticateKey(svc: Services, secret: string): Promise<KeyAuth | null> {
-  if (!KEY_PATTERN.test(secret)) return null
-  const row = await svc.db
-    .prepare(
-      `SELECT k.key_id, k.name, k.scopes, k.last_used_at, k.user_id, k.workspace_id,
-              u.email, w.name AS workspace_name
-       FROM api_keys k
-       JOIN users u ON u.user_id = k.user_id
-       JOIN workspaces w ON w.workspace_id = k.workspace_id
-       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    )
-    .bind(await sha256Hex(secret))
-    .first<{
-      key_id: string
-      name: string
-      scopes: string
-      last_used_at: number | null
-      user_id: string
-      workspace_id: string
-      email: string
-      workspace_name: string
-    }>()
+const KEY_LOOKUP = `
+  SELECT k.key_id, k.name, k.scopes, k.last_used_at, k.user_id, k.workspace_id,
+         u.email, w.name AS workspace_name
+  FROM api_keys k
+  JOIN users u ON u.user_id = k.user_id
+  JOIN workspaces w ON w.workspace_id = k.workspace_id
+  WHERE k.key_hash = ? AND k.revoked_at IS NULL`
+
+type KeyLookupRow = {
+  key_id: string
+  name: string
+  scopes: string
+  last_used_at: number | null
+  user_id: string
+  workspace_id: string
+  email: string
+  workspace_name: string
+}
+
+/** The stored hash of a presented key, or null when it cannot be a key at all. */
+export async function keyHashOf(secret: string): Promise<string | null> {
+  return KEY_PATTERN.test(secret) ? sha256Hex(secret) : null
+}
+
+/**
+ * The lookup of a key with its user and workspace, as a statement, so a route can batch it with
+ * its own query and answer in one D1 round trip.
+ */
+export function keyStatement(svc: Services, keyHash: string): D1PreparedStatement {
+  return svc.db.prepare(KEY_LOOKUP).bind(keyHash)
+}
+
+export function keyFromRow(row: KeyLookupRow | undefined | null): KeyAuth | null {
   if (!row) return null
   return {
     keyId: row.key_id,
@@ -128,6 +138,13 @@ export async function authenticateKey(svc: Services, secret: string): Promise<Ke
     workspaceName: row.workspace_name,
     lastUsedAt: row.last_used_at,
   }
+}
+
+/** One D1 round trip: the key with its user and workspace, or null for unknown and revoked keys. */
+export async function authenticateKey(svc: Services, secret: string): Promise<KeyAuth | null> {
+  const hash = await keyHashOf(secret)
+  if (!hash) return null
+  return keyFromRow(await keyStatement(svc, hash).first<KeyLookupRow>())
 }
 
 /** Returns the write to run after the response, or null when the stored time is recent enough. */

@@ -1,0 +1,13 @@
+import { Hono } from 'hono'
+import { canvasByIdStatement, ownedCanvasDetail } from '../domain/canvases'
+import { canvasIdParam, type AppEnv } from './context'
+import { authorize } from './middleware'
+
+// The hottest read authenticates inside its own batch: key lookup and canvas in one D1 round trip.
+// Mounted ahead of the /v1 key middleware (app.ts), which it replaces for this route.
+export const reads = new Hono<AppEnv>()
+
+reads.get('/v1/canvases/:id', async (c) => {
+  const [canvas] = await authorize(c, [canvasByIdStatement(c.var.svc, canvasIdParam(c))])
+  return c.json(ownedCanvasDetail(canvas, c.var.auth))
+})
