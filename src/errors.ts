@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { ZodError } from 'zod'
 
 // The one error model: domain code throws AppError with a code; the status follows from the code.
 const STATUS = {
@@ -52,9 +51,11 @@ export function errorBody(code: ErrorCode, message: string) {
 }
 
 /** Names the field at fault, e.g. `title: must be 1 to 200 characters`. */
-export function validationError(error: ZodError): AppError {
+export function validationError(error: {
+  issues: { path: PropertyKey[]; message: string }[]
+}): AppError {
   const issue = error.issues[0]
-  const path = issue?.path.length ? issue.path.join('.') : ''
+  const path = issue?.path.length ? issue.path.map(String).join('.') : ''
   const message = issue ? (path ? `${path}: ${issue.message}` : issue.message) : 'invalid request'
   return new AppError('invalid_request', message)
 }

@@ -31,8 +31,8 @@ canvases.post('/', async (c) => {
 })
 
 canvases.get('/', async (c) => {
-  const query = parse(listQuery, c.req.query())
-  return c.json(await listCanvases(c.var.svc, c.var.auth, query))
+  const { limit = 20, offset = 0, ...filters } = parse(listQuery, c.req.query())
+  return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
 })
 
 canvases.patch('/:id', async (c) => {

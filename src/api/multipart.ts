@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import type * as z from 'zod/mini'
 import { AppError } from '../errors'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from './context'
@@ -11,7 +11,7 @@ const FORM_OVERHEAD = 64 * 1024
  * A create or update sent as multipart/form-data: the `file` part is stored as a finalized file
  * and its id joins the text fields, which then pass the same schema as the JSON form.
  */
-export async function readMultipart<S extends z.ZodType>(
+export async function readMultipart<S extends z.ZodMiniType>(
   c: AppContext,
   schema: S,
   defaults: 'create' | 'update',

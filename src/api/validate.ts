@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
-import type * as z from 'zod'
+import type * as z from 'zod/mini'
 import { AppError, validationError } from '../errors'
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
 
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value)
   if (!result.success) throw validationError(result.error)
   return result.data
@@ -16,7 +16,7 @@ export function mediaType(c: Context): string {
 }
 
 /** A JSON body, size-capped, parsed and validated; every failure is a 4xx with the reason. */
-export async function readJson<S extends z.ZodType>(
+export async function readJson<S extends z.ZodMiniType>(
   c: Context,
   schema: S,
   options: { optional?: boolean } = {},
