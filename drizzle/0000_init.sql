@@ -31,7 +31,7 @@ CREATE TABLE `canvases` (
 	FOREIGN KEY (`owner_user_id`) REFERENCES `users`(`user_id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `canvases_workspace_created_idx` ON `canvases` (`workspace_id`,`created_at`,`canvas_id`);--> statement-breakpoint
+CREATE INDEX `canvases_workspace_created_idx` ON `canvases` (`workspace_id`,`created_at`,`canvas_id`,`expires_at`,`visibility`,`ext`);--> statement-breakpoint
 CREATE INDEX `canvases_expires_idx` ON `canvases` (`expires_at`);--> statement-breakpoint
 CREATE TABLE `files` (
 	`file_id` text PRIMARY KEY NOT NULL,

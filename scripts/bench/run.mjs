@@ -20,7 +20,7 @@ const fetch = async (url, init) => {
   try {
     return await globalThis.fetch(url, init)
   } catch (err) {
-    if (err?.cause?.code !== 'UND_ERR_SOCKET') throw err
+    if (!(err instanceof TypeError)) throw err
     return globalThis.fetch(url, init)
   }
 }
@@ -390,7 +390,7 @@ async function sweepBench(app) {
     .first()
   const past = Date.now() - 1000
   for (let i = 0; i < 10000; i += 1000) {
-    const ids = JSON.stringify(Array.from({ length: 1000 }, (_, j) => `x${i + j}`))
+    const ids = JSON.stringify(Array.from({ length: 1000 }, (_, j) => `sweepbench${i + j}`))
     await db.batch([
       db
         .prepare(
@@ -412,7 +412,7 @@ async function sweepBench(app) {
     runs++
     await worker.scheduled({ scheduledTime: new Date(), cron: '*/15 * * * *' })
     const left = await db
-      .prepare("SELECT COUNT(*) AS n FROM canvases WHERE canvas_id LIKE 'x%'")
+      .prepare("SELECT COUNT(*) AS n FROM canvases WHERE canvas_id LIKE 'sweepbench%'")
       .first()
     if (left.n === 0) break
   }

@@ -123,10 +123,14 @@ export async function listCanvases(svc: Services, actor: Actor, query: ListQuery
     conditions.push('c.ext = ?')
     params.push(query.ext)
   }
+  // The page's ids come from the covering index alone; only those rows are then joined, so a deep
+  // OFFSET skips index entries, not joined rows.
   const { results } = await svc.db
     .prepare(
-      `${SELECT_CANVAS} WHERE ${conditions.join(' AND ')}
-       ORDER BY c.created_at DESC, c.canvas_id DESC LIMIT ? OFFSET ?`,
+      `${SELECT_CANVAS} WHERE c.canvas_id IN (
+         SELECT c.canvas_id FROM canvases c WHERE ${conditions.join(' AND ')}
+         ORDER BY c.created_at DESC, c.canvas_id DESC LIMIT ? OFFSET ?)
+       ORDER BY c.created_at DESC, c.canvas_id DESC`,
     )
     .bind(...params, query.limit, query.offset)
     .all<CanvasRow>()

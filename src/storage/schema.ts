@@ -109,7 +109,15 @@ export const canvases = sqliteTable(
     expiresAt: integer('expires_at'),
   },
   (t) => [
-    index('canvases_workspace_created_idx').on(t.workspaceId, t.createdAt, t.canvasId),
+    // Covers listing (order, paging and the expiry filter) without touching the table.
+    index('canvases_workspace_created_idx').on(
+      t.workspaceId,
+      t.createdAt,
+      t.canvasId,
+      t.expiresAt,
+      t.visibility,
+      t.ext,
+    ),
     index('canvases_expires_idx').on(t.expiresAt),
   ],
 )
