@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { Readable } from 'node:stream'
+import { open } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { causeOf, errorFrom } from './client'
 import { CliError } from './errors'
@@ -10,13 +10,23 @@ import { log } from './log'
 import { progress } from './progress'
 
 // Files move as streams: hashing, uploading and downloading never hold a whole file in memory.
+const CHUNK = 64 * 1024
 
+/** Reads into one reused buffer, so hashing a file of any size allocates nothing per chunk. */
 export async function hashFile(path: string, size: number): Promise<string> {
   const hash = createHash('sha256')
   const bar = progress('hashing  ', size)
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    hash.update(chunk as Buffer)
-    bar.advance((chunk as Buffer).length)
+  const buffer = Buffer.allocUnsafe(CHUNK)
+  const file = await open(path, 'r')
+  try {
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, null)
+      if (bytesRead === 0) break
+      hash.update(buffer.subarray(0, bytesRead))
+      bar.advance(bytesRead)
+    }
+  } finally {
+    await file.close()
   }
   bar.done()
   return hash.digest('hex')
@@ -53,7 +63,7 @@ export function putFile(
       const body = new Response(Buffer.concat(chunks), { status: res.statusCode })
       reject(await errorFrom(body))
     })
-    const file = createReadStream(path, { highWaterMark: 1024 * 1024 })
+    const file = createReadStream(path, { highWaterMark: CHUNK })
     file.on('data', (chunk) => bar.advance(chunk.length))
     file.on('error', (err) => req.destroy(err))
     file.pipe(req)
@@ -67,28 +77,27 @@ export function putFile(
 export async function downloadTo(url: string, output: string | null, force: boolean) {
   refuseOverwrite(output, force)
   const started = performance.now()
-  let response: Response
-  try {
-    response = await fetch(url)
-  } catch (err) {
-    throw new CliError(`download failed: ${causeOf(err)}`, 'network_error')
-  }
+  const response = await get(url)
+  const status = response.statusCode ?? 0
   log('INFO', `GET ${new URL(url).pathname}`, {
-    status: response.status,
+    status,
     ms: Math.round(performance.now() - started),
   })
-  if (!response.ok || !response.body) throw await errorFrom(response)
-  const total = Number(response.headers.get('Content-Length') ?? 0)
+  if (status >= 300) {
+    const chunks: Buffer[] = []
+    for await (const chunk of response) chunks.push(chunk as Buffer)
+    throw await errorFrom(new Response(Buffer.concat(chunks), { status }))
+  }
+  const total = Number(response.headers['content-length'] ?? 0)
   const bar = progress('downloading', output ? total : 0)
-  const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
-  source.on('data', (chunk: Buffer) => bar.advance(chunk.length))
+  response.on('data', (chunk: Buffer) => bar.advance(chunk.length))
   if (!output) {
-    await pipeline(source, process.stdout, { end: false })
+    await pipeline(response, process.stdout, { end: false })
     return
   }
   const temp = `${output}.svc-${process.pid}.part`
   try {
-    await pipeline(source, createWriteStream(temp, { mode: 0o644 }))
+    await pipeline(response, createWriteStream(temp, { mode: 0o644 }))
     renameSync(temp, output)
   } catch (err) {
     rmSync(temp, { force: true })
@@ -97,6 +106,19 @@ export async function downloadTo(url: string, output: string | null, force: bool
       : new CliError(`download failed: ${causeOf(err)}`, 'io_error')
   }
   bar.done()
+}
+
+/** A plain streaming GET (node:http keeps memory flat where fetch buffers ahead). */
+function get(url: string): Promise<IncomingMessage> {
+  const target = new URL(url)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const req = send(target, { method: 'GET' }, resolve)
+    req.on('error', (err) =>
+      reject(new CliError(`download failed: ${causeOf(err)}`, 'network_error')),
+    )
+    req.end()
+  })
 }
 
 /** Checked before asking for the content too, so a refused download spends no share view. */
