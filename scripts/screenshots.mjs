@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs'
 import { createAccount, startService } from './lib/local-service.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -86,17 +87,8 @@ try {
   for (const scheme of ['light', 'dark']) {
     const profile = mkdtempSync(join(work, 'profile-'))
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 760 },
       colorScheme: scheme,
     })
