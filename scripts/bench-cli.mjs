@@ -10,13 +10,14 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  statSync,
   writeSync,
   closeSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createAccount, startService } from './lib/local-service.mjs'
+import { createAccount, fetchRetry as fetch, startService } from './lib/local-service.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const sizeMiB = Number(process.argv[2] ?? 200)
@@ -39,6 +40,20 @@ try {
   const pull = measure(['pull', id, '--output', out], env)
   const same = (await sha(file)) === (await sha(out))
 
+  // curl moving the same number of bytes through the same kind of presigned URLs.
+  const other = join(work, 'other.bin')
+  writeRandom(other, sizeMiB)
+  const curlPut = await curlUpload(url, key, other)
+  const location = await (
+    await fetch(`${url}/v1/canvases/${id}/content`, {
+      headers: { Authorization: `Bearer ${key}` },
+      redirect: 'manual',
+    })
+  ).headers.get('location')
+  const curlGetStarted = performance.now()
+  spawnSync('curl', ['-sS', '-o', join(work, 'curl.out'), location])
+  const curlGet = (performance.now() - curlGetStarted) / 1000
+
   const version = median(10, () => time(process.execPath, [svcPath, '--version']))
   const bare = median(10, () => time(process.execPath, ['-e', '0']))
 
@@ -48,6 +63,12 @@ try {
   )
   console.log(
     `pull: ${pull.seconds.toFixed(2)} s, ${(sizeMiB / pull.seconds).toFixed(1)} MiB/s, peak RSS ${pull.rssMiB.toFixed(1)} MiB`,
+  )
+  console.log(
+    `curl PUT: ${(sizeMiB / curlPut).toFixed(1)} MiB/s (svc push, hashing included, at ${((curlPut / push.seconds) * 100).toFixed(0)}% of it)`,
+  )
+  console.log(
+    `curl GET: ${(sizeMiB / curlGet).toFixed(1)} MiB/s (svc pull at ${((curlGet / pull.seconds) * 100).toFixed(0)}% of it)`,
   )
   console.log(
     `svc --version: ${version.toFixed(1)} ms; node -e 0: ${bare.toFixed(1)} ms; ratio ${(version / bare).toFixed(2)}`,
@@ -68,6 +89,27 @@ function measure(args, env) {
   const seconds = (performance.now() - started) / 1000
   if (result.status !== 0) throw new Error(`svc ${args[0]} failed: ${result.stderr}`)
   return { seconds, rssMiB: Number(readFileSync(report, 'utf8')) / 1024, stdout: result.stdout }
+}
+
+/** Presigns a file through the API and PUTs it with curl; returns the PUT's seconds. */
+async function curlUpload(base, key, path) {
+  const size = statSync(path).size
+  const meta = { sha256: await sha(path), ext: 'bin', size, mime: 'application/octet-stream' }
+  const presign = await (
+    await fetch(`${base}/v1/upload/presign`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(meta),
+    })
+  ).json()
+  const started = performance.now()
+  const result = spawnSync(
+    'curl',
+    ['-sS', '-X', 'PUT', '-T', path, '-o', '/dev/null', '-w', '%{http_code}', presign.upload_url],
+    { encoding: 'utf8' },
+  )
+  if (result.stdout !== '200') throw new Error(`curl PUT failed: ${result.stdout} ${result.stderr}`)
+  return (performance.now() - started) / 1000
 }
 
 function time(command, args) {

@@ -12,18 +12,10 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
-import { freePort } from '../lib/local-service.mjs'
+import { fetchRetry, freePort } from '../lib/local-service.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-// Keep-alive sockets left idle while wrk runs may be closed by the server: retry such a request once.
-const fetch = async (url, init) => {
-  try {
-    return await globalThis.fetch(url, init)
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err
-    return globalThis.fetch(url, init)
-  }
-}
+const fetch = fetchRetry
 const args = Object.fromEntries(
   process.argv
     .slice(2)

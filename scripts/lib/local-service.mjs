@@ -73,3 +73,16 @@ export function freePort() {
     })
   })
 }
+
+/**
+ * fetch, once more on a failed socket: keep-alive sockets left idle during a long measurement
+ * may have been closed by the server in the meantime.
+ */
+export async function fetchRetry(url, init) {
+  try {
+    return await fetch(url, init)
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err
+    return fetch(url, init)
+  }
+}
