@@ -130,6 +130,22 @@ describe('create', () => {
     expect(canvas).toMatchObject({ title: 'Chosen', ext: 'md', renderer_id: 'markdown' })
   })
 
+  it('multipart: bad fields are refused before the file is stored', async () => {
+    const account = await newAccount()
+    const form = new FormData()
+    form.append('file', new File(['stored too early?'], 'a.txt'))
+    form.append('title', 'x'.repeat(300))
+    const res = await call('/v1/canvases', { method: 'POST', key: account.key, body: form })
+    expect(res.status).toBe(400)
+    expect(await json(res)).toEqual(
+      errorOf('invalid_request', 'title: must be at most 200 characters'),
+    )
+    const files = await env.DB.prepare('SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?')
+      .bind(account.workspaceId)
+      .first<any>()
+    expect(files.n).toBe(0)
+  })
+
   it('413 for a direct upload above MAX_DIRECT_UPLOAD_BYTES, nothing stored', async () => {
     const account = await newAccount()
     const form = new FormData()

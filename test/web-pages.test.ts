@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, json, newAccount, newCanvas } from './support/api'
 
@@ -126,5 +127,102 @@ describe('content frames', () => {
     expect(await stranger.text()).not.toContain('private words')
     const anonymous = await call(`/c/${canvas.canvas_id}`)
     expect(anonymous.status).toBe(302)
+  })
+})
+
+describe('review fixes', () => {
+  it('web login and share-password forms are rate-limited like the API', async () => {
+    const account = await newAccount()
+    const limited = { AUTH_LIMITER: env.AUTH_LIMITER_SMALL }
+    const statuses: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const res = await call('/login', {
+        ...form({ email: account.email, password: 'wrong one' }),
+        ip: '192.0.2.9',
+        env: limited,
+      })
+      statuses.push(res.status)
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+    expect(statuses.at(-1)).toBe(429)
+
+    const canvas = await newCanvas(account.key)
+    const link = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { password: 'open sesame' },
+      }),
+    )
+    const guesses: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const res = await call(`/s/${link.token}`, {
+        ...form({ password: 'guess' }),
+        ip: '192.0.2.10',
+        env: { SHARE_PASSWORD_LIMITER: env.AUTH_LIMITER_SMALL },
+      })
+      guesses.push(res.status)
+    }
+    expect(guesses.slice(0, 5)).toEqual([403, 403, 403, 403, 403])
+    expect(guesses.at(-1)).toBe(429)
+  })
+
+  it('web signup validates like the API and creates nothing on bad input', async () => {
+    for (const [email, password, message] of [
+      ['  ', 'long enough pw', 'The email must be an email address.'],
+      [
+        'x'.repeat(300) + '@example.com',
+        'long enough pw',
+        'The email must be at most 254 characters.',
+      ],
+      ['ok@example.com', 'short', 'The password must be at least 8 characters.'],
+      ['ok@example.com', 'p'.repeat(300), 'The password must be at most 256 characters.'],
+    ]) {
+      const res = await call('/signup', form({ email, password }))
+      expect(res.status).toBe(400)
+      expect(await res.text()).toContain(message)
+    }
+    expect(
+      await env.DB.prepare("SELECT 1 FROM users WHERE email = 'ok@example.com'").first(),
+    ).toBeNull()
+  })
+
+  it('a deeply nested file renders as text instead of failing', async () => {
+    const account = await newAccount()
+    const deep = await newCanvas(account.key, '['.repeat(20000) + ']'.repeat(20000), {
+      ext: 'json',
+      mime: 'application/json',
+    })
+    const quotes = await newCanvas(account.key, '>'.repeat(20000) + ' x', {
+      ext: 'md',
+      mime: 'text/markdown',
+    })
+    for (const canvas of [deep, quotes]) {
+      const viewer = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
+      const src = /<iframe src="([^"]+)"/.exec(viewer)![1].replace(/&amp;/g, '&')
+      const frame = await call(src)
+      expect(frame.status).toBe(200)
+      expect(await frame.text()).toContain('could not be rendered')
+    }
+  })
+
+  it('the pdf renderer on a file that is not a PDF stays sandboxed', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, '<script>alert(1)</script>', {
+      ext: 'html',
+      mime: 'text/html',
+    })
+    await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { renderer_id: 'pdf' },
+    })
+    const viewer = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
+    expect(viewer).toMatch(/<iframe src="[^"]+" title="[^"]*" sandbox="/)
+    const src = /<iframe src="([^"]+)"/.exec(viewer)![1].replace(/&amp;/g, '&')
+    const frame = await call(src)
+    expect(frame.status).toBe(200)
+    expect(frame.headers.get('Content-Security-Policy')).toMatch(/^sandbox /)
+    expect(await frame.text()).toContain('class="card"')
   })
 })

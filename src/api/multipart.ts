@@ -54,6 +54,8 @@ export async function readMultipart<S extends z.ZodMiniType>(
       fields.title ??= file.name || 'untitled'
       fields.ext ??= extFromName(file.name, await file.slice(0, 4096).arrayBuffer())
     }
+    // Every other field is checked before anything is stored.
+    parse(schema, { ...fields, file_id: 'pending' })
     const stored = await storeDirect(
       svc,
       c.var.auth,

@@ -1,3 +1,4 @@
+import { contentTypeFor } from '../domain/content-types'
 import { signedDownload } from '../domain/downloads'
 import { constantTimeEqual, toHex } from '../domain/crypto'
 import type { Services } from '../domain/services'
@@ -83,7 +84,7 @@ export async function renderFrame(
     'Cache-Control': 'private, max-age=300',
   })
   const frameAncestors = `; frame-ancestors ${appOrigin}`
-  if (content.renderer_id === 'pdf') {
+  if (isPdfFrame(content.renderer_id, content.ext)) {
     // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
     // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
     const target = storageTarget(svc.settings, origin)
@@ -136,6 +137,7 @@ async function renderBody(svc: Services, origin: string, content: FrameContent):
       return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(await inline())}"></${tag}></div>`
     }
     case 'download':
+    case 'pdf': // the pdf renderer chosen for a file that is not a PDF
       return downloadCard(content, await attachment())
   }
   if (content.size > MAX_RENDERED_BYTES) {
@@ -143,18 +145,27 @@ async function renderBody(svc: Services, origin: string, content: FrameContent):
   }
   const object = await svc.bucket.get(content.blob_key)
   const text = object ? await object.text() : ''
-  switch (content.renderer_id) {
-    case 'markdown':
-      return renderMarkdown(text)
-    case 'code':
-      return renderCode(text, content.ext)
-    case 'json':
-      return renderJson(text)
-    case 'csv':
-      return renderCsv(text, content.ext)
-    default:
-      return `<pre class="plain">${escapeHtml(text)}</pre>`
+  try {
+    switch (content.renderer_id) {
+      case 'markdown':
+        return renderMarkdown(text)
+      case 'code':
+        return renderCode(text, content.ext)
+      case 'json':
+        return renderJson(text)
+      case 'csv':
+        return renderCsv(text, content.ext)
+    }
+  } catch {
+    // Pathological input (nesting deep enough to exhaust the stack) is shown as text, never a 500.
+    return `<p class="notice">This file could not be rendered; shown as text.</p><pre class="plain">${escapeHtml(text)}</pre>`
   }
+  return `<pre class="plain">${escapeHtml(text)}</pre>`
+}
+
+/** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */
+export function isPdfFrame(rendererId: string, ext: string): boolean {
+  return rendererId === 'pdf' && contentTypeFor(ext) === 'application/pdf'
 }
 
 function downloadCard(content: FrameContent, url: string, note = '') {

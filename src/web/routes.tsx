@@ -3,8 +3,16 @@ import { deleteCookie, getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../api/context'
 import { requestOrigin } from '../api/context'
-import { isHttps, sameOrigin, SESSION_COOKIE, startSession } from '../api/middleware'
-import { duration, id as idSchema, shareToken } from '../api/schemas'
+import {
+  clientIp,
+  isHttps,
+  limit,
+  limitByIp,
+  sameOrigin,
+  SESSION_COOKIE,
+  startSession,
+} from '../api/middleware'
+import { credentialsBody, duration, id as idSchema, shareToken } from '../api/schemas'
 import { readBytes } from '../api/validate'
 import {
   deleteCanvas,
@@ -21,7 +29,7 @@ import { openShareContent } from '../domain/public-shares'
 import { createShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
 import { endSession, login, resolveSession, signup, type SessionInfo } from '../domain/users'
-import { AppError } from '../errors'
+import { AppError, validationError } from '../errors'
 import { storageTarget } from '../storage/target'
 import { APP_CSS, APP_JS } from './assets'
 import { FRAME_PATH, findFrameContent, frameUrl, renderFrame, verifyFrame } from './frames'
@@ -35,7 +43,10 @@ import { PasswordPage, Viewer } from './viewer'
 const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next()
   if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
-  const frames = c.var.svc.settings.contentUrl ?? "'self'"
+  // Frames come from CONTENT_URL (or here); a PDF frame redirects to R2 itself in S3 mode.
+  const settings = c.var.svc.settings
+  const storage = settings.s3 ? ` ${new URL(settings.s3.endpoint).origin}` : ''
+  const frames = (settings.contentUrl ?? "'self'") + storage
   c.header(
     'Content-Security-Policy',
     `default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src ${frames}; ` +
@@ -117,18 +128,17 @@ web.get('/signup', async (c) => {
   return c.html(<AuthPage mode="signup" />)
 })
 
-web.post('/signup', async (c) => {
+web.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
-  const password = form.get('password') ?? ''
-  if (password.length < 8) {
-    return c.html(
-      <AuthPage mode="signup" email={email} error="The password must be at least 8 characters." />,
-      400,
-    )
+  const checked = credentialsBody.safeParse({ email, password: form.get('password') ?? '' })
+  if (!checked.success) {
+    // "password: must be at least 8 characters" → "The password must be at least 8 characters."
+    const reason = validationError(checked.error).message.replace(/^(\w+): /, 'The $1 ')
+    return c.html(<AuthPage mode="signup" email={email} error={`${reason}.`} />, 400)
   }
   try {
-    const result = await signup(c.var.svc, { email, password })
+    const result = await signup(c.var.svc, checked.data)
     startSession(c, result.sessionToken, result.expiresAt)
     return c.redirect('/')
   } catch (err) {
@@ -147,7 +157,7 @@ web.get('/login', async (c) => {
   return c.html(<AuthPage mode="login" next={safeNext(c.req.query('next'))} />)
 })
 
-web.post('/login', async (c) => {
+web.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
   const next = safeNext(form.get('next') ?? undefined)
@@ -284,6 +294,7 @@ web.get('/c/:id', async (c) => {
     <Viewer
       title={view.canvas.title}
       rendererId={view.canvas.renderer_id}
+      ext={view.canvas.ext}
       frameSrc={await frameUrl(svc, origin, canvasId, version)}
       version={version}
       versions={view.versions}
@@ -322,8 +333,8 @@ web.get('/c/:id/download', async (c) => {
   return c.redirect(url, 302)
 })
 
-web.get('/s/:token', (c) => shareView(c))
-web.post('/s/:token', async (c) => {
+web.get('/s/:token', limitByIp('PUBLIC_LIMITER'), (c) => shareView(c))
+web.post('/s/:token', limitByIp('PUBLIC_LIMITER'), async (c) => {
   const form = await readForm(c)
   return shareView(c, form.get('password') ?? '')
 })
@@ -336,7 +347,12 @@ async function shareView(c: Context<AppEnv>, password?: string) {
   c.header('Cache-Control', 'no-store')
   let opened
   try {
-    opened = await openShareContent(svc, { token, password })
+    opened = await openShareContent(svc, {
+      token,
+      password,
+      beforePasswordCheck: () =>
+        limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
+    })
   } catch (err) {
     if (
       err instanceof AppError &&
@@ -353,6 +369,7 @@ async function shareView(c: Context<AppEnv>, password?: string) {
     <Viewer
       title={opened.title}
       rendererId={opened.rendererId}
+      ext={opened.ext}
       frameSrc={await frameUrl(svc, origin, opened.canvasId, opened.version)}
       version={opened.version}
       downloadHref={await signedDownload(svc, target, opened, true)}

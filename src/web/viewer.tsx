@@ -1,3 +1,4 @@
+import { isPdfFrame } from './frames'
 import { Csrf, Layout } from './layout'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
@@ -6,6 +7,7 @@ const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
 type ViewerProps = {
   title: string
   rendererId: string
+  ext: string
   frameSrc: string | null
   version: number
   versions?: { version: number; created_at: string }[]
@@ -17,8 +19,8 @@ type ViewerProps = {
 }
 
 /** The frame's sandbox; none for PDFs, whose response carries the sandbox instead (frames.ts). */
-function sandboxFor(rendererId: string): string | undefined {
-  if (rendererId === 'pdf') return undefined
+function sandboxFor(rendererId: string, ext: string): string | undefined {
+  if (isPdfFrame(rendererId, ext)) return undefined
   return rendererId === 'html' ? SCRIPTED : STATIC
 }
 
@@ -69,7 +71,7 @@ export function Viewer(props: ViewerProps) {
           <iframe
             src={props.frameSrc}
             title={props.title}
-            sandbox={sandboxFor(props.rendererId)}
+            sandbox={sandboxFor(props.rendererId, props.ext)}
             referrerpolicy="no-referrer"
           ></iframe>
         ) : (
