@@ -38,6 +38,7 @@ export function putFile(
   path: string,
   size: number,
   contentType: string,
+  headers: Record<string, string> = {},
 ): Promise<void> {
   const target = new URL(url)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
@@ -46,7 +47,7 @@ export function putFile(
   return new Promise((resolve, reject) => {
     const req = send(target, {
       method: 'PUT',
-      headers: { 'Content-Length': String(size), 'Content-Type': contentType },
+      headers: { ...headers, 'Content-Length': String(size), 'Content-Type': contentType },
     })
     req.on('error', (err) =>
       reject(new CliError(`upload failed: ${causeOf(err)}`, 'network_error')),

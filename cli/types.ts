@@ -28,6 +28,7 @@ export type Presign = {
   content_type: string
   expires_in: number
   exists: boolean
+  headers?: Record<string, string>
 }
 
 export type Share = {

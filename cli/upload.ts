@@ -22,7 +22,9 @@ export async function uploadFile(api: Api, path: string): Promise<Uploaded> {
   const sha256 = await hashFile(path, size)
   const meta = { sha256, ext, size, mime }
   const presign = await api.request<Presign>('/v1/upload/presign', { method: 'POST', json: meta })
-  if (!presign.exists) await putFile(presign.upload_url, path, size, presign.content_type)
+  if (!presign.exists) {
+    await putFile(presign.upload_url, path, size, presign.content_type, presign.headers ?? {})
+  }
   const fin = await api.request<{ file: { file_id: string } }>('/v1/upload/finalize', {
     method: 'POST',
     json: { ...meta, file_id: presign.file_id },

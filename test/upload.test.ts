@@ -29,6 +29,7 @@ describe('presign', () => {
       content_type: 'text/plain; charset=utf-8',
       expires_in: 900,
       exists: false,
+      headers: {},
     })
     const url = new URL(body.upload_url)
     expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256')
@@ -141,6 +142,14 @@ describe('presign', () => {
     )
     expect(new URL(body.upload_url).searchParams.get('X-Amz-Credential')).toMatch(
       /^AKID\/\d{8}\/auto\/s3\/aws4_request$/,
+    )
+    // R2 must refuse an overwrite and other bytes: both conditions are signed into the URL.
+    expect(body.headers).toEqual({
+      'If-None-Match': '*',
+      'x-amz-checksum-sha256': btoa(String.fromCharCode(...new Uint8Array(32).fill(0xdd))),
+    })
+    expect(new URL(body.upload_url).searchParams.get('X-Amz-SignedHeaders')).toBe(
+      'host;if-none-match;x-amz-checksum-sha256',
     )
   })
 })

@@ -1,6 +1,6 @@
 import { AppError } from '../errors'
 import { blobKey, checkObject } from '../storage/blobs'
-import { presignUrl, type StorageTarget } from '../storage/presign'
+import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
 import { contentTypeFor } from './content-types'
 import { newId, sha256Hex } from './crypto'
 import type { Actor, Services } from './services'
@@ -64,13 +64,16 @@ export async function presignUpload(
   const file = usable((selected.results as FileRow[])[0])
   const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
   const expiresIn = svc.settings.uploadUrlTtl
+  const headers = uploadHeaders(target, input.sha256)
   return {
     file_id: file.file_id,
     blob_key: file.blob_key,
-    upload_url: await presignUrl(target, 'PUT', file.blob_key, expiresIn),
+    upload_url: await presignUrl(target, 'PUT', file.blob_key, expiresIn, {}, new Date(), headers),
     content_type: contentTypeFor(input.ext),
     expires_in: expiresIn,
     exists,
+    // Send these with the PUT: with R2 they are signed, so R2 refuses an overwrite or other bytes.
+    headers,
   }
 }
 

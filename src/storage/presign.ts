@@ -9,6 +9,12 @@ export type StorageTarget = {
   accessKeyId: string
   secretAccessKey: string
   region: string
+  /**
+   * R2's S3 endpoint: uploads must carry signed `If-None-Match: *` and `x-amz-checksum-sha256`
+   * headers, so R2 itself refuses an overwrite or other bytes. (The local route enforces both on
+   * its own, from the key.)
+   */
+  remote?: boolean
 }
 
 export const LOCAL_ACCESS_KEY_ID = 'canvas-local'
@@ -31,11 +37,19 @@ export async function presignUrl(
   expiresIn: number,
   query: Record<string, string> = {},
   now = new Date(),
+  headers: Record<string, string> = {},
 ): Promise<string> {
   const url = new URL(`${target.base}/${key.split('/').map(encodeURIComponent).join('/')}`)
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
   url.searchParams.set('X-Amz-Expires', String(expiresIn))
-  return (await signer(target, method, url, amzDate(now)).sign()).url.toString()
+  return (await signer(target, method, url, amzDate(now), headers).sign()).url.toString()
+}
+
+/** The headers a PUT to a remote target must send (they are part of its signature). */
+export function uploadHeaders(target: StorageTarget, sha256Hex: string): Record<string, string> {
+  if (!target.remote) return {}
+  const bytes = sha256Hex.match(/../g)!.map((h) => parseInt(h, 16))
+  return { 'If-None-Match': '*', 'x-amz-checksum-sha256': btoa(String.fromCharCode(...bytes)) }
 }
 
 export type Verdict = 'valid' | 'expired' | 'invalid'
@@ -64,10 +78,17 @@ export async function verifyPresigned(
   return now.getTime() > signedAt + expires * 1000 ? 'expired' : 'valid'
 }
 
-function signer(target: StorageTarget, method: string, url: URL, datetime: string) {
+function signer(
+  target: StorageTarget,
+  method: string,
+  url: URL,
+  datetime: string,
+  headers: Record<string, string> = {},
+) {
   return new AwsV4Signer({
     method,
     url: url.toString(),
+    headers,
     accessKeyId: target.accessKeyId,
     secretAccessKey: target.secretAccessKey,
     service: 's3',

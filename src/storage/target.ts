@@ -6,7 +6,7 @@ import { localTarget, type StorageTarget } from './presign'
 export function storageTarget(settings: Settings, requestOrigin: string): StorageTarget {
   if (settings.s3) {
     const { endpoint, bucket, accessKeyId, secretAccessKey, region } = settings.s3
-    return { base: `${endpoint}/${bucket}`, accessKeyId, secretAccessKey, region }
+    return { base: `${endpoint}/${bucket}`, accessKeyId, secretAccessKey, region, remote: true }
   }
   if (settings.storageSigningSecret) {
     return localTarget(settings.contentUrl ?? requestOrigin, settings.storageSigningSecret)

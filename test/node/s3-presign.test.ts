@@ -2,8 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { presignUrl, verifyPresigned, type StorageTarget } from '../../src/storage/presign'
+import {
+  presignUrl,
+  uploadHeaders,
+  verifyPresigned,
+  type StorageTarget,
+} from '../../src/storage/presign'
 
 // The presigned URLs of R2 mode must be real SigV4: an S3 implementation that checks signatures
 // (@20minutes/s3rver) accepts them and refuses tampered or expired ones.
@@ -70,6 +76,18 @@ describe('SigV4 presigned URLs against s3rver', () => {
     const res = await fetch(url, { method: 'PUT', body })
     expect(res.status).toBe(403)
     expect(await res.text()).toContain('SignatureDoesNotMatch')
+  })
+
+  it('an upload URL for R2 only works with its signed conditions', async () => {
+    const remote = { ...target, remote: true }
+    const sha = createHash('sha256').update(body).digest('hex')
+    const headers = uploadHeaders(remote, sha)
+    const url = await presignUrl(remote, 'PUT', key + '4', 900, {}, new Date(), headers)
+    const bare = await fetch(url, { method: 'PUT', body })
+    expect(bare.status).toBe(403)
+    expect(await bare.text()).toContain('SignatureDoesNotMatch')
+    const signed = await fetch(url, { method: 'PUT', body, headers })
+    expect(signed.status).toBe(200)
   })
 
   it('refuses an expired URL', async () => {
