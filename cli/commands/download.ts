@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty'
+import { fileName } from '../../src/domain/content-types'
 import { Api } from '../client'
 import { CliError } from '../errors'
 import { begin, globalArgs, printJson } from '../shared'
@@ -33,7 +34,7 @@ export default defineCommand({
     if (!output) {
       const meta = await api.request<ShareMetadata>(path, { auth: false, headers })
       const { title, ext } = meta.canvas
-      output = safeFileName(title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`)
+      output = safeFileName(fileName(title, ext))
     }
     refuseOverwrite(output === '-' ? null : output, Boolean(args.force))
     const url = await api.location(`${path}/content`, { auth: false, headers, query: { dl: 1 } })

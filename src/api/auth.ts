@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
-import { endSession, login, signup } from '../domain/users'
-import type { AppContext, AppEnv } from './context'
+import { endSession, login, sessionActor, signup } from '../domain/users'
+import type { AppEnv } from './context'
 import {
   isHttps,
   limitByIp,
@@ -41,21 +41,21 @@ auth.post('/logout', async (c) => {
 })
 
 auth.get('/keys', requireSession, async (c) => {
-  return c.json({ keys: await listKeys(c.var.svc, actorOf(c)) })
+  return c.json({ keys: await listKeys(c.var.svc, sessionActor(c.var.session)) })
 })
 
 auth.post('/keys', requireSession, async (c) => {
   const body = await readJson(c, createKeyBody)
-  const key = await createKey(c.var.svc, actorOf(c), body.name, body.scopes ?? ['read', 'write'])
+  const key = await createKey(
+    c.var.svc,
+    sessionActor(c.var.session),
+    body.name,
+    body.scopes ?? ['read', 'write'],
+  )
   return c.json(key, 201)
 })
 
 auth.delete('/keys/:key_id', requireSession, async (c) => {
-  await revokeKey(c.var.svc, actorOf(c), parse(id, c.req.param('key_id')))
+  await revokeKey(c.var.svc, sessionActor(c.var.session), parse(id, c.req.param('key_id')))
   return c.json({ success: true })
 })
-
-function actorOf(c: AppContext) {
-  const { user, workspace } = c.var.session
-  return { userId: user.user_id, workspaceId: workspace.workspace_id }
-}

@@ -353,3 +353,24 @@ export function ownedCanvasDetail(result: D1Result, actor: Actor) {
   if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
   return presentCanvasDetail(row)
 }
+
+export type VersionContent = {
+  title: string
+  ext: string
+  renderer_id: string
+  size: number
+  blob_key: string
+}
+
+/** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
+export function findVersionContent(svc: Services, canvasId: string, version: number) {
+  return svc.db
+    .prepare(
+      `SELECT c.title, c.ext, c.renderer_id, v.size, f.blob_key FROM canvases c
+       JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = ?
+       JOIN files f ON f.file_id = v.file_id
+       WHERE c.canvas_id = ? AND ${LIVE}`,
+    )
+    .bind(version, canvasId, svc.now())
+    .first<VersionContent>()
+}

@@ -45,8 +45,7 @@ export function contentTypeFor(ext: string): string {
  * target folder replaced, plus an RFC 5987 `filename*` carrying the exact UTF-8 name.
  */
 export function contentDisposition(kind: 'attachment' | 'inline', title: string, ext: string) {
-  // A title that is already a file name ("report.html") keeps it instead of "report.html.html".
-  const name = title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`
+  const name = fileName(title, ext)
   const ascii = name
     .replace(/[\u0000-\u001f\u007f"\\/:*?<>|%]/g, '_')
     .replace(/[^\x20-\x7e]/g, '_')
@@ -56,4 +55,9 @@ export function contentDisposition(kind: 'attachment' | 'inline', title: string,
     (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase(),
   )
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${utf8}`
+}
+
+/** `<title>.<ext>`, except that a title already ending in `.<ext>` ("report.html") is kept. */
+export function fileName(title: string, ext: string): string {
+  return title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`
 }

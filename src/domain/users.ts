@@ -7,7 +7,7 @@ import {
   sha256Hex,
   verifyPassword,
 } from './crypto'
-import type { Services } from './services'
+import type { Actor, Services } from './services'
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
 
@@ -154,4 +154,9 @@ export function normalizeEmail(email: string): string {
 async function newSession() {
   const token = randomBase62(43)
   return { token, hash: await sha256Hex(token) }
+}
+
+/** The workspace-scoped caller behind a web session. */
+export function sessionActor(session: Account): Actor {
+  return { userId: session.user.user_id, workspaceId: session.workspace.workspace_id }
 }

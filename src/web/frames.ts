@@ -1,6 +1,7 @@
-import { contentTypeFor } from '../domain/content-types'
+import { contentTypeFor, fileName } from '../domain/content-types'
 import { signedDownload } from '../domain/downloads'
 import { constantTimeEqual, toHex } from '../domain/crypto'
+import type { VersionContent } from '../domain/canvases'
 import type { Services } from '../domain/services'
 import { renderCode } from '../render/code'
 import { renderCsv } from '../render/csv'
@@ -46,26 +47,6 @@ export async function verifyFrame(
   return constantTimeEqual(await hmac(secret, `${canvasId}:${version}:${exp}:${app}`), sig)
 }
 
-type FrameContent = {
-  title: string
-  ext: string
-  renderer_id: string
-  size: number
-  blob_key: string
-}
-
-export async function findFrameContent(svc: Services, canvasId: string, version: number) {
-  return svc.db
-    .prepare(
-      `SELECT c.title, c.ext, c.renderer_id, v.size, f.blob_key FROM canvases c
-       JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = ?
-       JOIN files f ON f.file_id = v.file_id
-       WHERE c.canvas_id = ? AND (c.expires_at IS NULL OR c.expires_at > ?)`,
-    )
-    .bind(version, canvasId, svc.now())
-    .first<FrameContent>()
-}
-
 const SCRIPTED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
 const STATIC_CSP =
@@ -76,7 +57,7 @@ export async function renderFrame(
   svc: Services,
   origin: string,
   appOrigin: string,
-  content: FrameContent,
+  content: VersionContent,
 ): Promise<Response> {
   const headers = new Headers({
     'X-Content-Type-Options': 'nosniff',
@@ -113,7 +94,7 @@ export async function renderFrame(
   return new Response(html, { headers })
 }
 
-async function renderBody(svc: Services, origin: string, content: FrameContent): Promise<string> {
+async function renderBody(svc: Services, origin: string, content: VersionContent): Promise<string> {
   const target = storageTarget(svc.settings, origin)
   const inline = () =>
     signedDownload(
@@ -168,10 +149,8 @@ export function isPdfFrame(rendererId: string, ext: string): boolean {
   return rendererId === 'pdf' && contentTypeFor(ext) === 'application/pdf'
 }
 
-function downloadCard(content: FrameContent, url: string, note = '') {
-  const name = content.title.toLowerCase().endsWith(`.${content.ext}`)
-    ? content.title
-    : `${content.title}.${content.ext}`
+function downloadCard(content: VersionContent, url: string, note = '') {
+  const name = fileName(content.title, content.ext)
   return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
 }
 

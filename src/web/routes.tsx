@@ -1,8 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import type { AppEnv } from '../api/context'
-import { requestOrigin } from '../api/context'
+import { canvasIdParam, requestOrigin, type AppEnv } from '../api/context'
 import {
   clientIp,
   isHttps,
@@ -16,6 +15,7 @@ import { credentialsBody, duration, id as idSchema, shareToken } from '../api/sc
 import { readBytes } from '../api/validate'
 import {
   deleteCanvas,
+  findVersionContent,
   findViewable,
   hasAnyUser,
   listCanvases,
@@ -28,11 +28,18 @@ import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { openShareContent } from '../domain/public-shares'
 import { createShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
-import { endSession, login, resolveSession, signup, type SessionInfo } from '../domain/users'
+import {
+  endSession,
+  login,
+  resolveSession,
+  sessionActor,
+  signup,
+  type SessionInfo,
+} from '../domain/users'
 import { AppError, validationError } from '../errors'
 import { storageTarget } from '../storage/target'
 import { APP_CSS, APP_JS } from './assets'
-import { FRAME_PATH, findFrameContent, frameUrl, renderFrame, verifyFrame } from './frames'
+import { FRAME_PATH, frameUrl, renderFrame, verifyFrame } from './frames'
 import { AuthPage, ConfirmDelete, Dashboard, ErrorPage, Settings } from './pages'
 import { PasswordPage, Viewer } from './viewer'
 
@@ -77,7 +84,7 @@ web.get(`${FRAME_PATH}/:id/:version`, async (c) => {
   if (!/^\d{1,9}$/.test(version) || !(await verifyFrame(svc, id, version, query))) {
     throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
   }
-  const content = await findFrameContent(svc, id, Number(version))
+  const content = await findVersionContent(svc, id, Number(version))
   if (!content) throw new AppError('canvas_not_found', 'canvas not found')
   return renderFrame(svc, requestOrigin(c), query.app ?? '', content)
 })
@@ -94,7 +101,7 @@ web.get('/', async (c) => {
   const visibility =
     visibilityParam === 'public' || visibilityParam === 'private' ? visibilityParam : undefined
   const validExt = ext && /^[a-z0-9]{1,16}$/.test(ext) ? ext : undefined
-  const result = await listCanvases(svc, actorOf(session), {
+  const result = await listCanvases(svc, sessionActor(session), {
     ext: validExt,
     visibility,
     limit: PAGE_SIZE + 1,
@@ -209,7 +216,7 @@ web.post('/settings/keys', async (c) => {
     return renderSettings(c, session, { error: 'Give the key a name of 1 to 100 characters.' }, 400)
   }
   const scopes = form.get('scope') === 'read' ? (['read'] as const) : (['read', 'write'] as const)
-  const created = await createKey(c.var.svc, actorOf(session), name, [...scopes])
+  const created = await createKey(c.var.svc, sessionActor(session), name, [...scopes])
   return renderSettings(c, session, { created: { key: created.key, name } })
 })
 
@@ -219,7 +226,7 @@ web.post('/settings/keys/:keyId/revoke', async (c) => {
   await checkedForm(c, session)
   const keyId = c.req.param('keyId')
   if (idSchema.safeParse(keyId).success) {
-    await revokeKey(c.var.svc, actorOf(session), keyId).catch((err) => {
+    await revokeKey(c.var.svc, sessionActor(session), keyId).catch((err) => {
       if (!(err instanceof AppError)) throw err
     })
   }
@@ -229,7 +236,7 @@ web.post('/settings/keys/:keyId/revoke', async (c) => {
 web.get('/c/:id/delete', async (c) => {
   const session = await requirePageSession(c)
   if (session instanceof Response) return session
-  const view = await findViewable(c.var.svc, canvasParam(c), session.workspace.workspace_id)
+  const view = await findViewable(c.var.svc, canvasIdParam(c), session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   return c.html(
     <ConfirmDelete user={session.user} csrf={await csrfToken(session)} canvas={view.canvas} />,
@@ -241,8 +248,8 @@ web.post('/c/:id/:action{permanent|visibility|share|unshare|delete}', async (c) 
   if (session instanceof Response) return session
   const form = await checkedForm(c, session)
   const svc = c.var.svc
-  const actor = actorOf(session)
-  const canvasId = canvasParam(c)
+  const actor = sessionActor(session)
+  const canvasId = canvasIdParam(c)
   switch (c.req.param('action')) {
     case 'permanent':
       await makePermanent(svc, actor, canvasId)
@@ -281,7 +288,7 @@ web.post('/c/:id/:action{permanent|visibility|share|unshare|delete}', async (c) 
 web.get('/c/:id', async (c) => {
   const svc = c.var.svc
   const session = c.get('session') as SessionInfo | undefined
-  const canvasId = canvasParam(c)
+  const canvasId = canvasIdParam(c)
   const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
   if (!view) {
     if (!session) return c.redirect(`/login?next=${encodeURIComponent(`/c/${canvasId}`)}`)
@@ -318,15 +325,10 @@ web.get('/c/:id', async (c) => {
 web.get('/c/:id/download', async (c) => {
   const svc = c.var.svc
   const session = c.get('session') as SessionInfo | undefined
-  const view = await findViewable(svc, canvasParam(c), session?.workspace.workspace_id ?? null)
+  const view = await findViewable(svc, canvasIdParam(c), session?.workspace.workspace_id ?? null)
   if (!view) throw new AppError('canvas_not_found', 'canvas not found')
   const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
-  const content = await svc.db
-    .prepare(
-      'SELECT f.blob_key FROM versions v JOIN files f ON f.file_id = v.file_id WHERE v.canvas_id = ? AND v.version = ?',
-    )
-    .bind(view.canvas.canvas_id, version)
-    .first<{ blob_key: string }>()
+  const content = await findVersionContent(svc, view.canvas.canvas_id, version)
   if (!content) throw new AppError('version_not_found', 'version not found')
   const target = storageTarget(svc.settings, requestOrigin(c))
   const url = await signedDownload(svc, target, { blobKey: content.blob_key, ...view.canvas }, true)
@@ -411,7 +413,7 @@ async function renderSettings(
   status: 200 | 400 = 200,
 ) {
   const svc = c.var.svc
-  const actor = actorOf(session)
+  const actor = sessionActor(session)
   const [keys, usage] = await Promise.all([listKeys(svc, actor), workspaceUsage(svc, actor)])
   return c.html(
     <Settings
@@ -424,15 +426,6 @@ async function renderSettings(
     />,
     status,
   )
-}
-
-const actorOf = (s: SessionInfo) => ({
-  userId: s.user.user_id,
-  workspaceId: s.workspace.workspace_id,
-})
-const canvasParam = (c: Context) => {
-  const value = c.req.param('id') ?? ''
-  return idSchema.safeParse(value).success ? value : ''
 }
 
 function pickVersion(raw: string | undefined, versions: { version: number }[], current: number) {
