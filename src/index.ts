@@ -1,16 +1,27 @@
 import { buildApp } from './app'
 import { readSettings, type Bindings } from './env'
 import { sweep } from './domain/sweep'
+import { meteredD1 } from './storage/metered-d1'
 
 const app = buildApp()
 
 export default {
   fetch: app.fetch,
 
-  /** The cron sweep; its clock is the trigger's scheduled time. One JSON summary line per run. */
+  /**
+   * The cron sweep; its clock is the trigger's scheduled time. One JSON summary line per run, with
+   * what it cost in D1 (round trips, statements, rows read and written).
+   */
   async scheduled(controller: ScheduledController, env: Bindings) {
-    const services = { db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+    const { db, meter } = meteredD1(env.DB)
+    const services = { db, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
     const summary = await sweep(services, { now: controller.scheduledTime })
-    console.log(JSON.stringify(summary))
+    const d1 = {
+      round_trips: meter.roundTrips,
+      statements: meter.statements,
+      rows_read: meter.rowsRead,
+      rows_written: meter.rowsWritten,
+    }
+    console.log(JSON.stringify({ ...summary, d1 }))
   },
 } satisfies ExportedHandler<Bindings>

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { call, errorOf, json, newAccount, newKey } from './support/api'
+import { call, errorOf, json, newAccount, newCanvas, newKey } from './support/api'
 
 describe('bearer auth on /v1', () => {
   it('401 for a missing, malformed or unknown key', async () => {
@@ -69,6 +69,7 @@ describe('bearer auth on /v1', () => {
 describe('rate limits', () => {
   it('429 with Retry-After past the per-key limit', async () => {
     const account = await newAccount()
+    const canvas = await newCanvas(account.key)
     const limited = { API_LIMITER: env.API_LIMITER_SMALL }
     let res: Response | undefined
     for (let i = 0; i < 20; i++) {
@@ -78,9 +79,24 @@ describe('rate limits', () => {
     expect(res!.status).toBe(429)
     expect(res!.headers.get('Retry-After')).toBe('60')
     expect(await json(res!)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+    // The canvas read, which asks the limiter beside its batched D1 lookup, is refused too.
+    const read = await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key, env: limited })
+    expect(read.status).toBe(429)
+    expect(await json(read)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+    // A refused write changes nothing.
+    const write = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { title: 'changed' },
+      env: limited,
+    })
+    expect(write.status).toBe(429)
     // Another key has its own budget.
     const other = await newKey(account.cookie)
     expect((await call('/v1/me', { key: other, env: limited })).status).toBe(200)
+    expect(
+      await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: other })),
+    ).toMatchObject({ title: 'A canvas' })
   })
 
   it('429 per client IP on /auth', async () => {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
 import { bytesOf, call, newAccount, newCanvas, sha256, upload } from './support/api'
-import { countingD1 } from './support/count-d1'
+import { meteredD1 } from '../src/storage/metered-d1'
 
 // The D1 budget (issue: foundation): an authenticated read costs at most 2 round trips, a write 3.
 it('keeps every route within its D1 round-trip budget', async () => {
@@ -12,10 +12,10 @@ it('keeps every route within its D1 round-trip budget', async () => {
   await call('/v1/me', { key: account.key })
 
   const measure = async (path: string, init: Parameters<typeof call>[1] = {}) => {
-    const { db, counter } = countingD1(env.DB)
+    const { db, meter } = meteredD1(env.DB)
     const res = await call(path, { key: account.key, ...init, env: { DB: db } })
     expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(400)
-    return counter.count
+    return meter.roundTrips
   }
 
   const reads: Record<string, number> = {
@@ -81,10 +81,10 @@ it('share routes: private ones within budget, a public download in one round tri
   const id = canvas.canvas_id
   await call('/v1/me', { key: account.key })
   const measure = async (path: string, init: Parameters<typeof call>[1] = {}) => {
-    const { db, counter } = countingD1(env.DB)
+    const { db, meter } = meteredD1(env.DB)
     const res = await call(path, { ...init, env: { DB: db } })
     expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(400)
-    return counter.count
+    return meter.roundTrips
   }
   const key = account.key
   const counts: Record<string, number> = {
@@ -119,9 +119,16 @@ it('share routes: private ones within budget, a public download in one round tri
   )
 })
 
-it('the counter counts: a batch is one round trip, two statements are two', async () => {
-  const { db, counter } = countingD1(env.DB)
+it('the meter counts: a batch is one round trip, two statements are two, rows as D1 reports', async () => {
+  const { db, meter } = meteredD1(env.DB)
   await db.prepare('SELECT 1').first()
   await db.batch([db.prepare('SELECT 1'), db.prepare('SELECT 2')])
-  expect(counter).toEqual({ count: 2, statements: 3 })
+  expect(meter).toMatchObject({ roundTrips: 2, statements: 3 })
+  await db.exec('CREATE TABLE IF NOT EXISTS meter_probe (n INTEGER)')
+  const before = { ...meter }
+  await db.prepare('INSERT INTO meter_probe (n) VALUES (1), (2), (3)').run()
+  await db.prepare('SELECT * FROM meter_probe').all()
+  expect(meter.roundTrips - before.roundTrips).toBe(2)
+  expect(meter.rowsWritten - before.rowsWritten).toBe(3)
+  expect(meter.rowsRead - before.rowsRead).toBeGreaterThanOrEqual(3)
 })

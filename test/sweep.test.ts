@@ -49,8 +49,19 @@ describe('the scheduled handler', () => {
       sessions: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
+      d1: {
+        round_trips: expect.any(Number),
+        statements: expect.any(Number),
+        rows_read: expect.any(Number),
+        rows_written: expect.any(Number),
+      },
     })
-    expect(JSON.parse(lines[0]).canvases).toBeGreaterThanOrEqual(1)
+    const summary = JSON.parse(lines[0])
+    expect(summary.canvases).toBeGreaterThanOrEqual(1)
+    // One batch per step at least, and the canvas, its version and file rows written away.
+    expect(summary.d1.round_trips).toBeGreaterThanOrEqual(6)
+    expect(summary.d1.statements).toBeGreaterThan(summary.d1.round_trips)
+    expect(summary.d1.rows_written).toBeGreaterThanOrEqual(2)
     expect(
       await count('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', canvas.canvas_id),
     ).toBe(0)

@@ -3,16 +3,18 @@
 // `wrangler dev`, whose proxy caps throughput), beside two baselines in the same runtime: a bare
 // Hono Worker and a bare Worker doing one D1 primary-key read. Load comes from wrk in a separate
 // process; each figure is the median of interleaved runs. Results go to BENCHMARKS.md.
-//   node scripts/bench/run.mjs [--runs 3] [--seconds 5] [--connections 32]
+//   node scripts/bench/run.mjs [--runs 3] [--seconds 5] [--connections 32] [--only <text>]
+// --only measures just the routes whose name contains <text> (beside both baselines), prints the
+// table and leaves BENCHMARKS.md alone: for trying a change quickly.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
-import { fetchRetry, freePort } from '../lib/local-service.mjs'
+import { fetchRetry } from '../lib/local-service.mjs'
+import { appOptions, buildWorker, migrate, serve } from '../lib/miniflare-service.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const fetch = fetchRetry
@@ -27,39 +29,30 @@ const args = Object.fromEntries(
 const RUNS = Number(args.runs ?? 3)
 const SECONDS = Number(args.seconds ?? 5)
 const CONNECTIONS = Number(args.connections ?? 32)
+const ONLY = args.only
 const work = mkdtempSync(join(tmpdir(), 'canvas-bench-'))
 const servers = []
 
 ensureWrk()
 try {
-  const bundle = buildWorker()
-  const app = await serve('app', {
-    modules: true,
-    scriptPath: bundle.path,
-    modulesRoot: join(work, 'worker'),
-    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    d1Databases: { DB: 'bench-db' },
-    r2Buckets: ['BUCKET'],
-    ratelimits: {
-      API_LIMITER: { simple: { limit: 1e9, period: 60 } },
-      AUTH_LIMITER: { simple: { limit: 1e9, period: 60 } },
-      PUBLIC_LIMITER: { simple: { limit: 1e9, period: 60 } },
-      SHARE_PASSWORD_LIMITER: { simple: { limit: 1e9, period: 60 } },
+  const built = buildWorker(join(work, 'worker'))
+  const bundle = { bytes: built.code.length, gzip: gzipSync(built.code, { level: 9 }).length }
+  const sweepLines = []
+  const app = await serveBench('app', {
+    ...appOptions(work, built.path),
+    // The sweep's JSON summary line, with its D1 cost, is read from the runtime's log.
+    handleStructuredLogs: ({ message }) => {
+      if (message.includes('"event":"sweep"')) sweepLines.push(JSON.parse(message))
     },
-    bindings: { SIGNUP: 'open', STORAGE_SIGNING_SECRET: 'bench-secret' },
-    d1Persist: join(work, 'd1'),
-    r2Persist: join(work, 'r2'),
   })
   await migrate(app.mf)
   const seed = await seedData(app.url, app.mf)
-  const hono = await serve('hono', {
+  const hono = await serveBench('hono', {
     modules: true,
     script: await bundleBaseline('baseline-hono.ts'),
     compatibilityDate: '2026-04-01',
   })
-  const d1 = await serve('d1', {
+  const d1 = await serveBench('d1', {
     modules: true,
     script: await bundleBaseline('baseline-d1.ts'),
     compatibilityDate: '2026-04-01',
@@ -134,56 +127,43 @@ try {
       target: 0.6,
     },
   ]
-  const results = new Map(targets.map((t) => [t.name, []]))
-  for (const t of targets) wrk(t, 1) // warm-up
+  const measured = targets.filter((t) => !ONLY || t.kind || t.name.includes(ONLY))
+  const results = new Map(measured.map((t) => [t.name, []]))
+  for (const t of measured) wrk(t, 1) // warm-up
   for (let run = 0; run < RUNS; run++) {
-    for (const t of targets) results.get(t.name).push(wrk(t, SECONDS))
+    for (const t of measured) results.get(t.name).push(wrk(t, SECONDS))
   }
-  const rows = targets.map((t) => {
+  const rows = measured.map((t) => {
     const runs = results.get(t.name)
     return {
       ...t,
       rps: median(runs.map((r) => r.rps)),
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
-      errors: runs.reduce((n, r) => n + r.errors, 0),
+      statusErrors: runs.reduce((n, r) => n + r.statusErrors, 0),
+      socketErrors: runs.reduce((n, r) => n + r.socketErrors, 0),
     }
   })
   const base = {
     hono: rows.find((r) => r.kind === 'hono').rps,
     d1: rows.find((r) => r.kind === 'd1').rps,
   }
-  const scale = await scaling(app, seed)
-  const sweepResult = await sweepBench(app)
-  writeReport(rows, base, bundle, scale, sweepResult)
+  if (ONLY) {
+    console.log(throughputTable(rows, base).join('\n'))
+  } else {
+    const scale = await scaling(app, seed)
+    const sweepResult = await sweepBench(app, sweepLines)
+    writeReport(rows, base, bundle, scale, sweepResult)
+  }
 } finally {
   for (const s of servers) await s.mf.dispose().catch(() => {})
   rmSync(work, { recursive: true, force: true })
 }
 
-async function serve(name, options) {
-  const port = await freePort()
-  const mf = new Miniflare({ ...options, host: '127.0.0.1', port })
-  const url = (await mf.ready).toString().replace(/\/$/, '')
-  servers.push({ name, mf })
-  return { mf, url }
-}
-
-function buildWorker() {
-  const outdir = join(work, 'worker')
-  const result = spawnSync(
-    process.execPath,
-    ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    },
-  )
-  if (result.status !== 0) throw new Error(`wrangler build failed: ${result.stderr}`)
-  const file = readdirSync(outdir).find((f) => f.endsWith('.js'))
-  const code = readFileSync(join(outdir, file))
-  return { path: join(outdir, file), bytes: code.length, gzip: gzipSync(code, { level: 9 }).length }
+async function serveBench(name, options) {
+  const server = await serve(options)
+  servers.push({ name, mf: server.mf })
+  return server
 }
 
 async function bundleBaseline(file) {
@@ -196,19 +176,6 @@ async function bundleBaseline(file) {
     write: false,
   })
   return out.outputFiles[0].text
-}
-
-async function migrate(mf) {
-  const db = await mf.getD1Database('DB')
-  for (const file of readdirSync(join(root, 'drizzle'))
-    .filter((f) => f.endsWith('.sql'))
-    .sort()) {
-    const sql = readFileSync(join(root, 'drizzle', file), 'utf8')
-    // One exec of a whole Drizzle file fails in Miniflare: run it statement by statement.
-    for (const statement of sql.split('--> statement-breakpoint')) {
-      if (statement.trim()) await db.prepare(statement).run()
-    }
-  }
 }
 
 async function seedData(url) {
@@ -275,15 +242,18 @@ function wrk(target, seconds) {
   const result = spawnSync('wrk', command, { encoding: 'utf8' })
   const text = result.stdout
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0)
-  const errors =
-    Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0) +
-    Number(
-      /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
-        .exec(text)
-        ?.slice(1)
-        .reduce((a, b) => a + Number(b), 0) ?? 0,
-    )
-  return { rps, p50: latency(text, '50%'), p99: latency(text, '99%'), errors }
+  // wrk counts a 4xx/5xx answer apart from a socket that failed (connect, read, write, timeout).
+  const statusErrors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
+  const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0
+  return {
+    rps,
+    p50: latency(text, '50%'),
+    p99: latency(text, '99%'),
+    errors: statusErrors + socketErrors,
+    statusErrors,
+    socketErrors,
+  }
 }
 
 function latency(text, label) {
@@ -369,7 +339,7 @@ function form(name, content) {
 }
 
 /** 10,000 expired canvases through the scheduled handler: runs needed and time. */
-async function sweepBench(app) {
+async function sweepBench(app, summaries) {
   const db = await app.mf.getD1Database('DB')
   const me = await db
     .prepare(
@@ -408,7 +378,18 @@ async function sweepBench(app) {
       .first()
     if (left.n === 0) break
   }
-  return { runs, ms: Math.round(performance.now() - started) }
+  // The runtime's log reaches us a moment after the handler returns.
+  for (let i = 0; i < 50 && summaries.length < runs; i++)
+    await new Promise((r) => setTimeout(r, 100))
+  const total = (field) => summaries.reduce((n, line) => n + line.d1[field], 0)
+  return {
+    runs,
+    ms: Math.round(performance.now() - started),
+    roundTrips: total('round_trips'),
+    statements: total('statements'),
+    rowsRead: total('rows_read'),
+    rowsWritten: total('rows_written'),
+  }
 }
 
 function median(values) {
@@ -425,15 +406,14 @@ function ensureWrk() {
   if (result.status !== 0) throw new Error('wrk is missing and could not be installed')
 }
 
-function writeReport(rows, base, bundle, scale, sweep) {
-  const fmt = (n, d = 0) => n.toFixed(d)
-  const lines = [
-    `## Service throughput (${new Date().toISOString().slice(0, 10)})`,
-    '',
-    `\`npm run bench\` (\`scripts/bench/run.mjs\`, ${RUNS} interleaved runs of ${SECONDS} s per figure, wrk -t2 -c${CONNECTIONS}; median shown). Machine: ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30)} GiB.`,
-    '',
-    '| Route | req/s | p50 ms | p99 ms | ratio to baseline | target | errors |',
-    '| --- | ---: | ---: | ---: | --- | --- | ---: |',
+function fmt(n, d = 0) {
+  return n.toFixed(d)
+}
+
+function throughputTable(rows, base) {
+  return [
+    '| Route | req/s | p50 ms | p99 ms | ratio to baseline | target | non-2xx | socket errors |',
+    '| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |',
     ...rows.map((r) => {
       const ratio = r.baseline
         ? `${fmt((r.rps / base[r.baseline]) * 100)}% of ${r.baseline === 'hono' ? 'bare Hono' : 'bare D1 read'}`
@@ -441,8 +421,18 @@ function writeReport(rows, base, bundle, scale, sweep) {
       const target = r.target
         ? `≥ ${fmt(r.target * 100)}% ${r.rps / base[r.baseline] >= r.target ? '✅' : '❌'}`
         : '—'
-      return `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${ratio} | ${target} | ${r.errors} |`
+      return `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${ratio} | ${target} | ${r.statusErrors} | ${r.socketErrors} |`
     }),
+  ]
+}
+
+function writeReport(rows, base, bundle, scale, sweep) {
+  const lines = [
+    `## Service throughput (${new Date().toISOString().slice(0, 10)})`,
+    '',
+    `\`npm run bench\` (\`scripts/bench/run.mjs\`, ${RUNS} interleaved runs of ${SECONDS} s per figure, wrk -t2 -c${CONNECTIONS}; median shown). Machine: ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30)} GiB.`,
+    '',
+    ...throughputTable(rows, base),
     '',
     `Worker bundle: ${fmt(bundle.bytes / 1024, 1)} KiB minified, **${fmt(bundle.gzip / 1024, 1)} KiB gzipped** (target ≤ 150 KiB ${bundle.gzip / 1024 <= 150 ? '✅' : '❌'}).`,
     '',
@@ -453,7 +443,7 @@ function writeReport(rows, base, bundle, scale, sweep) {
         `| ${s.count.toLocaleString('en')} | ${fmt(s.list, 2)} | ${fmt(s.get, 2)} | ${fmt(s.deep, 2)} |`,
     ),
     '',
-    `Sweep of 10,000 expired canvases: ${sweep.runs} run(s), ${sweep.ms} ms in all (target: within 3 runs ${sweep.runs <= 3 ? '✅' : '❌'}).`,
+    `Sweep of 10,000 expired canvases: ${sweep.runs} run(s), ${sweep.ms} ms in all (target: within 3 runs ${sweep.runs <= 3 ? '✅' : '❌'}); D1: ${sweep.roundTrips} round trips, ${sweep.statements} statements, ${sweep.rowsRead.toLocaleString('en')} rows read, ${sweep.rowsWritten.toLocaleString('en')} rows written (from the sweep's own summary line).`,
     '',
   ]
   const report = lines.join('\n')

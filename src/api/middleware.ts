@@ -23,7 +23,11 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * Authenticates the request's Bearer key (401 for missing, malformed, unknown or revoked keys;
  * 403 without the scope the method needs), batched with the route's own statements so that a read
- * can cost a single D1 round trip. Returns those statements' results.
+ * can cost a single D1 round trip. Returns those statements' results. The statements run before
+ * the rate limit's verdict is known, so they must only read.
+ *
+ * The per-key rate limit is asked at the same time as D1 (keyed by the key's hash, known before
+ * the lookup): measured in workerd, awaiting it after the lookup cost a fifth of a read's req/s.
  */
 export async function authorize(c: Context<AppEnv>, statements: D1PreparedStatement[] = []) {
   const header = c.req.header('Authorization')
@@ -35,10 +39,13 @@ export async function authorize(c: Context<AppEnv>, statements: D1PreparedStatem
   const svc = c.var.svc
   const hash = await keyHashOf(match[1])
   if (!hash) throw new AppError('unauthorized', 'invalid or revoked API key')
-  const [key, ...results] = await svc.db.batch([keyStatement(svc, hash), ...statements])
+  const [[key, ...results], allowed] = await Promise.all([
+    svc.db.batch([keyStatement(svc, hash), ...statements]),
+    withinLimit(c.env.API_LIMITER, `key:${hash}`),
+  ])
   const auth = keyFromRow(key.results[0] as Parameters<typeof keyFromRow>[0])
   if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
-  await limit(c.env.API_LIMITER, `key:${auth.keyId}`)
+  if (!allowed) throw rateLimited()
   const needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write'
   if (!auth.scopes.includes(needed)) {
     throw new AppError('forbidden', `this API key lacks the '${needed}' scope`)
@@ -95,13 +102,19 @@ export function clientIp(c: Context): string {
 const RETRY_AFTER_SECONDS = 60
 
 export async function limit(limiter: RateLimit | undefined, key: string) {
-  if (!limiter) return
-  const { success } = await limiter.limit({ key })
-  if (!success) {
-    throw new AppError('rate_limited', `too many requests; retry in ${RETRY_AFTER_SECONDS} s`, {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    })
-  }
+  if (!(await withinLimit(limiter, key))) throw rateLimited()
+}
+
+/** Counts one request against the limiter; no binding (a test or an old config) means no limit. */
+async function withinLimit(limiter: RateLimit | undefined, key: string): Promise<boolean> {
+  if (!limiter) return true
+  return (await limiter.limit({ key })).success
+}
+
+function rateLimited() {
+  return new AppError('rate_limited', `too many requests; retry in ${RETRY_AFTER_SECONDS} s`, {
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  })
 }
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure over https (CONTRACT 3). */

@@ -1,0 +1,86 @@
+// The built Worker served by Miniflare's own HTTP server on 127.0.0.1, for benchmarks: unlike
+// `wrangler dev`, no proxy Worker stands between the client and the app, to cap throughput or
+// refuse large request bodies.
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Miniflare } from 'miniflare'
+import { freePort } from './local-service.mjs'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+/** `wrangler deploy --dry-run`: the exact bundle a deploy would upload, written to `outdir`. */
+export function buildWorker(outdir) {
+  const result = spawnSync(
+    process.execPath,
+    ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  )
+  if (result.status !== 0) throw new Error(`wrangler build failed: ${result.stderr}`)
+  const file = readdirSync(outdir).find((f) => f.endsWith('.js'))
+  return { path: join(outdir, file), code: readFileSync(join(outdir, file)) }
+}
+
+/**
+ * Miniflare options for the app as wrangler.toml binds it, its D1 and R2 state kept under
+ * `work`; rate limits high enough never to be what a benchmark measures.
+ */
+export function appOptions(work, bundlePath, bindings = {}) {
+  const unlimited = { simple: { limit: 1e9, period: 60 } }
+  return {
+    modules: true,
+    scriptPath: bundlePath,
+    modulesRoot: join(bundlePath, '..'),
+    modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+    compatibilityDate: '2026-04-01',
+    compatibilityFlags: ['nodejs_compat'],
+    d1Databases: { DB: 'bench-db' },
+    r2Buckets: ['BUCKET'],
+    ratelimits: {
+      API_LIMITER: unlimited,
+      AUTH_LIMITER: unlimited,
+      PUBLIC_LIMITER: unlimited,
+      SHARE_PASSWORD_LIMITER: unlimited,
+    },
+    bindings: { SIGNUP: 'open', STORAGE_SIGNING_SECRET: 'bench-secret', ...bindings },
+    d1Persist: join(work, 'd1'),
+    r2Persist: join(work, 'r2'),
+  }
+}
+
+/** Starts Miniflare on a free 127.0.0.1 port; the caller disposes of `mf`. */
+export async function serve(options) {
+  const port = await freePort()
+  const mf = new Miniflare({ ...options, host: '127.0.0.1', port })
+  const url = (await mf.ready).toString().replace(/\/$/, '')
+  return { mf, url }
+}
+
+/** Applies drizzle/*.sql to the `DB` binding. */
+export async function migrate(mf) {
+  const db = await mf.getD1Database('DB')
+  const dir = join(root, 'drizzle')
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
+    const sql = readFileSync(join(dir, file), 'utf8')
+    // One exec of a whole Drizzle file fails in Miniflare: run it statement by statement.
+    for (const statement of sql.split('--> statement-breakpoint')) {
+      if (statement.trim()) await db.prepare(statement).run()
+    }
+  }
+}
+
+/** The whole app, built, served and migrated, with its state under `work`. */
+export async function startApp(work, bindings = {}) {
+  const bundle = buildWorker(join(work, 'worker'))
+  const app = await serve(appOptions(work, bundle.path, bindings))
+  try {
+    await migrate(app.mf)
+  } catch (err) {
+    await app.mf.dispose()
+    throw err
+  }
+  return { ...app, bundle, stop: () => app.mf.dispose() }
+}
