@@ -1,0 +1,97 @@
+// The route table: every HTTP route the Worker answers, with how it is authorized. It is the list
+// the security tests walk (authorization matrix, hostile input, headers), and test/routes.test.ts
+// holds it equal to the routes the app registers, so a route added without an entry here, and so
+// without those tests, fails the suite.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * - `none`: anyone (health, assets, the login and signup forms and their JSON twins).
+ * - `key`: `Authorization: Bearer <API key>` with `scope` (CONTRACT 3).
+ * - `session`: a JSON route of the web app; the session cookie, same origin only.
+ * - `page`: a web page that needs a session; without one it redirects to /login.
+ * - `viewer`: a web page for the owner's session, or anyone when the canvas is public.
+ * - `share`: a share token in the path, and its password when the link has one.
+ * - `signed`: a signature in the query string (storage URLs, content frames).
+ */
+export type AuthKind = 'none' | 'key' | 'session' | 'page' | 'viewer' | 'share' | 'signed'
+
+export type Route = {
+  method: Method
+  path: string
+  auth: AuthKind
+  scope?: 'read' | 'write'
+  /** The route answers JSON (API); the others answer HTML pages, redirects or content. */
+  json: boolean
+}
+
+const key = (method: Method, path: string): Route => ({
+  method,
+  path,
+  auth: 'key',
+  scope: method === 'GET' ? 'read' : 'write',
+  json: true,
+})
+
+export const ROUTES: Route[] = [
+  { method: 'GET', path: '/health', auth: 'none', json: true },
+
+  key('POST', '/v1/upload/presign'),
+  key('POST', '/v1/upload/finalize'),
+  key('POST', '/v1/canvases'),
+  key('GET', '/v1/canvases'),
+  key('GET', '/v1/canvases/:id'),
+  key('PATCH', '/v1/canvases/:id'),
+  key('DELETE', '/v1/canvases/:id'),
+  key('POST', '/v1/canvases/:id/permanent'),
+  key('GET', '/v1/canvases/:id/content'),
+  key('GET', '/v1/canvases/:id/versions'),
+  key('GET', '/v1/canvases/:id/versions/:version'),
+  key('POST', '/v1/canvases/:id/shares'),
+  key('GET', '/v1/canvases/:id/shares'),
+  key('DELETE', '/v1/canvases/:id/shares'),
+  key('DELETE', '/v1/canvases/:id/shares/:token'),
+  key('GET', '/v1/me'),
+  key('GET', '/v1/usage'),
+  key('GET', '/v1/renderers'),
+
+  { method: 'GET', path: '/share/:token', auth: 'share', json: true },
+  { method: 'GET', path: '/share/:token/content', auth: 'share', json: true },
+
+  { method: 'POST', path: '/auth/signup', auth: 'none', json: true },
+  { method: 'POST', path: '/auth/login', auth: 'none', json: true },
+  { method: 'POST', path: '/auth/logout', auth: 'none', json: true },
+  { method: 'GET', path: '/auth/keys', auth: 'session', json: true },
+  { method: 'POST', path: '/auth/keys', auth: 'session', json: true },
+  { method: 'DELETE', path: '/auth/keys/:key_id', auth: 'session', json: true },
+
+  { method: 'PUT', path: '/_storage/*', auth: 'signed', json: true },
+  { method: 'GET', path: '/_storage/*', auth: 'signed', json: true },
+  { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false },
+
+  { method: 'GET', path: '/assets/app.css', auth: 'none', json: false },
+  { method: 'GET', path: '/assets/app.js', auth: 'none', json: false },
+  { method: 'GET', path: '/', auth: 'page', json: false },
+  { method: 'GET', path: '/signup', auth: 'none', json: false },
+  { method: 'POST', path: '/signup', auth: 'none', json: false },
+  { method: 'GET', path: '/login', auth: 'none', json: false },
+  { method: 'POST', path: '/login', auth: 'none', json: false },
+  { method: 'GET', path: '/logout', auth: 'page', json: false },
+  { method: 'POST', path: '/logout', auth: 'none', json: false },
+  { method: 'GET', path: '/settings', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/keys', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/keys/:keyId/revoke', auth: 'page', json: false },
+  { method: 'GET', path: '/c/:id/delete', auth: 'page', json: false },
+  {
+    method: 'POST',
+    path: '/c/:id/:action{permanent|visibility|share|unshare|delete}',
+    auth: 'page',
+    json: false,
+  },
+  { method: 'GET', path: '/c/:id', auth: 'viewer', json: false },
+  { method: 'GET', path: '/c/:id/download', auth: 'viewer', json: false },
+  { method: 'GET', path: '/s/:token', auth: 'share', json: false },
+  { method: 'POST', path: '/s/:token', auth: 'share', json: false },
+]
+
+export const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`

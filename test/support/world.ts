@@ -1,0 +1,99 @@
+import { bytesOf, call, json, newAccount, newCanvas, sha256, type Account } from './api'
+import type { Route } from './routes'
+
+/**
+ * Two workspaces for the security tests: the owner's, with a canvas, a share link and keys of
+ * every kind, and another one, whose key and session must never reach the owner's data.
+ */
+export type World = {
+  owner: Account
+  readOnlyKey: string
+  revokedKey: string
+  spareKeyId: string
+  canvasId: string
+  title: string
+  token: string
+  content: { sha256: string; ext: string; size: number; mime: string; fileId: string }
+  other: Account
+  otherCanvasId: string
+}
+
+export async function buildWorld(): Promise<World> {
+  const owner = await newAccount()
+  const title = `Owner plan ${crypto.randomUUID().slice(0, 8)}`
+  const text = `owner content ${crypto.randomUUID()}`
+  const canvas = await newCanvas(owner.key, text, { title, permanent: true })
+  const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
+  const share = await json(
+    await call(`/v1/canvases/${canvas.canvas_id}/shares`, { method: 'POST', key: owner.key }),
+  )
+  const createKey = async (scopes: string[]) =>
+    json(
+      await call('/auth/keys', {
+        method: 'POST',
+        cookie: owner.cookie,
+        json: { name: 'k', scopes },
+      }),
+    )
+  const readOnly = await createKey(['read'])
+  const revoked = await createKey(['read', 'write'])
+  await call(`/auth/keys/${revoked.key_id}`, { method: 'DELETE', cookie: owner.cookie })
+  const spare = await createKey(['read'])
+  const other = await newAccount()
+  const otherCanvas = await newCanvas(other.key, 'other content', { title: 'Other canvas' })
+  return {
+    owner,
+    readOnlyKey: readOnly.key,
+    revokedKey: revoked.key,
+    spareKeyId: spare.key_id,
+    canvasId: canvas.canvas_id,
+    title,
+    token: share.token,
+    content: {
+      sha256: await sha256(bytesOf(text)),
+      ext: 'txt',
+      size: bytesOf(text).byteLength,
+      mime: 'text/plain',
+      fileId: detail.file.file_id,
+    },
+    other,
+    otherCanvasId: otherCanvas.canvas_id,
+  }
+}
+
+export type Prepared = { path: string; init: Parameters<typeof call>[1] & {} }
+
+/**
+ * A request to `route` that would succeed for the owner, with no credentials attached: the tests
+ * add the header, cookie or signature they are checking. Paths point at the owner's data.
+ */
+export function requestFor(route: Route, world: World): Prepared {
+  const path = route.path
+    .replace(':id', world.canvasId)
+    .replace(':version', '1')
+    .replace(':token', world.token)
+    .replace(':key_id', world.spareKeyId)
+    .replace(':keyId', world.spareKeyId)
+    .replace(':action{permanent|visibility|share|unshare|delete}', 'visibility')
+    .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
+  const init: Prepared['init'] = { method: route.method }
+  const { sha256: hash, ext, size, mime } = world.content
+  const bodies: Record<string, unknown> = {
+    'POST /v1/upload/presign': { sha256: 'f'.repeat(64), ext: 'txt', size: 3, mime: 'text/plain' },
+    'POST /v1/upload/finalize': { sha256: hash, ext, size, mime },
+    'POST /v1/canvases': { file_id: world.content.fileId, title: 'copy', ext: 'txt' },
+    'PATCH /v1/canvases/:id': { title: 'renamed' },
+    'POST /v1/canvases/:id/shares': { expires_in: '1h' },
+    'POST /auth/keys': { name: 'another key' },
+    'POST /auth/signup': { email: 'someone@example.com', password: 'a long password' },
+    'POST /auth/login': { email: world.owner.email, password: world.owner.password },
+  }
+  const body = bodies[`${route.method} ${route.path}`]
+  if (body !== undefined) init.json = body
+  if (!route.json && route.method === 'POST') {
+    init.body = new URLSearchParams({ visibility: 'public', name: 'k' }).toString()
+    init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' }
+  }
+  if (route.method === 'PUT') init.body = bytesOf('abc')
+  return { path, init }
+}
