@@ -19,7 +19,7 @@ import {
   updateCanvasBody,
   versionParam,
 } from './schemas'
-import { mediaType, parse, readJson } from './validate'
+import { mediaType, parse, parseQuery, readJson } from './validate'
 
 export const canvases = new Hono<AppEnv>()
 
@@ -31,7 +31,7 @@ canvases.post('/', async (c) => {
 })
 
 canvases.get('/', async (c) => {
-  const { limit = 20, offset = 0, ...filters } = parse(listQuery, c.req.query())
+  const { limit = 20, offset = 0, ...filters } = parseQuery(c, listQuery)
   return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
 })
 
@@ -64,7 +64,7 @@ canvases.get('/:id/versions/:version', async (c) => {
 })
 
 async function download(c: AppContext, version?: number) {
-  const { dl } = parse(downloadQuery, c.req.query())
+  const { dl } = parseQuery(c, downloadQuery)
   const content = await findContent(c.var.svc, c.var.auth, canvasIdParam(c), version)
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')

@@ -5,7 +5,7 @@ import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from './context'
 import { clientIp, limit, limitByIp } from './middleware'
 import { downloadQuery, shareToken } from './schemas'
-import { parse } from './validate'
+import { parseQuery } from './validate'
 
 // The public side of share links: no API key, only the token (and the password when set).
 export const publicShares = new Hono<AppEnv>()
@@ -21,7 +21,7 @@ publicShares.get('/:token', async (c) => {
 })
 
 publicShares.get('/:token/content', async (c) => {
-  const { dl } = parse(downloadQuery, c.req.query())
+  const { dl } = parseQuery(c, downloadQuery)
   const content = await openShareContent(c.var.svc, access(c))
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')

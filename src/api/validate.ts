@@ -11,6 +11,16 @@ export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.out
   return result.data
 }
 
+/** The query string, validated; a name given twice is ambiguous, so it is refused, not guessed. */
+export function parseQuery<S extends z.ZodMiniType>(c: Context, schema: S): z.output<S> {
+  const query: Record<string, string> = {}
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
+    query[name] = values[0]
+  }
+  return parse(schema, query)
+}
+
 export function mediaType(c: Context): string {
   return (c.req.header('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
 }

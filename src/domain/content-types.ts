@@ -50,7 +50,12 @@ export function contentDisposition(kind: 'attachment' | 'inline', title: string,
     .replace(/[\u0000-\u001f\u007f"\\/:*?<>|%]/g, '_')
     .replace(/[^\x20-\x7e]/g, '_')
     .replace(/^[.\s]+/, '_')
-  const utf8 = encodeURIComponent(name.replace(/[\u0000-\u001f\u007f/\\]/g, '_')).replace(
+  // encodeURIComponent throws on a lone surrogate: such a half character becomes U+FFFD first.
+  const whole = name.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  )
+  const utf8 = encodeURIComponent(whole.replace(/[\u0000-\u001f\u007f/\\]/g, '_')).replace(
     /['()*]/g,
     (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase(),
   )

@@ -12,7 +12,9 @@ export type World = {
   spareKeyId: string
   canvasId: string
   title: string
+  /** A share link of the canvas, protected by `sharePassword`. */
   token: string
+  sharePassword: string
   content: { sha256: string; ext: string; size: number; mime: string; fileId: string }
   other: Account
   otherCanvasId: string
@@ -24,8 +26,13 @@ export async function buildWorld(): Promise<World> {
   const text = `owner content ${crypto.randomUUID()}`
   const canvas = await newCanvas(owner.key, text, { title, permanent: true })
   const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
+  const sharePassword = 'open sesame'
   const share = await json(
-    await call(`/v1/canvases/${canvas.canvas_id}/shares`, { method: 'POST', key: owner.key }),
+    await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+      method: 'POST',
+      key: owner.key,
+      json: { password: sharePassword },
+    }),
   )
   const createKey = async (scopes: string[]) =>
     json(
@@ -49,6 +56,7 @@ export async function buildWorld(): Promise<World> {
     canvasId: canvas.canvas_id,
     title,
     token: share.token,
+    sharePassword,
     content: {
       sha256: await sha256(bytesOf(text)),
       ext: 'txt',

@@ -1,0 +1,332 @@
+import fc from 'fast-check'
+import { ROUTES, type Route } from './routes'
+import { requestFor, type Prepared, type World } from './world'
+
+// Generators of hostile requests: each one is wrong in at least one way the contract refuses
+// (a field of the wrong type or size, a control character, a path that cannot name anything, a
+// body that does not parse), wrapped in everything else a fuzzer can think of: unicode edge cases,
+// NUL bytes, path traversal, header injection, huge and empty values.
+
+export type Hostile = Prepared & { route: Route; attack: string }
+
+const CONTROL = ['\u0000', '\n', '\r', '\r\n', '\t', '\u001b', '\u007f', '\u0008']
+const EDGES = ['\u202e', '\u200b', '\ufeff', '\ud800', '\udfff', '𝕏', 'e\u0301', '\uffff', '\u2028']
+const TRAVERSAL = ['../', '..\\', '%2e%2e%2f', '/etc/passwd', '..%00', '....//', '%c0%ae%c0%ae/']
+const INJECTION = ['"; filename=evil.exe', "'; DROP TABLE canvases; --", '<script>x</script>']
+
+/** Any text: arbitrary code points (lone surrogates too) mixed with the pieces above. */
+const wild = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.constantFrom(...EDGES, ...TRAVERSAL, ...INJECTION),
+    ),
+    { maxLength: 5 },
+  )
+  .map((parts) => parts.join(''))
+
+/** Every byte of the UTF-8 (lone surrogates become U+FFFD) as %XX: always a valid URL part. */
+const percentEncode = (text: string) =>
+  [...new TextEncoder().encode(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
+
+/** Text that cannot end a multipart header's quoted value early. */
+const quoteless = wild.map((s) => s.replace(/["\\\r\n]/g, ''))
+
+/** Text with a control character in it: never a valid title, name, ext or mime. */
+const withControl = fc.tuple(wild, fc.constantFrom(...CONTROL), wild).map(([a, c, b]) => a + c + b)
+
+const wrongType = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+)
+
+const huge = (min: number) =>
+  fc.oneof(
+    fc.string({ unit: 'binary', minLength: min + 1, maxLength: min + 40 }),
+    fc.constantFrom('x'.repeat(min + 1), '\u00e9'.repeat(300_000)),
+  )
+
+const badTitle = fc.oneof(fc.constant(''), withControl, huge(200), wrongType)
+const badExt = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom('.txt', 'TXT', 'tar.gz', 'a'.repeat(17), '../../etc', 'txt\u0000', 'ｔｘｔ'),
+  wild.filter((s) => !/^[a-z0-9]{1,16}$/.test(s)),
+  wrongType,
+)
+const badId = fc.oneof(
+  fc.constant(''),
+  wild.filter((s) => !/^[A-Za-z0-9]{1,64}$/.test(s)),
+  fc.constant('a'.repeat(65)),
+  wrongType,
+)
+const badSha = fc.oneof(
+  fc.constant('A'.repeat(64)),
+  fc.constant('a'.repeat(63)),
+  wild.filter((s) => !/^[0-9a-f]{64}$/.test(s)),
+  wrongType,
+)
+const badSize = fc.oneof(
+  fc.integer({ max: -1 }),
+  fc.constantFrom(0.5, 1e300, Number.MAX_SAFE_INTEGER + 2, 5368709121, -0.1),
+  fc.string(),
+  fc.constant(null),
+)
+const badMime = fc.oneof(
+  fc.constant(''),
+  withControl,
+  fc.constantFrom('text/html\r\nX-Injected: 1', 'no-slash', 'a/b/c', 'x/'.padEnd(300, 'y')),
+  wrongType,
+)
+const badEmail = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom('no-at-sign', '@example.com', 'a@', `${'a'.repeat(250)}@example.com`),
+  withControl.map((s) => `${s}@example.com`),
+  wrongType,
+)
+
+/** Valid base bodies of the routes that take JSON, and how each field can be made invalid. */
+function jsonFields(
+  route: Route,
+  world: World,
+): [Record<string, unknown>, Record<string, fc.Arbitrary<unknown>>] | null {
+  const base = requestFor(route, world).init.json as Record<string, unknown> | undefined
+  const upload = { sha256: badSha, ext: badExt, size: badSize, mime: badMime, file_id: badId }
+  const byRoute: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
+    'POST /v1/upload/presign': upload,
+    'POST /v1/upload/finalize': upload,
+    'POST /v1/canvases': {
+      file_id: badId,
+      title: badTitle,
+      ext: badExt,
+      renderer_id: fc.oneof(fc.constantFrom('nope', 'HTML', ''), wrongType),
+      permanent: fc.oneof(fc.constantFrom('true', 1, 'yes'), fc.constant(null)),
+    },
+    'PATCH /v1/canvases/:id': {
+      title: badTitle,
+      visibility: fc.oneof(fc.constantFrom('Public', 'secret', ''), wrongType),
+      renderer_id: fc.oneof(fc.constantFrom('nope', 'pdf2'), wrongType),
+      file_id: badId,
+    },
+    'POST /v1/canvases/:id/shares': {
+      expires_in: fc.oneof(
+        fc.constantFrom('0s', '366d', '10y', '1.5h', '-1h', 'forever'),
+        wrongType,
+      ),
+      password: fc.oneof(fc.constantFrom('', 'abc'), huge(256), wrongType),
+      max_views: fc.oneof(fc.constantFrom(0, -1, 1_000_001, 1.5), fc.string()),
+      version: fc.oneof(fc.constantFrom(0, -1, 999, 2.5), fc.string()),
+      token: fc.oneof(fc.constantFrom('short', world.token, 'has space!'), withControl, wrongType),
+    },
+    'POST /auth/keys': {
+      name: fc.oneof(fc.constant(''), withControl, huge(100), wrongType),
+      scopes: fc.oneof(fc.constant([]), fc.constant(['admin']), fc.constant('read'), wrongType),
+    },
+    'POST /auth/signup': {
+      email: badEmail,
+      password: fc.oneof(fc.constantFrom('', 'short'), huge(256), wrongType),
+    },
+    'POST /auth/login': {
+      password: fc.oneof(fc.constant('wrong password'), wild, huge(256), wrongType),
+    },
+  }
+  const fields = byRoute[`${route.method} ${route.path}`]
+  return fields ? [base ?? {}, fields] : null
+}
+
+/** One or more fields made invalid, others left valid, maybe an unknown field on top. */
+function badJsonBody(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  const spec = jsonFields(route, world)
+  if (!spec) return null
+  const [base, fields] = spec
+  const names = Object.keys(fields)
+  const corrupted = fc
+    .tuple(
+      fc.subarray(names, { minLength: 1 }),
+      fc.option(fc.constantFrom('__proto__', 'constructor', 'extra', 'title ', 'TITLE')),
+    )
+    .chain(([chosen, extra]) =>
+      fc.tuple(...chosen.map((n) => fields[n])).map((values) => {
+        const body: Record<string, unknown> = { ...base }
+        chosen.forEach((n, i) => (body[n] = values[i]))
+        if (extra && !(extra in fields)) body[extra] = 1
+        return body
+      }),
+    )
+  const raw = fc.oneof(
+    corrupted.map((b) => ({ text: JSON.stringify(b), attack: 'invalid field' })),
+    wild.map((t) => ({ text: `{${t}`, attack: 'malformed JSON' })),
+    fc.constantFrom('null', '[]', '"x"', '1', 'true', '{"a":', '').map((t) => ({
+      text: t,
+      attack: 'not an object',
+    })),
+    fc.constant({ text: '['.repeat(5000), attack: 'deep nesting' }),
+  )
+  return raw.map(({ text, attack }) => {
+    const prepared = requestFor(route, world)
+    const init = { ...prepared.init, json: undefined }
+    return {
+      ...prepared,
+      route,
+      attack,
+      init: { ...init, body: text, headers: { 'Content-Type': 'application/json' } },
+    }
+  })
+}
+
+/** multipart/form-data that does not parse, or parses into a field the contract refuses. */
+function badMultipart(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (!['POST /v1/canvases', 'PATCH /v1/canvases/:id'].includes(`${route.method} ${route.path}`))
+    return null
+  const prepared = requestFor(route, world)
+  const boundary = 'hostileBoundary42'
+  const part = (name: string, value: string, filename?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${
+      filename === undefined ? '' : `; filename="${filename}"`
+    }\r\n\r\n${value}\r\n`
+  const fields = fc.oneof(
+    withControl.map((t) => part('title', t) + part('file', 'x', 'a.txt')),
+    badExt
+      .filter((e): e is string => typeof e === 'string')
+      .map((e) => part('ext', e) + part('file', 'x', 'a.txt')),
+    fc.constant(part('permanent', 'maybe') + part('file', 'x', 'a.txt')),
+    fc.constant(part('file', 'x', 'a.txt') + part('file', 'y', 'b.txt')),
+    fc.constant(part('file', 'not a file part')),
+    fc.constant(part('file', 'x', 'a.txt') + part('file_id', 'abc')),
+  )
+  // On a create, the file name is the title's default: one with a control character is refused.
+  const badName = fc
+    .tuple(quoteless, fc.constantFrom('\u0000', '\t', '\u001b', '\u007f', '\u0008'), quoteless)
+    .map(([a, c, b]) => part('file', 'x', `${a}${c}${b}.txt`))
+  const bodies = route.method === 'POST' ? fc.oneof(fields, badName) : fields
+  return fc
+    .oneof(
+      bodies.map((body) => ({ body: `${body}--${boundary}--\r\n`, boundary, attack: 'bad field' })),
+      fc.uint8Array({ maxLength: 200 }).map((body) => ({ body, boundary, attack: 'garbage' })),
+      fc.constant({ body: 'x', boundary: '', attack: 'no boundary' }),
+    )
+    .map(({ body, boundary: b, attack }) => ({
+      path: prepared.path,
+      route,
+      attack: `multipart ${attack}`,
+      init: {
+        method: route.method,
+        body,
+        headers: {
+          'Content-Type': b ? `multipart/form-data; boundary=${b}` : 'multipart/form-data',
+        },
+      },
+    }))
+}
+
+/** A path parameter that cannot name anything: traversal, NUL, unicode, too long. */
+function badParam(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  const params = route.path.match(/:\w+/g)
+  if (!params && !route.path.endsWith('*')) return null
+  const prepared = requestFor(route, world)
+  const raw = fc
+    .oneof(
+      wild.map(percentEncode),
+      fc.constantFrom(
+        '%ZZ',
+        '%00',
+        '..%2F..%2Fetc%2Fpasswd',
+        '%2e%2e%2f',
+        'a'.repeat(70),
+        '0',
+        '-1',
+      ),
+      // `.` and `..` segments are resolved by the URL parser before any route sees them.
+    )
+    .filter((v) => !/^(\.|%2e){1,2}$/i.test(v))
+  return fc.tuple(raw, fc.nat(Math.max(0, (params?.length ?? 1) - 1))).map(([value, which]) => {
+    let path: string
+    if (params) {
+      // Rebuild from the template so exactly one parameter is hostile.
+      const chosen = params[which]
+      path = route.path.replace(
+        chosen + (chosen === ':action' ? '{permanent|visibility|share|unshare|delete}' : ''),
+        value,
+      )
+      path = requestFor({ ...route, path }, world).path
+    } else {
+      path = prepared.path.replace(/[^/]+$/, value)
+    }
+    return { ...prepared, path, route, attack: `bad ${params?.[which] ?? 'key'}` }
+  })
+}
+
+/** Query strings the contract bounds: list paging and filters, the download switch. */
+function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  const prepared = requestFor(route, world)
+  const queries: Record<string, fc.Arbitrary<string>> = {
+    'GET /v1/canvases': fc.oneof(
+      fc.constantFrom('limit=0', 'limit=101', 'limit=-1', 'limit=1e3', 'offset=-5', 'offset=x'),
+      fc.constantFrom('visibility=everyone', 'ext=.txt', 'ext=..%2F', 'limit=%00', 'limit=%ZZ'),
+      wild.map((w) => `limit=${percentEncode(w)}x`),
+    ),
+    'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
+    'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
+    'GET /share/:token/content': fc.constantFrom('dl=2', 'dl=%E2%80%AE'),
+  }
+  const query = queries[`${route.method} ${route.path}`]
+  if (!query) return null
+  return query.map((q) => ({
+    ...prepared,
+    path: `${prepared.path}?${q}`,
+    route,
+    attack: 'bad query',
+  }))
+}
+
+/** A method the path does not answer. */
+function wrongMethod(route: Route, world: World): fc.Arbitrary<Hostile> {
+  const prepared = requestFor(route, world)
+  const taken = new Set(ROUTES.filter((r) => r.path === route.path).map((r) => r.method))
+  const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !taken.has(m as never))
+  return fc.constantFrom(...others).map((method) => ({
+    ...prepared,
+    route,
+    attack: `method ${method}`,
+    init: { method, body: method === 'GET' ? undefined : 'x' },
+  }))
+}
+
+/** Headers that must be refused: a non-JSON type on a JSON route, a junk Authorization. */
+function badHeader(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  const prepared = requestFor(route, world)
+  if (route.auth === 'key') {
+    const junk = fc.oneof(
+      fc.string({ unit: 'binary-ascii', maxLength: 80 }).map((s) => s.replace(/[\r\n\0]/g, '')),
+      fc.constantFrom('Bearer svc_', 'Bearer svc_' + 'a'.repeat(500), 'bearer  ', 'Bearer \u00ff'),
+    )
+    return junk.map((value) => ({
+      ...prepared,
+      route,
+      attack: 'junk Authorization',
+      init: {
+        ...prepared.init,
+        key: undefined,
+        headers: { ...(prepared.init.headers as {}), Authorization: value },
+      },
+    }))
+  }
+  return null
+}
+
+/** Every hostile request the generators can make, for every route of the table. */
+export function hostileRequests(world: World): {
+  arbitrary: fc.Arbitrary<Hostile>
+  routes: Route[]
+} {
+  const perRoute = ROUTES.map((route) => {
+    const makers = [badJsonBody, badMultipart, badParam, badQuery, badHeader]
+      .map((make) => make(route, world))
+      .filter((a): a is fc.Arbitrary<Hostile> => a !== null)
+    return fc.oneof(wrongMethod(route, world), ...makers)
+  })
+  return { arbitrary: fc.oneof(...perRoute), routes: ROUTES }
+}
