@@ -1,6 +1,48 @@
-// Wraps a D1 binding and meters what goes through it: round trips (a statement run on its own, or
-// a whole batch, is one), statements, and the rows D1 reports reading and writing, which is what
-// D1 bills. The cron sweep logs these; tests hold routes to their round-trip budget with them.
+// Wraps a D1 binding to see every round trip go by (a statement run on its own, or a whole batch,
+// is one). The cron sweep meters what it costs: round trips, statements, and the rows D1 reports
+// reading and writing, which is what D1 bills. Tests hold routes to their round-trip budget with
+// the meter, and make chosen round trips fail with the same interceptor.
+
+export type RoundTrip = { method: string; statements: number }
+export type Around = <T>(trip: RoundTrip, run: () => Promise<T>) => Promise<T>
+
+const RUNNERS = new Set(['first', 'all', 'run', 'raw'])
+const INNER = Symbol('inner')
+
+export function interceptD1(db: D1Database, around: Around): D1Database {
+  const unwrap = (s: D1PreparedStatement) =>
+    (s as unknown as Record<symbol, D1PreparedStatement>)[INNER] ?? s
+  const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === INNER) return target
+        if (prop === 'bind') return (...args: unknown[]) => wrapStatement(target.bind(...args))
+        const value = Reflect.get(target, prop, target)
+        if (typeof prop === 'string' && RUNNERS.has(prop)) {
+          return (...args: unknown[]) =>
+            around({ method: prop, statements: 1 }, () => value.apply(target, args))
+        }
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'prepare') return (query: string) => wrapStatement(target.prepare(query))
+      if (prop === 'batch') {
+        return (statements: D1PreparedStatement[]) =>
+          around({ method: 'batch', statements: statements.length }, () =>
+            target.batch(statements.map(unwrap)),
+          )
+      }
+      if (prop === 'exec') {
+        return (query: string) =>
+          around({ method: 'exec', statements: 1 }, () => target.exec(query))
+      }
+      const value = Reflect.get(target, prop, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
 
 export type D1Meter = {
   roundTrips: number
@@ -9,61 +51,21 @@ export type D1Meter = {
   rowsWritten: number
 }
 
-const RUNNERS = new Set(['first', 'all', 'run', 'raw'])
-const INNER = Symbol('inner')
-
 export function meteredD1(db: D1Database): { db: D1Database; meter: D1Meter } {
   const meter: D1Meter = { roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 }
   const count = (result: unknown) => {
     const meta = (result as D1Result | null)?.meta
     meter.rowsRead += meta?.rows_read ?? 0
     meter.rowsWritten += meta?.rows_written ?? 0
-    return result
   }
-  const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === INNER) return target
-        if (prop === 'bind') return (...args: unknown[]) => wrapStatement(target.bind(...args))
-        const value = Reflect.get(target, prop, target)
-        if (typeof prop === 'string' && RUNNERS.has(prop)) {
-          return async (...args: unknown[]) => {
-            meter.roundTrips++
-            meter.statements++
-            // first() and raw() give no meta; run() and all() do.
-            const result = await value.apply(target, args)
-            return prop === 'run' || prop === 'all' ? count(result) : result
-          }
-        }
-        return typeof value === 'function' ? value.bind(target) : value
-      },
-    })
-  const wrapped = new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrapStatement(target.prepare(query))
-      if (prop === 'batch') {
-        return async (statements: D1PreparedStatement[]) => {
-          meter.roundTrips++
-          meter.statements += statements.length
-          const results = await target.batch(
-            statements.map(
-              (s) => (s as unknown as Record<symbol, D1PreparedStatement>)[INNER] ?? s,
-            ),
-          )
-          results.forEach(count)
-          return results
-        }
-      }
-      if (prop === 'exec') {
-        return (query: string) => {
-          meter.roundTrips++
-          meter.statements++
-          return target.exec(query)
-        }
-      }
-      const value = Reflect.get(target, prop, target)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
+  const metered = interceptD1(db, async (trip, run) => {
+    meter.roundTrips++
+    meter.statements += trip.statements
+    const result = await run()
+    // first() and raw() give no meta; run(), all() and each result of a batch do.
+    if (trip.method === 'batch') (result as D1Result[]).forEach(count)
+    else if (trip.method === 'run' || trip.method === 'all') count(result)
+    return result
   })
-  return { db: wrapped, meter }
+  return { db: metered, meter }
 }

@@ -1,0 +1,244 @@
+import { env } from 'cloudflare:test'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { readSettings } from '../../src/env'
+import { sweep } from '../../src/domain/sweep'
+import { blobKey } from '../../src/storage/blobs'
+import {
+  bytesOf,
+  call,
+  json,
+  newAccount,
+  newCanvas,
+  sha256,
+  upload,
+  type Account,
+} from '../support/api'
+import { faultsFor, faultyBindings, type Fault } from '../support/faults'
+import { expectIntact, expectTidy, visibleState } from '../support/integrity'
+
+// Each step of finalize, create, update, delete and the sweep is made to fail, before it reaches
+// D1 or R2 and after (the answer lost). Whatever fails, the workspace is left as it was or as the
+// operation would have left it, its promises hold, and the next sweep tidies what was left over.
+
+type Bindings = ReturnType<typeof faultyBindings>['bindings']
+type Prepared = { account: Account; run: (bindings: Bindings) => Promise<Response> }
+type Scenario = { name: string; setup: () => Promise<Prepared> }
+
+// Each injected fault is an internal error the Worker logs; the log is checked in secrets.test.ts.
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const HOUR = 3600_000
+const later = () => Date.now() + 48 * HOUR
+const settings = readSettings(env)
+const sweepAt = (now: number, bindings: { DB: D1Database; BUCKET: R2Bucket }) =>
+  sweep({ db: bindings.DB, bucket: bindings.BUCKET, settings, now: Date.now }, { now })
+
+/** Sweeps at a time past every grace period, without faults, until it is done. */
+async function tidyUp() {
+  for (let i = 0; i < 10; i++) {
+    if ((await sweepAt(later(), env)).complete) return
+  }
+  throw new Error('the sweep did not finish')
+}
+
+const form = (fields: Record<string, string>, text: string) => {
+  const data = new FormData()
+  data.append('file', new Blob([text]), 'upload.txt')
+  for (const [k, v] of Object.entries(fields)) data.append(k, v)
+  return data
+}
+
+const scenarios: Scenario[] = [
+  {
+    name: 'finalize',
+    async setup() {
+      const account = await newAccount()
+      const content = bytesOf('finalized under fire')
+      const meta = {
+        sha256: await sha256(content),
+        ext: 'txt',
+        size: content.byteLength,
+        mime: 'text/plain',
+      }
+      const presign = await json(
+        await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta }),
+      )
+      await call(presign.upload_url, { method: 'PUT', body: content })
+      return {
+        account,
+        run: (env) =>
+          call('/v1/upload/finalize', { method: 'POST', key: account.key, json: meta, env }),
+      }
+    },
+  },
+  {
+    name: 'create (file_id)',
+    async setup() {
+      const account = await newAccount()
+      const fileId = await upload(account.key, bytesOf('created under fire'))
+      const json = { file_id: fileId, title: 'new', ext: 'txt', permanent: true }
+      return {
+        account,
+        run: (env) => call('/v1/canvases', { method: 'POST', key: account.key, json, env }),
+      }
+    },
+  },
+  {
+    name: 'create (multipart)',
+    async setup() {
+      const account = await newAccount()
+      return {
+        account,
+        run: (env) =>
+          call('/v1/canvases', {
+            method: 'POST',
+            key: account.key,
+            body: form({ permanent: 'true', title: 'new' }, 'uploaded under fire'),
+            env,
+          }),
+      }
+    },
+  },
+  {
+    name: 'update (file_id)',
+    async setup() {
+      const account = await newAccount()
+      const canvas = await newCanvas(account.key, 'first', { permanent: true })
+      const fileId = await upload(account.key, bytesOf('second'))
+      return {
+        account,
+        run: (env) =>
+          call(`/v1/canvases/${canvas.canvas_id}`, {
+            method: 'PATCH',
+            key: account.key,
+            json: { file_id: fileId, title: 'renamed' },
+            env,
+          }),
+      }
+    },
+  },
+  {
+    name: 'update (multipart)',
+    async setup() {
+      const account = await newAccount()
+      const canvas = await newCanvas(account.key, 'first', { permanent: true })
+      return {
+        account,
+        run: (env) =>
+          call(`/v1/canvases/${canvas.canvas_id}`, {
+            method: 'PATCH',
+            key: account.key,
+            body: form({ visibility: 'public' }, 'second, uploaded'),
+            env,
+          }),
+      }
+    },
+  },
+  {
+    name: 'delete',
+    async setup() {
+      const account = await newAccount()
+      const canvas = await newCanvas(account.key, 'doomed', { permanent: true })
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, { method: 'POST', key: account.key })
+      await newCanvas(account.key, 'bystander', { permanent: true, title: 'stays' })
+      return {
+        account,
+        run: (env) =>
+          call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key, env }),
+      }
+    },
+  },
+]
+
+describe.each(scenarios)('$name', ({ setup }) => {
+  it('leaves the old state or the new one after a failure at any step', async () => {
+    const dry = await setup()
+    await call('/v1/me', { key: dry.account.key }) // last_used_at is fresh: no write after the response
+    const counting = faultyBindings(null)
+    const ok = await dry.run(counting.bindings)
+    expect(ok.status, await ok.clone().text()).toBeLessThan(300)
+    const after = await visibleState(dry.account.workspaceId)
+    const faults = faultsFor(counting.state.operations)
+    expect(faults.length).toBeGreaterThan(0)
+
+    for (const fault of faults) {
+      const { account, run } = await setup()
+      await call('/v1/me', { key: account.key })
+      const where = `${fault.when} step ${fault.at} of ${counting.state.log.join(', ')}`
+      const before = await visibleState(account.workspaceId)
+      const faulty = faultyBindings(fault)
+      const res = await run(faulty.bindings)
+      expect(faulty.state.tripped, where).not.toBeNull()
+      expect(res.status, where).toBe(500)
+      expect(await json(res), where).toEqual({
+        error: { code: 'internal_error', message: 'internal error' },
+      })
+      const state = await visibleState(account.workspaceId)
+      expect([JSON.stringify(before), JSON.stringify(after)], where).toContain(
+        JSON.stringify(state),
+      )
+      await expectIntact(account.workspaceId, where)
+      await tidyUp()
+      await expectIntact(account.workspaceId, `${where}, then swept`)
+      await expectTidy(account.workspaceId, `${where}, then swept`)
+      expect(await visibleState(account.workspaceId), `${where}, then swept`).toEqual(state)
+    }
+  }, 120_000)
+})
+
+describe('the sweep', () => {
+  /** Expired and permanent canvases, an unreferenced file, an object nothing knows. */
+  async function mess() {
+    const account = await newAccount()
+    await newCanvas(account.key, 'expires', { title: 'temporary' })
+    await newCanvas(account.key, 'expires too', { title: 'temporary 2' })
+    await newCanvas(account.key, 'stays', { permanent: true, title: 'kept' })
+    await upload(account.key, bytesOf('finalized, never used'))
+    const orphan = bytesOf(`orphan ${crypto.randomUUID()}`)
+    await env.BUCKET.put(blobKey(account.workspaceId, await sha256(orphan)), orphan)
+    return account
+  }
+
+  it('keeps every promise when any of its steps fails, and the next run finishes the job', async () => {
+    await tidyUp()
+    let tested = 0
+    for (let at = 1; ; at++) {
+      let trippedAny = false
+      for (const when of ['before', 'after'] as const) {
+        const account = await mess()
+        const fault: Fault = { at, when }
+        const faulty = faultyBindings(fault)
+        const failure = await sweepAt(later(), faulty.bindings).then(
+          () => null,
+          (err: unknown) => err,
+        )
+        const where = `sweep, ${when} step ${at} (${faulty.state.log.at(-1)})`
+        if (faulty.state.tripped === null) {
+          // The sweep finished before reaching step `at`: every step has been tried.
+          expect(failure, where).toBeNull()
+          await expectTidy(account.workspaceId, where)
+          continue
+        }
+        trippedAny = true
+        tested++
+        expect(String(failure), where).toContain('injected fault')
+        await expectIntact(account.workspaceId, where)
+        await tidyUp()
+        await expectIntact(account.workspaceId, `${where}, then swept`)
+        await expectTidy(account.workspaceId, `${where}, then swept`)
+        const left = await visibleState(account.workspaceId)
+        expect(
+          left.map((c) => c.title),
+          where,
+        ).toEqual(['kept'])
+      }
+      if (!trippedAny) break
+    }
+    expect(tested).toBeGreaterThan(10)
+  }, 120_000)
+})

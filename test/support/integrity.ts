@@ -1,0 +1,93 @@
+import { env } from 'cloudflare:test'
+import { expect } from 'vitest'
+import { checkObject } from '../../src/storage/blobs'
+import { objectsOf } from './state'
+
+// What a workspace shows its users, and the promises behind it: no canvas without its versions,
+// no version without its file, no finalized file without its bytes.
+
+/** The canvases as a user sees them (no ids or times, so two workspaces can be compared). */
+export async function visibleState(workspaceId: string) {
+  const [canvases, versions, shares] = await env.DB.batch([
+    env.DB.prepare(
+      `SELECT canvas_id, title, ext, renderer_id, visibility, version, expires_at IS NULL AS permanent
+       FROM canvases WHERE workspace_id = ?`,
+    ).bind(workspaceId),
+    env.DB.prepare(
+      `SELECT v.canvas_id, v.version, f.sha256 FROM versions v
+       JOIN canvases c ON c.canvas_id = v.canvas_id LEFT JOIN files f ON f.file_id = v.file_id
+       WHERE c.workspace_id = ? ORDER BY v.version`,
+    ).bind(workspaceId),
+    env.DB.prepare(
+      `SELECT s.canvas_id, s.view_count, s.password_hash IS NOT NULL AS protected FROM share_links s
+       JOIN canvases c ON c.canvas_id = s.canvas_id WHERE c.workspace_id = ?`,
+    ).bind(workspaceId),
+  ])
+  type Row = Record<string, unknown> & { canvas_id: string }
+  const of = (rows: unknown[], id: string) =>
+    (rows as Row[]).filter((r) => r.canvas_id === id).map(({ canvas_id: _, ...rest }) => rest)
+  return (canvases.results as Row[])
+    .map(({ canvas_id, ...canvas }) => ({
+      ...canvas,
+      versions: of(versions.results, canvas_id),
+      shares: of(shares.results, canvas_id),
+    }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
+}
+
+/** The promises that must hold after any failure, at any step. */
+export async function expectIntact(workspaceId: string, where: string) {
+  const [canvases, versions, files] = await env.DB.batch([
+    env.DB.prepare('SELECT canvas_id, version FROM canvases WHERE workspace_id = ?').bind(
+      workspaceId,
+    ),
+    env.DB.prepare(
+      `SELECT v.canvas_id, v.version, f.status, f.workspace_id FROM versions v
+       JOIN canvases c ON c.canvas_id = v.canvas_id LEFT JOIN files f ON f.file_id = v.file_id
+       WHERE c.workspace_id = ?`,
+    ).bind(workspaceId),
+    env.DB.prepare(
+      "SELECT sha256, size, blob_key FROM files WHERE workspace_id = ? AND status = 'ready'",
+    ).bind(workspaceId),
+  ])
+  const rows = versions.results as {
+    canvas_id: string
+    version: number
+    status: string | null
+    workspace_id: string | null
+  }[]
+  for (const c of canvases.results as { canvas_id: string; version: number }[]) {
+    const numbers = rows.filter((v) => v.canvas_id === c.canvas_id).map((v) => v.version)
+    expect(
+      numbers.sort((a, b) => a - b),
+      `${where}: versions of a canvas`,
+    ).toEqual(Array.from({ length: c.version }, (_, i) => i + 1))
+  }
+  for (const v of rows) {
+    expect(v.status, `${where}: the file of a version`).toBe('ready')
+    expect(v.workspace_id, `${where}: the file of a version`).toBe(workspaceId)
+  }
+  for (const f of files.results as { sha256: string; size: number; blob_key: string }[]) {
+    const check = await checkObject(env.BUCKET, f.blob_key, f.sha256, f.size)
+    expect(check, `${where}: the bytes of a finalized file`).toBe('ok')
+  }
+}
+
+/** Nothing left over: every object has its file row, every file a version that needs it. */
+export async function expectTidy(workspaceId: string, where: string) {
+  const rows = await env.DB.prepare(
+    `SELECT f.blob_key, f.status, EXISTS (SELECT 1 FROM versions v WHERE v.file_id = f.file_id) AS used
+     FROM files f WHERE f.workspace_id = ?`,
+  )
+    .bind(workspaceId)
+    .all<{ blob_key: string; status: string; used: number }>()
+  expect(
+    rows.results.filter((r) => !r.used),
+    `${where}: files no version uses`,
+  ).toEqual([])
+  const keys = new Set(rows.results.map((r) => r.blob_key))
+  expect(
+    (await objectsOf(workspaceId)).filter((o) => !keys.has(o.key)),
+    `${where}: objects without a file`,
+  ).toEqual([])
+}
