@@ -23,7 +23,7 @@ export async function visibleState(workspaceId: string) {
        JOIN canvases c ON c.canvas_id = s.canvas_id WHERE c.workspace_id = ?`,
     ).bind(workspaceId),
   ])
-  type Row = Record<string, unknown> & { canvas_id: string }
+  type Row = Record<string, unknown> & { canvas_id: string; title: string }
   const of = (rows: unknown[], id: string) =>
     (rows as Row[]).filter((r) => r.canvas_id === id).map(({ canvas_id: _, ...rest }) => rest)
   return (canvases.results as Row[])
