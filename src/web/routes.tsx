@@ -49,6 +49,8 @@ import { PasswordPage, Viewer } from './viewer'
 // Pages: strict CSP (content frames come from CONTENT_URL or this origin), never framed.
 const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next()
+  // Pages and the redirects of their forms depend on the session: no cache may keep them.
+  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store')
   if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
   // Frames come from CONTENT_URL (or here); a PDF frame redirects to R2 itself in S3 mode.
   const settings = c.var.svc.settings
@@ -61,7 +63,6 @@ const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   )
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'same-origin')
-  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store')
 })
 
 const loadSession = createMiddleware<AppEnv>(async (c, next) => {

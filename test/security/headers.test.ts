@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { call, json } from '../support/api'
+import { routeName, ROUTES, type Route } from '../support/routes'
+import { buildWorld, requestFor, type World } from '../support/world'
+
+// The headers every answer carries: pages a strict CSP and no framing, content frames a sandbox,
+// cookies HttpOnly and SameSite (Secure over https), and nothing authenticated or password-protected
+// stored by a cache.
+
+function credentials(route: Route, world: World) {
+  if (route.auth === 'key') return { key: world.owner.key }
+  if (['session', 'page', 'viewer'].includes(route.auth)) return { cookie: world.owner.cookie }
+  return {}
+}
+
+/** Writes that remove what later requests need go last. */
+const ORDER = [
+  'DELETE /v1/canvases/:id/shares/:token',
+  'DELETE /v1/canvases/:id/shares',
+  'DELETE /v1/canvases/:id',
+]
+const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.indexOf(routeName(b))
+
+describe('every route', () => {
+  it('answers nosniff; authenticated answers are never stored by a cache', async () => {
+    const world = await buildWorld()
+    const settings = await (await call('/settings', { cookie: world.owner.cookie })).text()
+    const csrf = /name="_csrf" value="([0-9a-f]{32})"/.exec(settings)![1]
+    for (const route of [...ROUTES].filter((r) => r.path !== '/auth/logout').sort(byOrder)) {
+      const { path, init } = requestFor(route, world)
+      // The owner's own forms carry the session's CSRF token.
+      const body =
+        route.auth === 'page' && route.method === 'POST' ? `${init.body}&_csrf=${csrf}` : init.body
+      const res = await call(path, { ...init, body, ...credentials(route, world) })
+      const name = routeName(route)
+      expect(res.headers.get('X-Content-Type-Options'), name).toBe('nosniff')
+      if (['key', 'session', 'page'].includes(route.auth)) {
+        expect(res.status, name).toBeLessThan(400)
+        expect(res.headers.get('Cache-Control'), name).toBe('no-store')
+      }
+    }
+  })
+})
+
+describe('pages', () => {
+  const CSP = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ]
+
+  it('carry a strict CSP, refuse framing and keep the referrer on this site', async () => {
+    const world = await buildWorld()
+    const pages = [
+      ...ROUTES.filter((r) => r.method === 'GET' && !r.json && r.auth !== 'signed').map(
+        (r) => requestFor(r, world).path,
+      ),
+      '/no-such-page',
+      `/c/${world.otherCanvasId}`,
+    ]
+    for (const path of pages) {
+      const res = await call(path, { cookie: world.owner.cookie })
+      if (!res.headers.get('Content-Type')?.startsWith('text/html')) continue
+      const csp = res.headers.get('Content-Security-Policy') ?? ''
+      for (const directive of CSP) expect(csp, path).toContain(directive)
+      expect(csp, path).not.toContain('unsafe-inline')
+      expect(res.headers.get('X-Frame-Options'), path).toBe('DENY')
+      expect(res.headers.get('Referrer-Policy'), path).toBe('same-origin')
+      expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff')
+    }
+  })
+
+  it('put content in a sandboxed frame that only the app may embed', async () => {
+    const world = await buildWorld()
+    const viewer = await (await call(`/c/${world.canvasId}`, { cookie: world.owner.cookie })).text()
+    expect(viewer).toMatch(/<iframe[^>]* sandbox="[^"]*"/)
+    expect(/<iframe[^>]* sandbox="([^"]*)"/.exec(viewer)![1]).not.toContain('allow-same-origin')
+    const src = /<iframe[^>]* src="([^"]+)"/.exec(viewer)![1].replaceAll('&amp;', '&')
+    const frame = await call(src)
+    expect(frame.status).toBe(200)
+    const csp = frame.headers.get('Content-Security-Policy')!
+    expect(csp).toMatch(/^sandbox[ ;]/)
+    expect(csp).not.toContain('allow-same-origin')
+    expect(csp).toContain('frame-ancestors http://canvas.test')
+    expect(frame.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    // The raw bytes, as the storage route serves them, are sandboxed too.
+    const content = await call(`/v1/canvases/${world.canvasId}/content`, { key: world.owner.key })
+    const raw = await call(content.headers.get('Location')!)
+    expect(raw.headers.get('Content-Security-Policy')).toMatch(/^sandbox[ ;]/)
+    expect(raw.headers.get('X-Content-Type-Options')).toBe('nosniff')
+  })
+})
+
+describe('cookies', () => {
+  const sessionCookie = (res: Response) =>
+    /canvas_session=[^,]*(,[^;,]*)?[^,]*/
+      .exec(res.headers.get('Set-Cookie') ?? '')![0]
+      .split(';')
+      .map((p) => p.trim().toLowerCase())
+
+  it('are HttpOnly and SameSite=Lax, and Secure over https only', async () => {
+    const world = await buildWorld()
+    const credentials = { email: world.owner.email, password: world.owner.password }
+    for (const origin of ['http://canvas.test', 'https://canvas.test']) {
+      const login = await call(`${origin}/auth/login`, { method: 'POST', json: credentials })
+      expect(login.status).toBe(200)
+      const parts = sessionCookie(login)
+      expect(parts).toContain('httponly')
+      expect(parts).toContain('samesite=lax')
+      expect(parts).toContain('path=/')
+      expect(parts.includes('secure'), origin).toBe(origin.startsWith('https'))
+      const form = await call(`${origin}/login`, {
+        method: 'POST',
+        body: new URLSearchParams(credentials).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+      expect(form.status).toBe(302)
+      expect(sessionCookie(form).includes('secure'), origin).toBe(origin.startsWith('https'))
+      expect(sessionCookie(form)).toContain('httponly')
+    }
+  })
+})
+
+describe('password-protected shares', () => {
+  it('are never stored by a cache, with or without the password', async () => {
+    const world = await buildWorld()
+    const password = { 'X-Share-Password': world.sharePassword }
+    const answers = [
+      await call(`/share/${world.token}`),
+      await call(`/share/${world.token}`, { headers: password }),
+      await call(`/share/${world.token}/content`, { headers: password }),
+      await call(`/s/${world.token}`),
+      await call(`/s/${world.token}`, {
+        method: 'POST',
+        body: new URLSearchParams({ password: world.sharePassword }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    ]
+    expect(answers.map((r) => r.status)).toEqual([401, 200, 302, 401, 200])
+    for (const res of answers) expect(res.headers.get('Cache-Control')).toBe('no-store')
+    expect((await json(answers[1])).share.has_password).toBe(true)
+  })
+})
