@@ -22,7 +22,7 @@ import {
   makePermanent,
   updateCanvas,
 } from '../domain/canvases'
-import { sha256Hex } from '../domain/crypto'
+import { constantTimeEqual, sha256Hex } from '../domain/crypto'
 import { signedDownload } from '../domain/downloads'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { openShareContent } from '../domain/public-shares'
@@ -391,7 +391,7 @@ async function requirePageSession(c: Context<AppEnv>): Promise<SessionInfo | Res
 /** The form of a logged-in page, refused unless it carries this session's CSRF token. */
 async function checkedForm(c: Context<AppEnv>, session: SessionInfo) {
   const form = await readForm(c)
-  if (form.get('_csrf') !== (await csrfToken(session))) {
+  if (!constantTimeEqual(form.get('_csrf') ?? '', await csrfToken(session))) {
     throw new AppError('forbidden', 'the form has expired; reload the page and try again')
   }
   return form
