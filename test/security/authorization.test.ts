@@ -67,6 +67,20 @@ function expectNoOwnerData(text: string, where: string) {
   }
 }
 
+/** A session of the other account, expired in the database. */
+async function expiredSession() {
+  const login = await call('/auth/login', {
+    method: 'POST',
+    json: { email: world.other.email, password: world.other.password },
+  })
+  const cookie = /canvas_session=[^;]*/.exec(login.headers.get('Set-Cookie')!)![0]
+  expect((await call('/auth/keys', { cookie })).status).toBe(200)
+  await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE session_hash = ?')
+    .bind(Date.now() - 1000, await sha256(bytesOf(cookie.split('=')[1])))
+    .run()
+  return cookie
+}
+
 describe('API keys on every /v1 route', () => {
   it('refuses missing, malformed, unknown and revoked keys with 401, changing nothing', async () => {
     const before = await snapshot(world.owner.workspaceId)
@@ -146,19 +160,6 @@ describe('API keys on every /v1 route', () => {
 })
 
 describe('session routes', () => {
-  async function expiredSession() {
-    const login = await call('/auth/login', {
-      method: 'POST',
-      json: { email: world.other.email, password: world.other.password },
-    })
-    const cookie = /canvas_session=[^;]*/.exec(login.headers.get('Set-Cookie')!)![0]
-    expect((await call('/auth/keys', { cookie })).status).toBe(200)
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE session_hash = ?')
-      .bind(Date.now() - 1000, await sha256(bytesOf(cookie.split('=')[1])))
-      .run()
-    return cookie
-  }
-
   it('answer 401 without a session or with an expired one', async () => {
     const expired = await expiredSession()
     const before = await snapshot(world.owner.workspaceId)
@@ -208,9 +209,10 @@ describe('session routes', () => {
 
 describe('web pages', () => {
   it('send to the login page without a session or with an expired one', async () => {
+    const expired = await expiredSession()
     const before = await snapshot(world.owner.workspaceId)
     for (const route of pageRoutes) {
-      for (const cookie of [undefined, 'canvas_session=forged']) {
+      for (const cookie of [undefined, expired, 'canvas_session=forged']) {
         const { res } = await send(route, { cookie })
         expect(res.status, routeName(route)).toBe(302)
         expect(res.headers.get('Location'), routeName(route)).toMatch(/^\/login(\?next=|$)/)
