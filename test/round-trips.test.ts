@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
-import { bytesOf, call, newAccount, newCanvas, sha256, upload } from './support/api'
+import { bytesOf, call, metaOf, newAccount, newCanvas, upload } from './support/api'
 import { meteredD1 } from '../src/storage/metered-d1'
 
 // The D1 budget (issue: foundation): an authenticated read costs at most 2 round trips, a write 3.
@@ -33,12 +33,7 @@ it('keeps every route within its D1 round-trip budget', async () => {
   expect(reads['/v1/canvases/:id']).toBe(1)
 
   const content = bytesOf('new bytes for budget')
-  const meta = {
-    sha256: await sha256(content),
-    ext: 'txt',
-    size: content.byteLength,
-    mime: 'text/plain',
-  }
+  const meta = await metaOf(content)
   const presign = await measure('/v1/upload/presign', { method: 'POST', json: meta })
   const presigned = await (
     await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta })

@@ -5,7 +5,17 @@ import type { Bindings } from '../src/env'
 import { readSettings } from '../src/env'
 import { sweep, type SweepOptions } from '../src/domain/sweep'
 import { blobKey } from '../src/storage/blobs'
-import { bytesOf, call, follow, json, newAccount, newCanvas, sha256, upload } from './support/api'
+import {
+  bytesOf,
+  call,
+  follow,
+  json,
+  newAccount,
+  newCanvas,
+  presignAndPut,
+  sha256,
+  upload,
+} from './support/api'
 import { seedCanvases } from './support/seed'
 
 const HOUR = 3600_000
@@ -160,17 +170,10 @@ describe('files and objects', () => {
 
   it('removes unfinalized uploads and orphan objects after a day, not before', async () => {
     const account = await newAccount()
-    const content = bytesOf('uploaded but never finalized')
-    const meta = {
-      sha256: await sha256(content),
-      ext: 'txt',
-      size: content.byteLength,
-      mime: 'text/plain',
-    }
-    const presign = await json(
-      await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta }),
+    const { meta, presign } = await presignAndPut(
+      account.key,
+      bytesOf('uploaded but never finalized'),
     )
-    await call(presign.upload_url, { method: 'PUT', body: content })
     const orphanKey = blobKey(account.workspaceId, 'ab'.repeat(32))
     await env.BUCKET.put(orphanKey, 'no row names me')
     const strayKey = 'files/zz/not-a-blob'

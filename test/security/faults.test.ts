@@ -9,6 +9,7 @@ import {
   json,
   newAccount,
   newCanvas,
+  presignAndPut,
   sha256,
   upload,
   type Account,
@@ -58,17 +59,7 @@ const scenarios: Scenario[] = [
     name: 'finalize',
     async setup() {
       const account = await newAccount()
-      const content = bytesOf('finalized under fire')
-      const meta = {
-        sha256: await sha256(content),
-        ext: 'txt',
-        size: content.byteLength,
-        mime: 'text/plain',
-      }
-      const presign = await json(
-        await call('/v1/upload/presign', { method: 'POST', key: account.key, json: meta }),
-      )
-      await call(presign.upload_url, { method: 'PUT', body: content })
+      const { meta } = await presignAndPut(account.key, bytesOf('finalized under fire'))
       return {
         account,
         run: (env) =>

@@ -95,14 +95,30 @@ export async function sha256(bytes: Uint8Array): Promise<string> {
 
 export const bytesOf = (text: string) => new TextEncoder().encode(text)
 
-/** The presigned flow: presign, PUT when needed, finalize. Returns the file id. */
-export async function upload(key: string, content: Uint8Array, ext = 'txt', mime = 'text/plain') {
-  const meta = { sha256: await sha256(content), ext, size: content.byteLength, mime }
+/** The body of presign and finalize for these bytes. */
+export async function metaOf(content: Uint8Array, ext = 'txt', mime = 'text/plain') {
+  return { sha256: await sha256(content), ext, size: content.byteLength, mime }
+}
+
+/** Presign, and PUT unless the workspace has the bytes: an upload not yet finalized. */
+export async function presignAndPut(
+  key: string,
+  content: Uint8Array,
+  ext = 'txt',
+  mime = 'text/plain',
+) {
+  const meta = await metaOf(content, ext, mime)
   const presign = await json(await call('/v1/upload/presign', { method: 'POST', key, json: meta }))
   if (!presign.exists) {
     const put = await call(presign.upload_url, { method: 'PUT', body: content })
     if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`)
   }
+  return { meta, presign }
+}
+
+/** The presigned flow: presign, PUT when needed, finalize. Returns the file id. */
+export async function upload(key: string, content: Uint8Array, ext = 'txt', mime = 'text/plain') {
+  const { meta } = await presignAndPut(key, content, ext, mime)
   const fin = await call('/v1/upload/finalize', { method: 'POST', key, json: meta })
   if (fin.status !== 200) throw new Error(`finalize failed: ${fin.status} ${await fin.text()}`)
   return (await json(fin)).file.file_id as string
