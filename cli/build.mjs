@@ -1,8 +1,27 @@
 // Bundles the CLI into the single file dist/svc.mjs (run by `npm ci` through `prepare`).
 import { build } from 'esbuild'
 import { readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+
+// An ES module loads every module it imports before its first line runs, so the bundle would
+// load node:http, node:https, node:crypto and the rest even for `svc --version`: that was most
+// of its start-up time. Built-ins are required instead, when the code that uses them first runs.
+const builtins = new Set(builtinModules)
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^[\w:/]+$/ }, ({ path, namespace }) => {
+      if (!builtins.has(path.replace(/^node:/, ''))) return undefined
+      // The stand-in module's own require() is the real one, left to Node.
+      return namespace === 'builtin' ? { path, external: true } : { path, namespace: 'builtin' }
+    })
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)})`,
+    }))
+  },
+}
 
 await build({
   entryPoints: [new URL('./index.ts', import.meta.url).pathname],
@@ -14,6 +33,13 @@ await build({
   minify: true,
   legalComments: 'none',
   define: { __VERSION__: JSON.stringify(version) },
-  banner: { js: '#!/usr/bin/env node' },
+  banner: {
+    js: [
+      '#!/usr/bin/env node',
+      "import { createRequire } from 'node:module'",
+      'const require = createRequire(import.meta.url)',
+    ].join('\n'),
+  },
+  plugins: [lazyBuiltins],
   logLevel: 'warning',
 })

@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http'
 import { CliError } from './errors'
+import { readText, send } from './http'
 import { log } from './log'
 
 // HTTP to the Canvas API: every request is logged (method, path, status, ms; never secrets), and
@@ -9,10 +11,11 @@ export type RequestOptions = {
   json?: unknown
   query?: Record<string, string | number | undefined>
   headers?: Record<string, string>
-  /** Answer the raw response instead of parsing JSON (redirects are never followed). */
-  raw?: boolean
   auth?: boolean
 }
+
+/** An answer read whole (API answers are small); redirects are never followed. */
+type Answer = { status: number; location?: string; text: string }
 
 export class Api {
   constructor(
@@ -21,6 +24,30 @@ export class Api {
   ) {}
 
   async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+    const answer = await this.exchange(path, options)
+    try {
+      return JSON.parse(answer.text) as T
+    } catch {
+      throw new CliError(
+        `unexpected answer from ${this.endpoint} (HTTP ${answer.status})`,
+        'bad_response',
+      )
+    }
+  }
+
+  /** A route that answers 302 to a signed URL: returns that URL without following it. */
+  async location(path: string, options: RequestOptions = {}): Promise<string> {
+    const answer = await this.exchange(path, options)
+    if (answer.status !== 302 || !answer.location) {
+      throw new CliError(
+        `expected a redirect from ${path}, got HTTP ${answer.status}`,
+        'bad_response',
+      )
+    }
+    return new URL(answer.location, this.endpoint).toString()
+  }
+
+  private async exchange(path: string, options: RequestOptions): Promise<Answer> {
     const method = options.method ?? 'GET'
     const url = new URL(this.endpoint + path)
     for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -32,66 +59,42 @@ export class Api {
         throw new CliError('not logged in: run `svc login` or set CANVAS_API_KEY', 'unauthorized')
       headers.Authorization = `Bearer ${this.apiKey}`
     }
-    if (options.json !== undefined) headers['Content-Type'] = 'application/json'
+    const body = options.json === undefined ? undefined : JSON.stringify(options.json)
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      headers['Content-Length'] = String(Buffer.byteLength(body))
+    }
     const started = performance.now()
-    let response: Response
+    let answer: Answer
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: options.json === undefined ? undefined : JSON.stringify(options.json),
-        redirect: 'manual',
-      })
+      const response = await send(url, { method, headers }, body)
+      const location = response.headers.location
+      answer = { status: response.statusCode ?? 0, location, text: await readText(response) }
     } catch (err) {
       log('ERROR', `${method} ${url.pathname}`, { error: causeOf(err) })
       throw new CliError(`cannot reach ${this.endpoint}: ${causeOf(err)}`, 'network_error')
     }
     const ms = Math.round(performance.now() - started)
-    log('INFO', `${method} ${url.pathname}`, { status: response.status, ms })
-    if (response.status >= 400) throw await errorFrom(response)
-    if (options.raw) return response as T
-    try {
-      return (await response.json()) as T
-    } catch {
-      throw new CliError(
-        `unexpected answer from ${this.endpoint} (HTTP ${response.status})`,
-        'bad_response',
-      )
-    }
-  }
-
-  /** A route that answers 302 to a signed URL: returns that URL without following it. */
-  async location(path: string, options: RequestOptions = {}): Promise<string> {
-    const response = await this.request<Response>(path, { ...options, raw: true })
-    const location = response.headers.get('Location')
-    if (response.status !== 302 || !location) {
-      throw new CliError(
-        `expected a redirect from ${path}, got HTTP ${response.status}`,
-        'bad_response',
-      )
-    }
-    return new URL(location, this.endpoint).toString()
+    log('INFO', `${method} ${url.pathname}`, { status: answer.status, ms })
+    if (answer.status >= 400) throw errorFrom(answer.status, answer.text)
+    return answer
   }
 }
 
-export async function errorFrom(response: Response): Promise<CliError> {
-  const text = await response.text().catch(() => '')
+/** The server's own `{error:{code,message}}`, or the status when the body is not that. */
+export function errorFrom(status: number, text: string): CliError {
   try {
     const body = JSON.parse(text)
     if (body?.error?.code) return new CliError(body.error.message, body.error.code)
   } catch {
     // Not our JSON: fall through to the status line.
   }
-  return new CliError(
-    `HTTP ${response.status} ${response.statusText}`.trim(),
-    `http_${response.status}`,
-  )
+  return new CliError(`HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim(), `http_${status}`)
 }
 
+/** A failure in a few words: a connection's system error code (ECONNREFUSED), else the message. */
 export function causeOf(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause
-    return cause?.code ?? cause?.message ?? err.message
-  }
-  return String(err)
+  if (!(err instanceof Error)) return String(err)
+  const { code, syscall } = err as NodeJS.ErrnoException
+  return code && (syscall === 'connect' || syscall === 'getaddrinfo') ? code : err.message
 }

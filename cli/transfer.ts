@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import type { IncomingMessage } from 'node:http'
 import { open } from 'node:fs/promises'
+import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { causeOf, errorFrom } from './client'
 import { CliError } from './errors'
+import { gcEvery } from './gc'
+import { open as openRequest, readText, send } from './http'
 import { log } from './log'
 import { progress } from './progress'
 
 // Files move as streams: hashing, uploading and downloading never hold a whole file in memory.
 const CHUNK = 64 * 1024
+// Uploads read this many chunks ahead of the network, each into a buffer of its own.
+const IN_FLIGHT = 4
+// Downloads arrive in Node's own per-read buffers: see ./gc for why they are collected this often.
+const GC_INTERVAL = 4 * 1024 * 1024
 
 /** Reads into one reused buffer, so hashing a file of any size allocates nothing per chunk. */
 export async function hashFile(path: string, size: number): Promise<string> {
@@ -41,34 +47,77 @@ export function putFile(
   headers: Record<string, string> = {},
 ): Promise<void> {
   const target = new URL(url)
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   const started = performance.now()
   const bar = progress('uploading', size)
   return new Promise((resolve, reject) => {
-    const req = send(target, {
+    const req = openRequest(target, {
       method: 'PUT',
+      // A connection of its own, not kept alive for the API calls that follow: storage is another
+      // host in production, and locally workerd closes it after a PUT without saying so.
+      agent: false,
       headers: { ...headers, 'Content-Length': String(size), 'Content-Type': contentType },
     })
-    req.on('error', (err) =>
-      reject(new CliError(`upload failed: ${causeOf(err)}`, 'network_error')),
-    )
-    req.on('response', async (res) => {
-      const chunks: Buffer[] = []
-      for await (const chunk of res) chunks.push(chunk as Buffer)
-      log('INFO', `PUT ${target.pathname}`, {
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-      })
-      bar.done()
-      if ((res.statusCode ?? 500) < 300) return resolve()
-      const body = new Response(Buffer.concat(chunks), { status: res.statusCode })
-      reject(await errorFrom(body))
+    const failed = (err: Error) =>
+      reject(new CliError(`upload failed: ${causeOf(err)}`, 'network_error'))
+    req.on('error', failed)
+    req.on('response', (res) => {
+      readText(res).then((text) => {
+        const status = res.statusCode ?? 500
+        log('INFO', `PUT ${target.pathname}`, {
+          status,
+          ms: Math.round(performance.now() - started),
+        })
+        bar.done()
+        if (status < 300) resolve()
+        else reject(errorFrom(status, text))
+      }, failed)
     })
-    const file = createReadStream(path, { highWaterMark: CHUNK })
-    file.on('data', (chunk) => bar.advance(chunk.length))
-    file.on('error', (err) => req.destroy(err))
-    file.pipe(req)
+    sendFile(path, req, (bytes) => bar.advance(bytes)).then(
+      () => req.end(),
+      (err: Error) => req.destroy(err),
+    )
   })
+}
+
+/**
+ * Writes a file into `sink` through a few reused buffers, each read into again only once the sink
+ * is done with it. A fresh buffer per chunk would be freed only when V8 gets round to a GC, which
+ * it starts after 32 MiB of them: that garbage, not the file, was most of an upload's memory.
+ */
+async function sendFile(path: string, sink: Writable, advance: (bytes: number) => void) {
+  const buffers = Array.from({ length: IN_FLIGHT }, () => Buffer.allocUnsafe(CHUNK))
+  const writes: Promise<void>[] = []
+  const file = await open(path, 'r')
+  try {
+    // Writes complete in order, so the one to wait for is always the oldest: the next buffer's.
+    for (let i = 0; ; i = (i + 1) % IN_FLIGHT) {
+      await writes[i]
+      const { bytesRead } = await file.read(buffers[i], 0, CHUNK, null)
+      if (bytesRead === 0) break
+      writes[i] = written(sink, buffers[i].subarray(0, bytesRead))
+      advance(bytesRead)
+    }
+    await Promise.all(writes)
+  } finally {
+    await file.close()
+  }
+}
+
+/** Resolves once `sink` has handed `chunk` on, so its buffer may be filled again. */
+function written(sink: Writable, chunk: Buffer): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    // A socket that dies between writes may never call back: its close ends the wait too.
+    const closed = () => reject(new Error('the connection closed'))
+    sink.once('close', closed)
+    sink.write(chunk, (err) => {
+      sink.off('close', closed)
+      if (err) reject(err)
+      else resolve()
+    })
+  })
+  // Awaited in turn by sendFile; until then a failure must not count as unhandled.
+  done.catch(() => {})
+  return done
 }
 
 /**
@@ -84,21 +133,21 @@ export async function downloadTo(url: string, output: string | null, force: bool
     status,
     ms: Math.round(performance.now() - started),
   })
-  if (status >= 300) {
-    const chunks: Buffer[] = []
-    for await (const chunk of response) chunks.push(chunk as Buffer)
-    throw await errorFrom(new Response(Buffer.concat(chunks), { status }))
-  }
+  if (status >= 300) throw errorFrom(status, await readText(response))
   const total = Number(response.headers['content-length'] ?? 0)
   const bar = progress('downloading', output ? total : 0)
-  response.on('data', (chunk: Buffer) => bar.advance(chunk.length))
+  const collect = gcEvery(GC_INTERVAL)
   if (!output) {
+    response.on('data', (chunk: Buffer) => collect(chunk.length))
     await pipeline(response, process.stdout, { end: false })
     return
   }
   const temp = `${output}.svc-${process.pid}.part`
   try {
-    await pipeline(response, createWriteStream(temp, { mode: 0o644 }))
+    await save(response, temp, (bytes) => {
+      bar.advance(bytes)
+      collect(bytes)
+    })
     renameSync(temp, output)
   } catch (err) {
     rmSync(temp, { force: true })
@@ -109,17 +158,30 @@ export async function downloadTo(url: string, output: string | null, force: bool
   bar.done()
 }
 
-/** A plain streaming GET (node:http keeps memory flat where fetch buffers ahead). */
-function get(url: string): Promise<IncomingMessage> {
-  const target = new URL(url)
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-  return new Promise((resolve, reject) => {
-    const req = send(target, { method: 'GET' }, resolve)
-    req.on('error', (err) =>
-      reject(new CliError(`download failed: ${causeOf(err)}`, 'network_error')),
-    )
-    req.end()
-  })
+/**
+ * Writes each chunk as it arrives, synchronously, and reads the next only then. Writing into the
+ * page cache at once, instead of queueing every chunk for libuv's thread pool, is what let a
+ * download keep pace with curl; this process has nothing else to do meanwhile.
+ */
+async function save(body: AsyncIterable<Buffer>, path: string, received: (bytes: number) => void) {
+  const fd = openSync(path, 'w', 0o644)
+  try {
+    for await (const chunk of body) {
+      for (let done = 0; done < chunk.length;) done += writeSync(fd, chunk, done)
+      received(chunk.length)
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The response to a plain GET (on a connection of its own) once its headers are in. */
+async function get(url: string): Promise<IncomingMessage> {
+  try {
+    return await send(new URL(url), { method: 'GET', agent: false })
+  } catch (err) {
+    throw new CliError(`download failed: ${causeOf(err)}`, 'network_error')
+  }
 }
 
 /** Checked before asking for the content too, so a refused download spends no share view. */

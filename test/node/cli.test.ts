@@ -11,6 +11,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, SVC, svc } from './support/cli'
 import { freePort, startDevServer, type DevServer } from './support/dev-server'
@@ -21,6 +22,7 @@ let server: DevServer
 let key: string
 let readKey: string
 let work: string
+const RSS_REPORTER = fileURLToPath(new URL('../../scripts/rss-report.mjs', import.meta.url))
 const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[(DEBUG|INFO|WARN|ERROR)\] .+ \{.*\}$/
 
 beforeAll(async () => {
@@ -319,6 +321,28 @@ describe('push, pull, list', () => {
     const res = await svc(home, ['pull', id, '-o', out])
     expect(res.code, res.stderr).toBe(0)
     expect(sha(readFileSync(out))).toBe(sha(data))
+  }, 60_000)
+
+  it('push and pull hold a few chunks of a file in memory, not a GC cycle of them', async () => {
+    // Fresh 64 KiB buffers per chunk used to pile up to V8's 32 MiB young-generation threshold
+    // before a GC freed them: peak RSS beside a command that moves no file rose by ~40 MiB.
+    const home = await loggedIn()
+    const data = file('rss.bin', randomBytes(64 * 1024 * 1024))
+    const peakMiB = async (name: string, args: string[]) => {
+      const report = join(work, `rss-${name}`)
+      const res = await svc(home, args, {
+        NODE_OPTIONS: `--import ${RSS_REPORTER}`,
+        RSS_REPORT: report,
+      })
+      expect(res.code, res.stderr).toBe(0)
+      return { res, mib: Number(readFileSync(report, 'utf8')) / 1024 }
+    }
+    const idle = await peakMiB('whoami', ['whoami'])
+    const push = await peakMiB('push', ['push', data])
+    const pull = await peakMiB('pull', ['pull', idOf(push.res.stdout), '-o', join(work, 'rss.out')])
+    // Streaming means well under half the file; the figures themselves are in BENCHMARKS.md.
+    expect(push.mib - idle.mib).toBeLessThan(32)
+    expect(pull.mib - idle.mib).toBeLessThan(32)
   }, 60_000)
 
   it('list shows a table, filters by type, limits, and prints JSON', async () => {

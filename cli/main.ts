@@ -1,0 +1,114 @@
+import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty'
+import { CliError } from './errors'
+import { log } from './log'
+
+// The `svc` root command (./index answers `--version` before this loads); subcommands load lazily.
+
+declare const __VERSION__: string
+
+const subCommands = {
+  login: () => import('./commands/login').then((m) => m.default),
+  logout: () => import('./commands/logout').then((m) => m.default),
+  config: () => import('./commands/config').then((m) => m.default),
+  whoami: () => import('./commands/whoami').then((m) => m.default),
+  usage: () => import('./commands/usage').then((m) => m.default),
+  push: () => import('./commands/push').then((m) => m.default),
+  pull: () => import('./commands/pull').then((m) => m.default),
+  list: () => import('./commands/list').then((m) => m.default),
+  share: () => import('./commands/share').then((m) => m.default),
+  unshare: () => import('./commands/unshare').then((m) => m.default),
+  view: () => import('./commands/view').then((m) => m.default),
+  download: () => import('./commands/download').then((m) => m.default),
+  versions: () => import('./commands/versions').then((m) => m.default),
+  rollback: () => import('./commands/rollback').then((m) => m.default),
+  update: () => import('./commands/update').then((m) => m.default),
+  save: () => import('./commands/save').then((m) => m.default),
+  delete: () => import('./commands/delete').then((m) => m.default),
+}
+
+const main: CommandDef = {
+  meta: {
+    name: 'svc',
+    version: __VERSION__,
+    description: 'Publish files as live, versioned, shareable pages',
+  },
+  args: {
+    debug: { type: 'boolean', description: 'Print every log entry to stderr as it happens' },
+  },
+  subCommands,
+}
+
+async function run(rawArgs: string[]) {
+  const [command, parents] = await resolve(main, rawArgs)
+  if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs.length === 0) {
+    const usage = await renderUsage(command, parents === command ? undefined : parents)
+    process.stdout.write(plain(usage) + '\n')
+    return
+  }
+  await checkFlags(command, rawArgs)
+  await runCommand(main, { rawArgs })
+}
+
+/** citty colours its usage text; a pipe or NO_COLOR gets it plain. */
+function plain(text: string): string {
+  const colour = process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb'
+  return colour ? text : text.replace(/\x1b\[[0-9;]*m/g, '')
+}
+
+/** The command the arguments name, walking subcommands by their leading words. */
+async function resolve(root: CommandDef, rawArgs: string[]): Promise<[CommandDef, CommandDef]> {
+  let command = root
+  let parent = root
+  for (const word of rawArgs) {
+    if (word.startsWith('-')) break
+    const subs = (await value(command.subCommands)) as Record<string, unknown> | undefined
+    if (!subs) break
+    const sub = subs[word]
+    if (!sub) throw new CliError(`unknown command '${word}'; see svc --help`, 'usage')
+    parent = command
+    command = (await value(sub)) as CommandDef
+  }
+  return [command, parent]
+}
+
+/** citty accepts any flag; a typo must fail loudly instead of being ignored. */
+async function checkFlags(command: CommandDef, rawArgs: string[]) {
+  const defs = ((await value(command.args)) ?? {}) as ArgsDef
+  const known = new Set<string>(['debug', 'help'])
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === 'positional') continue
+    known.add(name)
+    const aliases = 'alias' in def && def.alias ? [def.alias].flat() : []
+    for (const alias of aliases) known.add(alias)
+  }
+  for (const arg of rawArgs) {
+    if (arg === '--') break
+    const match = /^--?(?:no-)?([^=]+)/.exec(arg)
+    if (!match || /^-\d/.test(arg)) continue
+    const name = arg.startsWith('--') ? match[1] : match[1].slice(0, 1)
+    if (!known.has(name))
+      throw new CliError(`unknown option '${arg.split('=')[0]}'; see --help`, 'usage')
+  }
+}
+
+async function value<T>(resolvable: T | (() => T) | (() => Promise<T>) | Promise<T>): Promise<T> {
+  return typeof resolvable === 'function' ? (resolvable as () => T | Promise<T>)() : resolvable
+}
+
+run(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    const error =
+      err instanceof CliError
+        ? err
+        : err instanceof Error && /^E[A-Z_]+$/.test((err as { code?: string }).code ?? '')
+          ? new CliError(err.message, 'usage')
+          : new CliError(err instanceof Error ? err.message : String(err), 'internal')
+    log('ERROR', error.message, { code: error.code })
+    if (process.argv.includes('--debug') && err instanceof Error && error.code === 'internal') {
+      process.stderr.write(`${err.stack}\n`)
+    }
+    process.stderr.write(`error: ${error.message} (${error.code})\n`)
+    process.exit(1)
+  },
+)
