@@ -156,7 +156,7 @@ try {
   if (ONLY) {
     console.log(throughputTable(rows).join('\n'))
   } else {
-    const scale = await scaling(app, seed)
+    const scale = await scaling(app)
     const sweepResult = await sweepBench(app, sweepLines)
     writeReport(rows, bundle, scale, sweepResult)
   }
@@ -269,72 +269,87 @@ function latency(text, label) {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
 }
 
-/** List and get latency with 1,000 vs 100,000 canvases in the workspace. */
-async function scaling(app, seed) {
-  const db = await app.mf.getD1Database('DB')
-  const out = []
-  for (const count of [1000, 100000]) {
-    const email = `scale${count}@example.com`
-    const signup = await fetch(`${app.url}/auth/signup`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'bench password' }),
-    })
-    const cookie = signup.headers.get('set-cookie').split(';')[0]
-    const { key } = await (
-      await fetch(`${app.url}/auth/keys`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie },
-        body: '{"name":"scale"}',
-      })
-    ).json()
-    const me = await (
-      await fetch(`${app.url}/v1/me`, { headers: { Authorization: `Bearer ${key}` } })
-    ).json()
-    const file = await (
-      await fetch(`${app.url}/v1/canvases`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}` },
-        body: form('seed.txt', 'seed'),
-      })
-    ).json()
-    const fileRow = await db
-      .prepare('SELECT v.file_id, v.size FROM versions v WHERE v.canvas_id = ?')
-      .bind(file.canvas_id)
-      .first()
-    const now = Date.now()
-    for (let i = 0; i < count; i += 1000) {
-      const ids = JSON.stringify(
-        Array.from({ length: Math.min(1000, count - i) }, (_, j) => `s${count}x${i + j}`),
-      )
-      await db.batch([
-        db
-          .prepare(
-            `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id, visibility, version, created_at, updated_at, expires_at)
-                    SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, NULL FROM json_each(?)`,
-          )
-          .bind(me.workspace.workspace_id, me.user.user_id, now, now, ids),
-        db
-          .prepare(
-            `INSERT INTO versions (canvas_id, version, file_id, size, created_at) SELECT value, 1, ?, ?, ? FROM json_each(?)`,
-          )
-          .bind(fileRow.file_id, fileRow.size, now, ids),
-      ])
+/**
+ * List and get latency with 1,000 vs 100,000 canvases in the workspace: both workspaces seeded
+ * first, then measured in turns, run after run, so a noisy moment hits both sizes alike.
+ */
+async function scaling(app) {
+  const workspaces = []
+  for (const count of [1000, 100000]) workspaces.push(await seedWorkspace(app, count))
+  const runs = new Map(workspaces.map((w) => [w.count, { list: [], get: [], deep: [] }]))
+  for (let run = 0; run < RUNS; run++) {
+    for (const { count, key } of workspaces) {
+      const auth = ['-H', `Authorization: Bearer ${key}`]
+      const figures = runs.get(count)
+      figures.list.push(wrk({ url: `${app.url}/v1/canvases`, headers: auth }, SECONDS).p50)
+      const middle = `${app.url}/v1/canvases/s${count}x${Math.floor(count / 2)}`
+      figures.get.push(wrk({ url: middle, headers: auth }, SECONDS).p50)
+      const last = `${app.url}/v1/canvases?offset=${Math.max(0, count - 40)}`
+      figures.deep.push(wrk({ url: last, headers: auth }, SECONDS).p50)
     }
-    const auth = ['-H', `Authorization: Bearer ${key}`]
-    const list = wrk({ url: `${app.url}/v1/canvases`, headers: auth }, SECONDS)
-    const get = wrk(
-      { url: `${app.url}/v1/canvases/s${count}x${Math.floor(count / 2)}`, headers: auth },
-      SECONDS,
-    )
-    const deep = wrk(
-      { url: `${app.url}/v1/canvases?offset=${Math.max(0, count - 40)}`, headers: auth },
-      SECONDS,
-    )
-    out.push({ count, list: list.p50, get: get.p50, deep: deep.p50 })
   }
-  void seed
-  return out
+  return workspaces.map(({ count }) => {
+    const figures = runs.get(count)
+    return {
+      count,
+      list: median(figures.list),
+      get: median(figures.get),
+      deep: median(figures.deep),
+    }
+  })
+}
+
+/** A workspace holding `count` canvases, seeded straight into D1; returns its API key. */
+async function seedWorkspace(app, count) {
+  const db = await app.mf.getD1Database('DB')
+  const email = `scale${count}@example.com`
+  const signup = await fetch(`${app.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'bench password' }),
+  })
+  const cookie = signup.headers.get('set-cookie').split(';')[0]
+  const { key } = await (
+    await fetch(`${app.url}/auth/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: '{"name":"scale"}',
+    })
+  ).json()
+  const me = await (
+    await fetch(`${app.url}/v1/me`, { headers: { Authorization: `Bearer ${key}` } })
+  ).json()
+  const file = await (
+    await fetch(`${app.url}/v1/canvases`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: form('seed.txt', 'seed'),
+    })
+  ).json()
+  const fileRow = await db
+    .prepare('SELECT v.file_id, v.size FROM versions v WHERE v.canvas_id = ?')
+    .bind(file.canvas_id)
+    .first()
+  const now = Date.now()
+  for (let i = 0; i < count; i += 1000) {
+    const ids = JSON.stringify(
+      Array.from({ length: Math.min(1000, count - i) }, (_, j) => `s${count}x${i + j}`),
+    )
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id, visibility, version, created_at, updated_at, expires_at)
+                  SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, NULL FROM json_each(?)`,
+        )
+        .bind(me.workspace.workspace_id, me.user.user_id, now, now, ids),
+      db
+        .prepare(
+          `INSERT INTO versions (canvas_id, version, file_id, size, created_at) SELECT value, 1, ?, ?, ? FROM json_each(?)`,
+        )
+        .bind(fileRow.file_id, fileRow.size, now, ids),
+    ])
+  }
+  return { count, key }
 }
 
 function form(name, content) {
@@ -432,6 +447,14 @@ function throughputTable(rows) {
   ]
 }
 
+/** The target: list and get at 100,000 canvases within 1.3 times their p50 at 1,000. */
+function scaleVerdict([small, large]) {
+  const list = large.list / small.list
+  const get = large.get / small.get
+  const ok = list <= 1.3 && get <= 1.3
+  return `At 100,000 canvases, list p50 is ${fmt(list, 2)}× and get p50 ${fmt(get, 2)}× their p50 at 1,000 (target ≤ 1.3× ${ok ? '✅' : '❌'}; medians of ${RUNS} runs taken in turns).`
+}
+
 function writeReport(rows, bundle, scale, sweep) {
   const lines = [
     `## Service throughput (${new Date().toISOString().slice(0, 10)})`,
@@ -448,6 +471,8 @@ function writeReport(rows, bundle, scale, sweep) {
       (s) =>
         `| ${s.count.toLocaleString('en')} | ${fmt(s.list, 2)} | ${fmt(s.get, 2)} | ${fmt(s.deep, 2)} |`,
     ),
+    '',
+    scaleVerdict(scale),
     '',
     `Sweep of 10,000 expired canvases: ${sweep.runs} run(s), ${sweep.ms} ms in all (target: within 3 runs ${sweep.runs <= 3 ? '✅' : '❌'}); D1: ${sweep.roundTrips} round trips, ${sweep.statements} statements, ${sweep.rowsRead.toLocaleString('en')} rows read, ${sweep.rowsWritten.toLocaleString('en')} rows written (from the sweep's own summary line).`,
     '',
