@@ -72,7 +72,7 @@ export function putFile(
         else reject(errorFrom(status, text))
       }, failed)
     })
-    sendFile(path, req, (bytes) => bar.advance(bytes)).then(
+    sendFile(path, size, req, (bytes) => bar.advance(bytes)).then(
       () => req.end(),
       (err: Error) => req.destroy(err),
     )
@@ -84,24 +84,36 @@ export function putFile(
  * is done with it. A fresh buffer per chunk would be freed only when V8 gets round to a GC, which
  * it starts after 32 MiB of them: that garbage, not the file, was most of an upload's memory.
  */
-async function sendFile(path: string, sink: Writable, advance: (bytes: number) => void) {
+async function sendFile(
+  path: string,
+  size: number,
+  sink: Writable,
+  advance: (bytes: number) => void,
+) {
   const buffers = Array.from({ length: IN_FLIGHT }, () => Buffer.allocUnsafe(CHUNK))
   const writes: Promise<void>[] = []
   const file = await open(path, 'r')
+  let sent = 0
   try {
     // Writes complete in order, so the one to wait for is always the oldest: the next buffer's.
-    for (let i = 0; ; i = (i + 1) % IN_FLIGHT) {
+    for (let i = 0; sent < size; i = (i + 1) % IN_FLIGHT) {
       await writes[i]
-      const { bytesRead } = await file.read(buffers[i], 0, CHUNK, null)
-      if (bytesRead === 0) break
+      const { bytesRead } = await file.read(buffers[i], 0, Math.min(CHUNK, size - sent), null)
+      // Fewer bytes than hashed and announced: the server would wait for the rest for ever.
+      if (bytesRead === 0) throw changed()
       writes[i] = written(sink, buffers[i].subarray(0, bytesRead))
+      sent += bytesRead
       advance(bytesRead)
     }
+    // A file that grew since it was hashed sends exactly the bytes hashed; one changed in place
+    // is refused by storage, whose URL is signed for the hashed content.
     await Promise.all(writes)
   } finally {
     await file.close()
   }
 }
+
+const changed = () => new Error('the file changed while it was uploading; push it again')
 
 /** Resolves once `sink` has handed `chunk` on, so its buffer may be filled again. */
 function written(sink: Writable, chunk: Buffer): Promise<void> {
