@@ -22,7 +22,12 @@ import { expectIntact, expectTidy, visibleState } from '../support/integrity'
 // operation would have left it, its promises hold, and the next sweep tidies what was left over.
 
 type Bindings = ReturnType<typeof faultyBindings>['bindings']
-type Prepared = { account: Account; run: (bindings: Bindings) => Promise<Response> }
+type Prepared = {
+  account: Account
+  run: (bindings: Bindings) => Promise<Response>
+  /** What a client does next after the failure, with nothing failing: it must work. */
+  retry?: (where: string) => Promise<void>
+}
 type Scenario = { name: string; setup: () => Promise<Prepared> }
 
 // Each injected fault is an internal error the Worker logs; the log is checked in secrets.test.ts.
@@ -59,11 +64,24 @@ const scenarios: Scenario[] = [
     name: 'finalize',
     async setup() {
       const account = await newAccount()
-      const { meta } = await presignAndPut(account.key, bytesOf('finalized under fire'))
+      const { meta, presign } = await presignAndPut(account.key, bytesOf('finalized under fire'))
+      const finalize = (env?: Bindings) =>
+        call('/v1/upload/finalize', { method: 'POST', key: account.key, json: meta, env })
       return {
         account,
-        run: (env) =>
-          call('/v1/upload/finalize', { method: 'POST', key: account.key, json: meta, env }),
+        run: finalize,
+        // The upload survived: finalizing again gives the file its presign promised.
+        async retry(where) {
+          const res = await finalize()
+          expect(res.status, where).toBe(200)
+          expect((await json(res)).file, where).toEqual({
+            file_id: presign.file_id,
+            sha256: meta.sha256,
+            size: meta.size,
+            mime: meta.mime,
+          })
+          await expectIntact(account.workspaceId, `${where}, retried`)
+        },
       }
     },
   },
@@ -158,7 +176,7 @@ describe.each(scenarios)('$name', ({ setup }) => {
     expect(faults.length).toBeGreaterThan(0)
 
     for (const fault of faults) {
-      const { account, run } = await setup()
+      const { account, run, retry } = await setup()
       await call('/v1/me', { key: account.key })
       const where = `${fault.when} step ${fault.at} of ${counting.state.log.join(', ')}`
       const before = await visibleState(account.workspaceId)
@@ -174,6 +192,7 @@ describe.each(scenarios)('$name', ({ setup }) => {
         JSON.stringify(state),
       )
       await expectIntact(account.workspaceId, where)
+      await retry?.(where)
       await tidyUp()
       await expectIntact(account.workspaceId, `${where}, then swept`)
       await expectTidy(account.workspaceId, `${where}, then swept`)
