@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { call, json } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
-import { buildWorld, requestFor, type World } from '../support/world'
+import { buildWorld, ownerCredentials, requestFor } from '../support/world'
 
 // The headers every answer carries: pages a strict CSP and no framing, content frames a sandbox,
 // cookies HttpOnly and SameSite (Secure over https), and nothing authenticated or password-protected
 // stored by a cache.
-
-function credentials(route: Route, world: World) {
-  if (route.auth === 'key') return { key: world.owner.key }
-  if (['session', 'page', 'viewer'].includes(route.auth)) return { cookie: world.owner.cookie }
-  return {}
-}
 
 /** Writes that remove what later requests need go last. */
 const ORDER = [
@@ -24,14 +18,14 @@ const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.inde
 describe('every route', () => {
   it('answers nosniff; authenticated answers are never stored by a cache', async () => {
     const world = await buildWorld()
-    const settings = await (await call('/settings', { cookie: world.owner.cookie })).text()
-    const csrf = /name="_csrf" value="([0-9a-f]{32})"/.exec(settings)![1]
     for (const route of [...ROUTES].filter((r) => r.path !== '/auth/logout').sort(byOrder)) {
       const { path, init } = requestFor(route, world)
       // The owner's own forms carry the session's CSRF token.
       const body =
-        route.auth === 'page' && route.method === 'POST' ? `${init.body}&_csrf=${csrf}` : init.body
-      const res = await call(path, { ...init, body, ...credentials(route, world) })
+        route.auth === 'page' && route.method === 'POST'
+          ? `${init.body}&_csrf=${world.csrf}`
+          : init.body
+      const res = await call(path, { ...init, body, ...ownerCredentials(route, world) })
       const name = routeName(route)
       expect(res.headers.get('X-Content-Type-Options'), name).toBe('nosniff')
       if (['key', 'session', 'page'].includes(route.auth)) {

@@ -143,21 +143,27 @@ function badJsonBody(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   if (!spec) return null
   const [base, fields] = spec
   const names = Object.keys(fields)
+  // Some fields made invalid, or an unknown field beside valid ones (bodies are strict), or both.
+  // The unknown field goes into the text itself: `__proto__` would vanish from an object.
   const corrupted = fc
     .tuple(
-      fc.subarray(names, { minLength: 1 }),
+      fc.subarray(names),
       fc.option(fc.constantFrom('__proto__', 'constructor', 'extra', 'title ', 'TITLE')),
+    )
+    .filter(
+      ([chosen, extra]) => chosen.length > 0 || (extra !== null && !Object.hasOwn(fields, extra)),
     )
     .chain(([chosen, extra]) =>
       fc.tuple(...chosen.map((n) => fields[n])).map((values) => {
         const body: Record<string, unknown> = { ...base }
         chosen.forEach((n, i) => (body[n] = values[i]))
-        if (extra && !(extra in fields)) body[extra] = 1
-        return body
+        const text = JSON.stringify(body)
+        if (!extra || Object.hasOwn(fields, extra)) return text
+        return `{${JSON.stringify(extra)}:1${text === '{}' ? '' : ','}${text.slice(1)}`
       }),
     )
   const raw = fc.oneof(
-    corrupted.map((b) => ({ text: JSON.stringify(b), attack: 'invalid field' })),
+    corrupted.map((text) => ({ text, attack: 'invalid field' })),
     wild.map((t) => ({ text: `{${t}`, attack: 'malformed JSON' })),
     fc.constantFrom('null', '[]', '"x"', '1', 'true', '{"a":', '').map((t) => ({
       text: t,
@@ -220,6 +226,84 @@ function badMultipart(route: Route, world: World): fc.Arbitrary<Hostile> | null 
         },
       },
     }))
+}
+
+/**
+ * The web app's forms, filled in wrongly but otherwise as the owner's own page would send them
+ * (with the session's CSRF token), so the fields themselves are what gets refused.
+ */
+function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+  const csrf = world.csrf
+  // The form trims the name: what is refused must survive the trim.
+  const name = fc.oneof(
+    fc.constantFrom('', '   '),
+    withControl.map((n) => `k${n}k`),
+    fc.string({ unit: 'binary', minLength: 99, maxLength: 140 }).map((n) => `k${n}k`),
+  )
+  const wrongPassword = fc.oneof(wild, huge(256)).filter((p) => p !== world.sharePassword)
+  const forms: Record<string, fc.Arbitrary<{ path: string; body: string }>> = {
+    'POST /settings/keys': name.map((n) => ({
+      path: '/settings/keys',
+      body: form({ _csrf: csrf, name: n, scope: 'read' }),
+    })),
+    'POST /c/:id/:action{permanent|visibility|share|unshare|delete}': fc
+      .oneof(
+        fc.constantFrom('0s', '366d', '10y', '-1h').map((e) => ({ expires_in: e })),
+        wild
+          .filter((e) => !/^[1-9]\d{0,8}[smhdw]$/.test(e) && e !== '')
+          .map((e) => ({
+            expires_in: e,
+          })),
+        fc.constantFrom('a', 'abc').map((p) => ({ password: p })),
+      )
+      .map((fields) => ({
+        path: `/c/${world.canvasId}/share`,
+        body: form({ _csrf: csrf, ...fields }),
+      })),
+    'POST /signup': fc
+      .oneof(
+        badEmail
+          .filter((e): e is string => typeof e === 'string')
+          .map((email) => ({
+            email,
+            password: 'a long password',
+          })),
+        fc.constantFrom('', 'short').map((password) => ({ email: 'new@example.com', password })),
+      )
+      .map((fields) => ({ path: '/signup', body: form(fields) })),
+    'POST /login': wrongPassword.map((password) => ({
+      path: '/login',
+      body: form({ email: world.owner.email, password }),
+    })),
+    'POST /s/:token': wrongPassword.map((password) => ({
+      path: `/s/${world.token}`,
+      body: form({ password }),
+    })),
+  }
+  const arbitrary = forms[`${route.method} ${route.path}`]
+  if (!arbitrary) return null
+  return arbitrary.map(({ path, body }) => ({
+    path,
+    route,
+    attack: 'bad form field',
+    init: {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
+  }))
+}
+
+/** A correctly signed upload URL, sent bytes that are not the content it was signed for. */
+function wrongBytes(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (`${route.method} ${route.path}` !== 'PUT /_storage/*') return null
+  return fc.uint8Array({ maxLength: 4096 }).map((bytes) => ({
+    path: world.uploadUrl,
+    route,
+    attack: 'wrong bytes under a valid signature',
+    init: { method: 'PUT', body: bytes },
+  }))
 }
 
 /** A path parameter that cannot name anything: traversal, NUL, unicode, too long. */
@@ -323,7 +407,7 @@ export function hostileRequests(world: World): {
   routes: Route[]
 } {
   const perRoute = ROUTES.map((route) => {
-    const makers = [badJsonBody, badMultipart, badParam, badQuery, badHeader]
+    const makers = [badJsonBody, badMultipart, badForm, wrongBytes, badParam, badQuery, badHeader]
       .map((make) => make(route, world))
       .filter((a): a is fc.Arbitrary<Hostile> => a !== null)
     return fc.oneof(wrongMethod(route, world), ...makers)

@@ -18,6 +18,10 @@ export type World = {
   content: { sha256: string; ext: string; size: number; mime: string; fileId: string }
   other: Account
   otherCanvasId: string
+  /** The CSRF token of the owner's session, for the web app's forms. */
+  csrf: string
+  /** A signed PUT URL for content nobody has: any bytes sent to it are the wrong ones. */
+  uploadUrl: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -48,6 +52,11 @@ export async function buildWorld(): Promise<World> {
   const spare = await createKey(['read'])
   const other = await newAccount()
   const otherCanvas = await newCanvas(other.key, 'other content', { title: 'Other canvas' })
+  const settings = await (await call('/settings', { cookie: owner.cookie })).text()
+  const unknown = { sha256: 'e'.repeat(64), ext: 'bin', size: 16, mime: 'application/octet-stream' }
+  const presigned = await json(
+    await call('/v1/upload/presign', { method: 'POST', key: owner.key, json: unknown }),
+  )
   return {
     owner,
     readOnlyKey: readOnly.key,
@@ -66,7 +75,16 @@ export async function buildWorld(): Promise<World> {
     },
     other,
     otherCanvasId: otherCanvas.canvas_id,
+    csrf: /name="_csrf" value="([0-9a-f]{32})"/.exec(settings)![1],
+    uploadUrl: presigned.upload_url,
   }
+}
+
+/** The owner's credentials for what `route` asks: a key, the session cookie, or nothing. */
+export function ownerCredentials(route: Route, world: World): { key?: string; cookie?: string } {
+  if (route.auth === 'key') return { key: world.owner.key }
+  if (['session', 'page', 'viewer'].includes(route.auth)) return { cookie: world.owner.cookie }
+  return {}
 }
 
 export type Prepared = { path: string; init: Parameters<typeof call>[1] & {} }
