@@ -11,12 +11,3 @@ it('the route table lists exactly the routes the app registers', () => {
   const all = app.routes.filter((r) => r.method === 'ALL').map((r) => r.path)
   expect(all.filter((path) => !path.endsWith('*'))).toEqual([])
 })
-
-it('every /v1 route needs a key, and only /v1 routes take one', () => {
-  for (const route of ROUTES) {
-    expect(route.auth === 'key', routeName(route)).toBe(route.path.startsWith('/v1/'))
-    if (route.auth === 'key') {
-      expect(route.scope, routeName(route)).toBe(route.method === 'GET' ? 'read' : 'write')
-    }
-  }
-})

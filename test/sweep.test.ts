@@ -17,6 +17,7 @@ import {
   upload,
 } from './support/api'
 import { seedCanvases } from './support/seed'
+import { countRows } from './support/state'
 
 const HOUR = 3600_000
 const services = () => ({
@@ -26,12 +27,6 @@ const services = () => ({
   now: Date.now,
 })
 const runSweep = (options: SweepOptions) => sweep(services(), options)
-
-async function count(sql: string, ...params: unknown[]) {
-  return (await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>())!.n
-}
 
 describe('the scheduled handler', () => {
   it('runs the sweep at the trigger time and logs one JSON summary line', async () => {
@@ -73,7 +68,7 @@ describe('the scheduled handler', () => {
     expect(summary.d1.statements).toBeGreaterThan(summary.d1.round_trips)
     expect(summary.d1.rows_written).toBeGreaterThanOrEqual(2)
     expect(
-      await count('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', canvas.canvas_id),
+      await countRows('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', canvas.canvas_id),
     ).toBe(0)
   })
 })
@@ -108,9 +103,14 @@ describe('expired canvases', () => {
     expect(runs).toBeGreaterThan(1)
     expect(removed).toBe(2000)
     expect(
-      await count('SELECT COUNT(*) AS n FROM canvases WHERE workspace_id = ?', account.workspaceId),
+      await countRows(
+        'SELECT COUNT(*) AS n FROM canvases WHERE workspace_id = ?',
+        account.workspaceId,
+      ),
     ).toBe(2)
-    expect(await count(`SELECT COUNT(*) AS n FROM versions WHERE canvas_id LIKE 'seed%'`)).toBe(0)
+    expect(await countRows(`SELECT COUNT(*) AS n FROM versions WHERE canvas_id LIKE 'seed%'`)).toBe(
+      0,
+    )
     for (const [canvas, text] of [
       [keep, 'permanent bytes'],
       [alive, 'still alive bytes'],
@@ -135,7 +135,7 @@ describe('expired canvases', () => {
     const first = await runSweep({ now: Date.now() })
     expect(first).toMatchObject({ canvases: 1, versions: 2, complete: true })
     expect(
-      await count(
+      await countRows(
         'SELECT COUNT(*) AS n FROM share_links WHERE canvas_id IS NULL OR canvas_id = ?',
         canvas.canvas_id,
       ),
@@ -162,7 +162,7 @@ describe('files and objects', () => {
     expect(summary.files).toBeGreaterThanOrEqual(1)
     expect(summary.bytes_freed).toBeGreaterThanOrEqual(22)
     expect(await env.BUCKET.head(doomedKey)).toBeNull()
-    expect(await count('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', doomedKey)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', doomedKey)).toBe(0)
     expect(await env.BUCKET.head(keptKey)).not.toBeNull()
     const res = await call(`/v1/canvases/${kept.canvas_id}/content`, { key: account.key })
     expect(await (await follow(res)).text()).toBe('referenced')
@@ -181,9 +181,9 @@ describe('files and objects', () => {
 
     await runSweep({ now: Date.now() + 2 * HOUR })
     // The pending row is gone after the grace period, and its object with it.
-    expect(await count('SELECT COUNT(*) AS n FROM files WHERE file_id = ?', presign.file_id)).toBe(
-      0,
-    )
+    expect(
+      await countRows('SELECT COUNT(*) AS n FROM files WHERE file_id = ?', presign.file_id),
+    ).toBe(0)
     expect(await env.BUCKET.head(presign.blob_key)).toBeNull()
     expect(await env.BUCKET.head(orphanKey)).not.toBeNull()
 
@@ -191,7 +191,7 @@ describe('files and objects', () => {
     expect(later.objects).toBeGreaterThanOrEqual(2)
     expect(await env.BUCKET.head(orphanKey)).toBeNull()
     expect(await env.BUCKET.head(strayKey)).toBeNull()
-    expect(await count('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', orphanKey)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM files WHERE blob_key = ?', orphanKey)).toBe(0)
   })
 
   it('content being removed cannot be attached or uploaded again meanwhile', async () => {
@@ -295,12 +295,14 @@ describe('links and sessions', () => {
     const summary = await runSweep({ now: Date.now() })
     expect(summary.shares).toBeGreaterThanOrEqual(1)
     expect(summary.sessions).toBeGreaterThanOrEqual(1)
-    expect(await count('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', old.token)).toBe(0)
-    expect(await count('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', fresh.token)).toBe(
-      1,
-    )
     expect(
-      await count('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?', account.userId),
+      await countRows('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', old.token),
+    ).toBe(0)
+    expect(
+      await countRows('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', fresh.token),
+    ).toBe(1)
+    expect(
+      await countRows('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?', account.userId),
     ).toBe(0)
   })
 })

@@ -1,16 +1,11 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../src/env'
-import { sweep } from '../../src/domain/sweep'
 import { bytesOf, call, follow, json, newAccount, newCanvas, sha256, upload } from '../support/api'
+import { countRows, sweepUntilDone } from '../support/state'
 
 // Requests that race each other: every acknowledged write is kept, versions never skip or repeat,
 // one content is one file, and a delete is all or nothing.
-
-const count = async (sql: string, ...params: unknown[]) =>
-  (await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>())!.n
 
 describe('concurrent updates', () => {
   it('50 content updates at once give versions 1..51, each file exactly once', async () => {
@@ -96,7 +91,7 @@ describe('concurrent uploads of the same content', () => {
       })
     }
     expect(
-      await count(
+      await countRows(
         "SELECT COUNT(*) AS n FROM files WHERE workspace_id = ? AND sha256 = ? AND status = 'ready'",
         account.workspaceId,
         meta.sha256,
@@ -132,9 +127,9 @@ describe('a delete racing updates and share downloads', () => {
     const served = (await Promise.all(downloads)).filter((r) => r.status === 302)
 
     // All or nothing: the canvas, its versions and its links' canvas are gone together.
-    expect(await count('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', id)).toBe(0)
-    expect(await count('SELECT COUNT(*) AS n FROM versions WHERE canvas_id = ?', id)).toBe(0)
-    expect(await count('SELECT COUNT(*) AS n FROM share_links WHERE canvas_id = ?', id)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', id)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM versions WHERE canvas_id = ?', id)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM share_links WHERE canvas_id = ?', id)).toBe(0)
     const link = await env.DB.prepare('SELECT view_count FROM share_links WHERE token = ?')
       .bind(share.token)
       .first<{ view_count: number }>()
@@ -146,17 +141,12 @@ describe('a delete racing updates and share downloads', () => {
     for (const res of served) expect((await follow(res)).status).toBe(200)
 
     // Past the grace period, the sweep removes the files nothing references, rows and objects.
-    const settings = readSettings(env)
-    const later = Date.now() + (settings.uploadUrlTtl + 7200) * 1000
-    for (let i = 0; i < 5; i++) {
-      const summary = await sweep(
-        { db: env.DB, bucket: env.BUCKET, settings, now: Date.now },
-        { now: later },
-      )
-      if (summary.complete) break
-    }
+    await sweepUntilDone(Date.now() + (readSettings(env).uploadUrlTtl + 7200) * 1000)
     expect(
-      await count('SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?', account.workspaceId),
+      await countRows(
+        'SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?',
+        account.workspaceId,
+      ),
     ).toBe(0)
     const left = await env.BUCKET.list({ prefix: 'files/' })
     expect(left.objects.filter((o) => o.key.includes(account.workspaceId))).toEqual([])

@@ -16,6 +16,7 @@ import {
 } from '../support/api'
 import { faultsFor, faultyBindings, type Fault } from '../support/faults'
 import { expectIntact, expectTidy, visibleState } from '../support/integrity'
+import { sweepUntilDone } from '../support/state'
 
 // Each step of finalize, create, update, delete and the sweep is made to fail, before it reaches
 // D1 or R2 and after (the answer lost). Whatever fails, the workspace is left as it was or as the
@@ -45,12 +46,7 @@ const sweepAt = (now: number, bindings: { DB: D1Database; BUCKET: R2Bucket }) =>
   sweep({ db: bindings.DB, bucket: bindings.BUCKET, settings, now: Date.now }, { now })
 
 /** Sweeps at a time past every grace period, without faults, until it is done. */
-async function tidyUp() {
-  for (let i = 0; i < 10; i++) {
-    if ((await sweepAt(later(), env)).complete) return
-  }
-  throw new Error('the sweep did not finish')
-}
+const tidyUp = () => sweepUntilDone(later())
 
 const form = (fields: Record<string, string>, text: string) => {
   const data = new FormData()

@@ -6,7 +6,7 @@ import { bytesOf, call, json, newCanvas, sessionCookie, sha256 } from '../suppor
 import { faultyBindings } from '../support/faults'
 
 // Secrets are shown once, at creation, and never again: not in answers, error messages or logs.
-// Stored forms (key hashes, password hashes) never leave the database either.
+// Their stored forms (key hashes, password hashes) never reach an answer or a log either.
 
 afterEach(() => {
   vi.restoreAllMocks()

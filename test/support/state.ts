@@ -1,4 +1,6 @@
 import { env } from 'cloudflare:test'
+import { readSettings } from '../../src/env'
+import { sweep } from '../../src/domain/sweep'
 
 /**
  * Everything a workspace owns, as one comparable value: its canvases, versions, files, share
@@ -47,4 +49,20 @@ export async function objectsOf(workspaceId: string) {
     cursor = page.truncated ? page.cursor : undefined
   } while (cursor)
   return out.sort((a, b) => a.key.localeCompare(b.key))
+}
+
+/** The `n` of a `SELECT COUNT(*) AS n ...`. */
+export async function countRows(sql: string, ...params: unknown[]): Promise<number> {
+  return (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n
+}
+
+/** Runs the sweep with its clock at `now`, on the real bindings, until it says it is done. */
+export async function sweepUntilDone(now: number) {
+  const services = { db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+  for (let i = 0; i < 10; i++) {
+    if ((await sweep(services, { now })).complete) return
+  }
+  throw new Error('the sweep did not finish in 10 runs')
 }
