@@ -1,0 +1,86 @@
+import fc from 'fast-check'
+
+// The values a hostile request is made of: text no validator should trust (arbitrary code points,
+// lone surrogates, NUL and other control characters, traversal, injection), and for each field
+// of the API, values its rule refuses.
+
+const CONTROL = ['\u0000', '\n', '\r', '\r\n', '\t', '\u001b', '\u007f', '\u0008']
+const EDGES = ['\u202e', '\u200b', '\ufeff', '\ud800', '\udfff', '𝕏', 'e\u0301', '\uffff', '\u2028']
+const TRAVERSAL = ['../', '..\\', '%2e%2e%2f', '/etc/passwd', '..%00', '....//', '%c0%ae%c0%ae/']
+const INJECTION = ['"; filename=evil.exe', "'; DROP TABLE canvases; --", '<script>x</script>']
+
+/** Any text: arbitrary code points (lone surrogates too) mixed with the pieces above. */
+export const wild = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.constantFrom(...EDGES, ...TRAVERSAL, ...INJECTION),
+    ),
+    { maxLength: 5 },
+  )
+  .map((parts) => parts.join(''))
+
+/** Every byte of the UTF-8 (lone surrogates become U+FFFD) as %XX: always a valid URL part. */
+export const percentEncode = (text: string) =>
+  [...new TextEncoder().encode(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
+
+/** Text that cannot end a multipart header's quoted value early. */
+export const quoteless = wild.map((s) => s.replace(/["\\\r\n]/g, ''))
+
+/** Text with a control character in it: never a valid title, name, ext or mime. */
+export const withControl = fc
+  .tuple(wild, fc.constantFrom(...CONTROL), wild)
+  .map(([a, c, b]) => a + c + b)
+
+export const wrongType = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+)
+
+export const huge = (min: number) =>
+  fc.oneof(
+    fc.string({ unit: 'binary', minLength: min + 1, maxLength: min + 40 }),
+    fc.constantFrom('x'.repeat(min + 1), '\u00e9'.repeat(300_000)),
+  )
+
+export const badTitle = fc.oneof(fc.constant(''), withControl, huge(200), wrongType)
+export const badExt = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom('.txt', 'TXT', 'tar.gz', 'a'.repeat(17), '../../etc', 'txt\u0000', 'ｔｘｔ'),
+  wild.filter((s) => !/^[a-z0-9]{1,16}$/.test(s)),
+  wrongType,
+)
+export const badId = fc.oneof(
+  fc.constant(''),
+  wild.filter((s) => !/^[A-Za-z0-9]{1,64}$/.test(s)),
+  fc.constant('a'.repeat(65)),
+  wrongType,
+)
+export const badSha = fc.oneof(
+  fc.constant('A'.repeat(64)),
+  fc.constant('a'.repeat(63)),
+  wild.filter((s) => !/^[0-9a-f]{64}$/.test(s)),
+  wrongType,
+)
+export const badSize = fc.oneof(
+  fc.integer({ max: -1 }),
+  fc.constantFrom(0.5, 1e300, Number.MAX_SAFE_INTEGER + 2, 5368709121, -0.1),
+  fc.string(),
+  fc.constant(null),
+)
+export const badMime = fc.oneof(
+  fc.constant(''),
+  withControl,
+  fc.constantFrom('text/html\r\nX-Injected: 1', 'no-slash', 'a/b/c', 'x/'.padEnd(300, 'y')),
+  wrongType,
+)
+export const badEmail = fc.oneof(
+  fc.constant(''),
+  fc.constantFrom('no-at-sign', '@example.com', 'a@', `${'a'.repeat(250)}@example.com`),
+  withControl.map((s) => `${s}@example.com`),
+  wrongType,
+)
