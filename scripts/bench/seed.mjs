@@ -2,23 +2,10 @@
 // and, for scale, tens of thousands of canvases written straight into D1.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fetchRetry as fetch } from '../lib/local-service.mjs'
+import { createAccount, fetchRetry as fetch } from '../lib/local-service.mjs'
 
-/** A signed-up account with a read+write key. */
-async function account(url, email) {
-  const signup = await fetch(`${url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: 'bench password' }),
-  })
-  const cookie = signup.headers.get('set-cookie').split(';')[0]
-  const res = await fetch(`${url}/auth/keys`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ name: 'bench' }),
-  })
-  return (await res.json()).key
-}
+/** A signed-up account's read+write key. */
+const account = async (url, email) => (await createAccount(url, email)).key
 
 /** A permanent canvas made by a multipart upload; returns its id. */
 async function create(url, key, name, content) {
