@@ -1,20 +1,9 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { call, json, newAccount, newCanvas } from './support/api'
+import { call, csrfOf, formPost, json, newAccount, newCanvas } from './support/api'
 
 // The web routes at the HTTP level (the browser tests drive them in Chromium): redirects, CSRF,
 // headers, and the signed content frames.
-
-const form = (fields: Record<string, string>) => ({
-  method: 'POST',
-  body: new URLSearchParams(fields).toString(),
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-})
-
-async function csrfOf(cookie: string) {
-  const page = await (await call('/settings', { cookie })).text()
-  return /name="_csrf" value="([0-9a-f]{32})"/.exec(page)![1]
-}
 
 describe('pages', () => {
   it('redirect to login without a session, and carry strict headers', async () => {
@@ -37,13 +26,13 @@ describe('pages', () => {
     const canvas = await newCanvas(account.key)
     const noToken = await call(`/c/${canvas.canvas_id}/delete`, {
       cookie: account.cookie,
-      ...form({}),
+      ...formPost({}),
     })
     expect(noToken.status).toBe(403)
     const token = await csrfOf(account.cookie)
     const crossSite = await call(`/c/${canvas.canvas_id}/delete`, {
       cookie: account.cookie,
-      ...form({ _csrf: token }),
+      ...formPost({ _csrf: token }),
       headers: {
         'Content-Type': 'application/x-www-form-urlencoded',
         Origin: 'https://evil.example',
@@ -53,7 +42,7 @@ describe('pages', () => {
     expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(200)
     const ok = await call(`/c/${canvas.canvas_id}/delete`, {
       cookie: account.cookie,
-      ...form({ _csrf: token }),
+      ...formPost({ _csrf: token }),
     })
     expect(ok.status).toBe(302)
     expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(404)
@@ -63,12 +52,12 @@ describe('pages', () => {
     const account = await newAccount()
     const evil = await call(
       '/login',
-      form({ email: account.email, password: account.password, next: '//evil.example' }),
+      formPost({ email: account.email, password: account.password, next: '//evil.example' }),
     )
     expect(evil.headers.get('Location')).toBe('/')
     const local = await call(
       '/login',
-      form({ email: account.email, password: account.password, next: '/settings' }),
+      formPost({ email: account.email, password: account.password, next: '/settings' }),
     )
     expect(local.headers.get('Location')).toBe('/settings')
   })
@@ -137,7 +126,7 @@ describe('review fixes', () => {
     const statuses: number[] = []
     for (let i = 0; i < 7; i++) {
       const res = await call('/login', {
-        ...form({ email: account.email, password: 'wrong one' }),
+        ...formPost({ email: account.email, password: 'wrong one' }),
         ip: '192.0.2.9',
         env: limited,
       })
@@ -157,7 +146,7 @@ describe('review fixes', () => {
     const guesses: number[] = []
     for (let i = 0; i < 7; i++) {
       const res = await call(`/s/${link.token}`, {
-        ...form({ password: 'guess' }),
+        ...formPost({ password: 'guess' }),
         ip: '192.0.2.10',
         env: { SHARE_PASSWORD_LIMITER: env.AUTH_LIMITER_SMALL },
       })
@@ -178,7 +167,7 @@ describe('review fixes', () => {
       ['ok@example.com', 'short', 'The password must be at least 8 characters.'],
       ['ok@example.com', 'p'.repeat(300), 'The password must be at most 256 characters.'],
     ]) {
-      const res = await call('/signup', form({ email, password }))
+      const res = await call('/signup', formPost({ email, password }))
       expect(res.status).toBe(400)
       expect(await res.text()).toContain(message)
     }

@@ -55,6 +55,31 @@ const form = (fields: Record<string, string>, text: string) => {
   return data
 }
 
+/** A PATCH of a permanent canvas; `request` makes its body, with whatever it needs uploaded. */
+function update(
+  name: string,
+  request: (key: string) => Promise<{ json?: unknown; body?: FormData }>,
+): Scenario {
+  return {
+    name,
+    async setup() {
+      const account = await newAccount()
+      const canvas = await newCanvas(account.key, 'first', { permanent: true })
+      const init = await request(account.key)
+      return {
+        account,
+        run: (env) =>
+          call(`/v1/canvases/${canvas.canvas_id}`, {
+            method: 'PATCH',
+            key: account.key,
+            ...init,
+            env,
+          }),
+      }
+    },
+  }
+}
+
 const scenarios: Scenario[] = [
   {
     name: 'finalize',
@@ -109,41 +134,12 @@ const scenarios: Scenario[] = [
       }
     },
   },
-  {
-    name: 'update (file_id)',
-    async setup() {
-      const account = await newAccount()
-      const canvas = await newCanvas(account.key, 'first', { permanent: true })
-      const fileId = await upload(account.key, bytesOf('second'))
-      return {
-        account,
-        run: (env) =>
-          call(`/v1/canvases/${canvas.canvas_id}`, {
-            method: 'PATCH',
-            key: account.key,
-            json: { file_id: fileId, title: 'renamed' },
-            env,
-          }),
-      }
-    },
-  },
-  {
-    name: 'update (multipart)',
-    async setup() {
-      const account = await newAccount()
-      const canvas = await newCanvas(account.key, 'first', { permanent: true })
-      return {
-        account,
-        run: (env) =>
-          call(`/v1/canvases/${canvas.canvas_id}`, {
-            method: 'PATCH',
-            key: account.key,
-            body: form({ visibility: 'public' }, 'second, uploaded'),
-            env,
-          }),
-      }
-    },
-  },
+  update('update (file_id)', async (key) => ({
+    json: { file_id: await upload(key, bytesOf('second')), title: 'renamed' },
+  })),
+  update('update (multipart)', async () => ({
+    body: form({ visibility: 'public' }, 'second, uploaded'),
+  })),
   {
     name: 'delete',
     async setup() {

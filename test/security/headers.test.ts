@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { call, json } from '../support/api'
+import { call, formPost, json } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
 import { buildWorld, ownerCredentials, requestFor } from '../support/world'
 
@@ -106,11 +106,7 @@ describe('cookies', () => {
       expect(parts).toContain('samesite=lax')
       expect(parts).toContain('path=/')
       expect(parts.includes('secure'), origin).toBe(origin.startsWith('https'))
-      const form = await call(`${origin}/login`, {
-        method: 'POST',
-        body: new URLSearchParams(credentials).toString(),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      })
+      const form = await call(`${origin}/login`, formPost(credentials))
       expect(form.status).toBe(302)
       expect(sessionCookie(form).includes('secure'), origin).toBe(origin.startsWith('https'))
       expect(sessionCookie(form)).toContain('httponly')
@@ -127,11 +123,7 @@ describe('password-protected shares', () => {
       await call(`/share/${world.token}`, { headers: password }),
       await call(`/share/${world.token}/content`, { headers: password }),
       await call(`/s/${world.token}`),
-      await call(`/s/${world.token}`, {
-        method: 'POST',
-        body: new URLSearchParams({ password: world.sharePassword }).toString(),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      }),
+      await call(`/s/${world.token}`, formPost({ password: world.sharePassword })),
     ]
     expect(answers.map((r) => r.status)).toEqual([401, 200, 302, 401, 200])
     for (const res of answers) expect(res.headers.get('Cache-Control')).toBe('no-store')

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { constantTimeEqual } from '../../src/domain/crypto'
-import { bytesOf, call, json, newCanvas, sessionCookie, sha256 } from '../support/api'
+import { bytesOf, call, formPost, json, newCanvas, sessionCookie, sha256 } from '../support/api'
 import { faultyBindings } from '../support/faults'
 
 // Secrets are shown once, at creation, and never again: not in answers, error messages or logs.
@@ -71,13 +71,7 @@ describe('secrets', () => {
       await record(
         await call('/auth/login', { method: 'POST', json: { email, password: `${password}x` } }),
       )
-      await record(
-        await call('/login', {
-          method: 'POST',
-          body: new URLSearchParams({ email, password: `${password}x` }).toString(),
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        }),
-      )
+      await record(await call('/login', formPost({ email, password: `${password}x` })))
       // An internal error while the key is in use: the log carries the error, not the request.
       await record(
         await call('/v1/me', { key, env: faultyBindings({ at: 1, when: 'before' }).bindings }),
@@ -97,13 +91,8 @@ describe('secrets', () => {
       await record(
         await call(`/share/${token}/content`, { headers: { 'X-Share-Password': sharePassword } }),
       )
-      const form = (pw: string) => ({
-        method: 'POST',
-        body: new URLSearchParams({ password: pw }).toString(),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      })
-      await record(await call(`/s/${token}`, form(`${sharePassword}x`)))
-      await record(await call(`/s/${token}`, form(sharePassword)))
+      await record(await call(`/s/${token}`, formPost({ password: `${sharePassword}x` })))
+      await record(await call(`/s/${token}`, formPost({ password: sharePassword })))
       await record(await call(`/c/${id}`, { cookie }))
     })
 

@@ -161,3 +161,18 @@ export function errorOf(code: string, message: string | RegExp) {
     },
   }
 }
+
+/** A form post as the web app's pages send it. */
+export function formPost(fields: Record<string, string>) {
+  return {
+    method: 'POST',
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  }
+}
+
+/** The CSRF token the session's own pages put in their forms. */
+export async function csrfOf(cookie: string): Promise<string> {
+  const page = await (await call('/settings', { cookie })).text()
+  return /name="_csrf" value="([0-9a-f]{32})"/.exec(page)![1]
+}

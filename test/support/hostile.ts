@@ -14,6 +14,7 @@ import {
   withControl,
   wrongType,
 } from './hostile-values'
+import { formPost } from './api'
 import { ROUTES, type Route } from './routes'
 import { requestFor, type Prepared, type World } from './world'
 
@@ -169,7 +170,6 @@ function badMultipart(route: Route, world: World): fc.Arbitrary<Hostile> | null 
  * (with the session's CSRF token), so the fields themselves are what gets refused.
  */
 function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
   const csrf = world.csrf
   // The form trims the name: what is refused must survive the trim.
   const name = fc.oneof(
@@ -178,10 +178,10 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
     fc.string({ unit: 'binary', minLength: 99, maxLength: 140 }).map((n) => `k${n}k`),
   )
   const wrongPassword = fc.oneof(wild, huge(256)).filter((p) => p !== world.sharePassword)
-  const forms: Record<string, fc.Arbitrary<{ path: string; body: string }>> = {
+  const forms: Record<string, fc.Arbitrary<{ path: string; fields: Record<string, string> }>> = {
     'POST /settings/keys': name.map((n) => ({
       path: '/settings/keys',
-      body: form({ _csrf: csrf, name: n, scope: 'read' }),
+      fields: { _csrf: csrf, name: n, scope: 'read' },
     })),
     'POST /c/:id/:action{permanent|visibility|share|unshare|delete}': fc
       .oneof(
@@ -195,7 +195,7 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       )
       .map((fields) => ({
         path: `/c/${world.canvasId}/share`,
-        body: form({ _csrf: csrf, ...fields }),
+        fields: { _csrf: csrf, ...fields },
       })),
     'POST /signup': fc
       .oneof(
@@ -207,27 +207,23 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
           })),
         fc.constantFrom('', 'short').map((password) => ({ email: 'new@example.com', password })),
       )
-      .map((fields) => ({ path: '/signup', body: form(fields) })),
+      .map((fields) => ({ path: '/signup', fields })),
     'POST /login': wrongPassword.map((password) => ({
       path: '/login',
-      body: form({ email: world.owner.email, password }),
+      fields: { email: world.owner.email, password },
     })),
     'POST /s/:token': wrongPassword.map((password) => ({
       path: `/s/${world.token}`,
-      body: form({ password }),
+      fields: { password },
     })),
   }
   const arbitrary = forms[`${route.method} ${route.path}`]
   if (!arbitrary) return null
-  return arbitrary.map(({ path, body }) => ({
+  return arbitrary.map(({ path, fields }) => ({
     path,
     route,
     attack: 'bad form field',
-    init: {
-      method: 'POST',
-      body,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    },
+    init: formPost(fields),
   }))
 }
 

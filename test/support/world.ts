@@ -1,4 +1,14 @@
-import { bytesOf, call, json, newAccount, newCanvas, sha256, type Account } from './api'
+import {
+  bytesOf,
+  call,
+  csrfOf,
+  formPost,
+  json,
+  newAccount,
+  newCanvas,
+  sha256,
+  type Account,
+} from './api'
 import type { Route } from './routes'
 
 /**
@@ -52,7 +62,6 @@ export async function buildWorld(): Promise<World> {
   const spare = await createKey(['read'])
   const other = await newAccount()
   const otherCanvas = await newCanvas(other.key, 'other content', { title: 'Other canvas' })
-  const settings = await (await call('/settings', { cookie: owner.cookie })).text()
   const unknown = { sha256: 'e'.repeat(64), ext: 'bin', size: 16, mime: 'application/octet-stream' }
   const presigned = await json(
     await call('/v1/upload/presign', { method: 'POST', key: owner.key, json: unknown }),
@@ -75,7 +84,7 @@ export async function buildWorld(): Promise<World> {
     },
     other,
     otherCanvasId: otherCanvas.canvas_id,
-    csrf: /name="_csrf" value="([0-9a-f]{32})"/.exec(settings)![1],
+    csrf: await csrfOf(owner.cookie),
     uploadUrl: presigned.upload_url,
   }
 }
@@ -117,8 +126,7 @@ export function requestFor(route: Route, world: World): Prepared {
   const body = bodies[`${route.method} ${route.path}`]
   if (body !== undefined) init.json = body
   if (!route.json && route.method === 'POST') {
-    init.body = new URLSearchParams({ visibility: 'public', name: 'k' }).toString()
-    init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' }
+    Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
   }
   if (route.method === 'PUT') init.body = bytesOf('abc')
   return { path, init }
