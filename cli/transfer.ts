@@ -203,12 +203,29 @@ export function refuseOverwrite(output: string | null, force: boolean) {
   }
 }
 
-/** A name safe to create in the current folder: no path, no control or reserved characters. */
-export function safeFileName(name: string): string {
-  const cleaned = name
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_')
-    .replace(/^[.\s]+/, '_')
-    .trim()
-    .slice(0, 200)
-  return cleaned || 'download'
+// Characters that change how a name reads without being seen: C0 and C1 controls, bidirectional
+// marks, embeddings, overrides and isolates, zero-width characters. "invoice\u202Efdp.exe" would
+// otherwise display as "invoiceexe.pdf".
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+const RESERVED = /[/\\:*?"<>|]/g
+// Most file systems allow 255 bytes a name; room is left for a "(1)" a browser or a person adds.
+const MAX_NAME_BYTES = 200
+
+/**
+ * `<title>.<ext>` made safe to create in the current folder: no path, no invisible, control or
+ * reserved characters, at most 200 UTF-8 bytes, and the extension kept when the title is cut.
+ */
+export function safeFileName(title: string, ext: string): string {
+  const clean = (text: string) =>
+    text.replace(INVISIBLE, '').replace(LONE_SURROGATE, '_').replace(RESERVED, '_')
+  const suffix = clean(ext) ? `.${clean(ext)}` : ''
+  let stem = clean(title).trim()
+  if (suffix && stem.toLowerCase().endsWith(suffix)) stem = stem.slice(0, -suffix.length)
+  stem = stem.replace(/^[.\s]+/, '_')
+  const room = MAX_NAME_BYTES - Buffer.byteLength(suffix)
+  const chars = [...stem]
+  while (chars.length > 0 && Buffer.byteLength(chars.join('')) > room) chars.pop()
+  stem = chars.join('').trimEnd()
+  return (stem || 'download') + suffix
 }

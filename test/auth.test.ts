@@ -241,6 +241,7 @@ describe('API keys', () => {
       [{ name: 'x', scopes: ['admin'] }, 'scopes.0: must be read or write'],
       [{ name: 'x', scopes: [] }, 'scopes: must name at least one scope'],
       [{ name: 'a\u0000b' }, 'name: must not contain control characters'],
+      [{ name: 'a\ud83db' }, 'name: must not contain unpaired surrogates (half of a character)'],
     ]
     for (const [body, message] of cases) {
       const res = await call('/auth/keys', { method: 'POST', cookie: account.cookie, json: body })

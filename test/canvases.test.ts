@@ -210,6 +210,19 @@ describe('create', () => {
         'title: must not contain control characters',
       ],
       [
+        // Half a UTF-16 pair: D1 would store three U+FFFD for it, past the 200-character limit.
+        { file_id: fileId, title: 'x'.repeat(197) + '\ud800y', ext: 'txt' },
+        400,
+        'invalid_request',
+        'title: must not contain unpaired surrogates (half of a character)',
+      ],
+      [
+        { file_id: fileId, title: 'x\udc00', ext: 'txt' },
+        400,
+        'invalid_request',
+        'title: must not contain unpaired surrogates (half of a character)',
+      ],
+      [
         { file_id: fileId, title: 't', ext: '.txt' },
         400,
         'invalid_request',

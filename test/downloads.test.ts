@@ -90,6 +90,29 @@ describe('content and version downloads', () => {
     expect(part.status).toBe(206)
     expect(part.headers.get('Content-Range')).toBe('bytes 2-5/10')
     expect(await part.text()).toBe('2345')
+    // RFC 9110: valid ranges are parts (the end clamped), a malformed one is ignored (200, the
+    // whole body), one wholly past the end is 416 with the size.
+    const cases: [string, number, string, string | null][] = [
+      ['bytes=7-', 206, '789', 'bytes 7-9/10'],
+      ['bytes=-3', 206, '789', 'bytes 7-9/10'],
+      ['bytes=-30', 206, '0123456789', 'bytes 0-9/10'],
+      ['bytes=8-99', 206, '89', 'bytes 8-9/10'],
+      ['BYTES=0-0', 206, '0', 'bytes 0-0/10'],
+      ['bytes=5-2', 200, '0123456789', null],
+      ['bytes=abc', 200, '0123456789', null],
+      ['bytes=0-1,4-5', 200, '0123456789', null],
+      ['items=0-1', 200, '0123456789', null],
+      ['bytes=', 200, '0123456789', null],
+      ['bytes=999999-', 416, '', 'bytes */10'],
+      ['bytes=10-12', 416, '', 'bytes */10'],
+      ['bytes=-0', 416, '', 'bytes */10'],
+    ]
+    for (const [range, status, body, contentRange] of cases) {
+      const res = await call(location, { headers: { Range: range } })
+      expect(res.status, range).toBe(status)
+      expect(await res.text(), range).toBe(body)
+      expect(res.headers.get('Content-Range'), range).toBe(contentRange)
+    }
     const tampered = new URL(location)
     tampered.searchParams.set('response-content-type', 'text/html')
     const refused = await call(tampered.toString())

@@ -90,6 +90,11 @@ describe('creating share links', () => {
       ],
       [{ expires_in: 3600 }, 'expires_in: Invalid input: expected string, received number'],
       [{ password: 'abc' }, 'password: must be at least 4 characters'],
+      [{ password: 'p'.repeat(257) }, 'password: must be at most 256 characters'],
+      [
+        { password: 'pass\udfff' },
+        'password: must not contain unpaired surrogates (half of a character)',
+      ],
       [{ max_views: 0 }, 'max_views: must be at least 1'],
       [{ max_views: 1_000_001 }, 'max_views: must be at most 1000000'],
       [{ version: 0 }, 'version: must be at least 1'],

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, csrfOf, formPost, json, newAccount, newCanvas } from './support/api'
+import { countRows } from './support/state'
 
 // The web routes at the HTTP level (the browser tests drive them in Chromium): redirects, CSRF,
 // headers, and the signed content frames.
@@ -174,6 +175,58 @@ describe('review fixes', () => {
     expect(
       await env.DB.prepare("SELECT 1 FROM users WHERE email = 'ok@example.com'").first(),
     ).toBeNull()
+  })
+
+  it('web forms refuse what the API refuses, with the same rule, and change nothing', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'form rules', { permanent: true })
+    const csrf = await csrfOf(account.cookie)
+    const share = (fields: Record<string, string>) =>
+      call(`/c/${canvas.canvas_id}/share`, {
+        ...formPost({ _csrf: csrf, ...fields }),
+        cookie: account.cookie,
+      })
+    // The API caps link passwords at 256 characters; the form once took 60,000.
+    for (const [fields, message] of [
+      [{ password: 'p'.repeat(60_000) }, 'password: must be at most 256 characters'],
+      [{ password: 'abc' }, 'password: must be at least 4 characters'],
+      [{ expires_in: '1y' }, 'expires_in: must be a duration such as 30m, 24h or 7d'],
+      [{ expires_in: '400d' }, 'expires_in: must be at most 365d'],
+    ] as const) {
+      const res = await share(fields)
+      expect(res.status, message).toBe(400)
+      expect(await res.text()).toContain(message)
+    }
+    const visibility = await call(`/c/${canvas.canvas_id}/visibility`, {
+      ...formPost({ _csrf: csrf, visibility: 'everyone' }),
+      cookie: account.cookie,
+    })
+    expect(visibility.status).toBe(400)
+    expect(await visibility.text()).toContain('visibility: must be private or public')
+    for (const [fields, message] of [
+      [{ name: 'k'.repeat(101) }, 'The name must be at most 100 characters.'],
+      [{ name: '  ' }, 'The name must not be empty.'],
+      [{ name: 'k', scope: 'admin' }, 'The scopes must be read or write.'],
+    ] as const) {
+      const res = await call('/settings/keys', {
+        ...formPost({ _csrf: csrf, ...fields }),
+        cookie: account.cookie,
+      })
+      expect(res.status, message).toBe(400)
+      expect(await res.text()).toContain(message)
+    }
+    const login = await call(
+      '/login',
+      formPost({ email: account.email, password: 'p'.repeat(300) }),
+    )
+    expect(login.status).toBe(400)
+    expect(await login.text()).toContain('The password must be at most 256 characters.')
+    const count = (table: string, column: string, value: string) =>
+      countRows(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`, value)
+    expect(await count('share_links', 'canvas_id', canvas.canvas_id)).toBe(0)
+    expect(await count('api_keys', 'workspace_id', account.workspaceId)).toBe(1)
+    const after = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key }))
+    expect(after.visibility).toBe('private')
   })
 
   it('a deeply nested file renders as text instead of failing', async () => {

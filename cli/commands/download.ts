@@ -1,5 +1,4 @@
 import { defineCommand } from 'citty'
-import { fileName } from '../../src/domain/content-types'
 import { Api } from '../client'
 import { CliError } from '../errors'
 import { begin, globalArgs, printJson } from '../shared'
@@ -34,7 +33,7 @@ export default defineCommand({
     if (!output) {
       const meta = await api.request<ShareMetadata>(path, { auth: false, headers })
       const { title, ext } = meta.canvas
-      output = safeFileName(fileName(title, ext))
+      output = safeFileName(title, ext)
     }
     refuseOverwrite(output === '-' ? null : output, Boolean(args.force))
     const url = await api.location(`${path}/content`, { auth: false, headers, query: { dl: 1 } })

@@ -7,7 +7,11 @@ export default defineCommand({
   args: {
     ...globalArgs,
     id: { type: 'positional', required: true, description: 'Canvas id' },
-    output: { type: 'string', alias: 'o', description: 'Write to this file (default: stdout)' },
+    output: {
+      type: 'string',
+      alias: 'o',
+      description: 'Write to this file, or - for stdout (the default)',
+    },
     version: { type: 'string', description: 'A given version (default: the latest)' },
     force: { type: 'boolean', description: 'Overwrite an existing output file' },
   },
@@ -16,8 +20,10 @@ export default defineCommand({
     const version = positiveInt(args.version, 'version')
     const id = encodeURIComponent(args.id)
     const path = version ? `/v1/canvases/${id}/versions/${version}` : `/v1/canvases/${id}/content`
-    refuseOverwrite(args.output ?? null, Boolean(args.force))
+    // `-o -` is stdout, as the help says of the default and as `download -o -` does.
+    const output = args.output === '-' ? null : (args.output ?? null)
+    refuseOverwrite(output, Boolean(args.force))
     const url = await api.location(path, { query: { dl: 1 } })
-    await downloadTo(url, args.output ?? null, Boolean(args.force))
+    await downloadTo(url, output, Boolean(args.force))
   },
 })

@@ -7,6 +7,13 @@ import { SCOPES } from '../domain/keys'
 z.config(en())
 
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
+// Half of a UTF-16 pair cannot be stored or encoded faithfully (D1 would keep three U+FFFD for
+// it, past the length limit): free text must be whole characters.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const wholeCharacters = z.refine<string>(
+  (s: string) => !LONE_SURROGATE.test(s),
+  'must not contain unpaired surrogates (half of a character)',
+)
 const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message))
 const wholeNumber = (message = 'must be a whole number') =>
   z.number().check(z.refine((n) => Number.isSafeInteger(n), message))
@@ -22,6 +29,7 @@ export const title = z
     z.minLength(1, 'must not be empty'),
     z.maxLength(200, 'must be at most 200 characters'),
     z.refine(noControl, 'must not contain control characters'),
+    wholeCharacters,
   )
 export const id = pattern(/^[A-Za-z0-9]{1,64}$/, 'is not a valid id')
 const mime = z
@@ -37,6 +45,7 @@ const name = z
     z.minLength(1, 'must not be empty'),
     z.maxLength(100, 'must be at most 100 characters'),
     z.refine(noControl, 'must not contain control characters'),
+    wholeCharacters,
   )
 const visibility = z.enum(['private', 'public'], 'must be private or public')
 
@@ -107,6 +116,7 @@ export const credentialsBody = z.strictObject({
     .check(
       z.minLength(8, 'must be at least 8 characters'),
       z.maxLength(256, 'must be at most 256 characters'),
+      wholeCharacters,
     ),
 })
 
@@ -152,6 +162,7 @@ export const createShareBody = z.strictObject({
       .check(
         z.minLength(4, 'must be at least 4 characters'),
         z.maxLength(256, 'must be at most 256 characters'),
+        wholeCharacters,
       ),
   ),
   max_views: z.optional(

@@ -3,6 +3,7 @@ import { AppError } from '../errors'
 import { parseBlobKey } from '../storage/blobs'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
 import { requestOrigin, type AppContext, type AppEnv } from './context'
+import { readRange } from './range'
 
 // Local mode's stand-in for R2's S3 endpoint: presigned PUT and GET, checked exactly as S3 would.
 export const storage = new Hono<AppEnv>()
@@ -51,7 +52,18 @@ storage.put('/*', async (c) => {
 
 storage.get('/*', async (c) => {
   const key = await authorize(c, 'GET')
-  const object = await c.var.svc.bucket.get(key, { range: c.req.raw.headers })
+  const bucket = c.var.svc.bucket
+  const rangeHeader = c.req.header('Range')
+  // Only a Range request needs the size before reading: to tell a part from a range past the end.
+  const head = rangeHeader === undefined ? null : await bucket.head(key)
+  const range = head ? readRange(rangeHeader, head.size) : ({ kind: 'whole' } as const)
+  if (range.kind === 'unsatisfiable') {
+    return c.body(null, 416, { ...CONTENT_HEADERS, 'Content-Range': `bytes */${head!.size}` })
+  }
+  const object = await bucket.get(
+    key,
+    range.kind === 'part' ? { range: { offset: range.offset, length: range.length } } : {},
+  )
   if (!object) throw new AppError('not_found', 'no such object')
   const params = new URL(c.req.url).searchParams
   const headers = new Headers(CONTENT_HEADERS)
@@ -61,18 +73,15 @@ storage.get('/*', async (c) => {
   headers.set('ETag', object.httpEtag)
   headers.set('Accept-Ranges', 'bytes')
   headers.set('Cache-Control', 'private, max-age=60')
-  const range = 'range' in object ? (object.range as R2Range | undefined) : undefined
-  if (range && c.req.header('Range')) {
-    const { offset, length } = resolveRange(range, object.size)
-    headers.set('Content-Range', `bytes ${offset}-${offset + length - 1}/${object.size}`)
-    headers.set('Content-Length', String(length))
-    return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, {
-      status: 206,
-      headers,
-    })
+  const body = c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body
+  if (range.kind === 'part') {
+    const last = range.offset + range.length - 1
+    headers.set('Content-Range', `bytes ${range.offset}-${last}/${object.size}`)
+    headers.set('Content-Length', String(range.length))
+    return new Response(body, { status: 206, headers })
   }
   headers.set('Content-Length', String(object.size))
-  return new Response(c.req.method === 'HEAD' ? null : (object as R2ObjectBody).body, { headers })
+  return new Response(body, { headers })
 })
 
 /** Checks the signature against the URL as received; returns the object key. */
@@ -89,14 +98,4 @@ async function authorize(c: AppContext, method: 'GET' | 'PUT'): Promise<string> 
   if (verdict === 'invalid') throw new AppError('forbidden', 'the signature does not match')
   const path = new URL(c.req.url).pathname
   return decodeURIComponent(path.slice(LOCAL_STORAGE_PATH.length + 1))
-}
-
-function resolveRange(range: R2Range, size: number) {
-  if ('suffix' in range && range.suffix !== undefined) {
-    const length = Math.min(range.suffix, size)
-    return { offset: size - length, length }
-  }
-  const offset = 'offset' in range && range.offset !== undefined ? range.offset : 0
-  const length = 'length' in range && range.length !== undefined ? range.length : size - offset
-  return { offset, length }
 }

@@ -11,8 +11,18 @@ import {
   SESSION_COOKIE,
   startSession,
 } from '../api/middleware'
-import { credentialsBody, duration, id as idSchema, shareToken } from '../api/schemas'
-import { readBytes } from '../api/validate'
+import {
+  createKeyBody,
+  createShareBody,
+  credentialsBody,
+  ext as extSchema,
+  id as idSchema,
+  listQuery,
+  loginBody,
+  shareToken,
+  updateCanvasBody,
+} from '../api/schemas'
+import { parse, readBytes } from '../api/validate'
 import {
   deleteCanvas,
   findVersionContent,
@@ -97,11 +107,11 @@ web.get('/', async (c) => {
   const session = c.get('session') as SessionInfo | undefined
   if (!session) return c.redirect((await hasAnyUser(svc)) ? '/login' : '/signup')
   const page = Math.max(1, Math.min(100_000, Number(c.req.query('page')) || 1))
-  const ext = c.req.query('type')?.toLowerCase().replace(/^\./, '') || undefined
-  const visibilityParam = c.req.query('visibility')
-  const visibility =
-    visibilityParam === 'public' || visibilityParam === 'private' ? visibilityParam : undefined
-  const validExt = ext && /^[a-z0-9]{1,16}$/.test(ext) ? ext : undefined
+  // Filters are links a person edits: one that does not pass the API's rule is simply dropped.
+  const ext = c.req.query('type')?.toLowerCase().replace(/^\./, '')
+  const validExt = extSchema.safeParse(ext).success ? ext : undefined
+  const wanted = listQuery.safeParse({ visibility: c.req.query('visibility') })
+  const visibility = wanted.success ? wanted.data.visibility : undefined
   const result = await listCanvases(svc, sessionActor(session), {
     ext: validExt,
     visibility,
@@ -141,9 +151,7 @@ web.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
   const email = form.get('email') ?? ''
   const checked = credentialsBody.safeParse({ email, password: form.get('password') ?? '' })
   if (!checked.success) {
-    // "password: must be at least 8 characters" → "The password must be at least 8 characters."
-    const reason = validationError(checked.error).message.replace(/^(\w+): /, 'The $1 ')
-    return c.html(<AuthPage mode="signup" email={email} error={`${reason}.`} />, 400)
+    return c.html(<AuthPage mode="signup" email={email} error={sentence(checked.error)} />, 400)
   }
   try {
     const result = await signup(c.var.svc, checked.data)
@@ -169,8 +177,13 @@ web.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
   const next = safeNext(form.get('next') ?? undefined)
+  const checked = loginBody.safeParse({ email, password: form.get('password') ?? '' })
+  if (!checked.success) {
+    const error = sentence(checked.error)
+    return c.html(<AuthPage mode="login" email={email} next={next} error={error} />, 400)
+  }
   try {
-    const result = await login(c.var.svc, { email, password: form.get('password') ?? '' })
+    const result = await login(c.var.svc, checked.data)
     startSession(c, result.sessionToken, result.expiresAt)
     return c.redirect(next ?? '/')
   } catch (err) {
@@ -212,12 +225,22 @@ web.post('/settings/keys', async (c) => {
   const session = await requirePageSession(c)
   if (session instanceof Response) return session
   const form = await checkedForm(c, session)
-  const name = (form.get('name') ?? '').trim()
-  if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
-    return renderSettings(c, session, { error: 'Give the key a name of 1 to 100 characters.' }, 400)
+  // The form's access choice names the API's scopes: write implies read.
+  const scope = form.get('scope') ?? 'write'
+  const checked = createKeyBody.safeParse({
+    name: (form.get('name') ?? '').trim(),
+    scopes: scope === 'write' ? ['read', 'write'] : [scope],
+  })
+  if (!checked.success) {
+    return renderSettings(c, session, { error: sentence(checked.error) }, 400)
   }
-  const scopes = form.get('scope') === 'read' ? (['read'] as const) : (['read', 'write'] as const)
-  const created = await createKey(c.var.svc, sessionActor(session), name, [...scopes])
+  const { name, scopes } = checked.data
+  const created = await createKey(
+    c.var.svc,
+    sessionActor(session),
+    name,
+    scopes ?? ['read', 'write'],
+  )
   return renderSettings(c, session, { created: { key: created.key, name } })
 })
 
@@ -255,11 +278,14 @@ web.post('/c/:id/:action{permanent|visibility|share|unshare|delete}', async (c) 
     case 'permanent':
       await makePermanent(svc, actor, canvasId)
       break
-    case 'visibility': {
-      const visibility = form.get('visibility') === 'public' ? 'public' : 'private'
-      await updateCanvas(svc, actor, canvasId, { visibility })
+    case 'visibility':
+      await updateCanvas(
+        svc,
+        actor,
+        canvasId,
+        parse(updateCanvasBody, formFields(form, ['visibility'])),
+      )
       break
-    }
     case 'unshare':
       await revokeShares(svc, actor, canvasId)
       break
@@ -267,18 +293,8 @@ web.post('/c/:id/:action{permanent|visibility|share|unshare|delete}', async (c) 
       await deleteCanvas(svc, actor, canvasId)
       break
     case 'share': {
-      const expires = form.get('expires_in') || undefined
-      const parsedExpiry = expires ? duration.safeParse(expires) : null
-      if (parsedExpiry && !parsedExpiry.success)
-        throw new AppError('invalid_request', 'expires_in: not a duration')
-      const password = form.get('password') || undefined
-      if (password && password.length < 4) {
-        throw new AppError('invalid_request', 'The link password must be at least 4 characters.')
-      }
-      const link = await createShare(svc, actor, canvasId, {
-        expires_in: parsedExpiry?.success ? parsedExpiry.data : undefined,
-        password,
-      })
+      const input = parse(createShareBody, formFields(form, ['expires_in', 'password']))
+      const link = await createShare(svc, actor, canvasId, input)
       if (form.get('back') === 'viewer') return c.redirect(`/c/${canvasId}?shared=${link.token}`)
       return c.redirect(`/?shared=${link.token}#canvas-${canvasId}`)
     }
@@ -395,6 +411,21 @@ async function checkedForm(c: Context<AppEnv>, session: SessionInfo) {
     throw new AppError('forbidden', 'the form has expired; reload the page and try again')
   }
   return form
+}
+
+/** The named fields of a form as the API's JSON would carry them: an empty field is left out. */
+function formFields(form: URLSearchParams, names: string[]) {
+  const fields: Record<string, string> = {}
+  for (const name of names) {
+    const value = form.get(name)
+    if (value) fields[name] = value
+  }
+  return fields
+}
+
+/** "password: must be at least 8 characters" → "The password must be at least 8 characters." */
+function sentence(error: Parameters<typeof validationError>[0]) {
+  return `${validationError(error).message.replace(/^(\w+)(\.\d+)?: /, 'The $1 ')}.`
 }
 
 async function readForm(c: Context<AppEnv>) {

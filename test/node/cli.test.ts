@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -291,6 +292,10 @@ describe('push, pull, list', () => {
     await svc(home, ['push', file('data2.csv', 'a,b\n3,4\n'), '--id', id])
     expect((await svc(home, ['pull', id])).stdout).toBe('a,b\n3,4\n')
     expect((await svc(home, ['pull', id, '--version', '1'])).stdout).toBe('a,b\n1,2\n')
+    // `-o -` is stdout too, never a file named "-".
+    const dashDir = mkdtempSync(join(work, 'dash-'))
+    expect((await svc(home, ['pull', id, '-o', '-'], {}, dashDir)).stdout).toBe('a,b\n3,4\n')
+    expect(readdirSync(dashDir)).toEqual([])
     const out = join(work, 'pulled.csv')
     expect((await svc(home, ['pull', id, '--output', out])).code).toBe(0)
     expect(readFileSync(out, 'utf8')).toBe('a,b\n3,4\n')
