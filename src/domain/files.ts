@@ -116,19 +116,14 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
 }
 
 /**
- * A multipart upload: the bytes are already here, so store, verify and register them at once
+ * A multipart upload: the bytes are already here, so store, register and verify them at once
  * (one D1 round trip: the row is inserted ready, or an existing row is promoted and touched).
  */
 export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffer, mime: string) {
   const sha256 = await sha256Hex(bytes)
   const size = bytes.byteLength
   const key = blobKey(actor.workspaceId, sha256)
-  const put = await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
-  // An object under this key that is not these bytes (a PUT never finalized) is replaced.
-  if (!put && (await checkObject(svc.bucket, key, sha256, size)) !== 'ok') {
-    await svc.bucket.delete(key)
-    await svc.bucket.put(key, bytes, { sha256 })
-  }
+  await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
   const now = svc.now()
   const [, selected] = await svc.db.batch([
     svc.db
@@ -147,7 +142,18 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
       .bind(newId(), actor.workspaceId, sha256, size, mime, key, now, now, now),
     selectFile(svc, actor, sha256),
   ])
-  return usable((selected.results as FileRow[])[0])
+  const file = usable((selected.results as FileRow[])[0])
+  // Registered and just touched, the file is out of the sweep's reach from here on. Before that,
+  // the sweep may have removed this very object (it deletes a `deleting` file's object, then its
+  // row), whether our PUT found the object there or wrote it: so the bytes are checked only now,
+  // and written again if they went. An object that is not these bytes (a PUT never finalized) is
+  // replaced the same way.
+  const check = await checkObject(svc.bucket, key, sha256, size)
+  if (check !== 'ok') {
+    if (check === 'mismatch') await svc.bucket.delete(key)
+    await svc.bucket.put(key, bytes, { sha256 })
+  }
+  return file
 }
 
 async function verifyStored(svc: Services, key: string, sha256: string, size: number) {
