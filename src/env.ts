@@ -7,6 +7,7 @@ export type Bindings = {
   AUTH_LIMITER?: RateLimit
   PUBLIC_LIMITER?: RateLimit
   SHARE_PASSWORD_LIMITER?: RateLimit
+  FRAME_LIMITER?: RateLimit
   TEMP_CANVAS_TTL?: string
   MAX_DIRECT_UPLOAD_BYTES?: string
   MAX_FILE_BYTES?: string

@@ -87,7 +87,7 @@ describe('content frames', () => {
     const src = /<iframe src="([^"]+)"/.exec(html)![1].replace(/&amp;/g, '&')
     expect(src).toMatch(
       new RegExp(
-        `^https://usercontent\\.canvas\\.test/_frame/${canvas.canvas_id}/1\\?exp=\\d+&app=`,
+        `^https://usercontent\\.canvas\\.test/_frame/${canvas.canvas_id}/1\\?g=o\\.\\w+&exp=\\d+&app=`,
       ),
     )
     expect(html).toMatch(/sandbox="allow-popups allow-popups-to-escape-sandbox allow-downloads"/)
@@ -103,6 +103,8 @@ describe('content frames', () => {
       src.replace(/sig=\w+/, 'sig=00'),
       src.replace('/1?', '/2?'),
       src.replace(/app=[^&]+/, 'app=https%3A%2F%2Fevil.example'),
+      // The grant is signed too: an owner's frame cannot be turned into a public one.
+      src.replace(/g=[^&]+/, 'g=p'),
     ]) {
       expect((await call(bad, { env })).status).toBe(403)
     }

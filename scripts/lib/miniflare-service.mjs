@@ -42,6 +42,7 @@ export function appOptions(work, bundlePath, bindings = {}) {
       AUTH_LIMITER: unlimited,
       PUBLIC_LIMITER: unlimited,
       SHARE_PASSWORD_LIMITER: unlimited,
+      FRAME_LIMITER: unlimited,
     },
     bindings: { SIGNUP: 'open', STORAGE_SIGNING_SECRET: 'bench-secret', ...bindings },
     d1Persist: join(work, 'd1'),

@@ -89,7 +89,7 @@ export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
 })
 
 /** Per client IP, for routes anyone can call (login, signup, public share links). */
-export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER') =>
+export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER') =>
   createMiddleware<AppEnv>(async (c, next) => {
     await limit(c.env[binding], `ip:${clientIp(c)}`)
     await next()

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
 import { storageTarget } from '../storage/target'
+import { SHORT_STORAGE_URL_SECONDS } from '../domain/downloads'
 import { requestOrigin, type AppContext, type AppEnv } from './context'
 import { clientIp, limit, limitByIp } from './middleware'
 import { downloadQuery, shareToken } from './schemas'
@@ -24,7 +25,9 @@ publicShares.get('/:token/content', async (c) => {
   const { dl } = parseQuery(c, downloadQuery)
   const content = await openShareContent(c.var.svc, access(c))
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
+  // A link revoked, expired or used up reaches its bytes no longer than this URL lives.
+  const ttl = Math.min(c.var.svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
+  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true', ttl)
   return c.redirect(url, 302)
 })
 

@@ -3,14 +3,21 @@ import type { ContentRef } from './canvases'
 import { contentDisposition, contentTypeFor } from './content-types'
 import type { Services } from './services'
 
+/**
+ * Storage URLs given out under a share link or from a content frame live at most this long: a
+ * signed URL cannot be recalled, so this is the most a withdrawal of that access waits (SECURITY.md).
+ */
+export const SHORT_STORAGE_URL_SECONDS = 60
+
 /** A short-lived signed GET whose response headers (type, disposition) are fixed by the signature. */
 export function signedDownload(
   svc: Services,
   target: StorageTarget,
   content: Pick<ContentRef, 'blobKey' | 'title' | 'ext'>,
   attachment: boolean,
+  ttl = svc.settings.downloadUrlTtl,
 ): Promise<string> {
-  return presignUrl(target, 'GET', content.blobKey, svc.settings.downloadUrlTtl, {
+  return presignUrl(target, 'GET', content.blobKey, ttl, {
     'response-content-type': contentTypeFor(content.ext),
     'response-content-disposition': contentDisposition(
       attachment ? 'attachment' : 'inline',

@@ -83,6 +83,8 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
     rendererId: row.renderer_id!,
     size: row.size!,
     protected: row.password_hash !== null,
+    /** Has a view limit: what is shown under it must not outlive the view by much. */
+    limited: row.max_views !== null,
   }
 }
 

@@ -16,7 +16,7 @@ export type Account = {
   workspace: { workspace_id: string; name: string }
 }
 
-export type SessionInfo = Account & { sessionHash: string; expiresAt: number }
+export type SessionInfo = Account & { sessionHash: string; sessionId: string; expiresAt: number }
 
 type Credentials = { email: string; password: string }
 
@@ -51,10 +51,10 @@ export async function signup(svc: Services, input: Credentials) {
       .bind(workspaceId, workspaceName, userId, now),
     svc.db
       .prepare(
-        `INSERT INTO sessions (session_hash, user_id, workspace_id, created_at, expires_at)
-         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?2)`,
+        `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
+         SELECT ?1, ?6, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?2)`,
       )
-      .bind(session.hash, userId, workspaceId, now, expiresAt),
+      .bind(session.hash, userId, workspaceId, now, expiresAt, session.id),
   ])
   if (inserted.meta.changes !== 1) {
     if (!svc.settings.signupOpen) {
@@ -99,10 +99,10 @@ export async function login(svc: Services, input: Credentials) {
   const expiresAt = now + SESSION_TTL_MS
   await svc.db
     .prepare(
-      `INSERT INTO sessions (session_hash, user_id, workspace_id, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
     )
-    .bind(session.hash, row.user_id, row.workspace_id, now, expiresAt)
+    .bind(session.hash, session.id, row.user_id, row.workspace_id, now, expiresAt)
     .run()
   const account: Account = {
     user: { user_id: row.user_id, email: row.email },
@@ -116,7 +116,7 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
   const hash = await sha256Hex(token)
   const row = await svc.db
     .prepare(
-      `SELECT s.session_hash, s.expires_at, u.user_id, u.email, w.workspace_id, w.name
+      `SELECT s.session_hash, s.session_id, s.expires_at, u.user_id, u.email, w.workspace_id, w.name
        FROM sessions s
        JOIN users u ON u.user_id = s.user_id
        JOIN workspaces w ON w.workspace_id = s.workspace_id
@@ -125,6 +125,7 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
     .bind(hash, svc.now())
     .first<{
       session_hash: string
+      session_id: string
       expires_at: number
       user_id: string
       email: string
@@ -134,6 +135,7 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
   if (!row) return null
   return {
     sessionHash: row.session_hash,
+    sessionId: row.session_id,
     expiresAt: row.expires_at,
     user: { user_id: row.user_id, email: row.email },
     workspace: { workspace_id: row.workspace_id, name: row.name },
@@ -153,7 +155,7 @@ export function normalizeEmail(email: string): string {
 
 async function newSession() {
   const token = randomBase62(43)
-  return { token, hash: await sha256Hex(token) }
+  return { token, hash: await sha256Hex(token), id: newId() }
 }
 
 /** The workspace-scoped caller behind a web session. */

@@ -21,10 +21,12 @@ export const workspaces = sqliteTable('workspaces', {
 })
 
 // The cookie holds a random token; only its SHA-256 is stored, so a leaked table opens no session.
+// session_id names a session where the hash must not appear (content frame URLs); it opens nothing.
 export const sessions = sqliteTable(
   'sessions',
   {
     sessionHash: text('session_hash').primaryKey(),
+    sessionId: text('session_id'),
     userId: text('user_id')
       .notNull()
       .references(() => users.userId, { onDelete: 'cascade' }),
@@ -34,7 +36,10 @@ export const sessions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_expires_idx').on(t.expiresAt),
+    uniqueIndex('sessions_id_idx').on(t.sessionId),
+  ],
 )
 
 export const apiKeys = sqliteTable(

@@ -1,7 +1,8 @@
 import { contentTypeFor, fileName } from '../domain/content-types'
-import { signedDownload } from '../domain/downloads'
+import { SHORT_STORAGE_URL_SECONDS, signedDownload } from '../domain/downloads'
 import { constantTimeEqual, toHex } from '../domain/crypto'
 import type { VersionContent } from '../domain/canvases'
+import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
 import type { Services } from '../domain/services'
 import { renderCode } from '../render/code'
 import { renderCsv } from '../render/csv'
@@ -13,11 +14,20 @@ import { renderMarkdown } from '../render/markdown'
 import { storageTarget } from '../storage/target'
 
 // Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
-// from CONTENT_URL when set. The signature is the authorization, so the frame needs no cookie; the
-// response is always sandboxed (an opaque origin), scripts only for the html renderer.
+// from CONTENT_URL when set. The signature names the access the frame was issued under (the
+// owner's session, a public canvas, a share link), and that access is checked again on every
+// request (domain/frame-access): the frame needs no cookie, and withdrawn access ends it at once.
+// The response is always sandboxed (an opaque origin), scripts only for the html renderer. Bytes
+// the frame shows (images, media, PDFs, downloads) come through `<frame>/raw`, checked the same
+// way, which redirects to a storage URL signed for a minute or so.
 
 export const FRAME_PATH = '/_frame'
 const FRAME_TTL_SECONDS = 3600
+/**
+ * A frame of a link with a view limit lives only this long: frame loads are not views, so this is
+ * the window in which the view that used the link up can still be reloaded (SECURITY.md).
+ */
+export const LIMITED_FRAME_SECONDS = 60
 // Text renderers read the whole file; above this they offer a download instead.
 const MAX_RENDERED_BYTES = 5 * 1024 * 1024
 
@@ -25,26 +35,67 @@ export function frameSecret(svc: Services): string | null {
   return svc.settings.storageSigningSecret ?? svc.settings.s3?.secretAccessKey ?? null
 }
 
-export async function frameUrl(svc: Services, origin: string, canvasId: string, version: number) {
-  const secret = frameSecret(svc)
-  if (!secret) return null
-  const exp = Math.floor(svc.now() / 1000) + FRAME_TTL_SECONDS
-  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
-  const sig = await hmac(secret, `${canvasId}:${version}:${exp}:${origin}`)
-  const app = encodeURIComponent(origin)
-  return `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${canvasId}/${version}?exp=${exp}&app=${app}&sig=${sig}`
+export type FrameLink = {
+  canvasId: string
+  version: number
+  grant: FrameGrant
+  /** A share link with max_views: the frame lives LIMITED_FRAME_SECONDS. */
+  limited?: boolean
 }
 
+/** The frame's URL and its download URL, for a page on `origin`; null without a signing secret. */
+export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
+  const secret = frameSecret(svc)
+  if (!secret) return null
+  const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
+  const exp = Math.floor(svc.now() / 1000) + ttl
+  const grant = encodeGrant(link.grant)
+  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
+  const sig = await hmac(
+    secret,
+    frameMessage(link.canvasId, String(link.version), grant, exp, origin),
+  )
+  const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
+  const base = `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${link.canvasId}/${link.version}`
+  return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
+}
+
+/** The grant a frame URL was signed with, or null when the URL is not one we signed or expired. */
 export async function verifyFrame(
   svc: Services,
   canvasId: string,
   version: string,
-  query: { exp?: string; app?: string; sig?: string },
-) {
+  query: { g?: string; exp?: string; app?: string; sig?: string },
+): Promise<FrameGrant | null> {
   const secret = frameSecret(svc)
-  const { exp = '', app = '', sig = '' } = query
-  if (!secret || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return false
-  return constantTimeEqual(await hmac(secret, `${canvasId}:${version}:${exp}:${app}`), sig)
+  const { g = '', exp = '', app = '', sig = '' } = query
+  if (!secret || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
+  const expected = await hmac(secret, frameMessage(canvasId, version, g, Number(exp), app))
+  return constantTimeEqual(expected, sig) ? decodeGrant(g) : null
+}
+
+const frameMessage = (id: string, version: string, grant: string, exp: number, app: string) =>
+  `${id}:${version}:${grant}:${exp}:${app}`
+
+/** A redirect to the version's bytes in storage, signed for at most a minute. */
+export async function storageRedirect(
+  svc: Services,
+  origin: string,
+  content: VersionContent,
+  attachment: boolean,
+): Promise<Response> {
+  const ttl = Math.min(svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
+  const url = await signedDownload(
+    svc,
+    storageTarget(svc.settings, origin),
+    { blobKey: content.blob_key, title: content.title, ext: content.ext },
+    attachment,
+    ttl,
+  )
+  return new Response(null, {
+    status: 302,
+    headers: { Location: url, 'Cache-Control': 'no-store' },
+  })
 }
 
 const SCRIPTED_CSP =
@@ -52,34 +103,22 @@ const SCRIPTED_CSP =
 const STATIC_CSP =
   "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
 
-/** The frame document for one version, rendered by the canvas's renderer. */
+/**
+ * The frame document for one version, rendered by the canvas's renderer. `raw` is this frame's
+ * own `/raw` URL: the bytes it shows are fetched through it, so they too are checked each time.
+ */
 export async function renderFrame(
   svc: Services,
-  origin: string,
-  appOrigin: string,
   content: VersionContent,
+  urls: { appOrigin: string; raw: string },
 ): Promise<Response> {
   const headers = new Headers({
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'private, max-age=300',
+    // Access is checked per request, so no cache may answer for us after it is withdrawn.
+    'Cache-Control': 'no-store',
   })
-  const frameAncestors = `; frame-ancestors ${appOrigin}`
-  if (isPdfFrame(content.renderer_id, content.ext)) {
-    // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
-    // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
-    const target = storageTarget(svc.settings, origin)
-    const url = await signedDownload(
-      svc,
-      target,
-      { blobKey: content.blob_key, title: content.title, ext: content.ext },
-      false,
-    )
-    return new Response(null, {
-      status: 302,
-      headers: { Location: url, 'Cache-Control': 'no-store' },
-    })
-  }
+  const frameAncestors = `; frame-ancestors ${urls.appOrigin}`
   if (content.renderer_id === 'html') {
     const object = await svc.bucket.get(content.blob_key)
     if (!object) return new Response('not found', { status: 404 })
@@ -87,42 +126,28 @@ export async function renderFrame(
     headers.set('Content-Security-Policy', SCRIPTED_CSP + frameAncestors)
     return new Response(object.body, { headers })
   }
-  const body = await renderBody(svc, origin, content)
+  const body = await renderBody(svc, content, urls.raw)
   headers.set('Content-Type', 'text/html; charset=utf-8')
   headers.set('Content-Security-Policy', STATIC_CSP + frameAncestors)
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title><style>${FRAME_CSS}</style></head><body>${body}</body></html>`
   return new Response(html, { headers })
 }
 
-async function renderBody(svc: Services, origin: string, content: VersionContent): Promise<string> {
-  const target = storageTarget(svc.settings, origin)
-  const inline = () =>
-    signedDownload(
-      svc,
-      target,
-      { blobKey: content.blob_key, title: content.title, ext: content.ext },
-      false,
-    )
-  const attachment = () =>
-    signedDownload(
-      svc,
-      target,
-      { blobKey: content.blob_key, title: content.title, ext: content.ext },
-      true,
-    )
+async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<string> {
+  const download = `${raw}&dl=1`
   switch (content.renderer_id) {
     case 'image':
-      return `<div class="media"><img src="${escapeHtml(await inline())}" alt="${escapeHtml(content.title)}"></div>`
+      return `<div class="media"><img src="${escapeHtml(raw)}" alt="${escapeHtml(content.title)}"></div>`
     case 'media': {
       const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
-      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(await inline())}"></${tag}></div>`
+      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(raw)}"></${tag}></div>`
     }
     case 'download':
     case 'pdf': // the pdf renderer chosen for a file that is not a PDF
-      return downloadCard(content, await attachment())
+      return downloadCard(content, download)
   }
   if (content.size > MAX_RENDERED_BYTES) {
-    return downloadCard(content, await attachment(), 'Too large to show here.')
+    return downloadCard(content, download, 'Too large to show here.')
   }
   const object = await svc.bucket.get(content.blob_key)
   const text = object ? await object.text() : ''

@@ -35,6 +35,7 @@ import {
 import { constantTimeEqual, sha256Hex } from '../domain/crypto'
 import { signedDownload } from '../domain/downloads'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
+import { contentUnderGrant } from '../domain/frame-access'
 import { openShareContent } from '../domain/public-shares'
 import { createShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
@@ -49,7 +50,14 @@ import {
 import { AppError, validationError } from '../errors'
 import { storageTarget } from '../storage/target'
 import { APP_CSS, APP_JS } from './assets'
-import { FRAME_PATH, frameUrl, renderFrame, verifyFrame } from './frames'
+import {
+  FRAME_PATH,
+  frameUrls,
+  isPdfFrame,
+  renderFrame,
+  storageRedirect,
+  verifyFrame,
+} from './frames'
 import { AuthPage, ConfirmDelete, Dashboard, ErrorPage, Settings } from './pages'
 import { PasswordPage, Viewer } from './viewer'
 
@@ -88,17 +96,38 @@ const PAGE_SIZE = 20
 web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
 web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
 
+// Frames are public routes (the signature is the credential): limited per client like the others.
+web.use(`${FRAME_PATH}/*`, limitByIp('FRAME_LIMITER'))
+
 web.get(`${FRAME_PATH}/:id/:version`, async (c) => {
+  const content = await frameContent(c)
+  if (isPdfFrame(content.renderer_id, content.ext)) {
+    // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
+    // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
+    return storageRedirect(c.var.svc, requestOrigin(c), content, false)
+  }
+  const raw = new URL(c.req.url)
+  raw.pathname += '/raw'
+  return renderFrame(c.var.svc, content, { appOrigin: c.req.query('app') ?? '', raw: raw.href })
+})
+
+web.get(`${FRAME_PATH}/:id/:version/raw`, async (c) => {
+  const content = await frameContent(c)
+  return storageRedirect(c.var.svc, requestOrigin(c), content, c.req.query('dl') === '1')
+})
+
+/** The version a frame URL shows, if its signature holds and its access still does. */
+async function frameContent(c: Context<AppEnv>) {
   const { id, version } = c.req.param()
   const svc = c.var.svc
-  const query = c.req.query()
-  if (!/^\d{1,9}$/.test(version) || !(await verifyFrame(svc, id, version, query))) {
+  const grant = /^\d{1,9}$/.test(version ?? '')
+    ? await verifyFrame(svc, id ?? '', version!, c.req.query())
+    : null
+  if (!grant) {
     throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
   }
-  const content = await findVersionContent(svc, id, Number(version))
-  if (!content) throw new AppError('canvas_not_found', 'canvas not found')
-  return renderFrame(svc, requestOrigin(c), query.app ?? '', content)
-})
+  return contentUnderGrant(svc, grant, id!, Number(version))
+}
 
 web.use('*', pageHeaders, loadSession, sameOrigin)
 
@@ -314,12 +343,18 @@ web.get('/c/:id', async (c) => {
   const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
   const shared = c.req.query('shared')
   const origin = requestOrigin(c)
+  // The frame lives as long as the access that shows it: the owner's session, or publicity.
+  const grant =
+    view.isOwner && session
+      ? ({ kind: 'owner', sessionId: session.sessionId } as const)
+      : ({ kind: 'public' } as const)
+  const frame = await frameUrls(svc, origin, { canvasId, version, grant })
   return c.html(
     <Viewer
       title={view.canvas.title}
       rendererId={view.canvas.renderer_id}
       ext={view.canvas.ext}
-      frameSrc={await frameUrl(svc, origin, canvasId, version)}
+      frameSrc={frame?.src ?? null}
       version={version}
       versions={view.versions}
       canvasId={canvasId}
@@ -382,16 +417,22 @@ async function shareView(c: Context<AppEnv>, password?: string) {
     }
     throw err
   }
-  const origin = requestOrigin(c)
-  const target = storageTarget(svc.settings, origin)
+  // The frame and its download live while the link does; a link with a view limit gives them a
+  // short window only, since they are not counted as views.
+  const frame = await frameUrls(svc, requestOrigin(c), {
+    canvasId: opened.canvasId,
+    version: opened.version,
+    grant: { kind: 'share', token },
+    limited: opened.limited,
+  })
   return c.html(
     <Viewer
       title={opened.title}
       rendererId={opened.rendererId}
       ext={opened.ext}
-      frameSrc={await frameUrl(svc, origin, opened.canvasId, opened.version)}
+      frameSrc={frame?.src ?? null}
       version={opened.version}
-      downloadHref={await signedDownload(svc, target, opened, true)}
+      downloadHref={frame?.download ?? `/s/${token}`}
       og={{ title: opened.title, type: 'article' }}
     />,
   )

@@ -23,6 +23,8 @@ export type Route = {
   scope?: 'read' | 'write'
   /** The route answers JSON (API); the others answer HTML pages, redirects or content. */
   json: boolean
+  /** It hands out a canvas's content (bytes, a redirect to them, or a frame showing them). */
+  content?: true
 }
 
 const key = (method: Method, path: string): Route => ({
@@ -44,9 +46,9 @@ export const ROUTES: Route[] = [
   key('PATCH', '/v1/canvases/:id'),
   key('DELETE', '/v1/canvases/:id'),
   key('POST', '/v1/canvases/:id/permanent'),
-  key('GET', '/v1/canvases/:id/content'),
+  { ...key('GET', '/v1/canvases/:id/content'), content: true },
   key('GET', '/v1/canvases/:id/versions'),
-  key('GET', '/v1/canvases/:id/versions/:version'),
+  { ...key('GET', '/v1/canvases/:id/versions/:version'), content: true },
   key('POST', '/v1/canvases/:id/shares'),
   key('GET', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares'),
@@ -56,7 +58,7 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/renderers'),
 
   { method: 'GET', path: '/share/:token', auth: 'share', json: true },
-  { method: 'GET', path: '/share/:token/content', auth: 'share', json: true },
+  { method: 'GET', path: '/share/:token/content', auth: 'share', json: true, content: true },
 
   { method: 'POST', path: '/auth/signup', auth: 'none', json: true },
   { method: 'POST', path: '/auth/login', auth: 'none', json: true },
@@ -67,7 +69,8 @@ export const ROUTES: Route[] = [
 
   { method: 'PUT', path: '/_storage/*', auth: 'signed', json: true },
   { method: 'GET', path: '/_storage/*', auth: 'signed', json: true },
-  { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false },
+  { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false, content: true },
+  { method: 'GET', path: '/_frame/:id/:version/raw', auth: 'signed', json: false, content: true },
 
   { method: 'GET', path: '/assets/app.css', auth: 'none', json: false },
   { method: 'GET', path: '/assets/app.js', auth: 'none', json: false },
@@ -89,9 +92,9 @@ export const ROUTES: Route[] = [
     json: false,
   },
   { method: 'GET', path: '/c/:id', auth: 'viewer', json: false },
-  { method: 'GET', path: '/c/:id/download', auth: 'viewer', json: false },
-  { method: 'GET', path: '/s/:token', auth: 'share', json: false },
-  { method: 'POST', path: '/s/:token', auth: 'share', json: false },
+  { method: 'GET', path: '/c/:id/download', auth: 'viewer', json: false, content: true },
+  { method: 'GET', path: '/s/:token', auth: 'share', json: false, content: true },
+  { method: 'POST', path: '/s/:token', auth: 'share', json: false, content: true },
 ]
 
 export const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`
