@@ -231,7 +231,7 @@ describe('review fixes', () => {
     expect(after.visibility).toBe('private')
   })
 
-  it('a deeply nested file renders as text instead of failing', async () => {
+  it('a deeply nested file renders (as text, or its depth capped) instead of failing', async () => {
     const account = await newAccount()
     const deep = await newCanvas(account.key, '['.repeat(20000) + ']'.repeat(20000), {
       ext: 'json',
@@ -241,12 +241,17 @@ describe('review fixes', () => {
       ext: 'md',
       mime: 'text/markdown',
     })
-    for (const canvas of [deep, quotes]) {
+    const expected = [
+      [deep, 'Nested too deeply to show as a tree; shown as text.'],
+      // Eight quote levels are kept; the markers past them are shown as typed.
+      [quotes, '<blockquote>\n'.repeat(8) + '<p>&gt;&gt;'],
+    ] as const
+    for (const [canvas, shown] of expected) {
       const viewer = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
       const src = /<iframe src="([^"]+)"/.exec(viewer)![1].replace(/&amp;/g, '&')
       const frame = await call(src)
       expect(frame.status).toBe(200)
-      expect(await frame.text()).toContain('could not be rendered')
+      expect(await frame.text()).toContain(shown)
     }
   })
 

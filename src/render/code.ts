@@ -18,7 +18,9 @@ import sql from 'highlight.js/lib/languages/sql'
 import typescript from 'highlight.js/lib/languages/typescript'
 import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
+import type { HtmlBudget } from './budget'
 import { escapeHtml } from './escape'
+import { writeEscaped } from './plain'
 
 // Server-side highlighting with highlight.js core and only the languages of CONTRACT 9, so the
 // frame needs no script at all.
@@ -88,17 +90,37 @@ export function highlight(code: string, hint: string): string {
     : escapeHtml(code)
 }
 
+// highlight.js costs about 2 ms a KiB here: beyond this a file is shown plain, line-numbered.
+export const HIGHLIGHT_LIMIT = 64 * 1024
+
 /** A code file with line numbers: one row per line, the numbers unselectable. */
-export function renderCode(code: string, ext: string): string {
-  const html = highlight(code, ext)
-  const lines = splitHighlighted(html)
-  const rows = lines
-    .map(
-      (line, i) =>
-        `<tr><td class="ln" data-n="${i + 1}"></td><td class="src">${line || ' '}</td></tr>`,
-    )
-    .join('')
-  return `<table class="code hljs"><tbody>${rows}</tbody></table>`
+export function renderCode(budget: HtmlBudget, code: string, ext: string) {
+  const highlighted = code.length <= HIGHLIGHT_LIMIT && languageFor(ext) !== null
+  if (!highlighted && languageFor(ext) !== null) {
+    budget.add('<p class="notice">Too large to highlight; shown as plain text.</p>')
+  }
+  budget.add('<table class="code hljs"><tbody>')
+  const rowStart = (n: number) => `<tr><td class="ln" data-n="${n}"></td><td class="src">`
+  if (highlighted) {
+    const lines = splitHighlighted(highlight(code, ext))
+    for (let i = 0; i < lines.length; i++) {
+      if (!budget.add(`${rowStart(i + 1)}${lines[i] || ' '}</td></tr>`)) break
+    }
+  } else {
+    // Line by line, escaping as it goes: a file of a million empty lines stops at the budget.
+    let n = 0
+    let at = 0
+    do {
+      const end = code.indexOf('\n', at)
+      const line = code.slice(at, end === -1 ? code.length : end) || ' '
+      if (!budget.add(rowStart(++n))) break
+      const written = writeEscaped(budget, line)
+      budget.close('</td></tr>')
+      if (written < line.length || end === -1) break
+      at = end + 1
+    } while (at < code.length)
+  }
+  budget.close('</tbody></table>')
 }
 
 /** Splits highlighted HTML into lines, closing and reopening spans that cross a line break. */

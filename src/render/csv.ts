@@ -1,51 +1,104 @@
+import type { HtmlBudget } from './budget'
 import { escapeHtml } from './escape'
 
-// CSV and TSV as a table, the first row as header. Quotes follow RFC 4180.
+// CSV and TSV as a table, the first row as header. Quotes follow RFC 4180. Cells are written as
+// they are parsed, so a wide row or a long file stops at the budget without being held whole.
 
 const MAX_ROWS = 5000
 
-export function parseDelimited(text: string, delimiter: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"'
+/**
+ * Calls `cell` for each field with its row number, and `endRow` after each row; either may answer
+ * false to stop. The last row needs no line break.
+ */
+export function eachCell(
+  text: string,
+  delimiter: string,
+  cell: (value: string, row: number) => boolean,
+  endRow: () => boolean,
+) {
+  // A field runs to the next delimiter or line break: found by a sticky regex, not char by char.
+  // A quote is special only at the start of a field, as the character-wise reading had it.
+  const rest = new RegExp(`[^${delimiter === '\t' ? '\\t' : delimiter}\\r\\n]*`, 'y')
+  let row = 0
+  let open = false
+  let i = 0
+  while (i < text.length) {
+    let value = ''
+    if (text.charCodeAt(i) === 34) {
+      // RFC 4180: "" inside quotes is a quote; text after the closing quote joins the field.
+      i++
+      for (;;) {
+        const quote = text.indexOf('"', i)
+        if (quote === -1) {
+          value += text.slice(i)
+          i = text.length
+          break
+        }
+        value += text.slice(i, quote)
+        i = quote + 1
+        if (text.charCodeAt(i) !== 34) break
+        value += '"'
         i++
-      } else if (ch === '"') quoted = false
-      else field += ch
-    } else if (ch === '"' && field === '') quoted = true
-    else if (ch === delimiter) {
-      row.push(field)
-      field = ''
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += ch
+      }
+    }
+    rest.lastIndex = i
+    rest.exec(text)
+    value += text.slice(i, rest.lastIndex)
+    i = rest.lastIndex
+    open = true
+    if (!cell(value, row)) return
+    if (text[i] === delimiter) {
+      i++
+      // A delimiter at the very end leaves one more, empty, field.
+      if (i === text.length && !cell('', row)) return
+      continue
+    }
+    if (text[i] === '\r' && text[i + 1] === '\n') i++
+    i++
+    open = false
+    if (!endRow()) return
+    row++
   }
-  if (field !== '' || row.length > 0) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
+  if (open) endRow()
 }
 
-export function renderCsv(text: string, ext: string): string {
-  const rows = parseDelimited(text.replace(/^\uFEFF/, ''), ext === 'tsv' ? '\t' : ',')
-  if (rows.length === 0) return '<p class="notice">Empty table.</p>'
-  const [header, ...body] = rows
-  const shown = body.slice(0, MAX_ROWS)
-  const cells = (r: string[], tag: string) =>
-    r.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')
-  const more =
-    body.length > MAX_ROWS
-      ? `<p class="notice">Showing the first ${MAX_ROWS} of ${body.length} rows; download the file for all.</p>`
-      : ''
-  return `<div class="table-wrap"><table class="csv"><thead><tr>${cells(header, 'th')}</tr></thead><tbody>${shown.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('')}</tbody></table></div>${more}`
+export function renderCsv(budget: HtmlBudget, text: string, ext: string) {
+  const source = text.replace(/^\uFEFF/, '')
+  if (source === '') {
+    budget.add('<p class="notice">Empty table.</p>')
+    return
+  }
+  let inHeader = true
+  let rowOpen = true
+  let more = false
+  budget.add('<div class="table-wrap"><table class="csv"><thead><tr>')
+  eachCell(
+    source,
+    ext === 'tsv' ? '\t' : ',',
+    (value, row) => {
+      if (row > MAX_ROWS) {
+        more = true
+        return false
+      }
+      if (!rowOpen) {
+        if (!budget.add('<tr>')) return false
+        rowOpen = true
+      }
+      const tag = inHeader ? 'th' : 'td'
+      return budget.add(`<${tag}>${escapeHtml(value)}</${tag}>`)
+    },
+    () => {
+      budget.close(inHeader ? '</tr></thead><tbody>' : '</tr>')
+      inHeader = false
+      rowOpen = false
+      return !budget.cut
+    },
+  )
+  if (rowOpen) budget.close(inHeader ? '</tr></thead>' : '</tr>')
+  budget.close(inHeader ? '</table></div>' : '</tbody></table></div>')
+  if (more) {
+    budget.add(
+      `<p class="notice">Showing the first ${MAX_ROWS} rows; download the file for all.</p>`,
+    )
+  }
 }

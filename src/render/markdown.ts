@@ -1,6 +1,8 @@
 import { Marked, type Tokens } from 'marked'
-import { highlight } from './code'
+import { utf8Length, type HtmlBudget } from './budget'
+import { HIGHLIGHT_LIMIT, highlight } from './code'
 import { escapeHtml } from './escape'
+import { renderPlain } from './plain'
 
 // GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks) rendered on the server.
 // Raw HTML is shown as text, never interpreted, and only http(s), mailto and relative links and
@@ -16,8 +18,11 @@ const marked = new Marked({
       return escapeHtml(text)
     },
     code({ text, lang }: Tokens.Code) {
+      // All code blocks of a document share one highlighting allowance; the rest stay plain.
       const language = (lang ?? '').trim().split(/\s+/)[0]
-      return `<pre><code class="hljs">${highlight(text, language)}</code></pre>\n`
+      highlightLeft -= text.length
+      const html = highlightLeft >= 0 ? highlight(text, language) : escapeHtml(text)
+      return `<pre><code class="hljs">${html}</code></pre>\n`
     },
     link(this: any, { href, title, tokens }: Tokens.Link) {
       const text = this.parser.parseInline(tokens)
@@ -33,6 +38,84 @@ const marked = new Marked({
   },
 })
 
-export function renderMarkdown(source: string): string {
-  return `<article class="markdown">${marked.parse(source, { async: false }) as string}</article>`
+let highlightLeft = 0
+
+// marked's cost grows with the input (about 1 ms a KiB here) and, for some shapes, with its square: emphasis delimiters
+// without partners in one paragraph (`*a*a*a…`: 256 KiB took 28 s) and deeply nested quotes. So
+// the input is capped, such paragraphs lose their emphasis, quotes their depth, before parsing.
+export const MARKDOWN_INPUT_LIMIT = 128 * 1024
+const MAX_DELIMITERS = 256
+const MAX_QUOTE_DEPTH = 8
+const DEEP_QUOTE = new RegExp(`^((?:\\s*>){${MAX_QUOTE_DEPTH}})((?:\\s*>)+)`)
+const BLOCK_START = /^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|\|)/
+
+export function renderMarkdown(budget: HtmlBudget, source: string) {
+  let text = source
+  const capped = text.length > MARKDOWN_INPUT_LIMIT
+  if (capped) {
+    const end = text.lastIndexOf('\n', MARKDOWN_INPUT_LIMIT)
+    text = text.slice(0, end > 0 ? end : MARKDOWN_INPUT_LIMIT)
+  }
+  highlightLeft = HIGHLIGHT_LIMIT
+  const html = `<article class="markdown">${marked.parse(defuse(text), { async: false })}</article>`
+  if (utf8Length(html) > budget.room) {
+    budget.add('<p class="notice">Too large to show as Markdown; shown as text.</p>')
+    return renderPlain(budget, source)
+  }
+  budget.add(html)
+  if (capped) budget.cut = true
+}
+
+/**
+ * The input with what makes marked quadratic taken out: in a paragraph with more than
+ * MAX_DELIMITERS emphasis characters they are escaped (shown as typed), and quote markers past
+ * MAX_QUOTE_DEPTH are escaped. Fenced code is left as it is.
+ */
+function defuse(text: string): string {
+  const lines = text.split('\n')
+  let fence: string | null = null
+  let paragraph: number[] = []
+  let delimiters = 0
+  const flush = () => {
+    if (delimiters > MAX_DELIMITERS) {
+      for (const i of paragraph) lines[i] = lines[i].replace(/[*_~]/g, '\\$&')
+    }
+    paragraph = []
+    delimiters = 0
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null
+      continue
+    }
+    if (marker) {
+      flush()
+      fence = marker
+      continue
+    }
+    if (line.trim() === '') {
+      flush()
+      continue
+    }
+    // marked reads each list item, heading and table row on its own: each starts a new count.
+    if (BLOCK_START.test(line)) flush()
+    lines[i] = line.replace(DEEP_QUOTE, (_, kept: string, extra: string) => {
+      return kept + extra.replace(/>/g, '\\>')
+    })
+    paragraph.push(i)
+    delimiters += countDelimiters(line)
+  }
+  flush()
+  return lines.join('\n')
+}
+
+function countDelimiters(line: string): number {
+  let n = 0
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (c === 42 || c === 95 || c === 126) n++ // * _ ~
+  }
+  return n
 }

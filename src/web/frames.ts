@@ -4,13 +4,10 @@ import { constantTimeEqual, toHex } from '../domain/crypto'
 import type { VersionContent } from '../domain/canvases'
 import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
 import type { Services } from '../domain/services'
-import { renderCode } from '../render/code'
-import { renderCsv } from '../render/csv'
 import { escapeHtml } from '../render/escape'
+import { renderTextBody } from '../render/body'
 import { formatSize } from '../render/format'
 import { FRAME_CSS } from '../render/frame-style'
-import { renderJson } from '../render/json'
-import { renderMarkdown } from '../render/markdown'
 import { storageTarget } from '../storage/target'
 
 // Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
@@ -151,22 +148,7 @@ async function renderBody(svc: Services, content: VersionContent, raw: string): 
   }
   const object = await svc.bucket.get(content.blob_key)
   const text = object ? await object.text() : ''
-  try {
-    switch (content.renderer_id) {
-      case 'markdown':
-        return renderMarkdown(text)
-      case 'code':
-        return renderCode(text, content.ext)
-      case 'json':
-        return renderJson(text)
-      case 'csv':
-        return renderCsv(text, content.ext)
-    }
-  } catch {
-    // Pathological input (nesting deep enough to exhaust the stack) is shown as text, never a 500.
-    return `<p class="notice">This file could not be rendered; shown as text.</p><pre class="plain">${escapeHtml(text)}</pre>`
-  }
-  return `<pre class="plain">${escapeHtml(text)}</pre>`
+  return renderTextBody(content.renderer_id, content.ext, text, download)
 }
 
 /** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */

@@ -1,0 +1,40 @@
+import { HtmlBudget } from './budget'
+import { renderCode } from './code'
+import { renderCsv } from './csv'
+import { escapeHtml } from './escape'
+import { renderJson } from './json'
+import { renderMarkdown } from './markdown'
+import { renderPlain } from './plain'
+
+/**
+ * The body of a frame for a text file, at most MAX_FRAME_HTML_BYTES whatever the input. Cut at
+ * the budget, it says so first, with `download` (the whole file) a click away.
+ */
+export function renderTextBody(rendererId: string, ext: string, text: string, download: string) {
+  let budget = new HtmlBudget()
+  try {
+    renderWith(budget, rendererId, ext, text)
+  } catch {
+    // Pathological input (nesting deep enough to exhaust the stack) is shown as text, never a 500.
+    budget = new HtmlBudget()
+    budget.add('<p class="notice">This file could not be rendered; shown as text.</p>')
+    renderPlain(budget, text)
+  }
+  if (!budget.cut) return budget.toString()
+  return `<p class="notice">Too large to show in full; this is the beginning. <a href="${escapeHtml(download)}" target="_blank" rel="noopener">Download the file</a> for all of it.</p>${budget}`
+}
+
+function renderWith(budget: HtmlBudget, rendererId: string, ext: string, text: string) {
+  switch (rendererId) {
+    case 'markdown':
+      return renderMarkdown(budget, text)
+    case 'code':
+      return renderCode(budget, text, ext)
+    case 'json':
+      return renderJson(budget, text)
+    case 'csv':
+      return renderCsv(budget, text, ext)
+    default:
+      return renderPlain(budget, text)
+  }
+}

@@ -1,0 +1,115 @@
+// Inputs that once made renderers slow or their output huge, at any size: the property test of
+// the renderers draws from them, and `npm run bench:render` times them at the largest size a frame
+// renders (5 MiB).
+
+export type WorstCase = {
+  name: string
+  renderer: string
+  ext: string
+  make: (size: number) => string
+}
+
+const fill = (unit: string, size: number) =>
+  unit.repeat(Math.max(1, Math.ceil(size / unit.length))).slice(0, size)
+
+export const WORST_CASES: WorstCase[] = [
+  {
+    name: 'JSON: wide array of small objects',
+    renderer: 'json',
+    ext: 'json',
+    make: (size) => `[${'{"a":1},'.repeat(Math.max(0, Math.floor((size - 9) / 8)))}{"a":1}]`,
+  },
+  {
+    name: 'JSON: deep nesting',
+    renderer: 'json',
+    ext: 'json',
+    make: (size) => '['.repeat(size >> 1) + ']'.repeat(size >> 1),
+  },
+  {
+    name: 'JSON: one long string of quotes',
+    renderer: 'json',
+    ext: 'json',
+    make: (size) => JSON.stringify(fill('"<&', size)),
+  },
+  {
+    name: 'code: many empty lines',
+    renderer: 'code',
+    ext: 'py',
+    make: (size) => '\n'.repeat(size),
+  },
+  {
+    name: 'code: one huge line',
+    renderer: 'code',
+    ext: 'js',
+    make: (size) => fill('a="<&>";', size),
+  },
+  {
+    name: 'code: ordinary JavaScript',
+    renderer: 'code',
+    ext: 'js',
+    make: (size) => fill('function f(a, b) {\n  return a + b * 2 // sum\n}\n', size),
+  },
+  { name: 'code: short tokens', renderer: 'code', ext: 'json', make: (size) => fill('1,', size) },
+  { name: 'CSV: one wide row', renderer: 'csv', ext: 'csv', make: (size) => fill('"a",', size) },
+  {
+    name: 'CSV: many short rows',
+    renderer: 'csv',
+    ext: 'csv',
+    make: (size) => fill('a,b,c\n', size),
+  },
+  {
+    name: 'CSV: escaped cells',
+    renderer: 'csv',
+    ext: 'csv',
+    make: (size) => fill('"<>","&""",\n', size),
+  },
+  {
+    name: 'Markdown: unmatched emphasis',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('*a', size),
+  },
+  {
+    name: 'Markdown: nested quotes',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('>', size),
+  },
+  {
+    name: 'Markdown: nested lists',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) =>
+      fill(Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n') + '\n', size),
+  },
+  {
+    name: 'Markdown: table cells',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => '|a|b|\n|-|-|\n' + fill('|"x"|&|\n', size),
+  },
+  {
+    name: 'Markdown: ordinary report',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) =>
+      fill(
+        '# Title\n\nSome *emphasis* and **strong** text with `code` and [a link](https://x.example).\n\n- item\n- item\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n',
+        size,
+      ),
+  },
+  {
+    name: 'Markdown: links and brackets',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('[a](', size),
+  },
+  {
+    name: 'Markdown: emphasis runs',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('**_~~a', size),
+  },
+  { name: 'text: quotes to escape', renderer: 'text', ext: 'txt', make: (size) => fill('"', size) },
+  { name: 'text: wide characters', renderer: 'text', ext: 'txt', make: (size) => fill('漢', size) },
+]
