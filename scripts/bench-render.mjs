@@ -2,20 +2,29 @@
 // Renderer benchmark: every worst case of test/support/worst-cases.ts at the largest size a frame
 // renders (5 MiB), through the same function the Worker's frames call, in Node (V8, as workerd).
 // Prints the CPU time of each (the median and the worst of the runs after one warm-up) and the
-// size of the HTML produced, which must stay within 8 MiB.
+// size of the HTML produced, which must stay within 8 MiB. Then, unless --cpu-only: the built
+// Worker on Miniflare's own server renders the costliest cases in a loop while /health is asked
+// one request after another; its latency beside the same probe with nothing rendering shows how
+// long a frame holds other requests up.
 //   node scripts/bench-render.mjs [--runs 5] [--size-mib 5] [--only <text in the case name>]
+//     [--cpu-only] [--seconds 8] [--renderers 2]
 import { build } from 'esbuild'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { createAccount } from './lib/local-service.mjs'
+import { startApp } from './lib/miniflare-service.mjs'
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
     'size-mib': { type: 'string', default: '5' },
     only: { type: 'string' },
+    'cpu-only': { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '8' },
+    renderers: { type: 'string', default: '2' },
   },
 })
 const runs = Number(values.runs)
@@ -66,6 +75,92 @@ try {
     console.error(`over 8 MiB: ${over.map((r) => r.case).join(', ')}`)
     process.exitCode = 1
   }
+  if (!values['cpu-only']) {
+    const costliest = [...rows].sort((a, b) => b['worst ms'] - a['worst ms']).slice(0, 3)
+    const cases = costliest.map((r) => WORST_CASES.find((c) => c.name === r.case))
+    await blocking(cases.map((c) => ({ ...c, input: c.make(size) })))
+  }
 } finally {
   rmSync(work, { recursive: true, force: true })
+}
+
+/** /health latency, sequential probes, while `renderers` clients load the frames in a loop. */
+async function blocking(cases) {
+  const seconds = Number(values.seconds)
+  const app = await startApp(join(work, 'service'))
+  try {
+    const { key, cookie } = await createAccount(app.url, 'bench@example.com')
+    const frames = []
+    for (const c of cases) {
+      const form = new FormData()
+      form.append('file', new Blob([c.input]), `worst.${c.ext}`)
+      form.append('permanent', 'true')
+      const created = await fetch(`${app.url}/v1/canvases`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}` },
+        body: form,
+      })
+      if (created.status !== 201)
+        throw new Error(`create: ${created.status} ${await created.text()}`)
+      const { canvas_id } = await created.json()
+      const page = await (
+        await fetch(`${app.url}/c/${canvas_id}`, { headers: { Cookie: cookie } })
+      ).text()
+      frames.push({
+        name: c.name,
+        src: /<iframe src="([^"]+)"/.exec(page)[1].replace(/&amp;/g, '&'),
+      })
+    }
+    const idle = await probe(app.url, seconds / 2)
+    const frameTimes = []
+    let stop = false
+    const loops = Array.from({ length: Number(values.renderers) }, async (_, i) => {
+      for (let n = i; !stop; n++) {
+        const frame = frames[n % frames.length]
+        const started = performance.now()
+        const res = await fetch(frame.src)
+        await res.arrayBuffer()
+        if (res.status !== 200) throw new Error(`frame ${frame.name}: ${res.status}`)
+        frameTimes.push(performance.now() - started)
+      }
+    })
+    const busy = await probe(app.url, seconds)
+    stop = true
+    await Promise.all(loops)
+    const row = (name, t) => ({
+      what: name,
+      requests: t.length,
+      'p50 ms': pct(t, 0.5).toFixed(1),
+      'p95 ms': pct(t, 0.95).toFixed(1),
+      'max ms': pct(t, 1).toFixed(1),
+    })
+    console.log(
+      `\n/health while ${values.renderers} clients render: ${frames.map((f) => f.name).join('; ')}`,
+    )
+    console.table([
+      row('/health, nothing rendering', idle),
+      row('/health, frames rendering', busy),
+      row('the frames themselves', frameTimes),
+    ])
+  } finally {
+    await app.stop()
+  }
+}
+
+async function probe(url, seconds) {
+  const times = []
+  const end = performance.now() + seconds * 1000
+  while (performance.now() < end) {
+    const started = performance.now()
+    const res = await fetch(`${url}/health`)
+    await res.arrayBuffer()
+    times.push(performance.now() - started)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return times
+}
+
+function pct(values, p) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 }
