@@ -89,7 +89,7 @@ describe('renderers', () => {
     expect(many).toContain(CUT_NOTICE)
     expect(many).toContain('href="/raw?dl=1"')
     const rows = many.match(/<tr>/g)!.length
-    expect(rows).toBeGreaterThan(100_000)
+    expect(rows).toBeGreaterThan(50_000)
     expect(many.endsWith('</tbody></table>')).toBe(true)
     const small = renderTextBody('code', 'py', 'print(1)\n', '/raw?dl=1')
     expect(small).not.toContain(CUT_NOTICE)

@@ -1,15 +1,19 @@
 // Rendered output is bounded whatever the input: a 5 MiB file of short lines or small JSON objects
 // once rendered into 170 MB of HTML, over a Worker's memory. Renderers write into a budget, which
-// refuses a piece that would pass it; what was written is then shown with a note and a download.
+// refuses a piece that would pass it (or one piece too many); what was written is then shown with a note and a download.
 
 /** The most HTML a frame carries, in UTF-8 bytes. */
 export const MAX_FRAME_HTML_BYTES = 8 * 1024 * 1024
 // Kept aside for the page around the content and the closing tags of a cut structure.
 const RESERVE = 64 * 1024
+// Time goes with the number of pieces (JSON nodes, table cells, code rows) more than with bytes:
+// 800,000 cells of one CSV row took half a second. Past this many a frame is cut too.
+export const MAX_PIECES = 200_000
 
 export class HtmlBudget {
   private readonly parts: string[] = []
   private used = 0
+  private pieces = 0
   /** Set once a piece was refused: the output is a prefix of the whole. */
   cut = false
 
@@ -19,7 +23,7 @@ export class HtmlBudget {
   add(piece: string): boolean {
     if (this.cut) return false
     const size = utf8Length(piece)
-    if (this.used + size > this.limit) {
+    if (this.used + size > this.limit || ++this.pieces > MAX_PIECES) {
       this.cut = true
       return false
     }
