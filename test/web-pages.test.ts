@@ -123,6 +123,26 @@ describe('content frames', () => {
 })
 
 describe('review fixes', () => {
+  it('content frames are rate-limited per client like the other public routes', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'framed')
+    const viewer = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
+    const src = /<iframe src="([^"]+)"/.exec(viewer)![1].replace(/&amp;/g, '&')
+    const raw = src.replace('/1?', '/1/raw?')
+    const limited = { FRAME_LIMITER: env.AUTH_LIMITER_SMALL }
+    const statuses: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const res = await call(i % 2 ? raw : src, { ip: '192.0.2.11', env: limited })
+      statuses.push(res.status)
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 302, 200, 302, 200])
+    const refused = await call(src, { ip: '192.0.2.11', env: limited })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('Retry-After')).toBe('60')
+    // Another client is not held up by the first one's budget.
+    expect((await call(src, { ip: '192.0.2.12', env: limited })).status).toBe(200)
+  })
+
   it('web login and share-password forms are rate-limited like the API', async () => {
     const account = await newAccount()
     const limited = { AUTH_LIMITER: env.AUTH_LIMITER_SMALL }
