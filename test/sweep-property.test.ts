@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { readSettings } from '../src/env'
 import { sweep } from '../src/domain/sweep'
-import { bytesOf, call, follow, json, newAccount, upload } from './support/api'
+import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
 
 // Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
 // or an update) must leave every live version downloadable and intact, and, past the grace period,
@@ -38,13 +38,21 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 type Model = { id: string; permanent: boolean; versions: string[] }
 
+/** The presigned flow; null when an overlapping sweep is removing the content (409: retry). */
 async function pushContent(key: string, content: string): Promise<string | null> {
-  try {
-    return await upload(key, bytesOf(content))
-  } catch {
-    // The content was being removed by an overlapping sweep (409): the client would retry.
-    return null
+  const meta = await metaOf(bytesOf(content))
+  const presign = await call('/v1/upload/presign', { method: 'POST', key, json: meta })
+  if (presign.status === 409) return null
+  expect(presign.status).toBe(200)
+  const presigned = await json(presign)
+  if (!presigned.exists) {
+    const put = await call(presigned.upload_url, { method: 'PUT', body: bytesOf(content) })
+    expect(put.status).toBe(200)
   }
+  const finalize = await call('/v1/upload/finalize', { method: 'POST', key, json: meta })
+  if (finalize.status === 409) return null
+  expect(finalize.status).toBe(200)
+  return (await json(finalize)).file.file_id
 }
 
 async function check(key: string, live: Model[]) {

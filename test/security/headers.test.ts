@@ -36,6 +36,10 @@ describe('every route', () => {
   })
 })
 
+// The assets, the download redirect, and the login and signup pages, which send a logged-in
+// visitor home.
+const NOT_PAGES = ['/assets/app.css', '/assets/app.js', '/signup', '/login', '/c/:id/download']
+
 describe('pages', () => {
   const CSP = [
     "default-src 'self'",
@@ -55,9 +59,13 @@ describe('pages', () => {
       '/no-such-page',
       `/c/${world.otherCanvasId}`,
     ]
+    const notPages: string[] = []
     for (const path of pages) {
       const res = await call(path, { cookie: world.owner.cookie })
-      if (!res.headers.get('Content-Type')?.startsWith('text/html')) continue
+      if (!res.headers.get('Content-Type')?.startsWith('text/html')) {
+        notPages.push(path)
+        continue
+      }
       const csp = res.headers.get('Content-Security-Policy') ?? ''
       for (const directive of CSP) expect(csp, path).toContain(directive)
       expect(csp, path).not.toContain('unsafe-inline')
@@ -65,6 +73,8 @@ describe('pages', () => {
       expect(res.headers.get('Referrer-Policy'), path).toBe('same-origin')
       expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff')
     }
+    // Nothing else answered something other than a page: every page was checked.
+    expect(notPages.map((p) => p.replace(world.canvasId, ':id'))).toEqual(NOT_PAGES)
   })
 
   it('put content in a sandboxed frame that only the app may embed', async () => {
