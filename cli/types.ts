@@ -1,4 +1,5 @@
-// Response shapes of the API the CLI reads (CONTRACT 2); requests use the Worker's own schemas.
+// Response shapes of the API the CLI reads (README: API), written out here rather than taken from
+// the Worker's schemas.
 
 export type Canvas = {
   canvas_id: string

@@ -60,12 +60,28 @@ export function validationError(error: {
   return new AppError('invalid_request', message)
 }
 
+const BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  429: 'rate_limited',
+}
+const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not found',
+  payload_too_large: 'the request body is too large',
+  rate_limited: 'too many requests',
+}
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err
   if (err instanceof HTTPException) {
-    // Hono raises these for malformed bodies and the like; keep their status family.
-    if (err.status === 413) return new AppError('payload_too_large', err.message)
-    if (err.status < 500) return new AppError('invalid_request', err.message || 'invalid request')
+    // Hono and its middleware raise these: the status decides the code, so a 403 or a 413 from a
+    // middleware keeps its meaning; any other 4xx is a bad request.
+    const code = BY_STATUS[err.status] ?? (err.status < 500 ? 'invalid_request' : null)
+    if (code) return new AppError(code, err.message || DEFAULT_MESSAGES[code] || 'invalid request')
   }
   return new AppError('internal_error', 'internal error')
 }

@@ -14,7 +14,7 @@ import {
 import { createKeyBody, credentialsBody, id, loginBody } from './schemas'
 import { parse, readJson } from './validate'
 
-// JSON endpoints for the web app: session cookie, same origin only (CONTRACT 3).
+// JSON endpoints for the web app: session cookie, same origin only (README: API).
 export const auth = new Hono<AppEnv>()
 
 auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))

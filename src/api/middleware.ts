@@ -117,7 +117,7 @@ function rateLimited() {
   })
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (CONTRACT 3). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (README: API). */
 export function startSession(c: Context, token: string, expiresAt: number) {
   setCookie(c, SESSION_COOKIE, token, {
     path: '/',

@@ -2,8 +2,9 @@ import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { SCOPES } from '../domain/keys'
 
-// Request shapes: the single source for the Worker's validation and the CLI's types. zod/mini
-// (with the English messages only) keeps the Worker bundle small; messages name the rule broken.
+// Request shapes: the single source of the Worker's validation, for the API and the web forms
+// alike. zod/mini (with the English messages only) keeps the Worker bundle small; messages name
+// the rule broken.
 z.config(en())
 
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)

@@ -201,7 +201,10 @@ export async function updateCanvas(
   return presentCanvas(row)
 }
 
-/** Versions and share links go with the canvas (ON DELETE CASCADE) in the same statement. */
+/**
+ * Versions go with the canvas (ON DELETE CASCADE) in the same statement; its share links stay,
+ * their canvas_id set to NULL (they answer canvas_not_found), until the sweep drops them.
+ */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
   // RETURNING, not meta.changes: D1 counts the cascaded rows in `changes` too.
   const deleted = await svc.db

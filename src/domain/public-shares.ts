@@ -88,7 +88,7 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
   }
 }
 
-/** The checks of CONTRACT 6, in order; returns only when the link may be used. */
+/** The checks of a public share route (README: API), in order; returns only when the link may be used. */
 async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess) {
   checkUsable(svc, row)
   if (row.password_hash === null) return

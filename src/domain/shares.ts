@@ -14,7 +14,7 @@ export type ShareRow = {
   expires_at: number | null
 }
 
-/** The share object of CONTRACT 6; the password hash never leaves the server. */
+/** The share object (README: API); the password hash never leaves the server. */
 export function presentShare(row: ShareRow) {
   return {
     token: row.token,

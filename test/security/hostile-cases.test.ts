@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
 import { call, json, newAccount, newCanvas } from '../support/api'
 
-// No input, however malformed, gives a 500 or a non-JSON error on an API route (CONTRACT 8).
+// No input, however malformed, gives a 500 or a non-JSON error on an API route (README: API, errors).
 it('answers odd requests with a 4xx JSON error and changes nothing', async () => {
   const account = await newAccount()
   const canvas = await newCanvas(account.key)

@@ -7,7 +7,7 @@ import { routeName } from '../support/routes'
 import { snapshot } from '../support/state'
 import { buildWorld, ownerCredentials, type World } from '../support/world'
 
-// 10,000 generated hostile requests across every route of the table (CONTRACT 8: no input,
+// 10,000 generated hostile requests across every route of the table (README: API, errors: no input,
 // however malformed, produces a 500 or an HTML error on an API route). Each one is refused with a
 // 4xx and the error body, and leaves the owner's workspace and the user list exactly as they were.
 
