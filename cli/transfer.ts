@@ -203,10 +203,11 @@ export function refuseOverwrite(output: string | null, force: boolean) {
   }
 }
 
-// Characters that change how a name reads without being seen: C0 and C1 controls, bidirectional
-// marks, embeddings, overrides and isolates, zero-width characters. "invoice\u202Efdp.exe" would
-// otherwise display as "invoiceexe.pdf".
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g
+// Characters that change how a name reads without being seen: controls (C0, C1), format
+// characters (bidirectional marks, embeddings, overrides and isolates, zero-width characters, the
+// soft hyphen, tags) and line and paragraph separators. "invoice\u202Efdp.exe" would otherwise
+// display as "invoiceexe.pdf".
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 const RESERVED = /[/\\:*?"<>|]/g
 // Most file systems allow 255 bytes a name; room is left for a "(1)" a browser or a person adds.
@@ -218,7 +219,7 @@ const MAX_NAME_BYTES = 200
  */
 export function safeFileName(title: string, ext: string): string {
   const clean = (text: string) =>
-    text.replace(INVISIBLE, '').replace(LONE_SURROGATE, '_').replace(RESERVED, '_')
+    text.replace(LONE_SURROGATE, '_').replace(INVISIBLE, '').replace(RESERVED, '_')
   const suffix = clean(ext) ? `.${clean(ext)}` : ''
   let stem = clean(title).trim()
   if (suffix && stem.toLowerCase().endsWith(suffix)) stem = stem.slice(0, -suffix.length)

@@ -111,9 +111,22 @@ describe('renderers', () => {
     expect(html).toContain(CUT_NOTICE)
     expect(html).toContain('<h2>Section</h2>')
     expect(html).toContain('<em>words</em>')
-    // A paragraph of unmatched emphasis is shown as typed, not as a quadratic parse.
+    // A paragraph of unmatched emphasis is shown as typed (fenced), not as a quadratic parse.
     const stars = renderTextBody('markdown', 'md', '*a'.repeat(10_000), '#')
-    expect(stars).toContain('*a*a')
+    expect(stars).toContain('<pre><code class="hljs">*a*a')
+    // Ordinary text keeps its escapes, code spans and links untouched.
+    const plain = renderTextBody(
+      'markdown',
+      'md',
+      'Use `my_var` and \\*literal\\* stars, see https://example.com/a_b_c.\n',
+      '#',
+    )
+    expect(plain).toContain('<code>my_var</code>')
+    expect(plain).toContain('*literal* stars')
+    expect(plain).toContain('href="https://example.com/a_b_c"')
+    // Lists and quotes nested past eight levels keep the deeper markers as text.
+    const nested = renderTextBody('markdown', 'md', '> - '.repeat(20) + 'x\n', '#')
+    expect(nested.match(/<blockquote>|<ul>/g)!.length).toBe(8)
   })
 
   it('CSV cells keep RFC 4180 quoting', () => {

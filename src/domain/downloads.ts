@@ -4,7 +4,7 @@ import { contentDisposition, contentTypeFor } from './content-types'
 import type { Services } from './services'
 
 /**
- * Storage URLs given out under a share link or from a content frame live at most this long: a
+ * Storage URLs given out under a share link (its downloads and frames) live at most this long: a
  * signed URL cannot be recalled, so this is the most a withdrawal of that access waits (SECURITY.md).
  */
 export const SHORT_STORAGE_URL_SECONDS = 60

@@ -148,9 +148,8 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   // row), whether our PUT found the object there or wrote it: so the bytes are checked only now,
   // and written again if they went. An object that is not these bytes (a PUT never finalized) is
   // replaced the same way.
-  const check = await checkObject(svc.bucket, key, sha256, size)
-  if (check !== 'ok') {
-    if (check === 'mismatch') await svc.bucket.delete(key)
+  // An unconditional put replaces what is there in one step, so a failure leaves no gap.
+  if ((await checkObject(svc.bucket, key, sha256, size)) !== 'ok') {
     await svc.bucket.put(key, bytes, { sha256 })
   }
   return file

@@ -40,13 +40,17 @@ const marked = new Marked({
 
 let highlightLeft = 0
 
-// marked's cost grows with the input (about 1 ms a KiB here) and, for some shapes, with its square: emphasis delimiters
-// without partners in one paragraph (`*a*a*a…`: 256 KiB took 28 s) and deeply nested quotes. So
-// the input is capped, such paragraphs lose their emphasis, quotes their depth, before parsing.
+// marked's cost grows with the input (about 1 ms a KiB here) and, for some shapes, with its
+// square: emphasis delimiters without partners in one paragraph (`*a*a*a…`: 256 KiB took 28 s)
+// and deeply nested quotes. So the input is capped, and such paragraphs are shown as typed and
+// quotes lose their depth before parsing.
 export const MARKDOWN_INPUT_LIMIT = 128 * 1024
-const MAX_DELIMITERS = 256
+const MAX_DELIMITERS = 512
+// Quotes and lists nested past this depth keep their markers as text.
 const MAX_QUOTE_DEPTH = 8
-const DEEP_QUOTE = new RegExp(`^((?:\\s*>){${MAX_QUOTE_DEPTH}})((?:\\s*>)+)`)
+// A container marker at the start of a line: a quote, or a list item's bullet or number.
+const CONTAINER = String.raw`\s*(?:>|[-*+](?=\s)|\d{1,9}[.)](?=\s))`
+const DEEP_QUOTE = new RegExp(`^((?:${CONTAINER}){${MAX_QUOTE_DEPTH}})((?:${CONTAINER})+)`)
 const BLOCK_START = /^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|\|)/
 
 export function renderMarkdown(budget: HtmlBudget, source: string) {
@@ -67,9 +71,9 @@ export function renderMarkdown(budget: HtmlBudget, source: string) {
 }
 
 /**
- * The input with what makes marked quadratic taken out: in a paragraph with more than
- * MAX_DELIMITERS emphasis characters they are escaped (shown as typed), and quote markers past
- * MAX_QUOTE_DEPTH are escaped. Fenced code is left as it is.
+ * The input with what makes marked quadratic taken out: a paragraph with more than MAX_DELIMITERS
+ * emphasis characters is fenced as code (shown as typed, parsed in linear time), and quote and list
+ * markers past MAX_QUOTE_DEPTH are escaped. Fenced code is left as it is.
  */
 function defuse(text: string): string {
   const lines = text.split('\n')
@@ -77,9 +81,7 @@ function defuse(text: string): string {
   let paragraph: number[] = []
   let delimiters = 0
   const flush = () => {
-    if (delimiters > MAX_DELIMITERS) {
-      for (const i of paragraph) lines[i] = lines[i].replace(/[*_~]/g, '\\$&')
-    }
+    if (delimiters > MAX_DELIMITERS) fenceLines(lines, paragraph)
     paragraph = []
     delimiters = 0
   }
@@ -100,15 +102,35 @@ function defuse(text: string): string {
       continue
     }
     // marked reads each list item, heading and table row on its own: each starts a new count.
-    if (BLOCK_START.test(line)) flush()
+    const row = line.includes('|')
+    if (row || BLOCK_START.test(line)) flush()
     lines[i] = line.replace(DEEP_QUOTE, (_, kept: string, extra: string) => {
-      return kept + extra.replace(/>/g, '\\>')
+      const escaped = extra.replace(/>|[-*+](?=\s)|(\d{1,9})([.)])(?=\s)/g, (m, n, p) =>
+        n ? `${n}\\${p}` : `\\${m}`,
+      )
+      return kept + escaped
     })
     paragraph.push(i)
     delimiters += countDelimiters(line)
+    if (row) flush()
   }
   flush()
   return lines.join('\n')
+}
+
+/** Wraps lines in a code fence longer than any run of backticks they hold, at their indent. */
+function fenceLines(lines: string[], indexes: number[]) {
+  const first = indexes[0]
+  const last = indexes[indexes.length - 1]
+  let longest = 2
+  let indent = Infinity
+  for (const i of indexes) {
+    for (const run of lines[i].match(/`+/g) ?? []) longest = Math.max(longest, run.length)
+    indent = Math.min(indent, /^ */.exec(lines[i])![0].length)
+  }
+  const line = ' '.repeat(indent) + '`'.repeat(longest + 1)
+  lines[first] = `${line}\n${lines[first]}`
+  lines[last] = `${lines[last]}\n${line}`
 }
 
 function countDelimiters(line: string): number {

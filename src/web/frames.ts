@@ -74,14 +74,22 @@ export async function verifyFrame(
 const frameMessage = (id: string, version: string, grant: string, exp: number, app: string) =>
   `${id}:${version}:${grant}:${exp}:${app}`
 
-/** A redirect to the version's bytes in storage, signed for at most a minute. */
+/**
+ * A redirect to the version's bytes in storage. Under a share link the URL lives at most a minute
+ * (the window a withdrawn link still reads bytes); the owner's and public frames get
+ * DOWNLOAD_URL_TTL, since a browser keeps asking the redirected URL for ranges of a video.
+ */
 export async function storageRedirect(
   svc: Services,
   origin: string,
   content: VersionContent,
+  grant: FrameGrant,
   attachment: boolean,
 ): Promise<Response> {
-  const ttl = Math.min(svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
+  const ttl =
+    grant.kind === 'share'
+      ? Math.min(svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
+      : svc.settings.downloadUrlTtl
   const url = await signedDownload(
     svc,
     storageTarget(svc.settings, origin),

@@ -100,11 +100,11 @@ web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-
 web.use(`${FRAME_PATH}/*`, limitByIp('FRAME_LIMITER'))
 
 web.get(`${FRAME_PATH}/:id/:version`, async (c) => {
-  const content = await frameContent(c)
+  const { content, grant } = await frameContent(c)
   if (isPdfFrame(content.renderer_id, content.ext)) {
     // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
     // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
-    return storageRedirect(c.var.svc, requestOrigin(c), content, false)
+    return storageRedirect(c.var.svc, requestOrigin(c), content, grant, false)
   }
   const raw = new URL(c.req.url)
   raw.pathname += '/raw'
@@ -112,21 +112,24 @@ web.get(`${FRAME_PATH}/:id/:version`, async (c) => {
 })
 
 web.get(`${FRAME_PATH}/:id/:version/raw`, async (c) => {
-  const content = await frameContent(c)
-  return storageRedirect(c.var.svc, requestOrigin(c), content, c.req.query('dl') === '1')
+  const { content, grant } = await frameContent(c)
+  const attachment = c.req.query('dl') === '1'
+  return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
 })
 
 /** The version a frame URL shows, if its signature holds and its access still does. */
 async function frameContent(c: Context<AppEnv>) {
   const { id, version } = c.req.param()
   const svc = c.var.svc
-  const grant = /^\d{1,9}$/.test(version ?? '')
-    ? await verifyFrame(svc, id ?? '', version!, c.req.query())
-    : null
+  // The id is part of the signed message: one that cannot be an id is refused before it is read.
+  const grant =
+    /^\d{1,9}$/.test(version ?? '') && idSchema.safeParse(id).success
+      ? await verifyFrame(svc, id ?? '', version!, c.req.query())
+      : null
   if (!grant) {
     throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
   }
-  return contentUnderGrant(svc, grant, id!, Number(version))
+  return { content: await contentUnderGrant(svc, grant, id!, Number(version)), grant }
 }
 
 web.use('*', pageHeaders, loadSession, sameOrigin)
@@ -432,7 +435,7 @@ async function shareView(c: Context<AppEnv>, password?: string) {
       ext={opened.ext}
       frameSrc={frame?.src ?? null}
       version={opened.version}
-      downloadHref={frame?.download ?? `/s/${token}`}
+      downloadHref={frame?.download ?? `/share/${token}/content?dl=1`}
       og={{ title: opened.title, type: 'article' }}
     />,
   )

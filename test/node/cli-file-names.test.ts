@@ -8,6 +8,8 @@ describe('safeFileName', () => {
     // Displayed as "invoiceexe.pdf" when the override survives; Chromium saves invoice_fdp.exe.
     expect(safeFileName('invoice\u202Efdp', 'exe')).toBe('invoicefdp.exe')
     expect(safeFileName('a\u2066b\u2069c\u200Bd\u200Fe\u061Cf\uFEFF', 'txt')).toBe('abcdef.txt')
+    // Soft hyphen, Mongolian vowel separator, line and paragraph separators, tags.
+    expect(safeFileName('a\u00ADb\u180Ec\u2028d\u2029e\u{E0041}f\uFFF9', 'txt')).toBe('abcdef.txt')
   })
 
   it('drops C0 and C1 controls and replaces path and reserved characters', () => {

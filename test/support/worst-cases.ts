@@ -99,6 +99,24 @@ export const WORST_CASES: WorstCase[] = [
       ),
   },
   {
+    name: 'Markdown: escaped markers',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('\\*a\\_b', size),
+  },
+  {
+    name: 'Markdown: backslash before live markers',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('\\\\*a', size),
+  },
+  {
+    name: 'Markdown: quotes of lists',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('> - '.repeat(50) + 'x\n', size),
+  },
+  {
     name: 'Markdown: links and brackets',
     renderer: 'markdown',
     ext: 'md',
