@@ -1,8 +1,7 @@
 import { Hono } from 'hono'
-import { signedDownload } from '../domain/downloads'
+import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
 import { storageTarget } from '../storage/target'
-import { SHORT_STORAGE_URL_SECONDS } from '../domain/downloads'
 import { requestOrigin, type AppContext, type AppEnv } from './context'
 import { clientIp, limit, limitByIp } from './middleware'
 import { downloadQuery, shareToken } from './schemas'
@@ -26,8 +25,8 @@ publicShares.get('/:token/content', async (c) => {
   const content = await openShareContent(c.var.svc, access(c))
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   // A link revoked, expired or used up reaches its bytes no longer than this URL lives.
-  const ttl = Math.min(c.var.svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
-  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true', ttl)
+  const attachment = dl === '1' || dl === 'true'
+  const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
   return c.redirect(url, 302)
 })
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
+import { LONE_SURROGATE } from '../domain/content-types'
 import { SCOPES } from '../domain/keys'
 
 // Request shapes: the single source of the Worker's validation, for the API and the web forms
@@ -10,9 +11,8 @@ z.config(en())
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
 // Half of a UTF-16 pair cannot be stored or encoded faithfully (D1 would keep three U+FFFD for
 // it, past the length limit): free text must be whole characters.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const wholeCharacters = z.refine<string>(
-  (s: string) => !LONE_SURROGATE.test(s),
+  (s: string) => s.search(LONE_SURROGATE) === -1,
   'must not contain unpaired surrogates (half of a character)',
 )
 const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message))

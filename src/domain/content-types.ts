@@ -44,6 +44,10 @@ export function contentTypeFor(ext: string): string {
  * `attachment; filename="<title>.<ext>"` with anything that could break out of the header or the
  * target folder replaced, plus an RFC 5987 `filename*` carrying the exact UTF-8 name.
  */
+/** Half of a UTF-16 pair, with no other half beside it. */
+export const LONE_SURROGATE =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
 export function contentDisposition(kind: 'attachment' | 'inline', title: string, ext: string) {
   const name = fileName(title, ext)
   const ascii = name
@@ -51,10 +55,7 @@ export function contentDisposition(kind: 'attachment' | 'inline', title: string,
     .replace(/[^\x20-\x7e]/g, '_')
     .replace(/^[.\s]+/, '_')
   // encodeURIComponent throws on a lone surrogate: such a half character becomes U+FFFD first.
-  const whole = name.replace(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    '\ufffd',
-  )
+  const whole = name.replace(LONE_SURROGATE, '\ufffd')
   const utf8 = encodeURIComponent(whole.replace(/[\u0000-\u001f\u007f/\\]/g, '_')).replace(
     /['()*]/g,
     (ch) => '%' + ch.charCodeAt(0).toString(16).toUpperCase(),

@@ -5,9 +5,14 @@ import type { Services } from './services'
 
 /**
  * Storage URLs given out under a share link (its downloads and frames) live at most this long: a
- * signed URL cannot be recalled, so this is the most a withdrawal of that access waits (SECURITY.md).
+ * signed URL cannot be recalled, so this is the most a withdrawal of that access waits
+ * (SECURITY.md).
  */
 export const SHORT_STORAGE_URL_SECONDS = 60
+
+/** The lifetime of a storage URL given out under a share link. */
+export const shareUrlTtl = (svc: Services) =>
+  Math.min(svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
 
 /** A short-lived signed GET whose response headers (type, disposition) are fixed by the signature. */
 export function signedDownload(

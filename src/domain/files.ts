@@ -147,8 +147,7 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   // the sweep may have removed this very object (it deletes a `deleting` file's object, then its
   // row), whether our PUT found the object there or wrote it: so the bytes are checked only now,
   // and written again if they went. An object that is not these bytes (a PUT never finalized) is
-  // replaced the same way.
-  // An unconditional put replaces what is there in one step, so a failure leaves no gap.
+  // replaced the same way, by an unconditional put: one step, so a failure leaves no gap.
   if ((await checkObject(svc.bucket, key, sha256, size)) !== 'ok') {
     await svc.bucket.put(key, bytes, { sha256 })
   }

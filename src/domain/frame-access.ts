@@ -44,7 +44,7 @@ const CONDITION = {
                       AND s.workspace_id = c.workspace_id AND s.expires_at > ?3)`,
   // A link that follows the latest version serves any version it was shown with; a pinned one
   // only its own. Used up is not checked: the view that used it up must still render, so such a
-  // link's frames live only a short window instead (see frameLifetime).
+  // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frames.ts).
   share: `AND EXISTS (SELECT 1 FROM share_links l WHERE l.token = ?4 AND l.canvas_id = c.canvas_id
                       AND (l.expires_at IS NULL OR l.expires_at > ?3)
                       AND (l.version IS NULL OR l.version = v.version))`,
@@ -57,10 +57,9 @@ export async function contentUnderGrant(
   canvasId: string,
   version: number,
 ): Promise<VersionContent> {
-  const subject =
-    grant.kind === 'owner' ? grant.sessionId : grant.kind === 'share' ? grant.token : ''
   const params: unknown[] = [version, canvasId, svc.now()]
-  if (grant.kind !== 'public') params.push(subject)
+  if (grant.kind === 'owner') params.push(grant.sessionId)
+  if (grant.kind === 'share') params.push(grant.token)
   const row = await svc.db
     .prepare(`${CONTENT} ${CONDITION[grant.kind]}`)
     .bind(...params)

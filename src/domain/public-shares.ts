@@ -88,7 +88,7 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
   }
 }
 
-/** The checks of a public share route (README: API), in order; returns only when the link may be used. */
+/** The checks of a public share route (README: API), in order; returns only if the link is usable. */
 async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess) {
   checkUsable(svc, row)
   if (row.password_hash === null) return

@@ -2,9 +2,9 @@ import { parseBlobKey } from '../storage/blobs'
 import { newId } from './crypto'
 import type { Services } from './services'
 
-// The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round trip
-// whose statements carry a handful of bound parameters (lists travel as one JSON parameter), and
-// stops starting new batches when the time budget is spent; the next run resumes. Every step is
+// The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round
+// trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
+// and stops starting new batches when the time budget is spent; the next run resumes. Every step is
 // idempotent, so overlapping runs are safe.
 
 export type SweepOptions = {

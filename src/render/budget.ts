@@ -1,6 +1,7 @@
 // Rendered output is bounded whatever the input: a 5 MiB file of short lines or small JSON objects
 // once rendered into 170 MB of HTML, over a Worker's memory. Renderers write into a budget, which
-// refuses a piece that would pass it (or one piece too many); what was written is then shown with a note and a download.
+// refuses a piece that would pass it (or one piece too many); what was written is then shown with a
+// note and a download.
 
 /** The most HTML a frame carries, in UTF-8 bytes. */
 export const MAX_FRAME_HTML_BYTES = 8 * 1024 * 1024

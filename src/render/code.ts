@@ -22,8 +22,8 @@ import type { HtmlBudget } from './budget'
 import { escapeHtml } from './escape'
 import { writeEscaped } from './plain'
 
-// Server-side highlighting with highlight.js core and only the languages of the code renderer (README: The web app), so the
-// frame needs no script at all.
+// Server-side highlighting with highlight.js core and only the languages of the code renderer
+// (README: The web app), so the frame needs no script at all.
 
 const LANGUAGES = {
   bash,

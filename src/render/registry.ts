@@ -1,4 +1,5 @@
-// The renderer registry (README: The web app): which renderer a canvas gets by default, by extension.
+// The renderer registry (README: The web app): which renderer a canvas gets by default, by
+// extension.
 
 export type Renderer = {
   renderer_id: string

@@ -1,5 +1,5 @@
 import { contentTypeFor, fileName } from '../domain/content-types'
-import { SHORT_STORAGE_URL_SECONDS, signedDownload } from '../domain/downloads'
+import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { constantTimeEqual, toHex } from '../domain/crypto'
 import type { VersionContent } from '../domain/canvases'
 import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
@@ -16,7 +16,7 @@ import { storageTarget } from '../storage/target'
 // request (domain/frame-access): the frame needs no cookie, and withdrawn access ends it at once.
 // The response is always sandboxed (an opaque origin), scripts only for the html renderer. Bytes
 // the frame shows (images, media, PDFs, downloads) come through `<frame>/raw`, checked the same
-// way, which redirects to a storage URL signed for a minute or so.
+// way, which redirects to a short-lived signed storage URL.
 
 export const FRAME_PATH = '/_frame'
 const FRAME_TTL_SECONDS = 3600
@@ -86,10 +86,7 @@ export async function storageRedirect(
   grant: FrameGrant,
   attachment: boolean,
 ): Promise<Response> {
-  const ttl =
-    grant.kind === 'share'
-      ? Math.min(svc.settings.downloadUrlTtl, SHORT_STORAGE_URL_SECONDS)
-      : svc.settings.downloadUrlTtl
+  const ttl = grant.kind === 'share' ? shareUrlTtl(svc) : svc.settings.downloadUrlTtl
   const url = await signedDownload(
     svc,
     storageTarget(svc.settings, origin),

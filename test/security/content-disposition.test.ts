@@ -3,8 +3,8 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { call, follow, json, newAccount, newCanvas } from '../support/api'
 
-// Titles are the user's to choose (whole characters, no control characters) and become download file
-// names. Whatever they hold, the Content-Disposition header stays one well-formed value whose
+// Titles are the user's to choose (whole characters, no control characters) and become download
+// file names. Whatever they hold, the Content-Disposition header stays one well-formed value whose
 // names cannot break out of the header, the quoted string, or the folder they are saved in.
 
 const EDGES = ['"', '\\', '/', '..', ';', '%', "'", '\u202e', '\ud800', '\udfff', '𝕏', ' ', '*']

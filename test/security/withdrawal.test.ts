@@ -63,24 +63,26 @@ const sql = (query: string, ...params: unknown[]) =>
     .bind(...params)
     .run()
 
+/** The owner's request that ends the access; it must succeed. */
+async function owner(path: string, init: Parameters<typeof call>[1]) {
+  const res = await call(path, init)
+  expect(res.status, `${init?.method} ${path}`).toBe(200)
+  return res
+}
+
 const W: Record<string, Withdrawal> = {
   revokeOne: {
     name: 'link revoked',
     end: async (f) => {
-      const res = await call(`/v1/canvases/${f.canvasId}/shares/${f.token}`, {
-        method: 'DELETE',
-        key: f.account.key,
-      })
-      expect(res.status).toBe(200)
+      const path = `/v1/canvases/${f.canvasId}/shares/${f.token}`
+      await owner(path, { method: 'DELETE', key: f.account.key })
     },
   },
   revokeAll: {
     name: 'all links revoked',
     end: async (f) => {
-      const res = await call(`/v1/canvases/${f.canvasId}/shares`, {
-        method: 'DELETE',
-        key: f.account.key,
-      })
+      const path = `/v1/canvases/${f.canvasId}/shares`
+      const res = await owner(path, { method: 'DELETE', key: f.account.key })
       expect((await json(res)).revoked).toBe(1)
     },
   },
@@ -99,22 +101,14 @@ const W: Record<string, Withdrawal> = {
   private: {
     name: 'canvas made private',
     end: async (f) => {
-      const res = await call(`/v1/canvases/${f.canvasId}`, {
-        method: 'PATCH',
-        key: f.account.key,
-        json: { visibility: 'private' },
-      })
-      expect(res.status).toBe(200)
+      const init = { method: 'PATCH', key: f.account.key, json: { visibility: 'private' } }
+      await owner(`/v1/canvases/${f.canvasId}`, init)
     },
   },
   deleted: {
     name: 'canvas deleted',
     end: async (f) => {
-      const res = await call(`/v1/canvases/${f.canvasId}`, {
-        method: 'DELETE',
-        key: f.account.key,
-      })
-      expect(res.status).toBe(200)
+      await owner(`/v1/canvases/${f.canvasId}`, { method: 'DELETE', key: f.account.key })
     },
   },
   canvasExpired: {
@@ -126,19 +120,13 @@ const W: Record<string, Withdrawal> = {
   keyRevoked: {
     name: 'key revoked',
     end: async (f) => {
-      const res = await call(`/auth/keys/${f.reader.keyId}`, {
-        method: 'DELETE',
-        cookie: f.account.cookie,
-      })
-      expect(res.status).toBe(200)
+      await owner(`/auth/keys/${f.reader.keyId}`, { method: 'DELETE', cookie: f.account.cookie })
     },
   },
   sessionEnded: {
     name: 'session ended',
     end: async (f) => {
-      expect(
-        (await call('/auth/logout', { method: 'POST', cookie: f.account.cookie })).status,
-      ).toBe(200)
+      await owner('/auth/logout', { method: 'POST', cookie: f.account.cookie })
     },
   },
 }
