@@ -27,6 +27,7 @@ const UNLIMITED = {
   AUTH_LIMITER: undefined,
   PUBLIC_LIMITER: undefined,
   SHARE_PASSWORD_LIMITER: undefined,
+  FRAME_LIMITER: undefined,
 }
 
 let world: World

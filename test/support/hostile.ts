@@ -14,7 +14,7 @@ import {
   withControl,
   wrongType,
 } from './hostile-values'
-import { formPost } from './api'
+import { formPost, ORIGIN } from './api'
 import { ROUTES, type Route } from './routes'
 import { requestFor, type Prepared, type World } from './world'
 
@@ -179,10 +179,17 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   )
   const wrongPassword = fc.oneof(wild, huge(256)).filter((p) => p !== world.sharePassword)
   const forms: Record<string, fc.Arbitrary<{ path: string; fields: Record<string, string> }>> = {
-    'POST /settings/keys': name.map((n) => ({
-      path: '/settings/keys',
-      fields: { _csrf: csrf, name: n, scope: 'read' },
-    })),
+    'POST /settings/keys': fc.oneof(
+      name.map((n) => ({
+        path: '/settings/keys',
+        fields: { _csrf: csrf, name: n, scope: 'read' },
+      })),
+      // The access choice names the API's scopes; anything else is refused like the API's.
+      fc
+        .oneof(fc.constantFrom('', 'admin', 'READ', 'read,write'), wild)
+        .filter((scope) => scope !== 'read' && scope !== 'write')
+        .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
+    ),
     'POST /c/:id/:action{permanent|visibility|share|unshare|delete}': fc
       .oneof(
         fc.constantFrom('0s', '366d', '10y', '-1h').map((e) => ({ expires_in: e })),
@@ -192,11 +199,24 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
             expires_in: e,
           })),
         fc.constantFrom('a', 'abc').map((p) => ({ password: p })),
+        // The API's cap holds in the form too (it once took 60,000 characters).
+        fc.integer({ min: 257, max: 60_000 }).map((n) => ({ password: 'p'.repeat(n) })),
       )
       .map((fields) => ({
         path: `/c/${world.canvasId}/share`,
         fields: { _csrf: csrf, ...fields },
-      })),
+      }))
+      .chain((share) =>
+        fc.oneof(
+          fc.constant(share),
+          wild
+            .filter((v) => v !== 'public' && v !== 'private' && v !== '')
+            .map((visibility) => ({
+              path: `/c/${world.canvasId}/visibility`,
+              fields: { _csrf: csrf, visibility },
+            })),
+        ),
+      ),
     'POST /signup': fc
       .oneof(
         badEmail
@@ -287,6 +307,27 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
     'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
     'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
     'GET /share/:token/content': fc.constantFrom('dl=2', 'dl=%E2%80%AE'),
+    // Frames: the signature's fields forged, malformed or given twice.
+    ...Object.fromEntries(
+      ['GET /_frame/:id/:version', 'GET /_frame/:id/:version/raw'].map((route) => [
+        route,
+        fc.oneof(
+          fc.constantFrom(
+            `g=p&exp=9999999999&app=${encodeURIComponent(ORIGIN)}&sig=${'0'.repeat(64)}`,
+            `g=o.${'A'.repeat(20)}&exp=9999999999&app=x&sig=00`,
+            `g=s.${world.token}&exp=abc&app=x&sig=00`,
+            'g=p&g=p&exp=1&exp=2',
+            'g=%00&exp=99999999999999999999&sig=',
+            'g=x.y&exp=-1&dl=1',
+          ),
+          fc
+            .tuple(wild, wild)
+            .map(
+              ([g, sig]) => `g=${percentEncode(g)}&exp=9999999999&app=x&sig=${percentEncode(sig)}`,
+            ),
+        ),
+      ]),
+    ),
   }
   const query = queries[`${route.method} ${route.path}`]
   if (!query) return null
