@@ -51,7 +51,7 @@ export function table(headers: string[], rows: string[][]): string {
   return [bold(line(headers)), ...rows.map(line)].join('\n')
 }
 
-export { formatSize as humanSize } from '../src/render/format'
+export { formatSize as humanSize } from '../src/lib/format'
 
 export function positiveInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined

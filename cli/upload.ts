@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { basename, extname } from 'node:path'
-import { contentTypeFor } from '../src/domain/content-types'
+import { contentTypeFor } from '../src/lib/content-types'
 import type { Api } from './client'
 import { CliError } from './errors'
 import { hashFile, putFile } from './transfer'

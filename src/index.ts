@@ -1,5 +1,5 @@
 import { buildApp } from './app'
-import { readSettings, type Bindings } from './env'
+import { readSettings, type Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
 import { meteredD1 } from './storage/metered-d1'
 

@@ -1,4 +1,4 @@
-import type { Bindings } from '../src/env'
+import type { Bindings } from '../src/lib/settings'
 
 declare global {
   namespace Cloudflare {

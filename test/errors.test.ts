@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
-import { AppError, toAppError } from '../src/errors'
+import { AppError } from '../src/lib/errors'
+import { toAppError } from '../src/http/errors'
 
 // One error model: whatever raised it, an error becomes an AppError whose code follows its status.
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { readSettings } from '../src/env'
+import { readSettings } from '../src/lib/settings'
 import { sweep } from '../src/domain/sweep'
 import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
 

@@ -1,8 +1,8 @@
 import { createScheduledController, env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../src/index'
-import type { Bindings } from '../src/env'
-import { readSettings } from '../src/env'
+import type { Bindings } from '../src/lib/settings'
+import { readSettings } from '../src/lib/settings'
 import { sweep, type SweepOptions } from '../src/domain/sweep'
 import { blobKey } from '../src/storage/blobs'
 import {

@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { contentTypeFor } from '../../src/domain/content-types'
+import { contentTypeFor } from '../../src/lib/content-types'
 import { CliError } from '../errors'
 import { begin, globalArgs, positiveInt, print } from '../shared'
 import type { Canvas, Version } from '../types'

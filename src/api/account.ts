@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
-import type { AppEnv } from './context'
+import type { AppEnv } from '../http/context'
 
 export const account = new Hono<AppEnv>()
 

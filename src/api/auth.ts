@@ -2,17 +2,11 @@ import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { endSession, login, sessionActor, signup } from '../domain/users'
-import type { AppEnv } from './context'
-import {
-  isHttps,
-  limitByIp,
-  requireSession,
-  sameOrigin,
-  SESSION_COOKIE,
-  startSession,
-} from './middleware'
-import { createKeyBody, credentialsBody, id, loginBody } from './schemas'
-import { parse, readJson } from './validate'
+import type { AppEnv } from '../http/context'
+import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
+import { limitByIp } from '../http/limits'
+import { createKeyBody, credentialsBody, id, loginBody } from '../http/schemas'
+import { parse, readJson } from '../http/validate'
 
 // JSON endpoints for the web app: session cookie, same origin only (README: API).
 export const auth = new Hono<AppEnv>()

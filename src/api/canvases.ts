@@ -10,7 +10,7 @@ import {
 } from '../domain/canvases'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
-import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from './context'
+import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { readMultipart } from './multipart'
 import {
   createCanvasBody,
@@ -18,8 +18,8 @@ import {
   listQuery,
   updateCanvasBody,
   versionParam,
-} from './schemas'
-import { mediaType, parse, parseQuery, readJson } from './validate'
+} from '../http/schemas'
+import { mediaType, parse, parseQuery, readJson } from '../http/validate'
 
 export const canvases = new Hono<AppEnv>()
 

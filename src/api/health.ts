@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import { errorBody } from '../errors'
-import type { AppEnv } from './context'
+import { errorBody } from '../lib/errors'
+import type { AppEnv } from '../http/context'
 
 // A load balancer may poll /health many times a second: one D1 check per binding every few
 // seconds answers for all of them, and a failure is never cached.

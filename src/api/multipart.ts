@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini'
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { storeDirect } from '../domain/files'
-import type { AppContext } from './context'
-import { parse, readBytes } from './validate'
+import type { AppContext } from '../http/context'
+import { parse, readBytes } from '../http/validate'
 
 // Room for the form's boundaries and text fields on top of the file itself.
 const FORM_OVERHEAD = 64 * 1024

@@ -2,10 +2,10 @@ import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
 import { storageTarget } from '../storage/target'
-import { requestOrigin, type AppContext, type AppEnv } from './context'
-import { clientIp, limit, limitByIp } from './middleware'
-import { downloadQuery, shareToken } from './schemas'
-import { parseQuery } from './validate'
+import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import { clientIp, limit, limitByIp } from '../http/limits'
+import { downloadQuery, shareToken } from '../http/schemas'
+import { parseQuery } from '../http/validate'
 
 // The public side of share links: no API key, only the token (and the password when set).
 export const publicShares = new Hono<AppEnv>()

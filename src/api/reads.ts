@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { canvasByIdStatement, ownedCanvasDetail } from '../domain/canvases'
-import { canvasIdParam, type AppEnv } from './context'
-import { authorize } from './middleware'
+import { canvasIdParam, type AppEnv } from '../http/context'
+import { authorize } from '../http/auth'
 
 // The hottest read authenticates inside its own batch: key lookup and canvas in one D1 round trip.
 // Mounted ahead of the /v1 key middleware (app.ts), which it replaces for this route.

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
-import { canvasIdParam, type AppEnv } from './context'
-import { createShareBody, shareToken } from './schemas'
-import { readJson } from './validate'
+import { canvasIdParam, type AppEnv } from '../http/context'
+import { createShareBody, shareToken } from '../http/schemas'
+import { readJson } from '../http/validate'
 
 // Share links of one canvas: /v1/canvases/:id/shares
 export const shares = new Hono<AppEnv>()

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { parseBlobKey } from '../storage/blobs'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
-import { requestOrigin, type AppContext, type AppEnv } from './context'
+import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { readRange } from './range'
 
 // Local mode's stand-in for R2's S3 endpoint: presigned PUT and GET, checked exactly as S3 would.

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { finalizeUpload, presignUpload } from '../domain/files'
 import { storageTarget } from '../storage/target'
-import { requestOrigin, type AppEnv } from './context'
-import { uploadBody } from './schemas'
-import { readJson } from './validate'
+import { requestOrigin, type AppEnv } from '../http/context'
+import { uploadBody } from '../http/schemas'
+import { readJson } from '../http/validate'
 
 export const upload = new Hono<AppEnv>()
 

@@ -1,7 +1,8 @@
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { defaultRenderer, findRenderer } from '../render/registry'
-import { newId } from './crypto'
-import { iso, isoOrNull, LIVE, type Actor, type Services } from './services'
+import { newId } from '../lib/crypto'
+import { iso, isoOrNull, type Actor, type Services } from './services'
+import { LIVE } from './live'
 
 export type Visibility = 'private' | 'public'
 

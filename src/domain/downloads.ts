@@ -1,6 +1,6 @@
 import { presignUrl, type StorageTarget } from '../storage/presign'
 import type { ContentRef } from './canvases'
-import { contentDisposition, contentTypeFor } from './content-types'
+import { contentDisposition, contentTypeFor } from '../lib/content-types'
 import type { Services } from './services'
 
 /**

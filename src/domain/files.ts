@@ -1,8 +1,8 @@
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { blobKey, checkObject } from '../storage/blobs'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
-import { contentTypeFor } from './content-types'
-import { newId, sha256Hex } from './crypto'
+import { contentTypeFor } from '../lib/content-types'
+import { newId, sha256Hex } from '../lib/crypto'
 import type { Actor, Services } from './services'
 
 export type UploadInput = {

@@ -1,6 +1,7 @@
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { canvasNotFound, type VersionContent } from './canvases'
-import { LIVE, type Services } from './services'
+import type { Services } from './services'
+import { LIVE } from './live'
 
 // A content frame is reached through a signed URL, but the signature only says who the URL was
 // issued to. The access it was issued under is checked again on every request, so withdrawing it

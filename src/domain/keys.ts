@@ -1,5 +1,5 @@
-import { AppError } from '../errors'
-import { newId, randomBase62, sha256Hex } from './crypto'
+import { AppError } from '../lib/errors'
+import { newId, randomBase62, sha256Hex } from '../lib/crypto'
 import { isoOrNull, iso, type Actor, type Services } from './services'
 
 export const SCOPES = ['read', 'write'] as const

@@ -1,5 +1,5 @@
-import { AppError } from '../errors'
-import { verifyPassword } from './crypto'
+import { AppError } from '../lib/errors'
+import { verifyPassword } from '../lib/crypto'
 import { iso, type Services } from './services'
 import { shareNotFound, type ShareRow } from './shares'
 

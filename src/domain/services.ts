@@ -1,4 +1,4 @@
-import type { Settings } from '../env'
+import type { Settings } from '../lib/settings'
 
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
 export type Services = {
@@ -16,6 +16,3 @@ export type Actor = {
 
 export const iso = (ms: number) => new Date(ms).toISOString()
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
-
-/** SQL condition for a canvas that has not expired; bind `now` once per use. */
-export const LIVE = '(c.expires_at IS NULL OR c.expires_at > ?)'

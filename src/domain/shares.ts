@@ -1,7 +1,8 @@
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { canvasNotFound } from './canvases'
-import { hashPassword, newToken } from './crypto'
-import { iso, isoOrNull, LIVE, type Actor, type Services } from './services'
+import { hashPassword, newToken } from '../lib/crypto'
+import { iso, isoOrNull, type Actor, type Services } from './services'
+import { LIVE } from './live'
 
 export type ShareRow = {
   token: string

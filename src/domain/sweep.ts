@@ -1,5 +1,5 @@
 import { parseBlobKey } from '../storage/blobs'
-import { newId } from './crypto'
+import { newId } from '../lib/crypto'
 import type { Services } from './services'
 
 // The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round

@@ -1,4 +1,5 @@
-import { LIVE, type Actor, type Services } from './services'
+import type { Actor, Services } from './services'
+import { LIVE } from './live'
 
 /** Workspace statistics in one batched round trip. */
 export async function workspaceUsage(svc: Services, actor: Actor) {

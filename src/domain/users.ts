@@ -1,4 +1,4 @@
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
   hashPassword,
@@ -6,7 +6,7 @@ import {
   randomBase62,
   sha256Hex,
   verifyPassword,
-} from './crypto'
+} from '../lib/crypto'
 import type { Actor, Services } from './services'
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000

@@ -1,7 +1,7 @@
 import { HtmlBudget } from './budget'
 import { renderCode } from './code'
 import { renderCsv } from './csv'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 import { renderJson } from './json'
 import { renderMarkdown } from './markdown'
 import { renderPlain } from './plain'

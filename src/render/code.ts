@@ -19,7 +19,7 @@ import typescript from 'highlight.js/lib/languages/typescript'
 import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
 import type { HtmlBudget } from './budget'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 import { writeEscaped } from './plain'
 
 // Server-side highlighting with highlight.js core and only the languages of the code renderer

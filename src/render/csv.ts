@@ -1,5 +1,5 @@
 import type { HtmlBudget } from './budget'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 
 // CSV and TSV as a table, the first row as header. Quotes follow RFC 4180. Cells are written as
 // they are parsed, so a wide row or a long file stops at the budget without being held whole.

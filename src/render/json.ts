@@ -1,5 +1,5 @@
 import type { HtmlBudget } from './budget'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 import { renderPlain, writeEscaped } from './plain'
 
 // Pretty JSON as nested <details> elements: collapsible without a line of script. Written into

@@ -1,7 +1,7 @@
 import { Marked, type Tokens } from 'marked'
 import { utf8Length, type HtmlBudget } from './budget'
 import { HIGHLIGHT_LIMIT, highlight } from './code'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 import { renderPlain } from './plain'
 
 // GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks) rendered on the server.

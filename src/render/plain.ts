@@ -1,5 +1,5 @@
 import type { HtmlBudget } from './budget'
-import { escapeHtml } from './escape'
+import { escapeHtml } from '../lib/escape'
 
 // Escaping can make text six times longer (`"` is `&quot;`), so text is escaped a slice at a time,
 // each slice small enough to fit what is left of the budget.

@@ -1,4 +1,4 @@
-import { toHex } from '../domain/crypto'
+import { toHex } from '../lib/crypto'
 
 // Content lives in R2 under `files/<first 2 hex of sha256>/<workspace_id>/<sha256>`: the key names
 // the content, so an object under a key is either absent or exactly those bytes once verified.

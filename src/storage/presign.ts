@@ -1,5 +1,5 @@
 import { AwsV4Signer } from 'aws4fetch'
-import { constantTimeEqual } from '../domain/crypto'
+import { constantTimeEqual } from '../lib/crypto'
 
 // Presigned URLs are SigV4 query signatures (S3's own scheme). With R2 credentials they target
 // R2's S3 endpoint; otherwise the Worker's `/_storage` route, which checks them with the same code.

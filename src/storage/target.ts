@@ -1,5 +1,5 @@
-import type { Settings } from '../env'
-import { AppError } from '../errors'
+import type { Settings } from '../lib/settings'
+import { AppError } from '../lib/errors'
 import { localTarget, type StorageTarget } from './presign'
 
 /** Where presigned URLs point: R2's S3 endpoint with credentials, else the Worker's own route. */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import type { AppEnv } from '../api/context'
-import type { AppError } from '../errors'
+import type { AppEnv } from '../http/context'
+import type { AppError } from '../lib/errors'
 import { ErrorPage } from './pages'
 
 const TITLES: Partial<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx'
-import { formatSize } from '../render/format'
+import { formatSize } from '../lib/format'
 import { Csrf, Layout } from './layout'
 
 type User = { email: string }

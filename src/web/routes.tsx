@@ -1,16 +1,9 @@
 import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import { canvasIdParam, requestOrigin, type AppEnv } from '../api/context'
-import {
-  clientIp,
-  isHttps,
-  limit,
-  limitByIp,
-  sameOrigin,
-  SESSION_COOKIE,
-  startSession,
-} from '../api/middleware'
+import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
+import { isHttps, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
+import { clientIp, limit, limitByIp } from '../http/limits'
 import {
   createKeyBody,
   createShareBody,
@@ -21,8 +14,8 @@ import {
   loginBody,
   shareToken,
   updateCanvasBody,
-} from '../api/schemas'
-import { parse, readBytes } from '../api/validate'
+} from '../http/schemas'
+import { parse, readBytes } from '../http/validate'
 import {
   deleteCanvas,
   findVersionContent,
@@ -32,7 +25,7 @@ import {
   makePermanent,
   updateCanvas,
 } from '../domain/canvases'
-import { constantTimeEqual, sha256Hex } from '../domain/crypto'
+import { constantTimeEqual, sha256Hex } from '../lib/crypto'
 import { signedDownload } from '../domain/downloads'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { contentUnderGrant } from '../domain/frame-access'
@@ -47,7 +40,7 @@ import {
   signup,
   type SessionInfo,
 } from '../domain/users'
-import { AppError, validationError } from '../errors'
+import { AppError, validationError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { APP_CSS, APP_JS } from './assets'
 import {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { readSettings } from '../../src/env'
+import { readSettings } from '../../src/lib/settings'
 import { bytesOf, call, follow, json, newAccount, newCanvas, sha256, upload } from '../support/api'
 import { countRows, sweepUntilDone } from '../support/state'
 

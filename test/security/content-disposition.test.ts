@@ -1,4 +1,4 @@
-import { contentDisposition } from '../../src/domain/content-types'
+import { contentDisposition } from '../../src/lib/content-types'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { call, follow, json, newAccount, newCanvas } from '../support/api'

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { readSettings } from '../../src/env'
+import { readSettings } from '../../src/lib/settings'
 import { sweep } from '../../src/domain/sweep'
 import { blobKey } from '../../src/storage/blobs'
 import {

@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { constantTimeEqual } from '../../src/domain/crypto'
+import { constantTimeEqual } from '../../src/lib/crypto'
 import { bytesOf, call, formPost, json, newCanvas, sessionCookie, sha256 } from '../support/api'
 import { faultyBindings } from '../support/faults'
 

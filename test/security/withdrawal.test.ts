@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { readSettings } from '../../src/env'
+import { readSettings } from '../../src/lib/settings'
 import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frames'
 import { call, formPost, json, newAccount, newCanvas, ORIGIN, type Account } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'

@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test'
 import worker from '../../src/index'
-import type { Bindings } from '../../src/env'
+import type { Bindings } from '../../src/lib/settings'
 
 export const ORIGIN = 'http://canvas.test'
 

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test'
-import { readSettings } from '../../src/env'
+import { readSettings } from '../../src/lib/settings'
 import { sweep } from '../../src/domain/sweep'
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
-import { LONE_SURROGATE } from '../domain/content-types'
+import { LONE_SURROGATE } from '../lib/content-types'
 import { SCOPES } from '../domain/keys'
 
 // Request shapes: the single source of the Worker's validation, for the API and the web forms

@@ -1,24 +1,14 @@
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import { readSettings } from '../env'
-import { AppError } from '../errors'
+import { AppError } from '../lib/errors'
 import { keyFromRow, keyHashOf, keyStatement, touchKey, type Scope } from '../domain/keys'
 import { resolveSession } from '../domain/users'
 import { afterResponse, requestOrigin, type AppEnv } from './context'
+import { rateLimited, withinLimit } from './limits'
 
 export const SESSION_COOKIE = 'canvas_session'
 const READ_METHODS = new Set(['GET', 'HEAD'])
-
-export const services = createMiddleware<AppEnv>(async (c, next) => {
-  c.set('svc', {
-    db: c.env.DB,
-    bucket: c.env.BUCKET,
-    settings: readSettings(c.env),
-    now: Date.now,
-  })
-  await next()
-})
 
 /**
  * Authenticates the request's Bearer key (401 for missing, malformed, unknown or revoked keys;
@@ -87,35 +77,6 @@ export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next()
 })
-
-/** Per client IP, for routes anyone can call (login, signup, public share links). */
-export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER') =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    await limit(c.env[binding], `ip:${clientIp(c)}`)
-    await next()
-  })
-
-export function clientIp(c: Context): string {
-  return c.req.header('CF-Connecting-IP') ?? 'local'
-}
-
-const RETRY_AFTER_SECONDS = 60
-
-export async function limit(limiter: RateLimit | undefined, key: string) {
-  if (!(await withinLimit(limiter, key))) throw rateLimited()
-}
-
-/** Counts one request against the limiter; no binding (a test or an old config) means no limit. */
-async function withinLimit(limiter: RateLimit | undefined, key: string): Promise<boolean> {
-  if (!limiter) return true
-  return (await limiter.limit({ key })).success
-}
-
-function rateLimited() {
-  return new AppError('rate_limited', `too many requests; retry in ${RETRY_AFTER_SECONDS} s`, {
-    'Retry-After': String(RETRY_AFTER_SECONDS),
-  })
-}
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure over https (README: API). */
 export function startSession(c: Context, token: string, expiresAt: number) {

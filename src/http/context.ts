@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { id } from './schemas'
-import type { Bindings } from '../env'
+import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'
 import type { SessionInfo } from '../domain/users'

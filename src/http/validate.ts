@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type * as z from 'zod/mini'
-import { AppError, validationError } from '../errors'
+import { AppError, validationError } from '../lib/errors'
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024

@@ -1,0 +1,63 @@
+// The layers, bottom to top: lib <- storage, render <- domain <- http <- api, web <- app.
+// Each imports only the layers below it; the CLI shares nothing with the Worker but src/lib.
+// `npm run lint` runs these rules; a wrong-way import fails CI.
+
+const layer = (name, below) => ({
+  name: `${name}-imports-downward`,
+  comment: `src/${name} may import only ${below.length ? below.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} and itself`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: {
+    path: '^src/',
+    pathNot: [`^src/${name}/`, ...below.map((l) => `^src/${l}/`)],
+  },
+})
+
+module.exports = {
+  forbidden: [
+    layer('lib', []),
+    layer('storage', ['lib']),
+    layer('render', ['lib']),
+    layer('domain', ['storage', 'render', 'lib']),
+    layer('http', ['domain', 'storage', 'render', 'lib']),
+    layer('api', ['http', 'domain', 'storage', 'render', 'lib']),
+    layer('web', ['http', 'domain', 'storage', 'render', 'lib']),
+    {
+      name: 'cli-shares-only-lib',
+      comment: 'the CLI ships on its own: from the Worker it may use only src/lib',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'no-http-below-http',
+      comment: 'domain logic stays apart from HTTP: no Hono below src/http',
+      severity: 'error',
+      from: { path: '^src/(lib|storage|render|domain)/' },
+      to: { path: 'node_modules/hono/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'a cycle makes the layers meaningless',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types', 'workerd', 'worker'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.d.ts'],
+    },
+  },
+}

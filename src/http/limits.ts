@@ -1,0 +1,33 @@
+import type { Context } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import { AppError } from '../lib/errors'
+import type { AppEnv } from './context'
+
+/** Per client IP, for routes anyone can call (login, signup, public share links). */
+export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER') =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await limit(c.env[binding], `ip:${clientIp(c)}`)
+    await next()
+  })
+
+export function clientIp(c: Context): string {
+  return c.req.header('CF-Connecting-IP') ?? 'local'
+}
+
+const RETRY_AFTER_SECONDS = 60
+
+export async function limit(limiter: RateLimit | undefined, key: string) {
+  if (!(await withinLimit(limiter, key))) throw rateLimited()
+}
+
+/** Counts one request against the limiter; no binding (a test or an old config) means no limit. */
+export async function withinLimit(limiter: RateLimit | undefined, key: string): Promise<boolean> {
+  if (!limiter) return true
+  return (await limiter.limit({ key })).success
+}
+
+export function rateLimited() {
+  return new AppError('rate_limited', `too many requests; retry in ${RETRY_AFTER_SECONDS} s`, {
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  })
+}

@@ -1,0 +1,13 @@
+import { createMiddleware } from 'hono/factory'
+import { readSettings } from '../lib/settings'
+import type { AppEnv } from './context'
+
+export const services = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('svc', {
+    db: c.env.DB,
+    bucket: c.env.BUCKET,
+    settings: readSettings(c.env),
+    now: Date.now,
+  })
+  await next()
+})
