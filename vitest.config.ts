@@ -16,7 +16,9 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   SIGNUP: 'open',
-                  STORAGE_SIGNING_SECRET: 'test-signing-secret',
+                  STORAGE_SIGNING_SECRET: 'test-storage-signing-secret-0123456789',
+                  CSRF_SECRET: 'test-csrf-secret-0123456789abcdef0123456789',
+                  FRAME_SIGNING_SECRET: 'test-frame-signing-secret-0123456789abcdef',
                 },
                 ratelimits: {
                   API_LIMITER: { simple: { limit: 1000, period: 60 } },

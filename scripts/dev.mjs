@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run dev`: the whole service locally. Generates a storage signing secret into .dev.vars when
-// missing, applies the D1 migrations to the local database, then runs `wrangler dev` with the cron
-// route enabled. Extra arguments go to wrangler dev (`npm run dev -- --port 8790`); --persist-to is
+// `npm run dev`: the whole service locally. Generates the signing secrets (storage URLs, CSRF tokens,
+// frame URLs) into .dev.vars when missing, applies the D1 migrations to the local database, then
+// runs `wrangler dev` with the cron route enabled. Extra arguments go to wrangler dev (`npm run dev -- --port 8790`); --persist-to is
 // also given to the migration step so both use the same local state.
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -13,7 +13,7 @@ const wrangler = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js
 const args = process.argv.slice(2)
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' }
 
-ensureSigningSecret()
+ensureSecrets()
 
 const persistAt = args.indexOf('--persist-to')
 const persist = persistAt >= 0 ? ['--persist-to', args[persistAt + 1]] : []
@@ -41,11 +41,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 dev.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 
-function ensureSigningSecret() {
+function ensureSecrets() {
   const file = new URL('../.dev.vars', import.meta.url)
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  if (/^STORAGE_SIGNING_SECRET=/m.test(current)) return
-  const line = `STORAGE_SIGNING_SECRET=${randomBytes(32).toString('hex')}\n`
-  appendFileSync(file, (current && !current.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })
-  console.log('generated STORAGE_SIGNING_SECRET into .dev.vars')
+  let current = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  for (const name of ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET']) {
+    if (new RegExp(`^${name}=.`, 'm').test(current)) continue
+    const line = `${name}=${randomBytes(32).toString('hex')}\n`
+    appendFileSync(file, (current && !current.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })
+    current += line
+    console.log(`generated ${name} into .dev.vars`)
+  }
 }

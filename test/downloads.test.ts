@@ -119,7 +119,7 @@ describe('content and version downloads', () => {
     expect(refused.status).toBe(403)
     expect(await json(refused)).toEqual(errorOf('forbidden', 'the signature does not match'))
     const key = new URL(location).pathname.replace('/_storage/', '')
-    const target = localTarget('http://canvas.test', 'test-signing-secret')
+    const target = localTarget('http://canvas.test', env.STORAGE_SIGNING_SECRET)
     const old = await presignUrl(target, 'GET', key, 300, {}, new Date(Date.now() - 301_000))
     const expired = await call(old)
     expect(expired.status).toBe(403)

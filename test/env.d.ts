@@ -1,11 +1,12 @@
-import type { Bindings } from '../src/lib/settings'
-
+// The test pool's bindings beyond the Worker's own (worker-configuration.d.ts, from wrangler types).
 declare global {
   namespace Cloudflare {
-    interface Env extends Bindings {
+    interface Env {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
       API_LIMITER_SMALL: RateLimit
       AUTH_LIMITER_SMALL: RateLimit
     }
   }
 }
+
+export {}

@@ -15,6 +15,7 @@ import {
   presignAndPut,
   sha256,
   upload,
+  REQUEST_ID,
 } from './support/api'
 import { seedCanvases } from './support/seed'
 import { countRows } from './support/state'
@@ -222,6 +223,7 @@ describe('files and objects', () => {
         error: {
           code: 'conflict',
           message: 'this content is being removed by the cleanup job; retry in a few seconds',
+          request_id: REQUEST_ID,
         },
       })
     }

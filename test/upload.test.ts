@@ -198,7 +198,7 @@ describe('the local storage PUT', () => {
       expect(res.status).toBe(403)
       expect(await json(res)).toEqual(errorOf('forbidden', 'the signature does not match'))
     }
-    const target = localTarget('http://canvas.test', 'test-signing-secret')
+    const target = localTarget('http://canvas.test', env.STORAGE_SIGNING_SECRET)
     const old = await presignUrl(
       target,
       'PUT',

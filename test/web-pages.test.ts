@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { call, csrfOf, formPost, json, newAccount, newCanvas } from './support/api'
+import { call, csrfOf, formPost, json, newAccount, newCanvas, REQUEST_ID } from './support/api'
 import { countRows } from './support/state'
 
 // The web routes at the HTTP level (the browser tests drive them in Chromium): redirects, CSRF,
@@ -69,7 +69,7 @@ describe('pages', () => {
     expect(page.headers.get('Content-Type')).toMatch(/^text\/html/)
     const api = await call('/share/nope-nope-nope')
     expect(await json(api)).toEqual({
-      error: { code: 'share_not_found', message: 'share link not found' },
+      error: { code: 'share_not_found', message: 'share link not found', request_id: REQUEST_ID },
     })
   })
 })

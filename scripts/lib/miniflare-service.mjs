@@ -44,7 +44,13 @@ export function appOptions(work, bundlePath, bindings = {}) {
       SHARE_PASSWORD_LIMITER: unlimited,
       FRAME_LIMITER: unlimited,
     },
-    bindings: { SIGNUP: 'open', STORAGE_SIGNING_SECRET: 'bench-secret', ...bindings },
+    bindings: {
+      SIGNUP: 'open',
+      STORAGE_SIGNING_SECRET: 'bench-storage-signing-secret-0123456789',
+      CSRF_SECRET: 'bench-csrf-secret-0123456789abcdef01234567',
+      FRAME_SIGNING_SECRET: 'bench-frame-signing-secret-0123456789abcdef',
+      ...bindings,
+    },
     d1Persist: join(work, 'd1'),
     r2Persist: join(work, 'r2'),
   }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { randomBase62 } from '../lib/crypto'
 import { id } from './schemas'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
@@ -11,19 +12,37 @@ export type AppEnv = {
     svc: Services
     auth: KeyAuth
     session: SessionInfo
+    requestId: string
   }
 }
 
 export type AppContext = Context<AppEnv>
+
+// Cloudflare sets cf-ray on every request it forwards; locally, or for a header no one sane would
+// send, a random id stands in. Made on first use, so a request that never fails or logs pays nothing.
+const RAY = /^[\w-]{1,64}$/
+
+/** The id that ties an error body to its log line: cf-ray when present, else random. */
+export function requestId(c: Context<AppEnv>): string {
+  let value = c.get('requestId')
+  if (!value) {
+    const ray = c.req.header('cf-ray')
+    value = ray && RAY.test(ray) ? ray : randomBase62(16)
+    c.set('requestId', value)
+  }
+  return value
+}
 
 export function requestOrigin(c: Context): string {
   return new URL(c.req.url).origin
 }
 
 /** Runs work after the response without letting its failure reach the client. */
-export function afterResponse(c: Context, work: Promise<unknown>) {
+export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
   const logged = work.catch((err) =>
-    console.error(JSON.stringify({ level: 'error', message: String(err) })),
+    console.error(
+      JSON.stringify({ level: 'error', request_id: requestId(c), message: String(err) }),
+    ),
   )
   try {
     c.executionCtx.waitUntil(logged)

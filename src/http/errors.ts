@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { AppError, errorBody, type ErrorCode } from '../lib/errors'
+import { SettingsError } from '../lib/settings'
+import { requestId, type AppEnv } from './context'
 
 const BY_STATUS: Partial<Record<number, ErrorCode>> = {
   401: 'unauthorized',
@@ -25,17 +27,29 @@ export function toAppError(err: unknown): AppError {
     const code = BY_STATUS[err.status] ?? (err.status < 500 ? 'invalid_request' : null)
     if (code) return new AppError(code, err.message || DEFAULT_MESSAGES[code] || 'invalid request')
   }
+  // The operator's mistake, not the client's: the message names the var, never its value.
+  if (err instanceof SettingsError) return new AppError('internal_error', err.message)
   return new AppError('internal_error', 'internal error')
 }
 
-export function handleError(err: unknown, c: Context) {
+/**
+ * The one error answer of the API: `{error:{code,message,request_id}}` with the code's status.
+ * Server errors are logged with the same request id, so a report can be matched to its log line.
+ */
+export function handleError(err: unknown, c: Context<AppEnv>) {
   const appError = toAppError(err)
-  if (appError.code === 'internal_error') console.error(JSON.stringify(describe(err)))
-  return c.json(errorBody(appError.code, appError.message), appError.status, appError.headers)
+  const id = requestId(c)
+  if (appError.status >= 500) logError(err, id)
+  return c.json(errorBody(appError.code, appError.message, id), appError.status, {
+    ...appError.headers,
+    'X-Request-Id': id,
+  })
 }
 
-function describe(err: unknown) {
-  return err instanceof Error
-    ? { level: 'error', message: err.message, stack: err.stack }
-    : { level: 'error', message: String(err) }
+export function logError(err: unknown, id: string) {
+  const line =
+    err instanceof Error
+      ? { level: 'error', request_id: id, message: err.message, stack: err.stack }
+      : { level: 'error', request_id: id, message: String(err) }
+  console.error(JSON.stringify(line))
 }

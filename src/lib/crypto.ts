@@ -85,3 +85,22 @@ function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
   return out
 }
+
+// Importing a key costs about as much as the signature itself; a Worker signs under few secrets.
+const hmacKeys = new Map<string, Promise<CryptoKey>>()
+
+/** HMAC-SHA-256 of `message` under `secret`, as lowercase hex. */
+export async function hmacHex(secret: string, message: string): Promise<string> {
+  let key = hmacKeys.get(secret)
+  if (!key) {
+    key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    )
+    hmacKeys.set(secret, key)
+  }
+  return toHex(await crypto.subtle.sign('HMAC', await key, new TextEncoder().encode(message)))
+}

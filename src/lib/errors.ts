@@ -43,8 +43,9 @@ export class AppError extends Error {
   }
 }
 
-export function errorBody(code: ErrorCode, message: string) {
-  return { error: { code, message } }
+/** The one error envelope; `request_id` ties it to the log line of the same request. */
+export function errorBody(code: ErrorCode, message: string, requestId?: string) {
+  return { error: requestId ? { code, message, request_id: requestId } : { code, message } }
 }
 
 /** Names the field at fault, e.g. `title: must be 1 to 200 characters`. */

@@ -1,27 +1,10 @@
-// Bindings and settings. Wrangler vars arrive as strings; they are parsed once per env object.
+import * as z from 'zod/mini'
 
-export type Bindings = {
-  DB: D1Database
-  BUCKET: R2Bucket
-  API_LIMITER?: RateLimit
-  AUTH_LIMITER?: RateLimit
-  PUBLIC_LIMITER?: RateLimit
-  SHARE_PASSWORD_LIMITER?: RateLimit
-  FRAME_LIMITER?: RateLimit
-  TEMP_CANVAS_TTL?: string
-  MAX_DIRECT_UPLOAD_BYTES?: string
-  MAX_FILE_BYTES?: string
-  UPLOAD_URL_TTL?: string
-  DOWNLOAD_URL_TTL?: string
-  SIGNUP?: string
-  CONTENT_URL?: string
-  S3_ENDPOINT?: string
-  S3_BUCKET?: string
-  S3_REGION?: string
-  S3_ACCESS_KEY_ID?: string
-  S3_SECRET_ACCESS_KEY?: string
-  STORAGE_SIGNING_SECRET?: string
-}
+// Bindings come from `npm run cf-typegen` (wrangler types, worker-configuration.d.ts). Vars arrive
+// as strings; they are read through one schema, once per env object, and a malformed value stops
+// the service with a message naming it, instead of falling back to a default nobody asked for.
+
+export type Bindings = Env
 
 export type S3Settings = {
   endpoint: string
@@ -41,10 +24,93 @@ export type Settings = {
   contentUrl: string | null
   s3: S3Settings | null
   storageSigningSecret: string | null
+  csrfSecret: string
+  frameSigningSecret: string
 }
+
+/** A var that cannot be used as given; the message names the var, never its value. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(`server misconfigured: ${message}`)
+    this.name = 'SettingsError'
+  }
+}
+
+// Secrets sign cookies' CSRF tokens, frame URLs and storage URLs: guessable ones would sign nothing.
+const MIN_SECRET_LENGTH = 32
+const GENERATE = 'generate one with `openssl rand -hex 32`'
+
+// Empty means unset: wrangler.toml lists optional vars with "" so that every name is documented.
+const unset = (value: string | undefined) => value === undefined || value === ''
+
+const count = (fallback: number) =>
+  z.pipe(
+    z.optional(z.string().check(z.regex(/^([1-9]\d{0,14})?$/, 'must be a positive whole number'))),
+    z.transform((value) => (unset(value) ? fallback : Number(value))),
+  )
+
+const baseUrl = z.pipe(
+  z.optional(
+    z
+      .string()
+      .check(z.refine((value) => unset(value) || isHttpUrl(value), 'must be an http(s) URL')),
+  ),
+  z.transform((value) => (unset(value) ? null : value!.replace(/\/+$/, ''))),
+)
+
+const optionalText = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => (unset(value) ? null : value!)),
+)
+
+const longEnough = z.refine<string>(
+  (value) => value.length >= MIN_SECRET_LENGTH,
+  `must be at least ${MIN_SECRET_LENGTH} characters; ${GENERATE}`,
+)
+const requiredSecret = z.string().check(longEnough)
+const optionalSecret = z.pipe(
+  z.optional(
+    z
+      .string()
+      .check(
+        z.refine(
+          (value) => unset(value) || value.length >= MIN_SECRET_LENGTH,
+          `must be at least ${MIN_SECRET_LENGTH} characters; ${GENERATE}`,
+        ),
+      ),
+  ),
+  z.transform((value) => (unset(value) ? null : value!)),
+)
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
+const schema = z.object({
+  TEMP_CANVAS_TTL: count(86400),
+  MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
+  MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
+  UPLOAD_URL_TTL: count(900),
+  DOWNLOAD_URL_TTL: count(300),
+  SIGNUP: z.optional(z.enum(['', 'open', 'closed'], 'must be "open" or "closed"')),
+  CONTENT_URL: baseUrl,
+  S3_ENDPOINT: baseUrl,
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  STORAGE_SIGNING_SECRET: optionalSecret,
+  CSRF_SECRET: requiredSecret,
+  FRAME_SIGNING_SECRET: requiredSecret,
+})
 
 const cache = new WeakMap<object, Settings>()
 
+/** The settings of this env; throws SettingsError when a var is malformed or a secret missing. */
 export function readSettings(env: Bindings): Settings {
   let settings = cache.get(env)
   if (!settings) {
@@ -55,32 +121,51 @@ export function readSettings(env: Bindings): Settings {
 }
 
 function parseSettings(env: Bindings): Settings {
-  const s3Complete =
-    env.S3_ENDPOINT && env.S3_BUCKET && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+  const parsed = schema.safeParse(env)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const name = String(issue.path[0])
+    const message =
+      issue.code === 'invalid_type' ? `${name} is not set; ${GENERATE}` : `${name} ${issue.message}`
+    throw new SettingsError(message)
+  }
+  const vars = parsed.data
   return {
-    tempCanvasTtl: positiveInt(env.TEMP_CANVAS_TTL, 86400),
-    maxDirectUploadBytes: positiveInt(env.MAX_DIRECT_UPLOAD_BYTES, 10 * 1024 * 1024),
-    maxFileBytes: positiveInt(env.MAX_FILE_BYTES, 5 * 1024 * 1024 * 1024),
-    uploadUrlTtl: positiveInt(env.UPLOAD_URL_TTL, 900),
-    downloadUrlTtl: positiveInt(env.DOWNLOAD_URL_TTL, 300),
-    signupOpen: env.SIGNUP === 'open',
-    contentUrl: env.CONTENT_URL ? env.CONTENT_URL.replace(/\/+$/, '') : null,
-    s3: s3Complete
-      ? {
-          endpoint: env.S3_ENDPOINT!.replace(/\/+$/, ''),
-          bucket: env.S3_BUCKET!,
-          region: env.S3_REGION || 'auto',
-          accessKeyId: env.S3_ACCESS_KEY_ID!,
-          secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
-        }
-      : null,
-    storageSigningSecret: env.STORAGE_SIGNING_SECRET || null,
+    tempCanvasTtl: vars.TEMP_CANVAS_TTL,
+    maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
+    maxFileBytes: vars.MAX_FILE_BYTES,
+    uploadUrlTtl: vars.UPLOAD_URL_TTL,
+    downloadUrlTtl: vars.DOWNLOAD_URL_TTL,
+    signupOpen: vars.SIGNUP === 'open',
+    contentUrl: vars.CONTENT_URL,
+    s3: s3Settings(vars),
+    storageSigningSecret: vars.STORAGE_SIGNING_SECRET,
+    csrfSecret: vars.CSRF_SECRET,
+    frameSigningSecret: vars.FRAME_SIGNING_SECRET,
   }
 }
 
-// A mistyped var falls back to the default instead of silently becoming NaN or 0.
-function positiveInt(value: string | undefined, fallback: number): number {
-  if (!value) return fallback
-  const n = Number(value)
-  return Number.isSafeInteger(n) && n > 0 ? n : fallback
+type Vars = z.output<typeof schema>
+
+// All four or none: half a set of credentials would fail at the first upload, far from its cause.
+function s3Settings(vars: Vars): S3Settings | null {
+  const parts = {
+    S3_ENDPOINT: vars.S3_ENDPOINT,
+    S3_BUCKET: vars.S3_BUCKET,
+    S3_ACCESS_KEY_ID: vars.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: vars.S3_SECRET_ACCESS_KEY,
+  }
+  const missing = Object.entries(parts).filter(([, value]) => value === null)
+  if (missing.length === 4) return null
+  if (missing.length > 0) {
+    const names = missing.map(([name]) => name).join(', ')
+    throw new SettingsError(`S3 storage is half configured: ${names} not set`)
+  }
+  return {
+    endpoint: parts.S3_ENDPOINT!,
+    bucket: parts.S3_BUCKET!,
+    region: vars.S3_REGION ?? 'auto',
+    accessKeyId: parts.S3_ACCESS_KEY_ID!,
+    secretAccessKey: parts.S3_SECRET_ACCESS_KEY!,
+  }
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { AppEnv } from '../http/context'
+import { requestId, type AppEnv } from '../http/context'
 import type { AppError } from '../lib/errors'
 import { ErrorPage } from './pages'
 
@@ -32,5 +32,9 @@ export function errorPage(c: Context<AppEnv>, error: AppError) {
       user={session?.user}
     />
   )
-  return c.html(page, error.status, { ...error.headers, 'Cache-Control': 'no-store' })
+  return c.html(page, error.status, {
+    ...error.headers,
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId(c),
+  })
 }

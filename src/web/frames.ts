@@ -1,6 +1,6 @@
 import { contentTypeFor, fileName } from '../lib/content-types'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
-import { constantTimeEqual, toHex } from '../lib/crypto'
+import { constantTimeEqual, hmacHex } from '../lib/crypto'
 import type { VersionContent } from '../domain/canvases'
 import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
 import type { Services } from '../domain/services'
@@ -28,10 +28,6 @@ export const LIMITED_FRAME_SECONDS = 60
 // Text renderers read the whole file; above this they offer a download instead.
 const MAX_RENDERED_BYTES = 5 * 1024 * 1024
 
-export function frameSecret(svc: Services): string | null {
-  return svc.settings.storageSigningSecret ?? svc.settings.s3?.secretAccessKey ?? null
-}
-
 export type FrameLink = {
   canvasId: string
   version: number
@@ -40,16 +36,14 @@ export type FrameLink = {
   limited?: boolean
 }
 
-/** The frame's URL and its download URL, for a page on `origin`; null without a signing secret. */
+/** The frame's URL and its download URL, for a page on `origin`. */
 export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
-  const secret = frameSecret(svc)
-  if (!secret) return null
   const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
   const exp = Math.floor(svc.now() / 1000) + ttl
   const grant = encodeGrant(link.grant)
   // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
-  const sig = await hmac(
-    secret,
+  const sig = await hmacHex(
+    svc.settings.frameSigningSecret,
     frameMessage(link.canvasId, String(link.version), grant, exp, origin),
   )
   const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
@@ -64,10 +58,12 @@ export async function verifyFrame(
   version: string,
   query: { g?: string; exp?: string; app?: string; sig?: string },
 ): Promise<FrameGrant | null> {
-  const secret = frameSecret(svc)
   const { g = '', exp = '', app = '', sig = '' } = query
-  if (!secret || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
-  const expected = await hmac(secret, frameMessage(canvasId, version, g, Number(exp), app))
+  if (!/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
+  const expected = await hmacHex(
+    svc.settings.frameSigningSecret,
+    frameMessage(canvasId, version, g, Number(exp), app),
+  )
   return constantTimeEqual(expected, sig) ? decodeGrant(g) : null
 }
 
@@ -164,16 +160,4 @@ export function isPdfFrame(rendererId: string, ext: string): boolean {
 function downloadCard(content: VersionContent, url: string, note = '') {
   const name = fileName(content.title, content.ext)
   return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
-}
-
-async function hmac(secret: string, message: string): Promise<string> {
-  const encoder = new TextEncoder()
-  const key = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(`frame:${secret}`),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  )
-  return toHex(await crypto.subtle.sign('HMAC', key, encoder.encode(message)))
 }

@@ -25,7 +25,8 @@ import {
   makePermanent,
   updateCanvas,
 } from '../domain/canvases'
-import { constantTimeEqual, sha256Hex } from '../lib/crypto'
+import { constantTimeEqual, hmacHex } from '../lib/crypto'
+import type { Services } from '../domain/services'
 import { signedDownload } from '../domain/downloads'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { contentUnderGrant } from '../domain/frame-access'
@@ -155,7 +156,7 @@ web.get('/', async (c) => {
   return c.html(
     <Dashboard
       user={session.user}
-      csrf={await csrfToken(session)}
+      csrf={await csrfToken(c.var.svc, session)}
       canvases={result.canvases.slice(0, PAGE_SIZE)}
       filters={{ ext: validExt, visibility }}
       page={page}
@@ -288,7 +289,11 @@ web.get('/c/:id/delete', async (c) => {
   const view = await findViewable(c.var.svc, canvasIdParam(c), session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   return c.html(
-    <ConfirmDelete user={session.user} csrf={await csrfToken(session)} canvas={view.canvas} />,
+    <ConfirmDelete
+      user={session.user}
+      csrf={await csrfToken(c.var.svc, session)}
+      canvas={view.canvas}
+    />,
   )
 })
 
@@ -355,7 +360,7 @@ web.get('/c/:id', async (c) => {
       versions={view.versions}
       canvasId={canvasId}
       downloadHref={`/c/${canvasId}/download?v=${version}`}
-      owner={view.isOwner && session ? { csrf: await csrfToken(session) } : undefined}
+      owner={view.isOwner && session ? { csrf: await csrfToken(c.var.svc, session) } : undefined}
       shareUrl={
         view.isOwner && shared && shareToken.safeParse(shared).success
           ? `${origin}/s/${shared}`
@@ -444,7 +449,7 @@ async function requirePageSession(c: Context<AppEnv>): Promise<SessionInfo | Res
 /** The form of a logged-in page, refused unless it carries this session's CSRF token. */
 async function checkedForm(c: Context<AppEnv>, session: SessionInfo) {
   const form = await readForm(c)
-  if (!constantTimeEqual(form.get('_csrf') ?? '', await csrfToken(session))) {
+  if (!constantTimeEqual(form.get('_csrf') ?? '', await csrfToken(c.var.svc, session))) {
     throw new AppError('forbidden', 'the form has expired; reload the page and try again')
   }
   return form
@@ -470,9 +475,12 @@ async function readForm(c: Context<AppEnv>) {
   return new URLSearchParams(new TextDecoder().decode(bytes))
 }
 
-/** Derived from the session's stored hash, so it is unguessable and needs no storage of its own. */
-export async function csrfToken(session: SessionInfo) {
-  return (await sha256Hex(`csrf:${session.sessionHash}`)).slice(0, 32)
+/**
+ * An HMAC of the session under CSRF_SECRET: it needs no storage of its own, and reading the sessions
+ * table is not enough to forge one. 128 bits are plenty for a token that dies with its session.
+ */
+export async function csrfToken(svc: Services, session: SessionInfo) {
+  return (await hmacHex(svc.settings.csrfSecret, `csrf:${session.sessionHash}`)).slice(0, 32)
 }
 
 async function renderSettings(
@@ -487,7 +495,7 @@ async function renderSettings(
   return c.html(
     <Settings
       user={session.user}
-      csrf={await csrfToken(session)}
+      csrf={await csrfToken(c.var.svc, session)}
       keys={keys}
       usage={usage}
       endpoint={requestOrigin(c)}

@@ -13,6 +13,7 @@ import {
   sha256,
   upload,
   type Account,
+  REQUEST_ID,
 } from '../support/api'
 import { faultsFor, faultyBindings, type Fault } from '../support/faults'
 import { expectIntact, expectTidy, visibleState } from '../support/integrity'
@@ -177,7 +178,7 @@ describe.each(scenarios)('$name', ({ setup }) => {
       expect(faulty.state.tripped, where).not.toBeNull()
       expect(res.status, where).toBe(500)
       expect(await json(res), where).toEqual({
-        error: { code: 'internal_error', message: 'internal error' },
+        error: { code: 'internal_error', message: 'internal error', request_id: REQUEST_ID },
       })
       const state = await visibleState(account.workspaceId)
       expect([JSON.stringify(before), JSON.stringify(after)], where).toContain(

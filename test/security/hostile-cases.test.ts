@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
-import { call, json, newAccount, newCanvas } from '../support/api'
+import { call, json, newAccount, newCanvas, REQUEST_ID } from '../support/api'
 
 // No input, however malformed, gives a 500 or a non-JSON error on an API route (README: API, errors).
 it('answers odd requests with a 4xx JSON error and changes nothing', async () => {
@@ -96,7 +96,9 @@ it('answers odd requests with a 4xx JSON error and changes nothing', async () =>
     expect(res.status, path).toBeGreaterThanOrEqual(400)
     expect(res.status, path).toBeLessThan(500)
     const body = await json(res)
-    expect(body, path).toEqual({ error: { code: expect.any(String), message: expect.any(String) } })
+    expect(body, path).toEqual({
+      error: { code: expect.any(String), message: expect.any(String), request_id: REQUEST_ID },
+    })
   }
   const after = await env.DB.prepare('SELECT COUNT(*) AS n FROM canvases').first<any>()
   expect(after.n).toBe(before.n)

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { beforeAll, expect, it } from 'vitest'
-import { call } from '../support/api'
+import { call, REQUEST_ID } from '../support/api'
 import { hostileRequests, type Hostile } from '../support/hostile'
 import { routeName } from '../support/routes'
 import { snapshot } from '../support/state'
@@ -77,7 +77,7 @@ it(`refuses ${RUNS.toLocaleString('en')} generated hostile requests with a 4xx a
       if (h.route.json) {
         const body = JSON.parse(text)
         expect(body, where).toEqual({
-          error: { code: expect.any(String), message: expect.any(String) },
+          error: { code: expect.any(String), message: expect.any(String), request_id: REQUEST_ID },
         })
         expect(CODES[res.status], where).toContain(body.error.code)
         expect(body.error.message.length, where).toBeGreaterThan(0)

@@ -152,12 +152,16 @@ export async function follow(res: Response): Promise<Response> {
   return call(location)
 }
 
+/** Every error body carries the request's id: cf-ray when Cloudflare sent one, else random. */
+export const REQUEST_ID = expect.stringMatching(/^[\w-]{1,64}$/)
+
 /** A whole error body; a RegExp message matches loosely, a string exactly. */
 export function errorOf(code: string, message: string | RegExp) {
   return {
     error: {
       code,
       message: typeof message === 'string' ? message : expect.stringMatching(message),
+      request_id: REQUEST_ID,
     },
   }
 }

@@ -1,0 +1,78 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { readSettings, SettingsError, type Bindings } from '../src/lib/settings'
+import { call, errorOf, json } from './support/api'
+
+// Settings are read through one schema: a malformed var stops the service with its name, instead of
+// quietly falling back to a default (a typo in MAX_FILE_BYTES once meant 5 GiB uploads).
+
+const withVars = (vars: Partial<Record<keyof Bindings, string>>) =>
+  ({ ...env, ...vars }) as Bindings
+
+const refusal = (vars: Partial<Record<keyof Bindings, string>>) => {
+  try {
+    readSettings(withVars(vars))
+  } catch (err) {
+    expect(err).toBeInstanceOf(SettingsError)
+    return (err as Error).message
+  }
+  throw new Error(`accepted ${JSON.stringify(vars)}`)
+}
+
+describe('settings', () => {
+  it('reads the vars, with defaults for the unset and the empty', () => {
+    const settings = readSettings(
+      withVars({ TEMP_CANVAS_TTL: '', MAX_FILE_BYTES: '1024', CONTENT_URL: 'https://c.test//' }),
+    )
+    expect(settings).toMatchObject({
+      tempCanvasTtl: 86400,
+      maxFileBytes: 1024,
+      contentUrl: 'https://c.test',
+      signupOpen: true,
+      s3: null,
+    })
+  })
+
+  it('refuses each malformed value, naming the var and never echoing a secret', () => {
+    const cases: [Partial<Record<keyof Bindings, string>>, string][] = [
+      [{ MAX_FILE_BYTES: '5GB' }, 'MAX_FILE_BYTES must be a positive whole number'],
+      [{ UPLOAD_URL_TTL: '0' }, 'UPLOAD_URL_TTL must be a positive whole number'],
+      [{ TEMP_CANVAS_TTL: '-1' }, 'TEMP_CANVAS_TTL must be a positive whole number'],
+      [{ DOWNLOAD_URL_TTL: '1e3' }, 'DOWNLOAD_URL_TTL must be a positive whole number'],
+      [{ SIGNUP: 'yes' }, 'SIGNUP must be "open" or "closed"'],
+      [{ CONTENT_URL: 'usercontent.example' }, 'CONTENT_URL must be an http(s) URL'],
+      [{ S3_ENDPOINT: 'ftp://r2.example' }, 'S3_ENDPOINT must be an http(s) URL'],
+      [{ CSRF_SECRET: 'short-secret' }, 'CSRF_SECRET must be at least 32 characters'],
+      [{ FRAME_SIGNING_SECRET: '' }, 'FRAME_SIGNING_SECRET must be at least 32 characters'],
+      [{ STORAGE_SIGNING_SECRET: 'x' }, 'STORAGE_SIGNING_SECRET must be at least 32 characters'],
+      [
+        { S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com', S3_BUCKET: 'b' },
+        'S3 storage is half configured: S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY not set',
+      ],
+    ]
+    for (const [vars, message] of cases) {
+      const got = refusal(vars)
+      expect(got, JSON.stringify(vars)).toContain(`server misconfigured: ${message}`)
+      expect(got).not.toContain('short-secret')
+    }
+    const missing = { ...env } as Record<string, unknown>
+    delete missing.CSRF_SECRET
+    expect(() => readSettings(missing as unknown as Bindings)).toThrow(
+      'server misconfigured: CSRF_SECRET is not set; generate one with `openssl rand -hex 32`',
+    )
+  })
+
+  it('answers every request with the reason while misconfigured', async () => {
+    const res = await call('/v1/me', { env: { MAX_FILE_BYTES: 'lots' } })
+    expect(res.status).toBe(500)
+    expect(await json(res)).toEqual(
+      errorOf(
+        'internal_error',
+        'server misconfigured: MAX_FILE_BYTES must be a positive whole number',
+      ),
+    )
+    const page = await call('/login', { env: { CSRF_SECRET: 'tiny' } })
+    expect(page.status).toBe(500)
+    expect((await json(page)).error.message).toMatch(/^server misconfigured: CSRF_SECRET/)
+  })
+})
