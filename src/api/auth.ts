@@ -6,22 +6,22 @@ import type { AppEnv } from '../http/context'
 import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
 import { limitByIp } from '../http/limits'
 import { createKeyBody, credentialsBody, id, loginBody } from '../http/schemas'
-import { parse, readJson } from '../http/validate'
+import { jsonBody, parse } from '../http/validate'
 
 // JSON endpoints for the web app: session cookie, same origin only (README: API).
 export const auth = new Hono<AppEnv>()
 
 auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))
 
-auth.post('/signup', async (c) => {
-  const body = await readJson(c, credentialsBody)
+auth.post('/signup', jsonBody(credentialsBody), async (c) => {
+  const body = c.req.valid('json')
   const { account, sessionToken, expiresAt } = await signup(c.var.svc, body)
   startSession(c, sessionToken, expiresAt)
   return c.json(account, 201)
 })
 
-auth.post('/login', async (c) => {
-  const body = await readJson(c, loginBody)
+auth.post('/login', jsonBody(loginBody), async (c) => {
+  const body = c.req.valid('json')
   const { account, sessionToken, expiresAt } = await login(c.var.svc, body)
   startSession(c, sessionToken, expiresAt)
   return c.json(account)
@@ -38,8 +38,8 @@ auth.get('/keys', requireSession, async (c) => {
   return c.json({ keys: await listKeys(c.var.svc, sessionActor(c.var.session)) })
 })
 
-auth.post('/keys', requireSession, async (c) => {
-  const body = await readJson(c, createKeyBody)
+auth.post('/keys', requireSession, jsonBody(createKeyBody), async (c) => {
+  const body = c.req.valid('json')
   const key = await createKey(
     c.var.svc,
     sessionActor(c.var.session),

@@ -11,34 +11,31 @@ import {
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
 import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'
-import { readMultipart } from './multipart'
+import { canvasBody } from './multipart'
 import {
   createCanvasBody,
   downloadQuery,
+  type DownloadQuery,
   listQuery,
   updateCanvasBody,
   versionParam,
 } from '../http/schemas'
-import { mediaType, parse, parseQuery, readJson } from '../http/validate'
+import { parse, query } from '../http/validate'
 
 export const canvases = new Hono<AppEnv>()
 
-canvases.post('/', async (c) => {
-  const body = isMultipart(c)
-    ? await readMultipart(c, createCanvasBody, 'create')
-    : await readJson(c, createCanvasBody)
+canvases.post('/', canvasBody(createCanvasBody, 'create'), async (c) => {
+  const body = c.req.valid('json')
   return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
 })
 
-canvases.get('/', async (c) => {
-  const { limit = 20, offset = 0, ...filters } = parseQuery(c, listQuery)
+canvases.get('/', query(listQuery), async (c) => {
+  const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
   return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
 })
 
-canvases.patch('/:id', async (c) => {
-  const body = isMultipart(c)
-    ? await readMultipart(c, updateCanvasBody, 'update')
-    : await readJson(c, updateCanvasBody)
+canvases.patch('/:id', canvasBody(updateCanvasBody, 'update'), async (c) => {
+  const body = c.req.valid('json')
   return c.json(await updateCanvas(c.var.svc, c.var.auth, canvasIdParam(c), body))
 })
 
@@ -51,26 +48,21 @@ canvases.post('/:id/permanent', async (c) => {
   return c.json(await makePermanent(c.var.svc, c.var.auth, canvasIdParam(c)))
 })
 
-canvases.get('/:id/content', async (c) => {
-  return download(c)
+canvases.get('/:id/content', query(downloadQuery), async (c) => {
+  return download(c, c.req.valid('query'))
 })
 
 canvases.get('/:id/versions', async (c) => {
   return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasIdParam(c)) })
 })
 
-canvases.get('/:id/versions/:version', async (c) => {
-  return download(c, parse(versionParam, c.req.param('version')))
+canvases.get('/:id/versions/:version', query(downloadQuery), async (c) => {
+  return download(c, c.req.valid('query'), parse(versionParam, c.req.param('version')))
 })
 
-async function download(c: AppContext, version?: number) {
-  const { dl } = parseQuery(c, downloadQuery)
+async function download(c: AppContext, { dl }: DownloadQuery, version?: number) {
   const content = await findContent(c.var.svc, c.var.auth, canvasIdParam(c), version)
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
   return c.redirect(url, 302)
-}
-
-function isMultipart(c: AppContext) {
-  return mediaType(c) === 'multipart/form-data'
 }

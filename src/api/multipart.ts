@@ -2,16 +2,33 @@ import type * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from '../http/context'
-import { parse, readBytes } from '../http/validate'
+import { jsonBody, mediaType, parse, readBytes } from '../http/validate'
 
 // Room for the form's boundaries and text fields on top of the file itself.
 const FORM_OVERHEAD = 64 * 1024
 
 /**
+ * The body of a create or update, JSON or multipart/form-data, validated by the same schema and
+ * read by the handler as `c.req.valid('json')` either way.
+ */
+export function canvasBody<S extends z.ZodMiniType<object>>(
+  schema: S,
+  defaults: 'create' | 'update',
+) {
+  const json = jsonBody(schema)
+  const either: typeof json = async (c, next) => {
+    if (mediaType(c) !== 'multipart/form-data') return json(c, next)
+    c.req.addValidatedData('json', await readMultipart(c, schema, defaults))
+    await next()
+  }
+  return either
+}
+
+/**
  * A create or update sent as multipart/form-data: the `file` part is stored as a finalized file
  * and its id joins the text fields, which then pass the same schema as the JSON form.
  */
-export async function readMultipart<S extends z.ZodMiniType>(
+async function readMultipart<S extends z.ZodMiniType>(
   c: AppContext,
   schema: S,
   defaults: 'create' | 'update',

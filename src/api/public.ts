@@ -5,7 +5,7 @@ import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
 import { downloadQuery, shareToken } from '../http/schemas'
-import { parseQuery } from '../http/validate'
+import { query } from '../http/validate'
 
 // The public side of share links: no API key, only the token (and the password when set).
 export const publicShares = new Hono<AppEnv>()
@@ -20,8 +20,8 @@ publicShares.get('/:token', async (c) => {
   return c.json(await shareMetadata(c.var.svc, access(c)))
 })
 
-publicShares.get('/:token/content', async (c) => {
-  const { dl } = parseQuery(c, downloadQuery)
+publicShares.get('/:token/content', query(downloadQuery), async (c) => {
+  const { dl } = c.req.valid('query')
   const content = await openShareContent(c.var.svc, access(c))
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   // A link revoked, expired or used up reaches its bytes no longer than this URL lives.

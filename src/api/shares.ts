@@ -2,13 +2,13 @@ import { Hono } from 'hono'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
 import { canvasIdParam, type AppEnv } from '../http/context'
 import { createShareBody, shareToken } from '../http/schemas'
-import { readJson } from '../http/validate'
+import { jsonBody } from '../http/validate'
 
 // Share links of one canvas: /v1/canvases/:id/shares
 export const shares = new Hono<AppEnv>()
 
-shares.post('/', async (c) => {
-  const body = await readJson(c, createShareBody, { optional: true })
+shares.post('/', jsonBody(createShareBody, { optional: true }), async (c) => {
+  const body = c.req.valid('json')
   return c.json(await createShare(c.var.svc, c.var.auth, canvasIdParam(c), body), 201)
 })
 

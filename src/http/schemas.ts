@@ -102,6 +102,8 @@ export const downloadQuery = z.object({
   dl: z.optional(z.enum(['0', '1', 'true', 'false'], 'must be 1 or 0')),
 })
 
+export type DownloadQuery = z.output<typeof downloadQuery>
+
 export const versionParam = z.pipe(
   pattern(/^[1-9]\d{0,8}$/, 'must be a positive whole number'),
   z.transform(Number),
