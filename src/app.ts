@@ -14,7 +14,7 @@ import { upload } from './api/upload'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { errorPage } from './web/errors'
-import { web } from './web/routes'
+import { web } from './web'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
 
 // JSON for the API, the public share API and storage; everything else is a web page.

@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory'
 import { AppError } from '../lib/errors'
 import { keyFromRow, keyHashOf, keyStatement, touchKey, type Scope } from '../domain/keys'
 import { resolveSession } from '../domain/users'
-import { afterResponse, requestOrigin, type AppEnv } from './context'
+import { afterResponse, requestOrigin, type AppEnv, type SignedInEnv } from './context'
 import { rateLimited, withinLimit } from './limits'
 
 export const SESSION_COOKIE = 'canvas_session'
@@ -54,7 +54,7 @@ export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   c.header('Cache-Control', 'no-store')
 })
 
-export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
+export const requireSession = createMiddleware<SignedInEnv>(async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE)
   const session = token ? await resolveSession(c.var.svc, token) : null
   if (!session) throw new AppError('unauthorized', 'not logged in')

@@ -11,12 +11,19 @@ export type AppEnv = {
   Variables: {
     svc: Services
     auth: KeyAuth
-    session: SessionInfo
+    /** Set on web pages for a signed-in person, and by requireSession. */
+    session?: SessionInfo
     requestId: string
   }
 }
 
 export type AppContext = Context<AppEnv>
+
+/** Routes behind a session middleware: the session is there, and the type says so. */
+export type SignedInEnv = {
+  Bindings: Bindings
+  Variables: AppEnv['Variables'] & { session: SessionInfo }
+}
 
 // Cloudflare sets cf-ray on every request it forwards; locally, or for a header no one sane would
 // send, a random id stands in. Made on first use, so a request that never fails or logs pays nothing.

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { requestId, type AppEnv } from '../http/context'
 import type { AppError } from '../lib/errors'
-import { ErrorPage } from './pages'
+import { ErrorPage } from './pages/error'
 
 const TITLES: Partial<Record<string, string>> = {
   canvas_not_found: 'Canvas not found',

@@ -1,163 +1,47 @@
-import { contentTypeFor, fileName } from '../lib/content-types'
-import { shareUrlTtl, signedDownload } from '../domain/downloads'
-import { constantTimeEqual, hmacHex } from '../lib/crypto'
-import type { VersionContent } from '../domain/canvases'
-import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
-import type { Services } from '../domain/services'
-import { escapeHtml } from '../lib/escape'
-import { renderTextBody } from '../render/body'
-import { formatSize } from '../lib/format'
-import { FRAME_CSS } from '../render/frame-style'
-import { storageTarget } from '../storage/target'
+import { Hono, type Context } from 'hono'
+import { requestOrigin, type AppEnv } from '../http/context'
+import { limitByIp } from '../http/limits'
+import { id as idSchema } from '../http/schemas'
+import { contentUnderGrant } from '../domain/frame-access'
+import { AppError } from '../lib/errors'
+import { isPdfFrame, renderFrame, storageRedirect } from './frame-content'
+import { verifyFrame } from './frame-links'
 
-// Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
-// from CONTENT_URL when set. The signature names the access the frame was issued under (the
-// owner's session, a public canvas, a share link), and that access is checked again on every
-// request (domain/frame-access): the frame needs no cookie, and withdrawn access ends it at once.
-// The response is always sandboxed (an opaque origin), scripts only for the html renderer. Bytes
-// the frame shows (images, media, PDFs, downloads) come through `<frame>/raw`, checked the same
-// way, which redirects to a short-lived signed storage URL.
+// Content frames, mounted at FRAME_PATH. Public routes: the signature is the credential, and the
+// access it names is checked again on every request.
+export const frames = new Hono<AppEnv>()
 
-export const FRAME_PATH = '/_frame'
-const FRAME_TTL_SECONDS = 3600
-/**
- * A frame of a link with a view limit lives only this long: frame loads are not views, so this is
- * the window in which the view that used the link up can still be reloaded (SECURITY.md).
- */
-export const LIMITED_FRAME_SECONDS = 60
-// Text renderers read the whole file; above this they offer a download instead.
-const MAX_RENDERED_BYTES = 5 * 1024 * 1024
+frames.use('*', limitByIp('FRAME_LIMITER'))
 
-export type FrameLink = {
-  canvasId: string
-  version: number
-  grant: FrameGrant
-  /** A share link with max_views: the frame lives LIMITED_FRAME_SECONDS. */
-  limited?: boolean
-}
-
-/** The frame's URL and its download URL, for a page on `origin`. */
-export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
-  const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
-  const exp = Math.floor(svc.now() / 1000) + ttl
-  const grant = encodeGrant(link.grant)
-  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
-  const sig = await hmacHex(
-    svc.settings.frameSigningSecret,
-    frameMessage(link.canvasId, String(link.version), grant, exp, origin),
-  )
-  const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
-  const base = `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${link.canvasId}/${link.version}`
-  return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
-}
-
-/** The grant a frame URL was signed with, or null when the URL is not one we signed or expired. */
-export async function verifyFrame(
-  svc: Services,
-  canvasId: string,
-  version: string,
-  query: { g?: string; exp?: string; app?: string; sig?: string },
-): Promise<FrameGrant | null> {
-  const { g = '', exp = '', app = '', sig = '' } = query
-  if (!/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
-  const expected = await hmacHex(
-    svc.settings.frameSigningSecret,
-    frameMessage(canvasId, version, g, Number(exp), app),
-  )
-  return constantTimeEqual(expected, sig) ? decodeGrant(g) : null
-}
-
-const frameMessage = (id: string, version: string, grant: string, exp: number, app: string) =>
-  `${id}:${version}:${grant}:${exp}:${app}`
-
-/**
- * A redirect to the version's bytes in storage. Under a share link the URL lives at most a minute
- * (the window a withdrawn link still reads bytes); the owner's and public frames get
- * DOWNLOAD_URL_TTL, since a browser keeps asking the redirected URL for ranges of a video.
- */
-export async function storageRedirect(
-  svc: Services,
-  origin: string,
-  content: VersionContent,
-  grant: FrameGrant,
-  attachment: boolean,
-): Promise<Response> {
-  const ttl = grant.kind === 'share' ? shareUrlTtl(svc) : svc.settings.downloadUrlTtl
-  const url = await signedDownload(
-    svc,
-    storageTarget(svc.settings, origin),
-    { blobKey: content.blob_key, title: content.title, ext: content.ext },
-    attachment,
-    ttl,
-  )
-  return new Response(null, {
-    status: 302,
-    headers: { Location: url, 'Cache-Control': 'no-store' },
-  })
-}
-
-const SCRIPTED_CSP =
-  "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
-const STATIC_CSP =
-  "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
-
-/**
- * The frame document for one version, rendered by the canvas's renderer. `raw` is this frame's
- * own `/raw` URL: the bytes it shows are fetched through it, so they too are checked each time.
- */
-export async function renderFrame(
-  svc: Services,
-  content: VersionContent,
-  urls: { appOrigin: string; raw: string },
-): Promise<Response> {
-  const headers = new Headers({
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    // Access is checked per request, so no cache may answer for us after it is withdrawn.
-    'Cache-Control': 'no-store',
-  })
-  const frameAncestors = `; frame-ancestors ${urls.appOrigin}`
-  if (content.renderer_id === 'html') {
-    const object = await svc.bucket.get(content.blob_key)
-    if (!object) return new Response('not found', { status: 404 })
-    headers.set('Content-Type', 'text/html; charset=utf-8')
-    headers.set('Content-Security-Policy', SCRIPTED_CSP + frameAncestors)
-    return new Response(object.body, { headers })
+frames.get('/:id/:version', async (c) => {
+  const { content, grant } = await frameContent(c)
+  if (isPdfFrame(content.renderer_id, content.ext)) {
+    // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
+    // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
+    return storageRedirect(c.var.svc, requestOrigin(c), content, grant, false)
   }
-  const body = await renderBody(svc, content, urls.raw)
-  headers.set('Content-Type', 'text/html; charset=utf-8')
-  headers.set('Content-Security-Policy', STATIC_CSP + frameAncestors)
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title><style>${FRAME_CSS}</style></head><body>${body}</body></html>`
-  return new Response(html, { headers })
-}
+  const raw = new URL(c.req.url)
+  raw.pathname += '/raw'
+  return renderFrame(c.var.svc, content, { appOrigin: c.req.query('app') ?? '', raw: raw.href })
+})
 
-async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<string> {
-  const download = `${raw}&dl=1`
-  switch (content.renderer_id) {
-    case 'image':
-      return `<div class="media"><img src="${escapeHtml(raw)}" alt="${escapeHtml(content.title)}"></div>`
-    case 'media': {
-      const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
-      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(raw)}"></${tag}></div>`
-    }
-    case 'download':
-    case 'pdf': // the pdf renderer chosen for a file that is not a PDF
-      return downloadCard(content, download)
+frames.get('/:id/:version/raw', async (c) => {
+  const { content, grant } = await frameContent(c)
+  const attachment = c.req.query('dl') === '1'
+  return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
+})
+
+/** The version a frame URL shows, if its signature holds and its access still does. */
+async function frameContent(c: Context<AppEnv>) {
+  const { id, version } = c.req.param()
+  const svc = c.var.svc
+  // The id is part of the signed message: one that cannot be an id is refused before it is read.
+  const grant =
+    /^\d{1,9}$/.test(version ?? '') && idSchema.safeParse(id).success
+      ? await verifyFrame(svc, id ?? '', version!, c.req.query())
+      : null
+  if (!grant) {
+    throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
   }
-  if (content.size > MAX_RENDERED_BYTES) {
-    return downloadCard(content, download, 'Too large to show here.')
-  }
-  const object = await svc.bucket.get(content.blob_key)
-  const text = object ? await object.text() : ''
-  return renderTextBody(content.renderer_id, content.ext, text, download)
-}
-
-/** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */
-export function isPdfFrame(rendererId: string, ext: string): boolean {
-  return rendererId === 'pdf' && contentTypeFor(ext) === 'application/pdf'
-}
-
-function downloadCard(content: VersionContent, url: string, note = '') {
-  const name = fileName(content.title, content.ext)
-  return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
+  return { content: await contentUnderGrant(svc, grant, id!, Number(version)), grant }
 }

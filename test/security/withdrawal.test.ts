@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../src/lib/settings'
-import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frames'
+import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
 import { call, formPost, json, newAccount, newCanvas, ORIGIN, type Account } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
 

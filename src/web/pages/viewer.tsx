@@ -1,4 +1,4 @@
-import { isPdfFrame } from './frames'
+import { isPdfFrame } from '../frame-content'
 import { Csrf, Layout } from './layout'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
@@ -8,7 +8,7 @@ type ViewerProps = {
   title: string
   rendererId: string
   ext: string
-  frameSrc: string | null
+  frameSrc: string
   version: number
   versions?: { version: number; created_at: string }[]
   canvasId?: string
@@ -67,44 +67,12 @@ export function Viewer(props: ViewerProps) {
             </button>
           </div>
         )}
-        {props.frameSrc ? (
-          <iframe
-            src={props.frameSrc}
-            title={props.title}
-            sandbox={sandboxFor(props.rendererId, props.ext)}
-            referrerpolicy="no-referrer"
-          ></iframe>
-        ) : (
-          <div class="empty">Content cannot be shown: storage is not configured.</div>
-        )}
-      </div>
-    </Layout>
-  )
-}
-
-export function PasswordPage(props: { token: string; error?: string }) {
-  return (
-    <Layout
-      title="Password required"
-      main="narrow"
-      og={{ title: 'Shared on Canvas', type: 'website' }}
-    >
-      <div class="panel">
-        <h1>This link is password protected</h1>
-        {props.error && (
-          <div class="error" role="alert">
-            {props.error}
-          </div>
-        )}
-        <form method="post" action={`/s/${props.token}`}>
-          <label for="share-password">Password</label>
-          <input id="share-password" name="password" type="password" required autocomplete="off" />
-          <p>
-            <button class="primary" type="submit">
-              Open
-            </button>
-          </p>
-        </form>
+        <iframe
+          src={props.frameSrc}
+          title={props.title}
+          sandbox={sandboxFor(props.rendererId, props.ext)}
+          referrerpolicy="no-referrer"
+        ></iframe>
       </div>
     </Layout>
   )

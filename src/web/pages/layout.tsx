@@ -1,5 +1,7 @@
 import type { Child } from 'hono/jsx'
 
+export type User = { email: string }
+
 type LayoutProps = {
   title: string
   user?: { email: string } | null

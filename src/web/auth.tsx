@@ -1,0 +1,89 @@
+import { Hono } from 'hono'
+import { deleteCookie, getCookie } from 'hono/cookie'
+import { isHttps, SESSION_COOKIE, startSession } from '../http/auth'
+import type { AppEnv } from '../http/context'
+import { limitByIp } from '../http/limits'
+import { credentialsBody, loginBody } from '../http/schemas'
+import { hasAnyUser } from '../domain/canvases'
+import { endSession, login, signup } from '../domain/users'
+import { AppError } from '../lib/errors'
+import { readForm, safeNext, sentence } from './forms'
+import { AuthPage } from './pages/auth'
+import { ErrorPage } from './pages/error'
+
+// Signing up, logging in and out. A form's mistakes come back on the same form, as sentences.
+export const auth = new Hono<AppEnv>()
+
+auth.get('/signup', async (c) => {
+  if (c.var.session) return c.redirect('/')
+  return c.html(<AuthPage mode="signup" />)
+})
+
+auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
+  const form = await readForm(c)
+  const email = form.get('email') ?? ''
+  const checked = credentialsBody.safeParse({ email, password: form.get('password') ?? '' })
+  if (!checked.success) {
+    return c.html(<AuthPage mode="signup" email={email} error={sentence(checked.error)} />, 400)
+  }
+  try {
+    const result = await signup(c.var.svc, checked.data)
+    startSession(c, result.sessionToken, result.expiresAt)
+    return c.redirect('/')
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err
+    const message =
+      err.code === 'signup_closed'
+        ? 'Signup is closed on this server.'
+        : err.message.replace(/^email: /, '')
+    return c.html(<AuthPage mode="signup" email={email} error={message} />, err.status)
+  }
+})
+
+auth.get('/login', async (c) => {
+  if (c.var.session) return c.redirect('/')
+  if (!(await hasAnyUser(c.var.svc))) return c.redirect('/signup')
+  return c.html(<AuthPage mode="login" next={safeNext(c.req.query('next'))} />)
+})
+
+auth.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {
+  const form = await readForm(c)
+  const email = form.get('email') ?? ''
+  const next = safeNext(form.get('next') ?? undefined)
+  const checked = loginBody.safeParse({ email, password: form.get('password') ?? '' })
+  if (!checked.success) {
+    const error = sentence(checked.error)
+    return c.html(<AuthPage mode="login" email={email} next={next} error={error} />, 400)
+  }
+  try {
+    const result = await login(c.var.svc, checked.data)
+    startSession(c, result.sessionToken, result.expiresAt)
+    return c.redirect(next ?? '/')
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err
+    return c.html(
+      <AuthPage mode="login" email={email} next={next} error="Wrong email or password." />,
+      401,
+    )
+  }
+})
+
+auth.get('/logout', async (c) => {
+  const session = c.var.session
+  if (!session) return c.redirect('/login')
+  return c.html(
+    <ErrorPage
+      status={200}
+      title="Log out?"
+      message="Use the Log out button above to end this session."
+      user={session.user}
+    />,
+  )
+})
+
+auth.post('/logout', async (c) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  if (token) await endSession(c.var.svc, token)
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
+  return c.redirect('/login')
+})

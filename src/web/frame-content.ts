@@ -1,0 +1,108 @@
+import { contentTypeFor, fileName } from '../lib/content-types'
+import { escapeHtml } from '../lib/escape'
+import { formatSize } from '../lib/format'
+import type { VersionContent } from '../domain/canvases'
+import { shareUrlTtl, signedDownload } from '../domain/downloads'
+import type { FrameGrant } from '../domain/frame-access'
+import type { Services } from '../domain/services'
+import { renderTextBody } from '../render/body'
+import { FRAME_CSS } from '../render/frame-style'
+import { storageTarget } from '../storage/target'
+
+// What a content frame answers: its document, rendered by the canvas's renderer, or a redirect to
+// the bytes in storage (frame-links.ts signs and checks the URLs that reach here).
+
+// Text renderers read the whole file; above this they offer a download instead.
+const MAX_RENDERED_BYTES = 5 * 1024 * 1024
+
+/**
+ * A redirect to the version's bytes in storage. Under a share link the URL lives at most a minute
+ * (the window a withdrawn link still reads bytes); the owner's and public frames get
+ * DOWNLOAD_URL_TTL, since a browser keeps asking the redirected URL for ranges of a video.
+ */
+export async function storageRedirect(
+  svc: Services,
+  origin: string,
+  content: VersionContent,
+  grant: FrameGrant,
+  attachment: boolean,
+): Promise<Response> {
+  const ttl = grant.kind === 'share' ? shareUrlTtl(svc) : svc.settings.downloadUrlTtl
+  const url = await signedDownload(
+    svc,
+    storageTarget(svc.settings, origin),
+    { blobKey: content.blob_key, title: content.title, ext: content.ext },
+    attachment,
+    ttl,
+  )
+  return new Response(null, {
+    status: 302,
+    headers: { Location: url, 'Cache-Control': 'no-store' },
+  })
+}
+
+const SCRIPTED_CSP =
+  "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
+const STATIC_CSP =
+  "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
+
+/**
+ * The frame document for one version, rendered by the canvas's renderer. `raw` is this frame's
+ * own `/raw` URL: the bytes it shows are fetched through it, so they too are checked each time.
+ */
+export async function renderFrame(
+  svc: Services,
+  content: VersionContent,
+  urls: { appOrigin: string; raw: string },
+): Promise<Response> {
+  const headers = new Headers({
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    // Access is checked per request, so no cache may answer for us after it is withdrawn.
+    'Cache-Control': 'no-store',
+  })
+  const frameAncestors = `; frame-ancestors ${urls.appOrigin}`
+  if (content.renderer_id === 'html') {
+    const object = await svc.bucket.get(content.blob_key)
+    if (!object) return new Response('not found', { status: 404 })
+    headers.set('Content-Type', 'text/html; charset=utf-8')
+    headers.set('Content-Security-Policy', SCRIPTED_CSP + frameAncestors)
+    return new Response(object.body, { headers })
+  }
+  const body = await renderBody(svc, content, urls.raw)
+  headers.set('Content-Type', 'text/html; charset=utf-8')
+  headers.set('Content-Security-Policy', STATIC_CSP + frameAncestors)
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title><style>${FRAME_CSS}</style></head><body>${body}</body></html>`
+  return new Response(html, { headers })
+}
+
+async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<string> {
+  const download = `${raw}&dl=1`
+  switch (content.renderer_id) {
+    case 'image':
+      return `<div class="media"><img src="${escapeHtml(raw)}" alt="${escapeHtml(content.title)}"></div>`
+    case 'media': {
+      const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
+      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(raw)}"></${tag}></div>`
+    }
+    case 'download':
+    case 'pdf': // the pdf renderer chosen for a file that is not a PDF
+      return downloadCard(content, download)
+  }
+  if (content.size > MAX_RENDERED_BYTES) {
+    return downloadCard(content, download, 'Too large to show here.')
+  }
+  const object = await svc.bucket.get(content.blob_key)
+  const text = object ? await object.text() : ''
+  return renderTextBody(content.renderer_id, content.ext, text, download)
+}
+
+/** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */
+export function isPdfFrame(rendererId: string, ext: string): boolean {
+  return rendererId === 'pdf' && contentTypeFor(ext) === 'application/pdf'
+}
+
+function downloadCard(content: VersionContent, url: string, note = '') {
+  const name = fileName(content.title, content.ext)
+  return `<div class="card"><div class="name">${escapeHtml(name)}</div><div class="meta">${note ? escapeHtml(note) + ' ' : ''}${formatSize(content.size)} · .${escapeHtml(content.ext)}</div><a class="button" href="${escapeHtml(url)}" target="_blank" rel="noopener">Download</a></div>`
+}

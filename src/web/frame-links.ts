@@ -1,0 +1,61 @@
+import { constantTimeEqual, hmacHex } from '../lib/crypto'
+import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
+import type { Services } from '../domain/services'
+
+// Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
+// from CONTENT_URL when set. The signature names the access the frame was issued under (the
+// owner's session, a public canvas, a share link), and that access is checked again on every
+// request (domain/frame-access): the frame needs no cookie, and withdrawn access ends it at once.
+// The response is always sandboxed (an opaque origin), scripts only for the html renderer. Bytes
+// the frame shows (images, media, PDFs, downloads) come through `<frame>/raw`, checked the same
+// way, which redirects to a short-lived signed storage URL.
+
+export const FRAME_PATH = '/_frame'
+const FRAME_TTL_SECONDS = 3600
+/**
+ * A frame of a link with a view limit lives only this long: frame loads are not views, so this is
+ * the window in which the view that used the link up can still be reloaded (SECURITY.md).
+ */
+export const LIMITED_FRAME_SECONDS = 60
+
+export type FrameLink = {
+  canvasId: string
+  version: number
+  grant: FrameGrant
+  /** A share link with max_views: the frame lives LIMITED_FRAME_SECONDS. */
+  limited?: boolean
+}
+
+/** The frame's URL and its download URL, for a page on `origin`. */
+export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
+  const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
+  const exp = Math.floor(svc.now() / 1000) + ttl
+  const grant = encodeGrant(link.grant)
+  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
+  const sig = await hmacHex(
+    svc.settings.frameSigningSecret,
+    frameMessage(link.canvasId, String(link.version), grant, exp, origin),
+  )
+  const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
+  const base = `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${link.canvasId}/${link.version}`
+  return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
+}
+
+/** The grant a frame URL was signed with, or null when the URL is not one we signed or expired. */
+export async function verifyFrame(
+  svc: Services,
+  canvasId: string,
+  version: string,
+  query: { g?: string; exp?: string; app?: string; sig?: string },
+): Promise<FrameGrant | null> {
+  const { g = '', exp = '', app = '', sig = '' } = query
+  if (!/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
+  const expected = await hmacHex(
+    svc.settings.frameSigningSecret,
+    frameMessage(canvasId, version, g, Number(exp), app),
+  )
+  return constantTimeEqual(expected, sig) ? decodeGrant(g) : null
+}
+
+const frameMessage = (id: string, version: string, grant: string, exp: number, app: string) =>
+  `${id}:${version}:${grant}:${exp}:${app}`

@@ -1,0 +1,26 @@
+import type { Context } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import type { AppEnv } from '../http/context'
+
+/** Pages: strict CSP (content frames come from CONTENT_URL or this origin), never framed. */
+export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await next()
+  // Pages and the redirects of their forms depend on the session: no cache may keep them.
+  if (!c.res.headers.get('Cache-Control')) c.header('Cache-Control', 'no-store')
+  if (!c.res.headers.get('Content-Type')?.startsWith('text/html')) return
+  // Frames come from CONTENT_URL (or here); a PDF frame redirects to R2 itself in S3 mode.
+  const settings = c.var.svc.settings
+  const storage = settings.s3 ? ` ${new URL(settings.s3.endpoint).origin}` : ''
+  const frames = (settings.contentUrl ?? "'self'") + storage
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src ${frames}; ` +
+      "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  )
+  c.header('X-Frame-Options', 'DENY')
+  c.header('Referrer-Policy', 'same-origin')
+})
+
+export function asset(c: Context, body: string, type: string) {
+  return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' })
+}

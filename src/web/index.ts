@@ -1,0 +1,31 @@
+import { Hono } from 'hono'
+import { sameOrigin } from '../http/auth'
+import type { AppEnv } from '../http/context'
+import { APP_CSS, APP_JS } from './assets'
+import { auth } from './auth'
+import { canvas } from './canvas'
+import { dashboard } from './dashboard'
+import { FRAME_PATH } from './frame-links'
+import { frames } from './frames'
+import { asset, pageHeaders } from './headers'
+import { loadSession } from './session'
+import { settings } from './settings'
+import { share } from './share'
+
+// The web app: server-rendered pages that work without JavaScript, one sub-app per area. Forms
+// post back to their own pages; every post must come from our own origin, and a signed-in post
+// must carry the session's CSRF token.
+export const web = new Hono<AppEnv>()
+
+web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
+web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
+
+// Frames are documents of user content, not pages: none of the page middleware applies.
+web.route(FRAME_PATH, frames)
+
+web.use('*', pageHeaders, loadSession, sameOrigin)
+web.route('/', auth)
+web.route('/', dashboard)
+web.route('/settings', settings)
+web.route('/c', canvas)
+web.route('/s', share)

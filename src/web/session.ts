@@ -1,0 +1,56 @@
+import { getCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
+import { SESSION_COOKIE } from '../http/auth'
+import type { AppEnv, SignedInEnv } from '../http/context'
+import { resolveSession, type SessionInfo } from '../domain/users'
+import type { Services } from '../domain/services'
+import { constantTimeEqual, hmacHex } from '../lib/crypto'
+import { AppError } from '../lib/errors'
+import { readForm } from './forms'
+
+/** A signed-in form post whose CSRF token held; `form` is its fields. */
+export type FormEnv = {
+  Bindings: AppEnv['Bindings']
+  Variables: SignedInEnv['Variables'] & { form: URLSearchParams }
+}
+
+/** Every page knows who is looking, if anyone: the header shows it, the viewer depends on it. */
+export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
+  const token = getCookie(c, SESSION_COOKIE)
+  const session = token ? await resolveSession(c.var.svc, token) : null
+  if (session) c.set('session', session)
+  await next()
+})
+
+/**
+ * The pages of a signed-in person. Without a session a page goes to login and back again; a post
+ * goes to login only, since what it would have done cannot be replayed.
+ */
+export const signedIn = createMiddleware<SignedInEnv>(async (c, next) => {
+  // The one place the type's promise is kept: SignedInEnv says the session is there.
+  if (!(c.var as AppEnv['Variables']).session) {
+    const path = new URL(c.req.url).pathname
+    const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(path)}` : '/login'
+    return c.redirect(login)
+  }
+  await next()
+})
+
+/** A signed-in form post, refused unless it carries this session's CSRF token. */
+export const checkedForm = createMiddleware<FormEnv>(async (c, next) => {
+  const form = await readForm(c)
+  const expected = await csrfToken(c.var.svc, c.var.session)
+  if (!constantTimeEqual(form.get('_csrf') ?? '', expected)) {
+    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
+  }
+  c.set('form', form)
+  await next()
+})
+
+/**
+ * An HMAC of the session under CSRF_SECRET: it needs no storage of its own, and reading the sessions
+ * table is not enough to forge one. 128 bits are plenty for a token that dies with its session.
+ */
+export async function csrfToken(svc: Services, session: SessionInfo) {
+  return (await hmacHex(svc.settings.csrfSecret, `csrf:${session.sessionHash}`)).slice(0, 32)
+}

@@ -1,0 +1,64 @@
+import { Hono, type Context } from 'hono'
+import { requestOrigin, type SignedInEnv } from '../http/context'
+import { createKeyBody, id as idSchema } from '../http/schemas'
+import { createKey, listKeys, revokeKey } from '../domain/keys'
+import { workspaceUsage } from '../domain/usage'
+import { sessionActor } from '../domain/users'
+import { AppError } from '../lib/errors'
+import { sentence } from './forms'
+import { Settings } from './pages/settings'
+import { checkedForm, csrfToken, signedIn } from './session'
+
+// /settings: the workspace's usage and its API keys.
+export const settings = new Hono<SignedInEnv>()
+
+settings.use('*', signedIn)
+
+settings.get('/', async (c) => renderSettings(c))
+
+settings.post('/keys', checkedForm, async (c) => {
+  const form = c.var.form
+  // The form's access choice names the API's scopes: write implies read.
+  const scope = form.get('scope') ?? 'write'
+  const checked = createKeyBody.safeParse({
+    name: (form.get('name') ?? '').trim(),
+    scopes: scope === 'write' ? ['read', 'write'] : [scope],
+  })
+  if (!checked.success) return renderSettings(c, { error: sentence(checked.error) }, 400)
+  const { name, scopes } = checked.data
+  const actor = sessionActor(c.var.session)
+  const created = await createKey(c.var.svc, actor, name, scopes ?? ['read', 'write'])
+  return renderSettings(c, { created: { key: created.key, name } })
+})
+
+settings.post('/keys/:keyId/revoke', checkedForm, async (c) => {
+  const keyId = c.req.param('keyId')
+  if (idSchema.safeParse(keyId).success) {
+    // Revoking a key that is already gone leaves the page as it would be anyway.
+    await revokeKey(c.var.svc, sessionActor(c.var.session), keyId).catch((err) => {
+      if (!(err instanceof AppError)) throw err
+    })
+  }
+  return c.redirect('/settings')
+})
+
+async function renderSettings<E extends SignedInEnv>(
+  c: Context<E>,
+  extra: { created?: { key: string; name: string }; error?: string } = {},
+  status: 200 | 400 = 200,
+) {
+  const { svc, session } = c.var
+  const actor = sessionActor(session)
+  const [keys, usage] = await Promise.all([listKeys(svc, actor), workspaceUsage(svc, actor)])
+  return c.html(
+    <Settings
+      user={session.user}
+      csrf={await csrfToken(svc, session)}
+      keys={keys}
+      usage={usage}
+      endpoint={requestOrigin(c)}
+      {...extra}
+    />,
+    status,
+  )
+}

@@ -1,0 +1,67 @@
+import { Hono, type Context } from 'hono'
+import { requestOrigin, type AppEnv } from '../http/context'
+import { clientIp, limit, limitByIp } from '../http/limits'
+import { shareToken } from '../http/schemas'
+import { openShareContent } from '../domain/public-shares'
+import { AppError } from '../lib/errors'
+import { frameUrls } from './frame-links'
+import { readForm } from './forms'
+import { PasswordPage } from './pages/password'
+import { Viewer } from './pages/viewer'
+
+// /s/:token: a share link opened in a browser, with its password form when it has one.
+export const share = new Hono<AppEnv>()
+
+share.use('*', limitByIp('PUBLIC_LIMITER'))
+
+share.get('/:token', (c) => shareView(c))
+
+share.post('/:token', async (c) => {
+  const form = await readForm(c)
+  return shareView(c, form.get('password') ?? '')
+})
+
+/** One view of a share link: checked and counted once, then the viewer without owner actions. */
+async function shareView(c: Context<AppEnv>, password?: string) {
+  const svc = c.var.svc
+  const raw = c.req.param('token') ?? ''
+  const token = shareToken.safeParse(raw).success ? raw : ''
+  c.header('Cache-Control', 'no-store')
+  let opened
+  try {
+    opened = await openShareContent(svc, {
+      token,
+      password,
+      beforePasswordCheck: () =>
+        limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
+    })
+  } catch (err) {
+    if (
+      err instanceof AppError &&
+      (err.code === 'share_password_required' || err.code === 'share_password_invalid')
+    ) {
+      const error = err.code === 'share_password_invalid' ? 'Wrong password. Try again.' : undefined
+      return c.html(<PasswordPage token={token} error={error} />, err.status)
+    }
+    throw err
+  }
+  // The frame and its download live while the link does; a link with a view limit gives them a
+  // short window only, since they are not counted as views.
+  const frame = await frameUrls(svc, requestOrigin(c), {
+    canvasId: opened.canvasId,
+    version: opened.version,
+    grant: { kind: 'share', token },
+    limited: opened.limited,
+  })
+  return c.html(
+    <Viewer
+      title={opened.title}
+      rendererId={opened.rendererId}
+      ext={opened.ext}
+      frameSrc={frame.src}
+      version={opened.version}
+      downloadHref={frame.download}
+      og={{ title: opened.title, type: 'article' }}
+    />,
+  )
+}
