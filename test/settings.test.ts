@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSettings, SettingsError, type Bindings } from '../src/lib/settings'
-import { call, errorOf, json } from './support/api'
+import { call, errorOf, json, newAccount, newCanvas } from './support/api'
 
 // Settings are read through one schema: a malformed var stops the service with its name, instead of
 // quietly falling back to a default (a typo in MAX_FILE_BYTES once meant 5 GiB uploads).
@@ -43,7 +43,10 @@ describe('settings', () => {
       [{ CONTENT_URL: 'usercontent.example' }, 'CONTENT_URL must be an http(s) URL'],
       [{ S3_ENDPOINT: 'ftp://r2.example' }, 'S3_ENDPOINT must be an http(s) URL'],
       [{ CSRF_SECRET: 'short-secret' }, 'CSRF_SECRET must be at least 32 characters'],
-      [{ FRAME_SIGNING_SECRET: '' }, 'FRAME_SIGNING_SECRET must be at least 32 characters'],
+      [
+        { FRAME_SIGNING_SECRET: 'x'.repeat(31) },
+        'FRAME_SIGNING_SECRET must be at least 32 characters',
+      ],
       [{ STORAGE_SIGNING_SECRET: 'x' }, 'STORAGE_SIGNING_SECRET must be at least 32 characters'],
       [
         { S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com', S3_BUCKET: 'b' },
@@ -55,10 +58,38 @@ describe('settings', () => {
       expect(got, JSON.stringify(vars)).toContain(`server misconfigured: ${message}`)
       expect(got).not.toContain('short-secret')
     }
-    const missing = { ...env } as Record<string, unknown>
-    delete missing.CSRF_SECRET
-    expect(() => readSettings(missing as unknown as Bindings)).toThrow(
-      'server misconfigured: CSRF_SECRET is not set; generate one with `openssl rand -hex 32`',
+  })
+
+  it('derives a key per purpose from the storage secret when CSRF_SECRET or FRAME_SIGNING_SECRET is unset', () => {
+    const storage = 's'.repeat(40)
+    const derived = readSettings(
+      withVars({ CSRF_SECRET: '', FRAME_SIGNING_SECRET: '', STORAGE_SIGNING_SECRET: storage }),
+    )
+    expect([derived.csrfSecret, derived.frameSigningSecret]).toEqual([
+      `csrf:${storage}`,
+      `frame:${storage}`,
+    ])
+    const none = readSettings(
+      withVars({ CSRF_SECRET: '', FRAME_SIGNING_SECRET: '', STORAGE_SIGNING_SECRET: '' }),
+    )
+    expect([none.csrfSecret, none.frameSigningSecret]).toEqual([null, null])
+  })
+
+  it('names the secret to set when a page needs one that no var provides', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'no secrets')
+    const bare = { CSRF_SECRET: '', FRAME_SIGNING_SECRET: '', STORAGE_SIGNING_SECRET: '' }
+    const settingsPage = await call('/settings', { cookie: account.cookie, env: bare })
+    expect(settingsPage.status).toBe(500)
+    expect(await json(settingsPage)).toEqual(
+      errorOf(
+        'internal_error',
+        'server misconfigured: CSRF_SECRET is not set; generate one with `openssl rand -hex 32`',
+      ),
+    )
+    const viewer = await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie, env: bare })
+    expect((await json(viewer)).error.message).toMatch(
+      /^server misconfigured: FRAME_SIGNING_SECRET is not set/,
     )
   })
 

@@ -24,8 +24,10 @@ export type Settings = {
   contentUrl: string | null
   s3: S3Settings | null
   storageSigningSecret: string | null
-  csrfSecret: string
-  frameSigningSecret: string
+  /** Null when no secret at all is set: signed-in forms then answer 500, naming CSRF_SECRET. */
+  csrfSecret: string | null
+  /** Null when no secret at all is set: content frames then answer 500, naming the var. */
+  frameSigningSecret: string | null
 }
 
 /** A var that cannot be used as given; the message names the var, never its value. */
@@ -63,11 +65,6 @@ const optionalText = z.pipe(
   z.transform((value) => (unset(value) ? null : value!)),
 )
 
-const longEnough = z.refine<string>(
-  (value) => value.length >= MIN_SECRET_LENGTH,
-  `must be at least ${MIN_SECRET_LENGTH} characters; ${GENERATE}`,
-)
-const requiredSecret = z.string().check(longEnough)
 const optionalSecret = z.pipe(
   z.optional(
     z
@@ -104,13 +101,13 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   STORAGE_SIGNING_SECRET: optionalSecret,
-  CSRF_SECRET: requiredSecret,
-  FRAME_SIGNING_SECRET: requiredSecret,
+  CSRF_SECRET: optionalSecret,
+  FRAME_SIGNING_SECRET: optionalSecret,
 })
 
 const cache = new WeakMap<object, Settings>()
 
-/** The settings of this env; throws SettingsError when a var is malformed or a secret missing. */
+/** The settings of this env; throws SettingsError when a var is malformed. */
 export function readSettings(env: Bindings): Settings {
   let settings = cache.get(env)
   if (!settings) {
@@ -125,9 +122,7 @@ function parseSettings(env: Bindings): Settings {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const name = String(issue.path[0])
-    const message =
-      issue.code === 'invalid_type' ? `${name} is not set; ${GENERATE}` : `${name} ${issue.message}`
-    throw new SettingsError(message)
+    throw new SettingsError(`${name} ${issue.message}`)
   }
   const vars = parsed.data
   return {
@@ -140,12 +135,28 @@ function parseSettings(env: Bindings): Settings {
     contentUrl: vars.CONTENT_URL,
     s3: s3Settings(vars),
     storageSigningSecret: vars.STORAGE_SIGNING_SECRET,
-    csrfSecret: vars.CSRF_SECRET,
-    frameSigningSecret: vars.FRAME_SIGNING_SECRET,
+    csrfSecret: vars.CSRF_SECRET ?? derivedSecret('csrf', vars),
+    frameSigningSecret: vars.FRAME_SIGNING_SECRET ?? derivedSecret('frame', vars),
   }
 }
 
 type Vars = z.output<typeof schema>
+
+/**
+ * A deployment made before CSRF_SECRET and FRAME_SIGNING_SECRET existed keeps working: their keys
+ * are then derived from the storage secret, one per purpose, so a signature made for one purpose
+ * never holds for another. Setting the var gives the purpose a key of its own, rotated on its own.
+ */
+function derivedSecret(purpose: 'csrf' | 'frame', vars: Vars): string | null {
+  const base = vars.STORAGE_SIGNING_SECRET ?? vars.S3_SECRET_ACCESS_KEY
+  return base ? `${purpose}:${base}` : null
+}
+
+/** A purpose's secret, or the settings error that names the var to set. */
+export function secretFor(name: 'CSRF_SECRET' | 'FRAME_SIGNING_SECRET', value: string | null) {
+  if (value) return value
+  throw new SettingsError(`${name} is not set; ${GENERATE}`)
+}
 
 // All four or none: half a set of credentials would fail at the first upload, far from its cause.
 function s3Settings(vars: Vars): S3Settings | null {

@@ -1,6 +1,7 @@
 import { constantTimeEqual, hmacHex } from '../lib/crypto'
 import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
 import type { Services } from '../domain/services'
+import { secretFor } from '../lib/settings'
 
 // Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
 // from CONTENT_URL when set. The signature names the access the frame was issued under (the
@@ -33,7 +34,7 @@ export async function frameUrls(svc: Services, origin: string, link: FrameLink) 
   const grant = encodeGrant(link.grant)
   // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
   const sig = await hmacHex(
-    svc.settings.frameSigningSecret,
+    secretFor('FRAME_SIGNING_SECRET', svc.settings.frameSigningSecret),
     frameMessage(link.canvasId, String(link.version), grant, exp, origin),
   )
   const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
@@ -49,11 +50,10 @@ export async function verifyFrame(
   query: { g?: string; exp?: string; app?: string; sig?: string },
 ): Promise<FrameGrant | null> {
   const { g = '', exp = '', app = '', sig = '' } = query
-  if (!/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
-  const expected = await hmacHex(
-    svc.settings.frameSigningSecret,
-    frameMessage(canvasId, version, g, Number(exp), app),
-  )
+  const secret = svc.settings.frameSigningSecret
+  // Without a secret no frame URL was ever made: every one is refused.
+  if (!secret || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 < svc.now()) return null
+  const expected = await hmacHex(secret, frameMessage(canvasId, version, g, Number(exp), app))
   return constantTimeEqual(expected, sig) ? decodeGrant(g) : null
 }
 

@@ -6,6 +6,7 @@ import { resolveSession, type SessionInfo } from '../domain/users'
 import type { Services } from '../domain/services'
 import { constantTimeEqual, hmacHex } from '../lib/crypto'
 import { AppError } from '../lib/errors'
+import { secretFor } from '../lib/settings'
 import { readForm } from './forms'
 
 /** A signed-in form post whose CSRF token held; `form` is its fields. */
@@ -52,5 +53,6 @@ export const checkedForm = createMiddleware<FormEnv>(async (c, next) => {
  * table is not enough to forge one. 128 bits are plenty for a token that dies with its session.
  */
 export async function csrfToken(svc: Services, session: SessionInfo) {
-  return (await hmacHex(svc.settings.csrfSecret, `csrf:${session.sessionHash}`)).slice(0, 32)
+  const secret = secretFor('CSRF_SECRET', svc.settings.csrfSecret)
+  return (await hmacHex(secret, `csrf:${session.sessionHash}`)).slice(0, 32)
 }
