@@ -1,4 +1,4 @@
-/** The CLI's one error: printed as `error: <message> (<code>)`, exit 1. */
+/** The CLI's one error: printed as `error: <message> (<code>)`; exit 2 for `usage`, else 1. */
 export class CliError extends Error {
   readonly code: string
 

@@ -38,7 +38,22 @@ const main: CommandDef = {
   subCommands,
 }
 
-async function run(rawArgs: string[]) {
+// Flags that mean the same to every command, accepted before the command's name as well as after.
+const GLOBAL_FLAGS = new Set(['--debug', '--json', '--help', '-h'])
+
+/**
+ * citty hands a subcommand only the words after its name, so `svc --debug whoami` would lose the
+ * flag: global flags written before the command move after it.
+ */
+function globalFlagsLast(rawArgs: string[]): string[] {
+  const leading: string[] = []
+  let i = 0
+  while (i < rawArgs.length && GLOBAL_FLAGS.has(rawArgs[i])) leading.push(rawArgs[i++])
+  return i < rawArgs.length ? [...rawArgs.slice(i), ...leading] : rawArgs
+}
+
+async function run(givenArgs: string[]) {
+  const rawArgs = globalFlagsLast(givenArgs)
   const [command, parents] = await resolve(main, rawArgs)
   if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs.length === 0) {
     const usage = await renderUsage(command, parents === command ? undefined : parents)
@@ -109,6 +124,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`${err.stack}\n`)
     }
     process.stderr.write(`error: ${error.message} (${error.code})\n`)
-    process.exit(1)
+    // 2 for a mistake in the command line itself, so a script can tell it from a failure.
+    process.exit(error.code === 'usage' ? 2 : 1)
   },
 )

@@ -12,19 +12,24 @@ export default defineCommand({
     ...globalArgs,
     token: { type: 'string', description: 'The API key (svc_…); asked for when omitted' },
     endpoint: { type: 'string', description: `API address (default: ${DEFAULT_URL})` },
-    'web-url': { type: 'string', description: `Web address (default: ${DEFAULT_URL})` },
+    'web-url': { type: 'string', description: 'Web address (default: the endpoint)' },
   },
   async run({ args }) {
     begin('login', { ...args, token: args.token ? '[given]' : undefined })
     const current = resolveSettings()
     let { token } = args
     let endpoint = args.endpoint ?? current.endpoint
-    let webUrl = args['web-url'] ?? current.webUrl
+    // One Worker serves the API and the pages: a new endpoint is the web address too, unless told.
+    let webUrl = args['web-url'] ?? (args.endpoint ? args.endpoint : current.webUrl)
     if (!token) {
       if (!process.stdin.isTTY) {
         throw new CliError('no --token given and no terminal to ask on', 'usage')
       }
-      endpoint = (await ask(`Endpoint [${endpoint}]: `)) || endpoint
+      const typed = await ask(`Endpoint [${endpoint}]: `)
+      if (typed) {
+        endpoint = typed
+        if (!args['web-url']) webUrl = typed
+      }
       webUrl = (await ask(`Web URL [${webUrl}]: `)) || webUrl
       token = await ask('API key: ', { hidden: true })
       if (!token) throw new CliError('no API key given', 'usage')

@@ -95,9 +95,25 @@ describe('basics', () => {
       [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
     ] as const) {
       const res = await svc(home, [...args])
-      expect(res.code).toBe(1)
+      // A mistake in the command line exits 2, so a script can tell it from a failure.
+      expect(res.code).toBe(2)
       expect(res.stderr).toBe(message)
     }
+  })
+
+  it('takes global flags before the command as well as after it', async () => {
+    const env = { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url }
+    for (const args of [
+      ['--debug', 'whoami'],
+      ['whoami', '--debug'],
+    ]) {
+      const res = await svc(newHome(), args, env)
+      expect(res.code, args.join(' ')).toBe(0)
+      expect(res.stderr, args.join(' ')).toMatch(/\[INFO\] GET \/v1\/me \{"status":200/)
+    }
+    const help = await svc(newHome(), ['--help', 'push'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('--save')
   })
 
   it('commands that need a key say so', async () => {
@@ -133,7 +149,7 @@ describe('login, logout and config', () => {
     expect(existsSync(join(home, '.svc/config.json'))).toBe(false)
     const noTty = await svc(home, ['login', '--endpoint', server.url])
     expect(noTty).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'error: no --token given and no terminal to ask on (usage)\n',
     })
 
@@ -186,6 +202,8 @@ describe('login, logout and config', () => {
     clearInterval(timer)
     expect(code).toBe(0)
     expect(out).toContain(`Endpoint [${server.url}]:`)
+    // The endpoint just given is the web address on offer, not the default one.
+    expect(out).toContain(`Web URL [${server.url}]:`)
     expect(out).toContain('API key:')
     expect(out).toContain('logged in as cli@example.com')
     expect(out).not.toContain(key)
@@ -196,6 +214,20 @@ describe('login, logout and config', () => {
     })
   })
 
+  it('login --endpoint without --web-url prints links that work: the endpoint is the web URL', async () => {
+    const home = newHome()
+    const res = await svc(home, ['login', '--token', key, '--endpoint', server.url])
+    expect(res.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
+      api_key: key,
+      endpoint: server.url,
+      web_url: server.url,
+    })
+    const pushed = await svc(home, ['push', file('weburl.txt', 'web url'), '--json'])
+    const viewUrl = JSON.parse(pushed.stdout).view_url
+    expect(viewUrl.startsWith(`${server.url}/c/`)).toBe(true)
+  })
+
   it('config set takes endpoint and web_url only, as URLs', async () => {
     const home = newHome()
     expect((await svc(home, ['config', 'set', 'web_url', 'https://web.example/'])).stdout).toBe(
@@ -204,12 +236,12 @@ describe('login, logout and config', () => {
     expect((await svc(home, ['config', 'set', 'endpoint', server.url])).code).toBe(0)
     const wrongKey = await svc(home, ['config', 'set', 'api_key', 'x'])
     expect(wrongKey).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: "error: unknown key 'api_key': use endpoint or web_url (usage)\n",
     })
     const notUrl = await svc(home, ['config', 'set', 'endpoint', 'ftp://x'])
     expect(notUrl).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: "error: endpoint must be an http(s) URL, got 'ftp://x' (usage)\n",
     })
     // The environment wins over the file.
@@ -442,7 +474,7 @@ describe('sharing and downloads', () => {
     expect(right.stdout).toBe('<p>shared</p>')
     const bad = await svc(anon, ['download', 'https://x.example/other/path'])
     expect(bad).toMatchObject({
-      code: 1,
+      code: 2,
       stderr:
         'error: not a share link (expected …/s/<token>): https://x.example/other/path (usage)\n',
     })
