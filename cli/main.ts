@@ -89,7 +89,7 @@ async function resolve(root: CommandDef, rawArgs: string[]): Promise<[CommandDef
 /** citty accepts any flag; a typo must fail loudly instead of being ignored. */
 async function checkFlags(command: CommandDef, rawArgs: string[]) {
   const defs = ((await value(command.args)) ?? {}) as ArgsDef
-  const known = new Set<string>(['debug', 'help'])
+  const known = new Set<string>(['debug', 'json', 'help'])
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === 'positional') continue
     known.add(name)
@@ -123,7 +123,12 @@ run(process.argv.slice(2)).then(
     if (process.argv.includes('--debug') && err instanceof Error && error.code === 'internal') {
       process.stderr.write(`${err.stack}\n`)
     }
-    process.stderr.write(`error: ${error.message} (${error.code})\n`)
+    if (process.argv.includes('--json')) {
+      const body = { error: { code: error.code, message: error.message } }
+      process.stderr.write(JSON.stringify(body) + '\n')
+    } else {
+      process.stderr.write(`error: ${error.message} (${error.code})\n`)
+    }
     // 2 for a mistake in the command line itself, so a script can tell it from a failure.
     process.exit(error.code === 'usage' ? 2 : 1)
   },

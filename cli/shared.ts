@@ -3,11 +3,16 @@ import { Api } from './client'
 import { CliError } from './errors'
 import { resolveSettings, type Settings } from './config'
 import { log, setDebug } from './log'
+import type { Canvas, Share } from './types'
 
 // Pieces every command uses: the global flags, the resolved settings and API client, output.
 
 export const globalArgs = {
   debug: { type: 'boolean', description: 'Print every log entry to stderr as it happens' },
+  json: {
+    type: 'boolean',
+    description: 'Print the result as one JSON document (errors too, on stderr)',
+  },
 } as const satisfies ArgsDef
 
 export type Session = { settings: Settings; api: Api }
@@ -39,6 +44,16 @@ export const dim = (text: string) => (colour() ? `\x1b[2m${text}\x1b[22m` : text
 
 export const viewUrl = (settings: Settings, canvasId: string) => `${settings.webUrl}/c/${canvasId}`
 export const shareUrl = (settings: Settings, token: string) => `${settings.webUrl}/s/${token}`
+
+// One JSON shape per resource, whichever command prints it: the API's, plus the link to open.
+export const canvasJson = (settings: Settings, canvas: Canvas) => ({
+  ...canvas,
+  view_url: viewUrl(settings, canvas.canvas_id),
+})
+export const shareJson = (settings: Settings, share: Share) => ({
+  ...share,
+  url: shareUrl(settings, share.token),
+})
 
 /** Rows as aligned columns, the header in bold. */
 export function table(headers: string[], rows: string[][]): string {

@@ -136,7 +136,16 @@ function written(sink: Writable, chunk: Buffer): Promise<void> {
  * Fetches a signed URL (no API key) and streams it to `output`, or stdout when `output` is null.
  * A file is written beside its target and renamed at the end, so a failed download leaves nothing.
  */
-export async function downloadTo(url: string, output: string | null, force: boolean) {
+/**
+ * Streams the bytes at `url` into `output`, or to stdout when it is null. `textOnTerminal`: stdout
+ * that is a terminal takes text only; binary bytes there would garble it (`-o -` says otherwise).
+ */
+export async function downloadTo(
+  url: string,
+  output: string | null,
+  force: boolean,
+  options: { textOnTerminal?: boolean } = {},
+) {
   refuseOverwrite(output, force)
   const started = performance.now()
   const response = await get(url)
@@ -146,6 +155,16 @@ export async function downloadTo(url: string, output: string | null, force: bool
     ms: Math.round(performance.now() - started),
   })
   if (status >= 300) throw errorFrom(status, await readText(response))
+  if (!output && options.textOnTerminal && process.stdout.isTTY) {
+    const type = String(response.headers['content-type'] ?? '')
+    if (!isText(type)) {
+      response.destroy()
+      throw new CliError(
+        `binary content (${type || 'unknown type'}): give -o <file>, or -o - to print it anyway`,
+        'usage',
+      )
+    }
+  }
   const total = Number(response.headers['content-length'] ?? 0)
   const bar = progress('downloading', output ? total : 0)
   const collect = gcEvery(GC_INTERVAL)
@@ -195,6 +214,9 @@ async function get(url: string): Promise<IncomingMessage> {
     throw new CliError(`download failed: ${causeOf(err)}`, 'network_error')
   }
 }
+
+const isText = (type: string) =>
+  /^(text\/|application\/(json|xml|javascript|[\w.+-]*\+(json|xml)))|image\/svg\+xml/i.test(type)
 
 /** Checked before asking for the content too, so a refused download spends no share view. */
 export function refuseOverwrite(output: string | null, force: boolean) {

@@ -8,7 +8,7 @@ import {
   writeConfig,
 } from '../config'
 import { CliError } from '../errors'
-import { begin, globalArgs, print } from '../shared'
+import { begin, globalArgs, print, printJson } from '../shared'
 
 const KEYS = ['endpoint', 'web_url'] as const
 
@@ -18,6 +18,14 @@ const show = defineCommand({
   async run({ args }) {
     begin('config show', args)
     const settings = resolveSettings()
+    if (args.json) {
+      return printJson({
+        config: configPath(),
+        endpoint: settings.endpoint,
+        web_url: settings.webUrl,
+        api_key: maskKey(settings.apiKey),
+      })
+    }
     print(`config    ${configPath()}`)
     print(
       `endpoint  ${settings.endpoint}${process.env.CANVAS_ENDPOINT ? ' (CANVAS_ENDPOINT)' : ''}`,
@@ -43,6 +51,7 @@ const set = defineCommand({
     }
     const value = normalizeUrl(args.value, args.key)
     writeConfig({ ...readConfig(), [args.key]: value })
+    if (args.json) return printJson({ [args.key]: value })
     print(`${args.key} = ${value}`)
   },
 })

@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, print } from '../shared'
+import { begin, globalArgs, print, printJson } from '../shared'
 
 export default defineCommand({
   meta: { name: 'delete', description: 'Delete a canvas and all its versions' },
@@ -7,6 +7,7 @@ export default defineCommand({
   async run({ args }) {
     const { api } = begin('delete', args)
     await api.request(`/v1/canvases/${encodeURIComponent(args.id)}`, { method: 'DELETE' })
+    if (args.json) return printJson({ canvas_id: args.id, deleted: true })
     print(`deleted ${args.id}`)
   },
 })

@@ -1,5 +1,15 @@
 import { defineCommand } from 'citty'
-import { begin, dim, globalArgs, humanSize, positiveInt, print, printJson, table } from '../shared'
+import {
+  begin,
+  canvasJson,
+  dim,
+  globalArgs,
+  humanSize,
+  positiveInt,
+  print,
+  printJson,
+  table,
+} from '../shared'
 import type { Canvas } from '../types'
 
 export default defineCommand({
@@ -8,16 +18,20 @@ export default defineCommand({
     ...globalArgs,
     type: { type: 'string', description: 'Only this file type (extension), e.g. html' },
     limit: { type: 'string', description: 'How many (1-100)', default: '20' },
-    json: { type: 'boolean', description: 'Print JSON' },
   },
   async run({ args }) {
-    const { api } = begin('list', args)
+    const { api, settings } = begin('list', args)
     const limit = positiveInt(args.limit, 'limit')
     const ext = args.type?.replace(/^\./, '').toLowerCase()
-    const body = await api.request<{ canvases: Canvas[] }>('/v1/canvases', {
-      query: { limit, ext },
-    })
-    if (args.json) return printJson(body)
+    const body = await api.request<{ canvases: Canvas[]; limit: number; offset: number }>(
+      '/v1/canvases',
+      {
+        query: { limit, ext },
+      },
+    )
+    if (args.json) {
+      return printJson({ ...body, canvases: body.canvases.map((c) => canvasJson(settings, c)) })
+    }
     if (body.canvases.length === 0) return print(dim('no canvases'))
     const rows = body.canvases.map((c) => [
       c.canvas_id,

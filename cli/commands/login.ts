@@ -2,7 +2,7 @@ import { defineCommand } from 'citty'
 import { Api } from '../client'
 import { DEFAULT_URL, normalizeUrl, readConfig, resolveSettings, writeConfig } from '../config'
 import { CliError } from '../errors'
-import { begin, globalArgs, print } from '../shared'
+import { begin, globalArgs, print, printJson } from '../shared'
 import { ask } from '../prompt'
 import type { Me } from '../types'
 
@@ -39,6 +39,7 @@ export default defineCommand({
     // The key is checked before anything is saved.
     const me = await new Api(endpoint, token.trim()).request<Me>('/v1/me')
     writeConfig({ ...readConfig(), api_key: token.trim(), endpoint, web_url: webUrl })
+    if (args.json) return printJson({ ...me, endpoint, web_url: webUrl })
     print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
   },
 })

@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import { defineCommand } from 'citty'
-import { begin, globalArgs, print, printJson, viewUrl } from '../shared'
+import { begin, canvasJson, globalArgs, print, printJson, viewUrl } from '../shared'
 import type { Canvas } from '../types'
 import { uploadFile } from '../upload'
 
@@ -14,7 +14,6 @@ export default defineCommand({
     id: { type: 'string', description: 'Replace the content of this canvas (a new version)' },
     public: { type: 'boolean', description: 'Make the canvas public' },
     renderer: { type: 'string', description: 'Renderer id (see the server’s /v1/renderers)' },
-    json: { type: 'boolean', description: 'Print the canvas as JSON' },
   },
   async run({ args }) {
     const { api, settings } = begin('push', args)
@@ -54,7 +53,7 @@ export default defineCommand({
       }
     }
     const url = viewUrl(settings, canvas.canvas_id)
-    if (args.json) return printJson({ ...canvas, view_url: url })
+    if (args.json) return printJson(canvasJson(settings, canvas))
     print(canvas.canvas_id)
     print(
       `version ${canvas.version} · ${canvas.expires_at ? `expires ${canvas.expires_at}` : 'permanent'}`,

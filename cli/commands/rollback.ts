@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty'
 import { contentTypeFor } from '../../src/lib/content-types'
 import { CliError } from '../errors'
-import { begin, globalArgs, positiveInt, print } from '../shared'
+import { begin, canvasJson, globalArgs, positiveInt, print, printJson } from '../shared'
 import type { Canvas, Version } from '../types'
 
 export default defineCommand({
@@ -15,7 +15,7 @@ export default defineCommand({
     version: { type: 'positional', required: true, description: 'The version to bring back' },
   },
   async run({ args }) {
-    const { api } = begin('rollback', args)
+    const { api, settings } = begin('rollback', args)
     const wanted = positiveInt(args.version, 'version')!
     const id = encodeURIComponent(args.id)
     const canvas = await api.request<Canvas>(`/v1/canvases/${id}`)
@@ -38,6 +38,7 @@ export default defineCommand({
       method: 'PATCH',
       json: { file_id: fin.file.file_id },
     })
+    if (args.json) return printJson(canvasJson(settings, updated))
     print(
       `${updated.canvas_id} is now version ${updated.version} (the content of version ${wanted})`,
     )

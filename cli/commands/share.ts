@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, positiveInt, print, shareUrl } from '../shared'
-import type { Share } from '../types'
+import { begin, globalArgs, positiveInt, print, printJson, shareJson, shareUrl } from '../shared'
+import type { Api } from '../client'
+import type { Canvas, Share } from '../types'
 
 export default defineCommand({
   meta: { name: 'share', description: 'Create a public share link' },
@@ -23,13 +24,25 @@ export default defineCommand({
         version: positiveInt(args.version, 'version'),
       },
     })
+    if (args.json) return printJson(shareJson(settings, link))
     print(shareUrl(settings, link.token))
     const details = [
-      link.expires_at ? `expires ${link.expires_at}` : 'never expires',
-      link.max_views ? `at most ${link.max_views} views` : null,
+      await expiry(api, link),
+      link.max_views ? `at most ${plural(link.max_views, 'view')}` : null,
       link.version ? `pinned to version ${link.version}` : null,
       link.has_password ? 'password protected' : null,
     ].filter(Boolean)
     process.stderr.write(details.join(' · ') + '\n')
   },
 })
+
+/** A link without its own expiry still dies with a temporary canvas: say when. */
+async function expiry(api: Api, link: Share): Promise<string> {
+  if (link.expires_at) return `expires ${link.expires_at}`
+  const canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(link.canvas_id)}`)
+  return canvas.expires_at
+    ? `expires with the canvas ${canvas.expires_at} (svc save ${canvas.canvas_id} keeps both)`
+    : 'never expires'
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

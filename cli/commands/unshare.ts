@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, print } from '../shared'
+import { begin, globalArgs, print, printJson } from '../shared'
 
 export default defineCommand({
   meta: { name: 'unshare', description: 'Revoke every share link of a canvas' },
@@ -10,6 +10,7 @@ export default defineCommand({
       `/v1/canvases/${encodeURIComponent(args.id)}/shares`,
       { method: 'DELETE' },
     )
+    if (args.json) return printJson({ canvas_id: args.id, revoked })
     print(`revoked ${revoked} link${revoked === 1 ? '' : 's'}`)
   },
 })

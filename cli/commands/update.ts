@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty'
 import { CliError } from '../errors'
-import { begin, globalArgs, print } from '../shared'
+import { begin, canvasJson, globalArgs, print, printJson } from '../shared'
 import type { Canvas } from '../types'
 
 export default defineCommand({
@@ -13,7 +13,7 @@ export default defineCommand({
     renderer: { type: 'string', description: 'Renderer id' },
   },
   async run({ args }) {
-    const { api } = begin('update', args)
+    const { api, settings } = begin('update', args)
     if (!args.title && !args.visibility && !args.renderer) {
       throw new CliError('nothing to update: give --title, --visibility or --renderer', 'usage')
     }
@@ -21,6 +21,7 @@ export default defineCommand({
       method: 'PATCH',
       json: { title: args.title, visibility: args.visibility, renderer_id: args.renderer },
     })
+    if (args.json) return printJson(canvasJson(settings, canvas))
     print(`${canvas.canvas_id} · ${canvas.title} · ${canvas.visibility} · ${canvas.renderer_id}`)
   },
 })

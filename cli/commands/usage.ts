@@ -11,7 +11,7 @@ type Usage = {
 
 export default defineCommand({
   meta: { name: 'usage', description: 'Show workspace storage statistics' },
-  args: { ...globalArgs, json: { type: 'boolean', description: 'Print raw JSON' } },
+  args: { ...globalArgs },
   async run({ args }) {
     const { api } = begin('usage', args)
     const usage = await api.request<Usage>('/v1/usage')

@@ -7,7 +7,6 @@ export default defineCommand({
   args: {
     ...globalArgs,
     id: { type: 'positional', required: true, description: 'Canvas id' },
-    json: { type: 'boolean', description: 'Print JSON' },
   },
   async run({ args }) {
     const { api } = begin('versions', args)

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { defineCommand } from 'citty'
-import { begin, globalArgs, print, viewUrl } from '../shared'
+import { begin, globalArgs, print, printJson, viewUrl } from '../shared'
 
 export default defineCommand({
   meta: { name: 'view', description: 'Open a canvas in the browser' },
@@ -8,6 +8,7 @@ export default defineCommand({
   async run({ args }) {
     const { settings } = begin('view', args)
     const url = viewUrl(settings, encodeURIComponent(args.id))
+    if (args.json) return printJson({ canvas_id: args.id, view_url: url })
     print(url)
     const opener = findOpener()
     if (!opener) return

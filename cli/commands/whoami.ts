@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, print } from '../shared'
+import { begin, globalArgs, print, printJson } from '../shared'
 import type { Me } from '../types'
 
 export default defineCommand({
@@ -8,6 +8,7 @@ export default defineCommand({
   async run({ args }) {
     const { api, settings } = begin('whoami', args)
     const me = await api.request<Me>('/v1/me')
+    if (args.json) return printJson({ ...me, endpoint: settings.endpoint })
     print(`${me.user.email}`)
     print(`workspace ${me.workspace.name} (${me.workspace.workspace_id})`)
     print(`key ${me.key.name} [${me.key.scopes.join(', ')}] at ${settings.endpoint}`)

@@ -408,7 +408,12 @@ describe('sharing and downloads', () => {
     )
     const plain = await svc(home, ['share', id])
     expect(plain.stdout).toMatch(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}\n$/)
-    expect(plain.stderr).toBe('never expires\n')
+    // The link has no expiry of its own, but it dies with the temporary canvas.
+    expect(plain.stderr).toMatch(
+      new RegExp(`^expires with the canvas \\d{4}-\\S+ \\(svc save ${id} keeps both\\)\\n$`),
+    )
+    const kept = idOf((await svc(home, ['push', file('kept.txt', 'kept'), '--save'])).stdout)
+    expect((await svc(home, ['share', kept])).stderr).toBe('never expires\n')
     const token = plain.stdout.trim().split('/s/')[1]
 
     const dir = mkdtempSync(join(work, 'dl-'))
@@ -459,7 +464,7 @@ describe('sharing and downloads', () => {
     expect(noPassword).toMatchObject({
       code: 1,
       stderr:
-        'error: this share link needs a password: X-Share-Password (share_password_required)\n',
+        'error: this link needs a password: give --password (or set CANVAS_SHARE_PASSWORD) (share_password_required)\n',
     })
     const wrong = await svc(anon, ['download', lockedToken, '-o', '-', '--password', 'nope'], {
       CANVAS_ENDPOINT: server.url,
@@ -575,5 +580,146 @@ describe('the log', () => {
     await svc(home, ['whoami'])
     expect(statSync(join(home, '.svc/cli.log.1')).size).toBe(5 * 1024 * 1024)
     expect(statSync(join(home, '.svc/cli.log')).size).toBeLessThan(1024)
+  })
+})
+
+describe('--json, for scripts and agents', () => {
+  // One shape per resource, whichever command prints it.
+  const CANVAS = {
+    canvas_id: expect.stringMatching(/^[A-Za-z0-9]+$/),
+    owner_user_id: expect.any(String),
+    title: expect.any(String),
+    ext: expect.any(String),
+    renderer_id: expect.any(String),
+    visibility: expect.stringMatching(/^(private|public)$/),
+    version: expect.any(Number),
+    size: expect.any(Number),
+    created_at: expect.any(String),
+    updated_at: expect.any(String),
+    expires_at: expect.toBeOneOf([null, expect.any(String)]),
+    view_url: expect.stringMatching(/^https:\/\/canvas\.example\/c\/[A-Za-z0-9]+$/),
+  }
+  const SHARE = {
+    token: expect.any(String),
+    canvas_id: expect.any(String),
+    expires_at: expect.toBeOneOf([null, expect.any(String)]),
+    view_count: expect.any(Number),
+    max_views: expect.toBeOneOf([null, expect.any(Number)]),
+    version: expect.toBeOneOf([null, expect.any(Number)]),
+    has_password: expect.any(Boolean),
+    created_at: expect.any(String),
+    url: expect.stringMatching(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}$/),
+  }
+
+  it('every command prints one JSON document, and errors as JSON on stderr', async () => {
+    const home = await loggedIn()
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const res = await svc(home, [...args, '--json'], env)
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0)
+      return JSON.parse(res.stdout)
+    }
+    const pushed = await run(['push', file('json.txt', 'one')])
+    expect(pushed).toStrictEqual(CANVAS)
+    const id = pushed.canvas_id
+    expect(await run(['push', file('json.txt', 'two'), '--id', id])).toStrictEqual({
+      ...CANVAS,
+      version: 2,
+    })
+    const list = await run(['list'])
+    expect(list).toStrictEqual({ canvases: expect.any(Array), limit: 20, offset: 0 })
+    for (const canvas of list.canvases) expect(canvas).toStrictEqual(CANVAS)
+    expect(await run(['update', id, '--title', 'Renamed'])).toStrictEqual({
+      ...CANVAS,
+      title: 'Renamed',
+    })
+    expect(await run(['save', id])).toStrictEqual({ ...CANVAS, expires_at: null })
+    expect(await run(['rollback', id, '1'])).toStrictEqual({ ...CANVAS, version: 3 })
+    expect(await run(['versions', id])).toStrictEqual({
+      versions: [3, 2, 1].map((version) => ({
+        version,
+        size: 3,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        created_at: expect.any(String),
+      })),
+    })
+    const share = await run(['share', id, '--password', 'hunter22', '--max-views', '1'])
+    expect(share).toStrictEqual({ ...SHARE, max_views: 1, has_password: true })
+    const out = join(mkdtempSync(join(work, 'json-')), 'pulled.txt')
+    expect(await run(['pull', id, '-o', out])).toStrictEqual({
+      canvas_id: id,
+      version: null,
+      path: out,
+    })
+    expect(readFileSync(out, 'utf8')).toBe('one')
+    expect(await run(['whoami'])).toStrictEqual({
+      user: { user_id: expect.any(String), email: 'cli@example.com' },
+      workspace: { workspace_id: expect.any(String), name: 'cli' },
+      key: { key_id: expect.any(String), name: 'cli', scopes: ['read', 'write'] },
+      endpoint: server.url,
+    })
+    expect(await run(['usage'])).toMatchObject({ canvases: { total: expect.any(Number) } })
+    expect(await run(['view', id])).toStrictEqual({
+      canvas_id: id,
+      view_url: `https://canvas.example/c/${id}`,
+    })
+    expect(await run(['config', 'show'])).toStrictEqual({
+      config: join(home, '.svc/config.json'),
+      endpoint: server.url,
+      web_url: 'https://canvas.example',
+      api_key: `${key.slice(0, 8)}…${key.slice(-4)}`,
+    })
+    expect(await run(['config', 'set', 'web_url', 'https://canvas.example'])).toStrictEqual({
+      web_url: 'https://canvas.example',
+    })
+    expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 1 })
+    expect(await run(['delete', id])).toStrictEqual({ canvas_id: id, deleted: true })
+    expect(await run(['logout'])).toStrictEqual({ logged_out: true })
+    expect(await run(['logout'])).toStrictEqual({ logged_out: false })
+
+    // Failures: one JSON error on stderr, nothing on stdout, the exit code of its kind.
+    const missing = await svc(home, ['whoami', '--json'])
+    expect(missing.code).toBe(1)
+    expect(missing.stdout).toBe('')
+    expect(JSON.parse(missing.stderr)).toEqual({
+      error: {
+        code: 'unauthorized',
+        message: 'not logged in: run `svc login` or set CANVAS_API_KEY',
+      },
+    })
+    const usage = await svc(home, ['--json', 'list', '--bogus'])
+    expect(usage.code).toBe(2)
+    expect(JSON.parse(usage.stderr)).toEqual({
+      error: { code: 'usage', message: "unknown option '--bogus'; see --help" },
+    })
+  })
+
+  it('pull refuses to print binary content on a terminal, but not text or -o -', async () => {
+    const home = await loggedIn()
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
+    const binary = idOf((await svc(home, ['push', file('pixel.png', png)])).stdout)
+    const text = idOf((await svc(home, ['push', file('note.txt', 'plain words')])).stdout)
+    // `script` gives svc a terminal for stdout, as a person would have.
+    const onTerminal = (args: string) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        const child = spawn('script', ['-qec', `node ${SVC} ${args}`, '/dev/null'], {
+          env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+        })
+        let out = ''
+        child.stdout.on('data', (d) => (out += d))
+        child.on('close', (code) => resolve({ code: code ?? 1, out }))
+      })
+    const refused = await onTerminal(`pull ${binary}`)
+    expect(refused.code).toBe(2)
+    expect(refused.out).toContain(
+      'error: binary content (image/png): give -o <file>, or -o - to print it anyway (usage)',
+    )
+    const shown = await onTerminal(`pull ${text}`)
+    expect([shown.code, shown.out]).toEqual([0, 'plain words'])
+    expect((await onTerminal(`pull ${binary} -o -`)).code).toBe(0)
+  })
+
+  it('logout says so when nobody was logged in', async () => {
+    const res = await svc(newHome(), ['logout'])
+    expect(res).toMatchObject({ code: 0, stdout: 'not logged in: nothing to do\n' })
   })
 })
