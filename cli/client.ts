@@ -85,7 +85,14 @@ export class Api {
 export function errorFrom(status: number, text: string): CliError {
   try {
     const body = JSON.parse(text)
-    if (body?.error?.code) return new CliError(body.error.message, body.error.code)
+    if (body?.error?.code) {
+      // The API points at its own routes; at the command line the command is the way there.
+      const message = String(body.error.message).replace(
+        'see GET /v1/renderers',
+        'see svc renderers',
+      )
+      return new CliError(message, body.error.code)
+    }
   } catch {
     // Not our JSON: fall through to the status line.
   }

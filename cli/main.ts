@@ -1,5 +1,6 @@
 import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty'
-import { CliError } from './errors'
+import { CliError, usageError } from './errors'
+import { closest, examples } from './help'
 import { log } from './log'
 
 // The `svc` root command (./index answers `--version` before this loads); subcommands load lazily.
@@ -16,6 +17,7 @@ const subCommands = {
   pull: () => import('./commands/pull').then((m) => m.default),
   list: () => import('./commands/list').then((m) => m.default),
   share: () => import('./commands/share').then((m) => m.default),
+  shares: () => import('./commands/shares').then((m) => m.default),
   unshare: () => import('./commands/unshare').then((m) => m.default),
   view: () => import('./commands/view').then((m) => m.default),
   download: () => import('./commands/download').then((m) => m.default),
@@ -24,6 +26,7 @@ const subCommands = {
   update: () => import('./commands/update').then((m) => m.default),
   save: () => import('./commands/save').then((m) => m.default),
   delete: () => import('./commands/delete').then((m) => m.default),
+  renderers: () => import('./commands/renderers').then((m) => m.default),
 }
 
 const main: CommandDef = {
@@ -54,10 +57,12 @@ function globalFlagsLast(rawArgs: string[]): string[] {
 
 async function run(givenArgs: string[]) {
   const rawArgs = globalFlagsLast(givenArgs)
-  const [command, parents] = await resolve(main, rawArgs)
-  if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs.length === 0) {
-    const usage = await renderUsage(command, parents === command ? undefined : parents)
-    process.stdout.write(plain(usage) + '\n')
+  const { command, parent, path } = await resolve(main, rawArgs)
+  // A group such as `config` on its own has nothing to run: its help says what it holds.
+  const group = !command.run && Boolean(command.subCommands)
+  if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs.length === 0 || group) {
+    const usage = await renderUsage(command, parent === command ? undefined : parent)
+    process.stdout.write(plain(usage) + '\n' + examples(path.join(' ') || 'svc'))
     return
   }
   await checkFlags(command, rawArgs)
@@ -71,19 +76,28 @@ function plain(text: string): string {
 }
 
 /** The command the arguments name, walking subcommands by their leading words. */
-async function resolve(root: CommandDef, rawArgs: string[]): Promise<[CommandDef, CommandDef]> {
+async function resolve(root: CommandDef, rawArgs: string[]) {
   let command = root
   let parent = root
+  const path: string[] = []
   for (const word of rawArgs) {
     if (word.startsWith('-')) break
     const subs = (await value(command.subCommands)) as Record<string, unknown> | undefined
     if (!subs) break
     const sub = subs[word]
-    if (!sub) throw new CliError(`unknown command '${word}'; see svc --help`, 'usage')
+    if (!sub) {
+      const meant = closest(word, Object.keys(subs))
+      throw usageError(
+        meant
+          ? `unknown command '${word}': did you mean '${meant}'?`
+          : `unknown command '${word}'; see svc --help`,
+      )
+    }
     parent = command
     command = (await value(sub)) as CommandDef
+    path.push(word)
   }
-  return [command, parent]
+  return { command, parent, path }
 }
 
 /** citty accepts any flag; a typo must fail loudly instead of being ignored. */
@@ -101,8 +115,15 @@ async function checkFlags(command: CommandDef, rawArgs: string[]) {
     const match = /^--?(?:no-)?([^=]+)/.exec(arg)
     if (!match || /^-\d/.test(arg)) continue
     const name = arg.startsWith('--') ? match[1] : match[1].slice(0, 1)
-    if (!known.has(name))
-      throw new CliError(`unknown option '${arg.split('=')[0]}'; see --help`, 'usage')
+    if (!known.has(name)) {
+      const given = arg.split('=')[0]
+      const meant = arg.startsWith('--') ? closest(name, [...known]) : null
+      throw usageError(
+        meant
+          ? `unknown option '${given}': did you mean '--${meant}'?`
+          : `unknown option '${given}'; see --help`,
+      )
+    }
   }
 }
 

@@ -41,7 +41,7 @@ const set = defineCommand({
   meta: { name: 'set', description: 'Set endpoint or web_url' },
   args: {
     ...globalArgs,
-    key: { type: 'positional', required: true, description: 'endpoint or web_url' },
+    key: { type: 'positional', required: true, description: 'Endpoint or web_url' },
     value: { type: 'positional', required: true, description: 'An http(s) URL' },
   },
   async run({ args }) {

@@ -13,7 +13,7 @@ export default defineCommand({
     save: { type: 'boolean', description: 'Keep it permanently instead of 24 hours' },
     id: { type: 'string', description: 'Replace the content of this canvas (a new version)' },
     public: { type: 'boolean', description: 'Make the canvas public' },
-    renderer: { type: 'string', description: 'Renderer id (see the server’s /v1/renderers)' },
+    renderer: { type: 'string', description: 'Renderer id (see svc renderers)' },
   },
   async run({ args }) {
     const { api, settings } = begin('push', args)

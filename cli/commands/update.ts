@@ -9,7 +9,7 @@ export default defineCommand({
     ...globalArgs,
     id: { type: 'positional', required: true, description: 'Canvas id' },
     title: { type: 'string', description: 'New title' },
-    visibility: { type: 'string', description: 'private or public' },
+    visibility: { type: 'string', description: 'Private or public' },
     renderer: { type: 'string', description: 'Renderer id' },
   },
   async run({ args }) {

@@ -93,12 +93,30 @@ describe('basics', () => {
       [['list', '--bogus'], "error: unknown option '--bogus'; see --help (usage)\n"],
       [['push'], 'error: Missing required positional argument: FILE (usage)\n'],
       [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
+      [['pussh', 'a.html'], "error: unknown command 'pussh': did you mean 'push'? (usage)\n"],
+      [
+        ['list', '--limt', '3'],
+        "error: unknown option '--limt': did you mean '--limit'? (usage)\n",
+      ],
     ] as const) {
       const res = await svc(home, [...args])
       // A mistake in the command line exits 2, so a script can tell it from a failure.
       expect(res.code).toBe(2)
       expect(res.stderr).toBe(message)
     }
+  })
+
+  it('help pages carry examples; a group alone shows its help', async () => {
+    const home = newHome()
+    for (const command of ['push', 'share', 'delete', 'shares', 'renderers', 'config set']) {
+      const help = await svc(home, [...command.split(' '), '--help'])
+      expect(help.code, command).toBe(0)
+      expect(help.stdout, command).toMatch(new RegExp(`EXAMPLES\\n\\n  \\$ svc ${command}`))
+    }
+    const config = await svc(home, ['config'])
+    expect(config.code).toBe(0)
+    expect(config.stdout).toContain('show')
+    expect(config.stdout).toContain('$ svc config show')
   })
 
   it('takes global flags before the command as well as after it', async () => {
@@ -536,8 +554,13 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
       JSON.parse((await svc(home, ['usage', '--json'])).stdout).canvases.total,
     ).toBeGreaterThan(0)
 
-    expect((await svc(home, ['delete', id])).stdout).toBe(`deleted ${id}\n`)
-    expect((await svc(home, ['delete', id])).stderr).toBe(
+    // Without a terminal to ask on, nothing is deleted unless --yes says so.
+    expect(await svc(home, ['delete', id])).toMatchObject({
+      code: 2,
+      stderr: 'error: refusing to delete without confirmation: give --yes (usage)\n',
+    })
+    expect((await svc(home, ['delete', id, '--yes'])).stdout).toBe(`deleted ${id}\n`)
+    expect((await svc(home, ['delete', id, '-y'])).stderr).toBe(
       'error: canvas not found (canvas_not_found)\n',
     )
   })
@@ -672,7 +695,7 @@ describe('--json, for scripts and agents', () => {
       web_url: 'https://canvas.example',
     })
     expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 1 })
-    expect(await run(['delete', id])).toStrictEqual({ canvas_id: id, deleted: true })
+    expect(await run(['delete', id, '--yes'])).toStrictEqual({ canvas_id: id, deleted: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
 
@@ -691,6 +714,46 @@ describe('--json, for scripts and agents', () => {
     expect(JSON.parse(usage.stderr)).toEqual({
       error: { code: 'usage', message: "unknown option '--bogus'; see --help" },
     })
+  })
+
+  it('shares lists the links of a canvas; unshare --token revokes one; renderers lists renderers', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('links.txt', 'links')])).stdout)
+    const first = JSON.parse((await svc(home, ['share', id, '--json'])).stdout)
+    const second = JSON.parse(
+      (await svc(home, ['share', id, '--json', '--password', 'hunter22', '--max-views', '3']))
+        .stdout,
+    )
+    const listed = JSON.parse((await svc(home, ['shares', id, '--json'])).stdout)
+    expect(listed.shares.map((s: any) => s.token).sort()).toEqual(
+      [first.token, second.token].sort(),
+    )
+    for (const share of listed.shares) expect(share).toStrictEqual(SHARE)
+    const table = await svc(home, ['shares', id])
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD$/,
+    )
+    expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
+    expect(table.stdout).toMatch(new RegExp(`${second.token} +with canvas +0 +3 +latest +yes`))
+
+    const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])
+    expect(JSON.parse(one.stdout)).toStrictEqual({ canvas_id: id, revoked: 1 })
+    const left = JSON.parse((await svc(home, ['shares', id, '--json'])).stdout)
+    expect(left.shares.map((s: any) => s.token)).toEqual([first.token])
+    expect(await svc(home, ['unshare', id, '--token', 'no way'])).toMatchObject({
+      code: 2,
+      stderr: "error: --token must be a share token or link, got 'no way' (usage)\n",
+    })
+    expect((await svc(home, ['unshare', id])).stdout).toBe('revoked 1 link\n')
+    expect((await svc(home, ['shares', id])).stdout).toBe('no share links\n')
+
+    const renderers = JSON.parse((await svc(home, ['renderers', '--json'])).stdout)
+    expect(renderers.renderers.map((r: any) => r.renderer_id)).toContain('markdown')
+    expect((await svc(home, ['renderers'])).stdout).toMatch(/^ID +NAME +EXTENSIONS +SCRIPTS\n/)
+    const badRenderer = await svc(home, ['update', id, '--renderer', 'nope'])
+    expect(badRenderer.stderr).toBe(
+      "error: renderer_id: unknown renderer 'nope'; see svc renderers (invalid_request)\n",
+    )
   })
 
   it('pull refuses to print binary content on a terminal, but not text or -o -', async () => {

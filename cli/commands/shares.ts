@@ -1,0 +1,30 @@
+import { defineCommand } from 'citty'
+import { begin, dim, globalArgs, print, printJson, shareJson, table } from '../shared'
+import type { Canvas, Share } from '../types'
+
+export default defineCommand({
+  meta: { name: 'shares', description: 'List the share links of a canvas' },
+  args: { ...globalArgs, id: { type: 'positional', required: true, description: 'Canvas id' } },
+  async run({ args }) {
+    const { api, settings } = begin('shares', args)
+    const id = encodeURIComponent(args.id)
+    const { shares } = await api.request<{ shares: Share[] }>(`/v1/canvases/${id}/shares`)
+    if (args.json) return printJson({ shares: shares.map((s) => shareJson(settings, s)) })
+    if (shares.length === 0) return print(dim('no share links'))
+    // A link without an expiry of its own still ends with a temporary canvas.
+    const canvas = await api.request<Canvas>(`/v1/canvases/${id}`)
+    const lasting = canvas.expires_at ? 'with canvas' : 'never'
+    const rows = shares.map((s) => {
+      const link = shareJson(settings, s)
+      return [
+        link.url,
+        s.expires_at ? s.expires_at.slice(0, 16).replace('T', ' ') : lasting,
+        String(s.view_count),
+        s.max_views === null ? '-' : String(s.max_views),
+        s.version === null ? 'latest' : String(s.version),
+        s.has_password ? 'yes' : 'no',
+      ]
+    })
+    print(table(['URL', 'EXPIRES', 'VIEWS', 'MAX VIEWS', 'VERSION', 'PASSWORD'], rows))
+  },
+})

@@ -1,0 +1,72 @@
+// What `--help` adds to citty's usage text: examples in the style of gh's help pages, and the
+// "did you mean" of a mistyped command or flag.
+
+const EXAMPLES: Record<string, string[]> = {
+  svc: [
+    'svc login --token svc_… --endpoint https://canvas.example',
+    'svc push report.html',
+    'svc share <id> --expires 7d',
+    'svc list --json',
+  ],
+  login: [
+    'svc login                       # asked for the endpoint and key',
+    'svc login --token svc_… --endpoint http://127.0.0.1:8787',
+  ],
+  logout: ['svc logout'],
+  config: ['svc config show', 'svc config set web_url https://canvas.example'],
+  'config show': ['svc config show --json'],
+  'config set': ['svc config set endpoint https://api.canvas.example'],
+  whoami: ['svc whoami', 'svc whoami --json'],
+  usage: ['svc usage'],
+  push: [
+    'svc push report.html                  # a new canvas, kept 24 hours',
+    'svc push report.html --id <id>        # a new version of that canvas',
+    'svc push chart.svg --save --public',
+    'svc push notes.md --json | jq -r .view_url',
+  ],
+  pull: ['svc pull <id> -o report.html', 'svc pull <id> --version 2 -o old.html'],
+  list: ['svc list', 'svc list --type html --limit 50', 'svc list --json'],
+  share: ['svc share <id>', 'svc share <id> --expires 7d --password s3cret --max-views 100'],
+  shares: ['svc shares <id>', 'svc shares <id> --json'],
+  unshare: ['svc unshare <id>                 # every link', 'svc unshare <id> --token <token>'],
+  view: ['svc view <id>'],
+  download: [
+    'svc download https://canvas.example/s/<token>',
+    'svc download <token> --password s3cret -o report.html',
+  ],
+  versions: ['svc versions <id>'],
+  rollback: ['svc rollback <id> 2          # a new version with the content of version 2'],
+  update: ['svc update <id> --title "Q3 report" --visibility public'],
+  save: ['svc save <id>'],
+  delete: ['svc delete <id>', 'svc delete <id> --yes          # no question, for scripts'],
+  renderers: ['svc renderers', 'svc push data.txt --renderer code'],
+}
+
+export function examples(path: string): string {
+  const lines = EXAMPLES[path]
+  return lines ? `\nEXAMPLES\n\n${lines.map((l) => `  $ ${l}`).join('\n')}\n` : ''
+}
+
+/** The closest of `candidates` to a mistyped `word`, if any is close enough to be the one meant. */
+export function closest(word: string, candidates: string[]): string | null {
+  let best = ''
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1
+  for (const candidate of candidates) {
+    const distance = editDistance(word, candidate)
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
+  }
+  return best || null
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+    }
+    previous = current
+  }
+  return previous[b.length]
+}
