@@ -14,12 +14,18 @@ export type Uploaded = {
   uploaded: boolean
 }
 
-/** presign → PUT (skipped when the workspace has the bytes already) → finalize. */
-export async function uploadFile(api: Api, path: string): Promise<Uploaded> {
+/**
+ * presign → PUT (skipped when the workspace has the bytes already) → finalize. `unless`: a digest
+ * the caller already has; the same bytes again upload nothing and give null.
+ */
+export async function uploadFile(api: Api, path: string): Promise<Uploaded>
+export async function uploadFile(api: Api, path: string, unless?: string): Promise<Uploaded | null>
+export async function uploadFile(api: Api, path: string, unless?: string) {
   const size = fileSize(path)
   const ext = extFor(path)
   const mime = contentTypeFor(ext)
   const sha256 = await hashFile(path, size)
+  if (sha256 === unless) return null
   const meta = { sha256, ext, size, mime }
   const presign = await api.request<Presign>('/v1/upload/presign', { method: 'POST', json: meta })
   if (!presign.exists) {

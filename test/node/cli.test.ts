@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -784,5 +785,110 @@ describe('--json, for scripts and agents', () => {
   it('logout says so when nobody was logged in', async () => {
     const res = await svc(newHome(), ['logout'])
     expect(res).toMatchObject({ code: 0, stdout: 'not logged in: nothing to do\n' })
+  })
+})
+
+describe('push --watch', () => {
+  it('pushes a new version for each change, none for a save that changed nothing', async () => {
+    const home = await loggedIn()
+    const dir = mkdtempSync(join(work, 'watch-'))
+    const path = join(dir, 'live.md')
+    writeFileSync(path, '# one')
+    const child = spawn(process.execPath, [SVC, 'push', path, '--watch', '--json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const lines: any[] = []
+    let buffered = ''
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.stdout.on('data', (d) => {
+      buffered += d
+      for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) {
+        lines.push(JSON.parse(buffered.slice(0, i)))
+      }
+    })
+    const until = async (test: () => boolean, what: string) => {
+      const deadline = Date.now() + 15_000
+      while (!test()) {
+        if (Date.now() > deadline) throw new Error(`timed out: ${what}\n${stderr}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    try {
+      await until(() => lines.length === 1 && stderr.includes('watching'), 'the first push')
+      const id = lines[0].canvas_id
+      writeFileSync(path, '# two')
+      await until(() => lines.length === 2, 'version 2')
+      // The same bytes saved again: no version. (An editor's save is a rename over the file.)
+      writeFileSync(join(dir, 'live.md.tmp'), '# two')
+      renameSync(join(dir, 'live.md.tmp'), path)
+      await new Promise((r) => setTimeout(r, 1000))
+      expect(lines).toHaveLength(2)
+      writeFileSync(join(dir, 'live.md.tmp'), '# three')
+      renameSync(join(dir, 'live.md.tmp'), path)
+      await until(() => lines.length === 3, 'version 3')
+      expect(lines.map((l) => [l.canvas_id, l.version])).toEqual([
+        [id, 1],
+        [id, 2],
+        [id, 3],
+      ])
+      const exited = new Promise((resolve) => child.on('close', resolve))
+      child.kill('SIGINT')
+      expect(await exited).toBe(0)
+      const versions = JSON.parse((await svc(home, ['versions', id, '--json'])).stdout)
+      expect(versions.versions.map((v: any) => v.version)).toEqual([3, 2, 1])
+      const pulled = await svc(home, ['pull', id, '--version', '2'])
+      expect(pulled.stdout).toBe('# two')
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+})
+
+describe('an agent session, --json only', () => {
+  it('logs in, pushes, versions, shares, downloads anonymously, rolls back and deletes', async () => {
+    const home = newHome()
+    const anon = newHome()
+    const dir = mkdtempSync(join(work, 'agent-'))
+    const json = async (who: string, args: string[], env: Record<string, string> = {}) => {
+      const res = await svc(who, [...args, '--json'], env)
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0)
+      // Never a table: every answer parses as one JSON document.
+      return JSON.parse(res.stdout)
+    }
+    const login = await json(home, ['login', '--token', key, '--endpoint', server.url])
+    expect(login).toMatchObject({ endpoint: server.url, web_url: server.url })
+    const report = join(dir, 'report.md')
+    writeFileSync(report, '# Q3\n\nfirst draft')
+    const created = await json(home, ['push', report])
+    const id = created.canvas_id
+    expect(created).toMatchObject({ version: 1, view_url: `${server.url}/c/${id}` })
+    writeFileSync(report, '# Q3\n\nfinal')
+    expect(await json(home, ['push', report, '--id', id])).toMatchObject({ version: 2 })
+    const list = await json(home, ['list'])
+    expect(list.canvases.find((c: any) => c.canvas_id === id)).toMatchObject({ version: 2 })
+    const versions = await json(home, ['versions', id])
+    expect(versions.versions.map((v: any) => v.version)).toEqual([2, 1])
+    const share = await json(home, ['share', id, '--password', 'agent-pass'])
+    expect(share.url).toBe(`${server.url}/s/${share.token}`)
+    const info = await json(anon, ['download', share.url, '--info', '--password', 'agent-pass'])
+    expect(info.canvas).toMatchObject({ title: 'report.md', version: 2 })
+    const saved = join(dir, 'downloaded.md')
+    expect(
+      await json(anon, ['download', share.url, '-o', saved, '--password', 'agent-pass']),
+    ).toEqual({ token: share.token, path: saved })
+    expect(readFileSync(saved, 'utf8')).toBe('# Q3\n\nfinal')
+    const rolled = await json(home, ['rollback', id, '1'])
+    expect(rolled).toMatchObject({ canvas_id: id, version: 3 })
+    const pulled = join(dir, 'pulled.md')
+    await json(home, ['pull', id, '-o', pulled])
+    expect(readFileSync(pulled, 'utf8')).toBe('# Q3\n\nfirst draft')
+    expect(await json(home, ['delete', id, '--yes'])).toEqual({ canvas_id: id, deleted: true })
+    const gone = await svc(home, ['versions', id, '--json'])
+    expect(gone.code).toBe(1)
+    expect(JSON.parse(gone.stderr)).toEqual({
+      error: { code: 'canvas_not_found', message: 'canvas not found' },
+    })
   })
 })
