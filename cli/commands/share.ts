@@ -8,7 +8,10 @@ export default defineCommand({
   args: {
     ...globalArgs,
     id: { type: 'positional', required: true, description: 'Canvas id' },
-    expires: { type: 'string', description: 'Lifetime such as 30m, 24h, 7d (default: never)' },
+    expires: {
+      type: 'string',
+      description: 'Lifetime such as 30m, 24h, 7d (default: as long as the canvas)',
+    },
     password: { type: 'string', description: 'Require this password to open the link' },
     'max-views': { type: 'string', description: 'Stop after this many views' },
     version: { type: 'string', description: 'Pin the link to this version' },

@@ -120,6 +120,21 @@ describe('basics', () => {
     expect(config.stdout).toContain('$ svc config show')
   })
 
+  it('help text is written one way: every description a capitalised phrase', async () => {
+    const commands =
+      'login logout config whoami usage push pull list share shares unshare view download versions rollback update save delete renderers'
+    const home = newHome()
+    const top = (await svc(home, ['--help'])).stdout
+    for (const name of commands.split(' ')) {
+      expect(top, name).toMatch(new RegExp(`^ +${name} +[A-Z]`, 'm'))
+      const help = (await svc(home, [name, '--help'])).stdout
+      const options = help.split('\nOPTIONS\n')[1]?.split('EXAMPLES')[0] ?? ''
+      for (const line of options.split('\n').filter((l) => l.trim())) {
+        expect(line, `${name}: ${line}`).toMatch(/^ +(-\w, )?\S+ {2,}[A-Z]/)
+      }
+    }
+  })
+
   it('takes global flags before the command as well as after it', async () => {
     const env = { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url }
     for (const args of [
@@ -666,6 +681,8 @@ describe('--json, for scripts and agents', () => {
         created_at: expect.any(String),
       })),
     })
+    const once = await svc(home, ['share', id, '--max-views', '1'])
+    expect(once.stderr).toMatch(/ · at most 1 view\n$/)
     const share = await run(['share', id, '--password', 'hunter22', '--max-views', '1'])
     expect(share).toStrictEqual({ ...SHARE, max_views: 1, has_password: true })
     const out = join(mkdtempSync(join(work, 'json-')), 'pulled.txt')
@@ -695,7 +712,7 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['config', 'set', 'web_url', 'https://canvas.example'])).toStrictEqual({
       web_url: 'https://canvas.example',
     })
-    expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 1 })
+    expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 2 })
     expect(await run(['delete', id, '--yes'])).toStrictEqual({ canvas_id: id, deleted: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
