@@ -41,8 +41,9 @@ const main: CommandDef = {
   subCommands,
 }
 
-// Flags that mean the same to every command, accepted before the command's name as well as after.
-const GLOBAL_FLAGS = new Set(['--debug', '--json', '--help', '-h'])
+// Flags that mean the same to every command, accepted before the command's name as well as after
+// (`--json=false` and `--no-debug` included).
+const GLOBAL_FLAG = /^(--(no-)?(debug|json)(=.*)?|--help|-h)$/
 
 /**
  * citty hands a subcommand only the words after its name, so `svc --debug whoami` would lose the
@@ -51,13 +52,15 @@ const GLOBAL_FLAGS = new Set(['--debug', '--json', '--help', '-h'])
 function globalFlagsLast(rawArgs: string[]): string[] {
   const leading: string[] = []
   let i = 0
-  while (i < rawArgs.length && GLOBAL_FLAGS.has(rawArgs[i])) leading.push(rawArgs[i++])
+  while (i < rawArgs.length && GLOBAL_FLAG.test(rawArgs[i])) leading.push(rawArgs[i++])
   return i < rawArgs.length ? [...rawArgs.slice(i), ...leading] : rawArgs
 }
 
 async function run(givenArgs: string[]) {
   const rawArgs = globalFlagsLast(givenArgs)
   const { command, parent, path } = await resolve(main, rawArgs)
+  // Before any help: `svc --endpoint x whoami` is a mistake to name, not a request for help.
+  await checkFlags(command, rawArgs)
   // A group such as `config` on its own has nothing to run: its help says what it holds.
   const group = !command.run && Boolean(command.subCommands)
   if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs.length === 0 || group) {
@@ -65,7 +68,6 @@ async function run(givenArgs: string[]) {
     process.stdout.write(plain(usage) + '\n' + examples(path.join(' ') || 'svc'))
     return
   }
-  await checkFlags(command, rawArgs)
   await runCommand(main, { rawArgs })
 }
 
@@ -103,7 +105,7 @@ async function resolve(root: CommandDef, rawArgs: string[]) {
 /** citty accepts any flag; a typo must fail loudly instead of being ignored. */
 async function checkFlags(command: CommandDef, rawArgs: string[]) {
   const defs = ((await value(command.args)) ?? {}) as ArgsDef
-  const known = new Set<string>(['debug', 'json', 'help'])
+  const known = new Set<string>(['debug', 'json', 'help', 'h'])
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === 'positional') continue
     known.add(name)
@@ -134,12 +136,7 @@ async function value<T>(resolvable: T | (() => T) | (() => Promise<T>) | Promise
 run(process.argv.slice(2)).then(
   () => process.exit(0),
   (err: unknown) => {
-    const error =
-      err instanceof CliError
-        ? err
-        : err instanceof Error && /^E[A-Z_]+$/.test((err as { code?: string }).code ?? '')
-          ? new CliError(err.message, 'usage')
-          : new CliError(err instanceof Error ? err.message : String(err), 'internal')
+    const error = asCliError(err)
     log('ERROR', error.message, { code: error.code })
     if (process.argv.includes('--debug') && err instanceof Error && error.code === 'internal') {
       process.stderr.write(`${err.stack}\n`)
@@ -154,3 +151,13 @@ run(process.argv.slice(2)).then(
     process.exit(error.code === 'usage' ? 2 : 1)
   },
 )
+
+/** citty's own errors are mistakes in the command line; a system call's are not. */
+function asCliError(err: unknown): CliError {
+  if (err instanceof CliError) return err
+  if (err instanceof Error && err.name === 'CLIError') return new CliError(err.message, 'usage')
+  if (err instanceof Error && /^E[A-Z]+$/.test((err as NodeJS.ErrnoException).code ?? '')) {
+    return new CliError(err.message, 'io_error')
+  }
+  return new CliError(err instanceof Error ? err.message : String(err), 'internal')
+}

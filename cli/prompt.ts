@@ -1,8 +1,9 @@
 import { createInterface } from 'node:readline'
+import { CliError } from './errors'
 
 /** One line from the terminal; `hidden` echoes nothing (for secrets). */
 export function ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true })
     if (options.hidden) {
       const write = (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput
@@ -10,10 +11,20 @@ export function ask(question: string, options: { hidden?: boolean } = {}): Promi
         if (s.startsWith(question)) write.call(rl, question)
       }
     }
+    let answered = false
     rl.question(question, (answer) => {
+      answered = true
       if (options.hidden) process.stderr.write('\n')
       rl.close()
       resolve(answer.trim())
+    })
+    // Ctrl-C or Ctrl-D is no answer: nothing may go ahead, and the exit code must say so.
+    rl.on('SIGINT', () => rl.close())
+    rl.on('close', () => {
+      if (!answered) {
+        process.stderr.write('\n')
+        reject(new CliError('cancelled', 'cancelled'))
+      }
     })
   })
 }

@@ -135,10 +135,8 @@ function written(sink: Writable, chunk: Buffer): Promise<void> {
 /**
  * Fetches a signed URL (no API key) and streams it to `output`, or stdout when `output` is null.
  * A file is written beside its target and renamed at the end, so a failed download leaves nothing.
- */
-/**
- * Streams the bytes at `url` into `output`, or to stdout when it is null. `textOnTerminal`: stdout
- * that is a terminal takes text only; binary bytes there would garble it (`-o -` says otherwise).
+ * `textOnTerminal`: stdout that is a terminal takes text only; binary bytes there would garble it
+ * (`-o -` says otherwise).
  */
 export async function downloadTo(
   url: string,

@@ -7,7 +7,10 @@ import { basename, dirname, resolve } from 'node:path'
 
 const SETTLE_MS = 150
 
-/** Runs `onChange` after each burst of changes to `path`, one run at a time, until interrupted. */
+/**
+ * Runs `onChange` after each burst of changes to `path`, one run at a time, until interrupted.
+ * It also runs once as soon as the watch is set up, for a change made before it was.
+ */
 export function watchChanges(path: string, onChange: () => Promise<void>): Promise<void> {
   const full = resolve(path)
   const name = basename(full)
@@ -15,7 +18,9 @@ export function watchChanges(path: string, onChange: () => Promise<void>): Promi
     let timer: NodeJS.Timeout | undefined
     let running: Promise<void> | null = null
     let again = false
+    let stopped = false
     const run = () => {
+      if (stopped) return
       if (running) {
         again = true
         return
@@ -27,7 +32,7 @@ export function watchChanges(path: string, onChange: () => Promise<void>): Promi
         })
         .finally(() => {
           running = null
-          if (again) {
+          if (again && !stopped) {
             again = false
             run()
           }
@@ -39,6 +44,7 @@ export function watchChanges(path: string, onChange: () => Promise<void>): Promi
       timer = setTimeout(run, SETTLE_MS)
     })
     const stop = () => {
+      stopped = true
       clearTimeout(timer)
       watcher.close()
       process.off('SIGINT', interrupted)
@@ -51,5 +57,6 @@ export function watchChanges(path: string, onChange: () => Promise<void>): Promi
     }
     process.on('SIGINT', interrupted)
     process.on('SIGTERM', interrupted)
+    run()
   })
 }

@@ -47,7 +47,6 @@ describe('settings', () => {
         { FRAME_SIGNING_SECRET: 'x'.repeat(31) },
         'FRAME_SIGNING_SECRET must be at least 32 characters',
       ],
-      [{ STORAGE_SIGNING_SECRET: 'x' }, 'STORAGE_SIGNING_SECRET must be at least 32 characters'],
       [
         { S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com', S3_BUCKET: 'b' },
         'S3 storage is half configured: S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY not set',

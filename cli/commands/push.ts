@@ -23,6 +23,9 @@ const args = {
 
 type PushArgs = ParsedArgs<typeof args>
 
+// Errors of the key or the canvas, not of one attempt: watching on would only repeat them.
+const FATAL = new Set(['unauthorized', 'forbidden', 'canvas_not_found', 'usage', 'internal'])
+
 export default defineCommand({
   meta: { name: 'push', description: 'Upload a file as a canvas (or a new version with --id)' },
   args,
@@ -34,10 +37,18 @@ export default defineCommand({
     if (!args.watch) return
     process.stderr.write(`watching ${args.file} for changes (Ctrl-C to stop)\n`)
     await watchChanges(args.file, async () => {
-      // A save that changed nothing, or a file caught mid-rename, makes no version.
+      // A save that changed nothing, or a file caught mid-rename, makes no version. A failure the
+      // next save may not meet (the file changing mid-upload, the network) is reported and the
+      // watch goes on; one that every push would meet ends it.
       const next = await push(session.api, args, canvas.canvas_id, sha256).catch((err) => {
-        if (err instanceof CliError && err.code === 'file_not_found') return null
-        throw err
+        const error = err instanceof CliError ? err : new CliError(String(err), 'io_error')
+        if (FATAL.has(error.code)) throw error
+        if (error.code !== 'file_not_found') {
+          process.stderr.write(
+            `push failed: ${error.message} (${error.code}); waiting for the next change\n`,
+          )
+        }
+        return null
       })
       if (!next) return
       ;({ canvas, sha256 } = next)

@@ -44,7 +44,7 @@ export function query<S extends z.ZodMiniType>(schema: S) {
 
 /**
  * A JSON body, size-capped, decoded and parsed here, then validated: the parsed value is handed to
- * the validator through Hono's body cache, so the body is read once and never past the cap.
+ * the validator through Hono's body cache, so the stream is read once and never past the cap.
  */
 export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOptions = {}) {
   const validate = valid('json', schema)

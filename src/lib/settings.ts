@@ -26,7 +26,7 @@ export type Settings = {
   storageSigningSecret: string | null
   /** Null when no secret at all is set: signed-in forms then answer 500, naming CSRF_SECRET. */
   csrfSecret: string | null
-  /** Null when no secret at all is set: content frames then answer 500, naming the var. */
+  /** Null when no secret at all is set: viewer pages then answer 500, naming the var. */
   frameSigningSecret: string | null
 }
 
@@ -100,7 +100,8 @@ const schema = z.object({
   S3_REGION: optionalText,
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
-  STORAGE_SIGNING_SECRET: optionalSecret,
+  // Any length, as before it had a rule: a deployment's existing secret keeps working.
+  STORAGE_SIGNING_SECRET: optionalText,
   CSRF_SECRET: optionalSecret,
   FRAME_SIGNING_SECRET: optionalSecret,
 })

@@ -95,6 +95,9 @@ describe('basics', () => {
       [['push'], 'error: Missing required positional argument: FILE (usage)\n'],
       [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
       [['pussh', 'a.html'], "error: unknown command 'pussh': did you mean 'push'? (usage)\n"],
+      [['--jsn', 'whoami'], "error: unknown option '--jsn': did you mean '--json'? (usage)\n"],
+      [['--endpoint', 'x', 'whoami'], "error: unknown option '--endpoint'; see --help (usage)\n"],
+      [['config', '--bogus'], "error: unknown option '--bogus'; see --help (usage)\n"],
       [
         ['list', '--limt', '3'],
         "error: unknown option '--limt': did you mean '--limit'? (usage)\n",
@@ -133,6 +136,13 @@ describe('basics', () => {
         expect(line, `${name}: ${line}`).toMatch(/^ +(-\w, )?\S+ {2,}[A-Z]/)
       }
     }
+  })
+
+  it('a failing system call is exit 1, not a usage mistake', async () => {
+    const notADir = file('home-is-a-file', 'x')
+    const res = await svc(notADir, ['config', 'set', 'endpoint', 'http://x.example'])
+    expect(res.code).toBe(1)
+    expect(res.stderr).toMatch(/^error: ENOTDIR: .* \(io_error\)\n$/)
   })
 
   it('takes global flags before the command as well as after it', async () => {
@@ -797,6 +807,37 @@ describe('--json, for scripts and agents', () => {
     const shown = await onTerminal(`pull ${text}`)
     expect([shown.code, shown.out]).toEqual([0, 'plain words'])
     expect((await onTerminal(`pull ${binary} -o -`)).code).toBe(0)
+  })
+
+  it('delete asks on a terminal: only yes deletes; no, Ctrl-C or Ctrl-D cancel with exit 1', async () => {
+    const home = await loggedIn()
+    const ask = async (id: string, keys: string) => {
+      const child = spawn('script', ['-qec', `node ${SVC} delete ${id}`, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+      })
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('[y/N]') && keys) {
+          child.stdin.write(keys)
+          keys = ''
+        }
+      })
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      return { code, out }
+    }
+    const id = idOf((await svc(home, ['push', file('doomed.txt', 'doomed')])).stdout)
+    for (const keys of ['n\r', '\x03', '\x04']) {
+      const res = await ask(id, keys)
+      expect(res.out, JSON.stringify(keys)).toContain(
+        `Delete canvas ${id} and all its versions? [y/N]`,
+      )
+      expect(res.code, JSON.stringify(keys)).toBe(1)
+      expect((await svc(home, ['versions', id])).code).toBe(0)
+    }
+    const yes = await ask(id, 'y\r')
+    expect([yes.code, yes.out]).toEqual([0, expect.stringContaining(`deleted ${id}`)])
+    expect((await svc(home, ['versions', id])).code).toBe(1)
   })
 
   it('logout says so when nobody was logged in', async () => {
