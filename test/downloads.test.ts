@@ -1,7 +1,17 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { localTarget, presignUrl } from '../src/storage/presign'
-import { bytesOf, call, errorOf, follow, json, newAccount, newCanvas, upload } from './support/api'
+import {
+  bytesOf,
+  call,
+  errorOf,
+  follow,
+  json,
+  newAccount,
+  newCanvas,
+  REQUEST_ID,
+  upload,
+} from './support/api'
 
 describe('content and version downloads', () => {
   it('302 to a signed URL that serves the bytes inline, sandboxed', async () => {
@@ -193,7 +203,11 @@ describe('health', () => {
     expect(res.status).toBe(503)
     expect(await json(res)).toEqual({
       ok: false,
-      error: { code: 'service_unavailable', message: 'database unreachable' },
+      error: {
+        code: 'service_unavailable',
+        message: 'database unreachable',
+        request_id: REQUEST_ID,
+      },
     })
   })
 })

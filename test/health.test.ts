@@ -1,6 +1,6 @@
 import { SELF } from 'cloudflare:test'
 import { expect, it } from 'vitest'
-import { call, json } from './support/api'
+import { call, json, REQUEST_ID } from './support/api'
 
 it('answers ok when D1 is reachable', async () => {
   const res = await SELF.fetch('http://canvas.test/health')
@@ -24,7 +24,7 @@ it('answers 503 while D1 is unreachable, never caches that, and caches a success
   expect(down.status).toBe(503)
   expect(await json(down)).toEqual({
     ok: false,
-    error: { code: 'service_unavailable', message: 'database unreachable' },
+    error: { code: 'service_unavailable', message: 'database unreachable', request_id: REQUEST_ID },
   })
   // The failure was not remembered: the next poll asks D1 again and finds it back.
   const up = await call('/health', { env: { DB: flaky } })

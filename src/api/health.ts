@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { errorBody } from '../lib/errors'
-import type { AppEnv } from '../http/context'
+import { requestId, type AppEnv } from '../http/context'
 
 // A load balancer may poll /health many times a second: one D1 check per binding every few
 // seconds answers for all of them, and a failure is never cached.
@@ -14,16 +14,20 @@ const HEADERS = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 
  */
 export function health(c: Context<AppEnv>): Response | Promise<Response> {
   if (Date.now() - (lastHealthy.get(c.env.DB) ?? 0) < HEALTH_TTL_MS) return healthy()
-  return checkDatabase(c.env.DB)
+  return checkDatabase(c, c.env.DB)
 }
 
-async function checkDatabase(db: D1Database): Promise<Response> {
+async function checkDatabase(c: Context<AppEnv>, db: D1Database): Promise<Response> {
   try {
     await db.prepare('SELECT 1').first()
   } catch {
     lastHealthy.delete(db)
-    const body = { ok: false, ...errorBody('service_unavailable', 'database unreachable') }
-    return new Response(JSON.stringify(body), { status: 503, headers: HEADERS })
+    const id = requestId(c)
+    const body = { ok: false, ...errorBody('service_unavailable', 'database unreachable', id) }
+    return new Response(JSON.stringify(body), {
+      status: 503,
+      headers: { ...HEADERS, 'X-Request-Id': id },
+    })
   }
   lastHealthy.set(db, Date.now())
   return healthy()
