@@ -18,10 +18,12 @@ import {
 } from './support/api'
 import { seedCanvases } from './support/seed'
 import { countRows } from './support/state'
+import { database } from '../src/storage/db'
 
 const HOUR = 3600_000
 const services = () => ({
-  db: env.DB,
+  db: database(env.DB),
+  d1: env.DB,
   bucket: env.BUCKET,
   settings: readSettings(env),
   now: Date.now,

@@ -41,8 +41,8 @@ export async function presignUpload(
 ) {
   checkSize(svc, input.size)
   const now = svc.now()
-  const [, selected] = await svc.db.batch([
-    svc.db
+  const [, selected] = await svc.d1.batch([
+    svc.d1
       .prepare(
         `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
          VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
@@ -80,7 +80,7 @@ export async function presignUpload(
 /** Verifies the stored object against the declared size and sha256, then marks the file ready. */
 export async function finalizeUpload(svc: Services, actor: Actor, input: UploadInput) {
   checkSize(svc, input.size)
-  const [, selected] = await svc.db.batch([
+  const [, selected] = await svc.d1.batch([
     touch(svc, actor, input.sha256),
     selectFile(svc, actor, input.sha256),
   ])
@@ -101,8 +101,8 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
   const file = usable(found)
   if (file.status === 'ready') return { file: presentFile(file), reused: true }
   await verifyStored(svc, file.blob_key, input.sha256, input.size)
-  const [, after] = await svc.db.batch([
-    svc.db
+  const [, after] = await svc.d1.batch([
+    svc.d1
       .prepare(
         `UPDATE files SET status = 'ready', size = ?, mime = ?, finalized_at = ?, touched_at = ?
          WHERE workspace_id = ? AND sha256 = ? AND status = 'pending'`,
@@ -125,8 +125,8 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   const key = blobKey(actor.workspaceId, sha256)
   await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
   const now = svc.now()
-  const [, selected] = await svc.db.batch([
-    svc.db
+  const [, selected] = await svc.d1.batch([
+    svc.d1
       .prepare(
         `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at,
                             finalized_at, touched_at)
@@ -186,7 +186,7 @@ function removedMeanwhile() {
 }
 
 function touch(svc: Services, actor: Actor, sha256: string) {
-  return svc.db
+  return svc.d1
     .prepare(
       `UPDATE files SET touched_at = ? WHERE workspace_id = ? AND sha256 = ? AND status != 'deleting'`,
     )
@@ -194,7 +194,7 @@ function touch(svc: Services, actor: Actor, sha256: string) {
 }
 
 function selectFile(svc: Services, actor: Actor, sha256: string) {
-  return svc.db
+  return svc.d1
     .prepare(
       `SELECT file_id, sha256, size, mime, blob_key, status FROM files
        WHERE workspace_id = ? AND sha256 = ?`,

@@ -61,7 +61,7 @@ export async function contentUnderGrant(
   const params: unknown[] = [version, canvasId, svc.now()]
   if (grant.kind === 'owner') params.push(grant.sessionId)
   if (grant.kind === 'share') params.push(grant.token)
-  const row = await svc.db
+  const row = await svc.d1
     .prepare(`${CONTENT} ${CONDITION[grant.kind]}`)
     .bind(...params)
     .first<VersionContent>()

@@ -43,7 +43,7 @@ const COUNT_VIEW = `
 
 /** Public metadata: never counts a view. */
 export async function shareMetadata(svc: Services, access: ShareAccess) {
-  const row = await svc.db.prepare(SELECT_SHARE).bind(access.token).first<Resolved>()
+  const row = await svc.d1.prepare(SELECT_SHARE).bind(access.token).first<Resolved>()
   await admit(svc, row ?? undefined, access)
   return present(row!)
 }
@@ -54,18 +54,18 @@ export async function shareMetadata(svc: Services, access: ShareAccess) {
  */
 export async function openShareContent(svc: Services, access: ShareAccess) {
   const now = svc.now()
-  const [counted, selected] = await svc.db.batch([
-    svc.db
+  const [counted, selected] = await svc.d1.batch([
+    svc.d1
       .prepare(`${COUNT_VIEW} AND password_hash IS NULL RETURNING view_count`)
       .bind(access.token, now),
-    svc.db.prepare(SELECT_SHARE).bind(access.token),
+    svc.d1.prepare(SELECT_SHARE).bind(access.token),
   ])
   let row = (selected.results as Resolved[])[0]
   if (counted.results.length === 0) {
     await admit(svc, row, access)
-    const [recount, reselected] = await svc.db.batch([
-      svc.db.prepare(`${COUNT_VIEW} RETURNING view_count`).bind(access.token, svc.now()),
-      svc.db.prepare(SELECT_SHARE).bind(access.token),
+    const [recount, reselected] = await svc.d1.batch([
+      svc.d1.prepare(`${COUNT_VIEW} RETURNING view_count`).bind(access.token, svc.now()),
+      svc.d1.prepare(SELECT_SHARE).bind(access.token),
     ])
     row = (reselected.results as Resolved[])[0]
     // Someone else took the last view, or the link changed, between the two round trips.

@@ -54,7 +54,7 @@ export async function createShare(
   const token = input.token ?? newToken()
   const passwordHash = input.password ? await hashPassword(input.password) : null
   const expiresAt = input.expires_in ? now + input.expires_in * 1000 : null
-  const row = await svc.db
+  const row = await svc.d1
     .prepare(
       `INSERT INTO share_links (${SHARE_COLUMNS})
        SELECT ?1, c.canvas_id, ?2, ?3, ?4, 0, ?5, ?6 FROM canvases c
@@ -78,7 +78,7 @@ export async function createShare(
   if (row) return presentShare(row)
   await requireLiveCanvas(svc, actor, canvasId)
   if (input.version !== undefined) {
-    const version = await svc.db
+    const version = await svc.d1
       .prepare('SELECT 1 FROM versions WHERE canvas_id = ? AND version = ?')
       .bind(canvasId, input.version)
       .first()
@@ -90,7 +90,7 @@ export async function createShare(
 }
 
 export async function listShares(svc: Services, actor: Actor, canvasId: string) {
-  const { results } = await svc.db
+  const { results } = await svc.d1
     .prepare(
       `SELECT c.canvas_id AS live, s.* FROM canvases c
        LEFT JOIN share_links s ON s.canvas_id = c.canvas_id
@@ -104,9 +104,9 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
-  const [canvas, deleted] = await svc.db.batch([
+  const [canvas, deleted] = await svc.d1.batch([
     liveCanvas(svc, actor, canvasId),
-    svc.db
+    svc.d1
       .prepare(
         `DELETE FROM share_links WHERE canvas_id IN
            (SELECT c.canvas_id FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE})
@@ -119,9 +119,9 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
-  const [canvas, deleted] = await svc.db.batch([
+  const [canvas, deleted] = await svc.d1.batch([
     liveCanvas(svc, actor, canvasId),
-    svc.db
+    svc.d1
       .prepare(
         `DELETE FROM share_links WHERE token = ? AND canvas_id IN
            (SELECT c.canvas_id FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE})
@@ -138,7 +138,7 @@ export function shareNotFound() {
 }
 
 function liveCanvas(svc: Services, actor: Actor, canvasId: string) {
-  return svc.db
+  return svc.d1
     .prepare(`SELECT 1 FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}`)
     .bind(canvasId, actor.workspaceId, svc.now())
 }

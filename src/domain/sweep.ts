@@ -80,12 +80,12 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
 async function removeExpiredCanvases(svc: Services, now: number, batch: number, s: SweepSummary) {
   const expired = `SELECT canvas_id FROM canvases WHERE expires_at IS NOT NULL AND expires_at <= ?1
                    ORDER BY expires_at, canvas_id LIMIT ?2`
-  const [versions, , deleted] = await svc.db.batch([
-    svc.db
+  const [versions, , deleted] = await svc.d1.batch([
+    svc.d1
       .prepare(`SELECT COUNT(*) AS n FROM versions WHERE canvas_id IN (${expired})`)
       .bind(now, batch),
-    svc.db.prepare(`DELETE FROM share_links WHERE canvas_id IN (${expired})`).bind(now, batch),
-    svc.db
+    svc.d1.prepare(`DELETE FROM share_links WHERE canvas_id IN (${expired})`).bind(now, batch),
+    svc.d1
       .prepare(`DELETE FROM canvases WHERE canvas_id IN (${expired}) RETURNING canvas_id`)
       .bind(now, batch),
   ])
@@ -101,7 +101,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
  */
 async function markUnreferencedFiles(svc: Services, now: number, batch: number) {
   const graceMs = (svc.settings.uploadUrlTtl + 3600) * 1000
-  const marked = await svc.db
+  const marked = await svc.d1
     .prepare(
       `UPDATE files SET status = 'deleting' WHERE file_id IN (
          SELECT f.file_id FROM files f
@@ -121,7 +121,7 @@ async function markUnreferencedFiles(svc: Services, now: number, batch: number) 
  * with the others. The listing resumes where the previous run stopped.
  */
 async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
-  const state = await svc.db
+  const state = await svc.d1
     .prepare('SELECT value FROM sweep_state WHERE key = ?')
     .bind(CURSOR_KEY)
     .first<{ value: string }>()
@@ -142,13 +142,13 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
     size: c.size,
   }))
   const cursorStatement = listing.truncated
-    ? svc.db
+    ? svc.d1
         .prepare('INSERT OR REPLACE INTO sweep_state (key, value) VALUES (?, ?)')
         .bind(CURSOR_KEY, listing.cursor)
-    : svc.db.prepare('DELETE FROM sweep_state WHERE key = ?').bind(CURSOR_KEY)
+    : svc.d1.prepare('DELETE FROM sweep_state WHERE key = ?').bind(CURSOR_KEY)
   // Rows adopted here are removed by removeDeletingFiles, with the others.
-  const [, unowned] = await svc.db.batch([
-    svc.db
+  const [, unowned] = await svc.d1.batch([
+    svc.d1
       .prepare(
         `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
          SELECT json_extract(value, '$.id'), json_extract(value, '$.ws'), json_extract(value, '$.sha'),
@@ -161,7 +161,7 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
       )
       .bind(JSON.stringify(rows), now),
     // Objects of workspaces that no longer exist: nobody can upload there, delete them directly.
-    svc.db
+    svc.d1
       .prepare(
         `SELECT json_extract(value, '$.key') AS key, json_extract(value, '$.size') AS size
          FROM json_each(?1)
@@ -182,13 +182,13 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
 
 /** Deletes the objects of `deleting` files, then their rows. Safe to repeat after a crash. */
 async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary) {
-  const { results } = await svc.db
+  const { results } = await svc.d1
     .prepare(`SELECT file_id, blob_key, size FROM files WHERE status = 'deleting' LIMIT ?`)
     .bind(Math.min(batch, R2_DELETE_MAX))
     .all<{ file_id: string; blob_key: string; size: number }>()
   if (results.length === 0) return false
   await svc.bucket.delete(results.map((r) => r.blob_key))
-  const deleted = await svc.db
+  const deleted = await svc.d1
     .prepare(
       `DELETE FROM files WHERE status = 'deleting' AND file_id IN (SELECT value FROM json_each(?))
        RETURNING size`,
@@ -203,7 +203,7 @@ async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary
 
 /** Links expired for over 30 days, and links of deleted canvases 30 days after creation. */
 async function removeOldShares(svc: Services, now: number, batch: number, s: SweepSummary) {
-  const deleted = await svc.db
+  const deleted = await svc.d1
     .prepare(
       `DELETE FROM share_links WHERE token IN (
          SELECT token FROM share_links
@@ -217,7 +217,7 @@ async function removeOldShares(svc: Services, now: number, batch: number, s: Swe
 }
 
 async function removeExpiredSessions(svc: Services, now: number, batch: number, s: SweepSummary) {
-  const deleted = await svc.db
+  const deleted = await svc.d1
     .prepare(
       `DELETE FROM sessions WHERE session_hash IN (
          SELECT session_hash FROM sessions WHERE expires_at <= ? LIMIT ?)

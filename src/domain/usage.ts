@@ -4,7 +4,7 @@ import { LIVE } from './live'
 /** Workspace statistics in one batched round trip. */
 export async function workspaceUsage(svc: Services, actor: Actor) {
   const now = svc.now()
-  const db = svc.db
+  const db = svc.d1
   const [canvases, versions, files, shares] = await db.batch([
     db
       .prepare(

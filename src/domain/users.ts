@@ -34,8 +34,8 @@ export async function signup(svc: Services, input: Credentials) {
   const workspaceName = email.split('@')[0] || email
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
-  const [inserted] = await svc.db.batch([
-    svc.db
+  const [inserted] = await svc.d1.batch([
+    svc.d1
       .prepare(
         `INSERT INTO users (user_id, email, password_hash, created_at)
          SELECT ?1, ?2, ?3, ?4
@@ -43,13 +43,13 @@ export async function signup(svc: Services, input: Credentials) {
            AND NOT EXISTS (SELECT 1 FROM users WHERE email = ?2)`,
       )
       .bind(userId, email, passwordHash, now, svc.settings.signupOpen ? 1 : 0),
-    svc.db
+    svc.d1
       .prepare(
         `INSERT INTO workspaces (workspace_id, name, owner_user_id, created_at)
          SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?3)`,
       )
       .bind(workspaceId, workspaceName, userId, now),
-    svc.db
+    svc.d1
       .prepare(
         `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
          SELECT ?1, ?6, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?2)`,
@@ -58,7 +58,7 @@ export async function signup(svc: Services, input: Credentials) {
   ])
   if (inserted.meta.changes !== 1) {
     if (!svc.settings.signupOpen) {
-      const anyone = await svc.db.prepare('SELECT 1 FROM users LIMIT 1').first()
+      const anyone = await svc.d1.prepare('SELECT 1 FROM users LIMIT 1').first()
       if (anyone) throw new AppError('signup_closed', 'signup is closed on this server')
     }
     throw new AppError('conflict', 'email: an account with this email already exists')
@@ -73,7 +73,7 @@ export async function signup(svc: Services, input: Credentials) {
 /** Wrong email and wrong password answer alike, in about the same time. */
 export async function login(svc: Services, input: Credentials) {
   const email = normalizeEmail(input.email)
-  const row = await svc.db
+  const row = await svc.d1
     .prepare(
       `SELECT u.user_id, u.email, u.password_hash, w.workspace_id, w.name
        FROM users u JOIN workspaces w ON w.owner_user_id = u.user_id
@@ -97,7 +97,7 @@ export async function login(svc: Services, input: Credentials) {
   const now = svc.now()
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
-  await svc.db
+  await svc.d1
     .prepare(
       `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -114,7 +114,7 @@ export async function login(svc: Services, input: Credentials) {
 export async function resolveSession(svc: Services, token: string): Promise<SessionInfo | null> {
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
-  const row = await svc.db
+  const row = await svc.d1
     .prepare(
       `SELECT s.session_hash, s.session_id, s.expires_at, u.user_id, u.email, w.workspace_id, w.name
        FROM sessions s
@@ -143,7 +143,7 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
 }
 
 export async function endSession(svc: Services, token: string): Promise<void> {
-  await svc.db
+  await svc.d1
     .prepare('DELETE FROM sessions WHERE session_hash = ?')
     .bind(await sha256Hex(token))
     .run()
