@@ -17,7 +17,6 @@ export default {
     const { db, meter } = meteredD1(env.DB)
     const services = {
       db: database(db),
-      d1: db,
       bucket: env.BUCKET,
       settings: readSettings(env),
       now: Date.now,

@@ -14,13 +14,7 @@ const HOUR = 3600_000
 const CONTENTS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w) => `${w} content`)
 const runSweep = (now: number) =>
   sweep(
-    {
-      db: database(env.DB),
-      d1: env.DB,
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    },
+    { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env), now: Date.now },
     { now },
   )
 

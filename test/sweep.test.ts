@@ -23,7 +23,6 @@ import { database } from '../src/storage/db'
 const HOUR = 3600_000
 const services = () => ({
   db: database(env.DB),
-  d1: env.DB,
   bucket: env.BUCKET,
   settings: readSettings(env),
   now: Date.now,

@@ -4,8 +4,6 @@ import type { Database } from '../storage/db'
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
 export type Services = {
   db: Database
-  /** Transitional: the raw binding, for queries not yet moved to the builder. */
-  d1: D1Database
   bucket: R2Bucket
   settings: Settings
   now: () => number

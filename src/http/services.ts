@@ -6,7 +6,6 @@ import type { AppEnv } from './context'
 export const services = createMiddleware<AppEnv>(async (c, next) => {
   c.set('svc', {
     db: database(c.env.DB),
-    d1: c.env.DB,
     bucket: c.env.BUCKET,
     settings: readSettings(c.env),
     now: Date.now,

@@ -1,5 +1,6 @@
-import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1'
+import { D1PreparedQuery, drizzle, type DrizzleD1Database } from 'drizzle-orm/d1'
 import { sql, type AnyColumn } from 'drizzle-orm'
+import { DrizzleQueryError } from 'drizzle-orm/errors'
 
 // Domain code queries through Drizzle's core query builder only: no relational `db.query` API, so
 // no schema is passed and its code stays out of the Worker bundle.
@@ -7,6 +8,20 @@ export type Database = DrizzleD1Database
 
 // A binding lives as long as its isolate: its handle is built once, not on every request.
 const handles = new WeakMap<D1Database, Database>()
+
+// Outside a batch, Drizzle wraps a failed statement's error in one whose message holds the SQL and
+// its bound values (hashes of passwords, sessions and keys among them), and error handlers log
+// messages. A statement's error leaves as D1 threw it, as a batch's does.
+const prepared = D1PreparedQuery.prototype as unknown as Record<'queryWithCache', Run>
+type Run = (this: unknown, ...args: unknown[]) => Promise<unknown>
+const queryWithCache = prepared.queryWithCache
+prepared.queryWithCache = async function (...args) {
+  try {
+    return await queryWithCache.apply(this, args)
+  } catch (err) {
+    throw err instanceof DrizzleQueryError ? err.cause : err
+  }
+}
 
 export function database(d1: D1Database): Database {
   let db = handles.get(d1)

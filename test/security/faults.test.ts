@@ -44,16 +44,7 @@ const HOUR = 3600_000
 const later = () => Date.now() + 48 * HOUR
 const settings = readSettings(env)
 const sweepAt = (now: number, bindings: { DB: D1Database; BUCKET: R2Bucket }) =>
-  sweep(
-    {
-      db: database(bindings.DB),
-      d1: bindings.DB,
-      bucket: bindings.BUCKET,
-      settings,
-      now: Date.now,
-    },
-    { now },
-  )
+  sweep({ db: database(bindings.DB), bucket: bindings.BUCKET, settings, now: Date.now }, { now })
 
 /** Sweeps at a time past every grace period, without faults, until it is done. */
 const tidyUp = () => sweepUntilDone(later())

@@ -281,12 +281,7 @@ describe('a link with a view limit', () => {
     // ...and the link is used up for everyone else.
     expect((await call(`/s/${f.token}`)).status).toBe(410)
     // The same frame as it stands once the window has passed: refused.
-    const svc = {
-      db: database(env.DB),
-      d1: env.DB,
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-    }
+    const svc = { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env) }
     const late = await frameUrls(
       { ...svc, now: () => Date.now() - LIMITED_FRAME_SECONDS * 1000 - 1000 },
       ORIGIN,

@@ -63,7 +63,6 @@ export async function countRows(sql: string, ...params: unknown[]): Promise<numb
 export async function sweepUntilDone(now: number) {
   const services = {
     db: database(env.DB),
-    d1: env.DB,
     bucket: env.BUCKET,
     settings: readSettings(env),
     now: Date.now,
