@@ -55,7 +55,8 @@ function selectShare(db: Database, token: string) {
 type Resolved = Awaited<ReturnType<typeof selectShare>>[number]
 
 // A view counts only while the link is usable; the condition and the increment are one statement,
-// so concurrent downloads can neither lose a count nor pass max_views.
+// so concurrent downloads can neither lose a count nor pass max_views. The increment is SQL: the
+// builder sets only values.
 function countView(db: Database, token: string, now: number, onlyWithoutPassword: boolean) {
   return db
     .update(shareLinks)

@@ -247,6 +247,7 @@ async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary
     .limit(Math.min(batch, R2_DELETE_MAX))
   if (results.length === 0) return false
   await svc.bucket.delete(results.map((r) => r.blobKey))
+  // json_each's own column, which the schema does not know.
   const ids = db
     .select({ value: sql<string>`value`.as('value') })
     .from(jsonEach(results.map((r) => r.fileId)))
