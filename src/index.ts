@@ -1,6 +1,7 @@
 import { buildApp } from './app'
 import { readSettings, type Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
+import { database } from './storage/db'
 import { meteredD1 } from './storage/metered-d1'
 
 const app = buildApp()
@@ -14,7 +15,12 @@ export default {
    */
   async scheduled(controller: ScheduledController, env: Bindings) {
     const { db, meter } = meteredD1(env.DB)
-    const services = { db, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+    const services = {
+      db: database(db),
+      bucket: env.BUCKET,
+      settings: readSettings(env),
+      now: Date.now,
+    }
     const summary = await sweep(services, { now: controller.scheduledTime })
     const d1 = {
       round_trips: meter.roundTrips,

@@ -4,6 +4,7 @@ import { expect, it } from 'vitest'
 import { readSettings } from '../src/lib/settings'
 import { sweep } from '../src/domain/sweep'
 import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
+import { database } from '../src/storage/db'
 
 // Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
 // or an update) must leave every live version downloadable and intact, and, past the grace period,
@@ -12,7 +13,10 @@ import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
 const HOUR = 3600_000
 const CONTENTS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w) => `${w} content`)
 const runSweep = (now: number) =>
-  sweep({ db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }, { now })
+  sweep(
+    { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env), now: Date.now },
+    { now },
+  )
 
 type Op =
   | { kind: 'create'; content: number; permanent: boolean }

@@ -19,10 +19,11 @@ import {
 } from './support/api'
 import { seedCanvases } from './support/seed'
 import { countRows } from './support/state'
+import { database } from '../src/storage/db'
 
 const HOUR = 3600_000
 const services = () => ({
-  db: env.DB,
+  db: database(env.DB),
   bucket: env.BUCKET,
   settings: readSettings(env),
   now: Date.now,

@@ -19,6 +19,8 @@ export function health(c: Context<AppEnv>): Response | Promise<Response> {
 
 async function checkDatabase(c: Context<AppEnv>, db: D1Database): Promise<Response> {
   try {
+    // The binding itself, not the Drizzle handle: this runs ahead of the middleware that builds it,
+    // and a bare SELECT 1 needs no query builder.
     await db.prepare('SELECT 1').first()
   } catch {
     lastHealthy.delete(db)

@@ -8,6 +8,6 @@ import { authorize } from '../http/auth'
 export const reads = new Hono<AppEnv>()
 
 reads.get('/v1/canvases/:id', async (c) => {
-  const [canvas] = await authorize(c, [canvasByIdStatement(c.var.svc, canvasIdParam(c))])
+  const [canvas] = await authorize(c, canvasByIdStatement(c.var.svc, canvasIdParam(c)))
   return c.json(ownedCanvasDetail(canvas, c.var.auth))
 })

@@ -1,35 +1,43 @@
+import { and, desc, eq, exists, gt, inArray, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { defaultRenderer, findRenderer } from '../render/registry'
 import { newId } from '../lib/crypto'
+import { one, value, type Database } from '../storage/db'
+import { canvases, files, users, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
-import { LIVE } from './live'
+import { live } from './live'
 
-export type Visibility = 'private' | 'public'
-
-type CanvasRow = {
-  canvas_id: string
-  owner_user_id: string
-  title: string
-  ext: string
-  renderer_id: string
-  visibility: Visibility
-  version: number
-  created_at: number
-  updated_at: number
-  expires_at: number | null
-  size: number
-  file_id: string
-  sha256: string
-  mime: string
-}
+export type Visibility = (typeof canvases.$inferSelect)['visibility']
 
 // Every read of a canvas joins its current version and file: one statement, one round trip.
-const SELECT_CANVAS = `
-  SELECT c.canvas_id, c.workspace_id, c.owner_user_id, c.title, c.ext, c.renderer_id, c.visibility, c.version,
-         c.created_at, c.updated_at, c.expires_at, v.size, f.file_id, f.sha256, f.mime
-  FROM canvases c
-  JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = c.version
-  JOIN files f ON f.file_id = v.file_id`
+function selectCanvas(db: Database) {
+  return db
+    .select({
+      canvas_id: canvases.canvasId,
+      workspace_id: canvases.workspaceId,
+      owner_user_id: canvases.ownerUserId,
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      visibility: canvases.visibility,
+      version: canvases.version,
+      created_at: canvases.createdAt,
+      updated_at: canvases.updatedAt,
+      expires_at: canvases.expiresAt,
+      size: versions.size,
+      file_id: files.fileId,
+      sha256: files.sha256,
+      mime: files.mime,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, canvases.version)),
+    )
+    .innerJoin(files, eq(files.fileId, versions.fileId))
+}
+
+type CanvasRow = Awaited<ReturnType<typeof selectCanvas>>[number]
 
 export function presentCanvas(row: CanvasRow) {
   return {
@@ -75,38 +83,58 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   const canvasId = newId()
   const expiresAt = input.permanent ? null : now + svc.settings.tempCanvasTtl * 1000
   const known = findKnownRenderer(input.ext)
-  const [, , selected] = await svc.db.batch([
-    svc.db
-      .prepare(
-        `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
-                               visibility, version, created_at, updated_at, expires_at)
-         SELECT ?1, ?2, ?3, ?4, ?5,
-                COALESCE(?6, CASE WHEN f.mime LIKE 'text/%' THEN 'text' ELSE 'download' END),
-                'private', 1, ?7, ?7, ?8
-         FROM files f WHERE f.file_id = ?9 AND f.workspace_id = ?2 AND f.status = 'ready'`,
-      )
-      .bind(
-        canvasId,
-        actor.workspaceId,
-        actor.userId,
-        input.title,
-        input.ext,
-        rendererId ?? known,
-        now,
-        expiresAt,
-        input.file_id,
-      ),
-    svc.db
-      .prepare(
-        `INSERT INTO versions (canvas_id, version, file_id, size, created_at)
-         SELECT c.canvas_id, 1, f.file_id, f.size, ?1
-         FROM canvases c JOIN files f ON f.file_id = ?2 AND f.workspace_id = c.workspace_id
-         WHERE c.canvas_id = ?3`,
-      )
-      .bind(now, input.file_id, canvasId),
-    svc.db.prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ?`).bind(canvasId),
+  const renderer = rendererId ?? known
+  const db = svc.db
+  const [, , selected] = await db.batch([
+    db.insert(canvases).select((qb) =>
+      qb
+        .select({
+          canvasId: value(canvases.canvasId, canvasId),
+          workspaceId: value(canvases.workspaceId, actor.workspaceId),
+          ownerUserId: value(canvases.ownerUserId, actor.userId),
+          title: value(canvases.title, input.title),
+          ext: value(canvases.ext, input.ext),
+          // CASE: the builder has no conditional expression.
+          rendererId:
+            renderer !== null
+              ? value(canvases.rendererId, renderer)
+              : sql<string>`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`.as(
+                  'renderer_id',
+                ),
+          visibility: value(canvases.visibility, 'private'),
+          version: value(canvases.version, 1),
+          createdAt: value(canvases.createdAt, now),
+          updatedAt: value(canvases.updatedAt, now),
+          expiresAt: value(canvases.expiresAt, expiresAt),
+        })
+        .from(files)
+        .where(
+          and(
+            eq(files.fileId, input.file_id),
+            eq(files.workspaceId, actor.workspaceId),
+            eq(files.status, 'ready'),
+          ),
+        ),
+    ),
+    db.insert(versions).select((qb) =>
+      qb
+        .select({
+          canvasId: canvases.canvasId,
+          version: value(versions.version, 1),
+          fileId: files.fileId,
+          size: files.size,
+          createdAt: value(versions.createdAt, now),
+        })
+        .from(canvases)
+        .innerJoin(
+          files,
+          and(eq(files.fileId, input.file_id), eq(files.workspaceId, canvases.workspaceId)),
+        )
+        .where(eq(canvases.canvasId, canvasId)),
+    ),
+    selectCanvas(db).where(eq(canvases.canvasId, canvasId)),
   ])
-  const row = (selected.results as CanvasRow[])[0]
+  const row = selected[0]
   if (!row) await explainMissingFile(svc, actor, input.file_id)
   return presentCanvas(row)
 }
@@ -114,28 +142,27 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
 export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
 
 export async function listCanvases(svc: Services, actor: Actor, query: ListQuery) {
-  const conditions = ['c.workspace_id = ?', LIVE]
-  const params: unknown[] = [actor.workspaceId, svc.now()]
-  if (query.visibility) {
-    conditions.push('c.visibility = ?')
-    params.push(query.visibility)
-  }
-  if (query.ext) {
-    conditions.push('c.ext = ?')
-    params.push(query.ext)
-  }
+  const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
   // The page's ids come from the covering index alone; only those rows are then joined, so a deep
   // OFFSET skips index entries, not joined rows.
-  const { results } = await svc.db
-    .prepare(
-      `${SELECT_CANVAS} WHERE c.canvas_id IN (
-         SELECT c.canvas_id FROM canvases c WHERE ${conditions.join(' AND ')}
-         ORDER BY c.created_at DESC, c.canvas_id DESC LIMIT ? OFFSET ?)
-       ORDER BY c.created_at DESC, c.canvas_id DESC`,
+  const page = svc.db
+    .select({ canvasId: canvases.canvasId })
+    .from(canvases)
+    .where(
+      and(
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+        query.visibility ? eq(canvases.visibility, query.visibility) : undefined,
+        query.ext ? eq(canvases.ext, query.ext) : undefined,
+      ),
     )
-    .bind(...params, query.limit, query.offset)
-    .all<CanvasRow>()
-  return { canvases: results.map(presentCanvas), limit: query.limit, offset: query.offset }
+    .orderBy(...order)
+    .limit(query.limit)
+    .offset(query.offset)
+  const rows = await selectCanvas(svc.db)
+    .where(inArray(canvases.canvasId, page))
+    .orderBy(...order)
+  return { canvases: rows.map(presentCanvas), limit: query.limit, offset: query.offset }
 }
 
 export type UpdateInput = {
@@ -157,47 +184,62 @@ export async function updateCanvas(
 ) {
   if (input.renderer_id) requireRenderer(input.renderer_id)
   const now = svc.now()
-  const sets = ['updated_at = ?']
-  const params: unknown[] = [now]
-  for (const field of ['title', 'visibility', 'renderer_id'] as const) {
-    if (input[field] !== undefined) {
-      sets.push(`${field} = ?`)
-      params.push(input[field])
-    }
-  }
-  let fileCondition = ''
-  if (input.file_id) {
-    sets.push('version = version + 1')
-    fileCondition = `AND EXISTS (SELECT 1 FROM files f WHERE f.file_id = ? AND f.workspace_id = c.workspace_id
-                                   AND f.status = 'ready')`
-  }
-  const update = svc.db
-    .prepare(
-      `UPDATE canvases AS c SET ${sets.join(', ')}
-       WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE} ${fileCondition}`,
+  const db = svc.db
+  const fileId = input.file_id
+  const fileReady = (id: string) =>
+    and(
+      eq(files.fileId, id),
+      eq(files.workspaceId, canvases.workspaceId),
+      eq(files.status, 'ready'),
     )
-    .bind(...params, canvasId, actor.workspaceId, now, ...(input.file_id ? [input.file_id] : []))
-  const statements = [update]
-  if (input.file_id) {
-    // OR IGNORE: when the UPDATE changed nothing, (canvas, current version) exists already.
-    statements.push(
-      svc.db
-        .prepare(
-          `INSERT OR IGNORE INTO versions (canvas_id, version, file_id, size, created_at)
-           SELECT c.canvas_id, c.version, f.file_id, f.size, ?
-           FROM canvases c JOIN files f ON f.file_id = ? AND f.workspace_id = c.workspace_id
-                                         AND f.status = 'ready'
-           WHERE c.canvas_id = ? AND c.workspace_id = ?`,
-        )
-        .bind(now, input.file_id, canvasId, actor.workspaceId),
+  const update = db
+    .update(canvases)
+    .set({
+      updatedAt: now,
+      title: input.title,
+      visibility: input.visibility,
+      rendererId: input.renderer_id,
+      // Arithmetic on the column: the builder sets only values and SQL.
+      version: fileId ? sql`${canvases.version} + 1` : undefined,
+    })
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(now),
+        fileId ? exists(db.select(one).from(files).where(fileReady(fileId))) : undefined,
+      ),
     )
+  const select = selectLive(svc, actor, canvasId)
+  let updated: D1Result
+  let row: CanvasRow | undefined
+  if (fileId) {
+    // DO NOTHING: when the UPDATE changed nothing, (canvas, current version) exists already.
+    const insert = db
+      .insert(versions)
+      .select((qb) =>
+        qb
+          .select({
+            canvasId: canvases.canvasId,
+            version: canvases.version,
+            fileId: files.fileId,
+            size: files.size,
+            createdAt: value(versions.createdAt, now),
+          })
+          .from(canvases)
+          .innerJoin(files, fileReady(fileId))
+          .where(and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId))),
+      )
+      .onConflictDoNothing()
+    const [u, , selected] = await db.batch([update, insert, select])
+    ;[updated, row] = [u, selected[0]]
+  } else {
+    const [u, selected] = await db.batch([update, select])
+    ;[updated, row] = [u, selected[0]]
   }
-  statements.push(selectLive(svc, actor, canvasId))
-  const results = await svc.db.batch(statements)
-  const row = (results[results.length - 1].results as CanvasRow[])[0]
-  if (results[0].meta.changes !== 1 || !row) {
+  if (updated.meta.changes !== 1 || !row) {
     if (!row) throw canvasNotFound()
-    await explainMissingFile(svc, actor, input.file_id!)
+    await explainMissingFile(svc, actor, fileId!)
   }
   return presentCanvas(row)
 }
@@ -209,12 +251,16 @@ export async function updateCanvas(
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
   // RETURNING, not meta.changes: D1 counts the cascaded rows in `changes` too.
   const deleted = await svc.db
-    .prepare(
-      `DELETE FROM canvases AS c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}
-       RETURNING canvas_id`,
+    .delete(canvases)
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+      ),
     )
-    .bind(canvasId, actor.workspaceId, svc.now())
-    .first()
+    .returning({ canvasId: canvases.canvasId })
+    .get()
   if (!deleted) throw canvasNotFound()
 }
 
@@ -222,33 +268,44 @@ export async function makePermanent(svc: Services, actor: Actor, canvasId: strin
   const now = svc.now()
   const [, selected] = await svc.db.batch([
     svc.db
-      .prepare(
-        `UPDATE canvases AS c SET expires_at = NULL, updated_at = ?
-         WHERE c.canvas_id = ? AND c.workspace_id = ? AND c.expires_at > ?`,
-      )
-      .bind(now, canvasId, actor.workspaceId, now),
+      .update(canvases)
+      .set({ expiresAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(canvases.canvasId, canvasId),
+          eq(canvases.workspaceId, actor.workspaceId),
+          gt(canvases.expiresAt, now),
+        ),
+      ),
     selectLive(svc, actor, canvasId),
   ])
-  const row = (selected.results as CanvasRow[])[0]
+  const row = selected[0]
   if (!row) throw canvasNotFound()
   return presentCanvas(row)
 }
 
 export async function listVersions(svc: Services, actor: Actor, canvasId: string) {
-  const { results } = await svc.db
-    .prepare(
-      `SELECT v.version, v.size, v.created_at, f.sha256
-       FROM canvases c
-       JOIN versions v ON v.canvas_id = c.canvas_id
-       JOIN files f ON f.file_id = v.file_id
-       WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}
-       ORDER BY v.version DESC`,
+  const rows = await svc.db
+    .select({
+      version: versions.version,
+      size: versions.size,
+      created_at: versions.createdAt,
+      sha256: files.sha256,
+    })
+    .from(canvases)
+    .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+    .innerJoin(files, eq(files.fileId, versions.fileId))
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+      ),
     )
-    .bind(canvasId, actor.workspaceId, svc.now())
-    .all<{ version: number; size: number; created_at: number; sha256: string }>()
+    .orderBy(desc(versions.version))
   // A live canvas always has at least one version, so none means no canvas.
-  if (results.length === 0) throw canvasNotFound()
-  return results.map((v) => ({ ...v, created_at: iso(v.created_at) }))
+  if (rows.length === 0) throw canvasNotFound()
+  return rows.map((v) => ({ ...v, created_at: iso(v.created_at) }))
 }
 
 export type ContentRef = { blobKey: string; title: string; ext: string; version: number }
@@ -261,15 +318,29 @@ export async function findContent(
   version?: number,
 ): Promise<ContentRef> {
   const row = await svc.db
-    .prepare(
-      `SELECT c.title, c.ext, v.version, f.blob_key, c.version AS current
-       FROM canvases c
-       LEFT JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = COALESCE(?, c.version)
-       LEFT JOIN files f ON f.file_id = v.file_id
-       WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}`,
+    .select({
+      title: canvases.title,
+      ext: canvases.ext,
+      version: versions.version,
+      blob_key: files.blobKey,
+    })
+    .from(canvases)
+    .leftJoin(
+      versions,
+      and(
+        eq(versions.canvasId, canvases.canvasId),
+        eq(versions.version, version ?? canvases.version),
+      ),
     )
-    .bind(version ?? null, canvasId, actor.workspaceId, svc.now())
-    .first<{ title: string; ext: string; version: number | null; blob_key: string | null }>()
+    .leftJoin(files, eq(files.fileId, versions.fileId))
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+      ),
+    )
+    .get()
   if (!row) throw canvasNotFound()
   if (row.version === null || row.blob_key === null) {
     throw new AppError('version_not_found', `version: canvas has no version ${version}`)
@@ -282,9 +353,13 @@ export function canvasNotFound() {
 }
 
 function selectLive(svc: Services, actor: Actor, canvasId: string) {
-  return svc.db
-    .prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}`)
-    .bind(canvasId, actor.workspaceId, svc.now())
+  return selectCanvas(svc.db).where(
+    and(
+      eq(canvases.canvasId, canvasId),
+      eq(canvases.workspaceId, actor.workspaceId),
+      live(svc.now()),
+    ),
+  )
 }
 
 function requireRenderer(rendererId: string) {
@@ -304,9 +379,10 @@ function findKnownRenderer(ext: string): string | null {
 
 async function explainMissingFile(svc: Services, actor: Actor, fileId: string): Promise<never> {
   const file = await svc.db
-    .prepare('SELECT status FROM files WHERE file_id = ? AND workspace_id = ?')
-    .bind(fileId, actor.workspaceId)
-    .first<{ status: string }>()
+    .select({ status: files.status })
+    .from(files)
+    .where(and(eq(files.fileId, fileId), eq(files.workspaceId, actor.workspaceId)))
+    .get()
   if (file?.status === 'pending') {
     throw new AppError('upload_incomplete', 'file_id: the upload has not been finalized')
   }
@@ -319,62 +395,65 @@ async function explainMissingFile(svc: Services, actor: Actor, fileId: string): 
  */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
   const now = svc.now()
-  const [canvas, versions] = await svc.db.batch([
-    svc.db.prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ? AND ${LIVE}`).bind(canvasId, now),
+  const [canvas, list] = await svc.db.batch([
+    selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(now))),
     svc.db
-      .prepare(
-        'SELECT version, size, created_at FROM versions WHERE canvas_id = ? ORDER BY version DESC',
-      )
-      .bind(canvasId),
+      .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
+      .from(versions)
+      .where(eq(versions.canvasId, canvasId))
+      .orderBy(desc(versions.version)),
   ])
-  const row = (canvas.results as (CanvasRow & { workspace_id: string })[])[0]
+  const row = canvas[0]
   if (!row) return null
   const isOwner = row.workspace_id === workspaceId
   if (!isOwner && row.visibility !== 'public') return null
   return {
     canvas: presentCanvasDetail(row),
-    versions: (versions.results as { version: number; size: number; created_at: number }[]).map(
-      (v) => ({ ...v, created_at: iso(v.created_at) }),
-    ),
+    versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
     isOwner,
   }
 }
 
 export async function hasAnyUser(svc: Services): Promise<boolean> {
-  return (await svc.db.prepare('SELECT 1 FROM users LIMIT 1').first()) !== null
+  return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
 }
 
 /** The canvas with its current file, whoever owns it: for batching with the key lookup. */
-export function canvasByIdStatement(svc: Services, canvasId: string): D1PreparedStatement {
-  return svc.db
-    .prepare(`${SELECT_CANVAS} WHERE c.canvas_id = ? AND ${LIVE}`)
-    .bind(canvasId, svc.now())
+export function canvasByIdStatement(svc: Services, canvasId: string) {
+  return selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
 }
 
 /** Another workspace's canvas answers exactly like a missing one. */
-export function ownedCanvasDetail(result: D1Result, actor: Actor) {
-  const row = (result.results as (CanvasRow & { workspace_id: string })[])[0]
+export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
+  const row = rows[0]
   if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
   return presentCanvasDetail(row)
 }
 
-export type VersionContent = {
-  title: string
-  ext: string
-  renderer_id: string
-  size: number
-  blob_key: string
+/** What one version of a canvas holds; the caller adds the conditions of its access. */
+export function selectVersionContent(db: Database, version: number) {
+  return db
+    .select({
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      size: versions.size,
+      blob_key: files.blobKey,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+    )
+    .innerJoin(files, eq(files.fileId, versions.fileId))
 }
 
+export type VersionContent = Awaited<ReturnType<typeof selectVersionContent>>[number]
+
 /** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
-export function findVersionContent(svc: Services, canvasId: string, version: number) {
-  return svc.db
-    .prepare(
-      `SELECT c.title, c.ext, c.renderer_id, v.size, f.blob_key FROM canvases c
-       JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = ?
-       JOIN files f ON f.file_id = v.file_id
-       WHERE c.canvas_id = ? AND ${LIVE}`,
-    )
-    .bind(version, canvasId, svc.now())
-    .first<VersionContent>()
+export async function findVersionContent(svc: Services, canvasId: string, version: number) {
+  const row = await selectVersionContent(svc.db, version)
+    .where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
+    .get()
+  return row ?? null
 }

@@ -1,5 +1,8 @@
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, checkObject } from '../storage/blobs'
+import type { Database } from '../storage/db'
+import { files } from '../storage/schema'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
 import { contentTypeFor } from '../lib/content-types'
 import { newId, sha256Hex } from '../lib/crypto'
@@ -13,14 +16,7 @@ export type UploadInput = {
   file_id?: string
 }
 
-type FileRow = {
-  file_id: string
-  sha256: string
-  size: number
-  mime: string
-  blob_key: string
-  status: 'pending' | 'ready' | 'deleting'
-}
+type FileRow = Awaited<ReturnType<typeof selectFile>>[number]
 
 export const presentFile = (f: FileRow) => ({
   file_id: f.file_id,
@@ -43,25 +39,26 @@ export async function presignUpload(
   const now = svc.now()
   const [, selected] = await svc.db.batch([
     svc.db
-      .prepare(
-        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)
-         ON CONFLICT (workspace_id, sha256) DO UPDATE SET touched_at = excluded.touched_at
-           WHERE files.status != 'deleting'`,
-      )
-      .bind(
-        newId(),
-        actor.workspaceId,
-        input.sha256,
-        input.size,
-        input.mime,
-        blobKey(actor.workspaceId, input.sha256),
-        now,
-        now,
-      ),
-    selectFile(svc, actor, input.sha256),
+      .insert(files)
+      .values({
+        fileId: newId(),
+        workspaceId: actor.workspaceId,
+        sha256: input.sha256,
+        size: input.size,
+        mime: input.mime,
+        blobKey: blobKey(actor.workspaceId, input.sha256),
+        status: 'pending',
+        createdAt: now,
+        touchedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [files.workspaceId, files.sha256],
+        set: { touchedAt: now },
+        setWhere: ne(files.status, 'deleting'),
+      }),
+    selectFile(svc.db, actor, input.sha256),
   ])
-  const file = usable((selected.results as FileRow[])[0])
+  const file = usable(selected[0])
   const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
   const expiresIn = svc.settings.uploadUrlTtl
   const headers = uploadHeaders(target, input.sha256)
@@ -82,9 +79,9 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
   checkSize(svc, input.size)
   const [, selected] = await svc.db.batch([
     touch(svc, actor, input.sha256),
-    selectFile(svc, actor, input.sha256),
+    selectFile(svc.db, actor, input.sha256),
   ])
-  const found = (selected.results as FileRow[])[0]
+  const found = selected[0]
   if (found && input.file_id && input.file_id !== found.file_id) {
     throw new AppError(
       'invalid_request',
@@ -103,14 +100,24 @@ export async function finalizeUpload(svc: Services, actor: Actor, input: UploadI
   await verifyStored(svc, file.blob_key, input.sha256, input.size)
   const [, after] = await svc.db.batch([
     svc.db
-      .prepare(
-        `UPDATE files SET status = 'ready', size = ?, mime = ?, finalized_at = ?, touched_at = ?
-         WHERE workspace_id = ? AND sha256 = ? AND status = 'pending'`,
-      )
-      .bind(input.size, input.mime, svc.now(), svc.now(), actor.workspaceId, input.sha256),
-    selectFile(svc, actor, input.sha256),
+      .update(files)
+      .set({
+        status: 'ready',
+        size: input.size,
+        mime: input.mime,
+        finalizedAt: svc.now(),
+        touchedAt: svc.now(),
+      })
+      .where(
+        and(
+          eq(files.workspaceId, actor.workspaceId),
+          eq(files.sha256, input.sha256),
+          eq(files.status, 'pending'),
+        ),
+      ),
+    selectFile(svc.db, actor, input.sha256),
   ])
-  const ready = (after.results as FileRow[])[0]
+  const ready = after[0]
   if (ready?.status !== 'ready') throw removedMeanwhile()
   return { file: presentFile(ready), reused: false }
 }
@@ -127,22 +134,34 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   const now = svc.now()
   const [, selected] = await svc.db.batch([
     svc.db
-      .prepare(
-        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at,
-                            finalized_at, touched_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)
-         ON CONFLICT (workspace_id, sha256) DO UPDATE SET
-           status = 'ready',
-           size = CASE files.status WHEN 'pending' THEN excluded.size ELSE files.size END,
-           mime = CASE files.status WHEN 'pending' THEN excluded.mime ELSE files.mime END,
-           finalized_at = COALESCE(files.finalized_at, excluded.finalized_at),
-           touched_at = excluded.touched_at
-         WHERE files.status != 'deleting'`,
-      )
-      .bind(newId(), actor.workspaceId, sha256, size, mime, key, now, now, now),
-    selectFile(svc, actor, sha256),
+      .insert(files)
+      .values({
+        fileId: newId(),
+        workspaceId: actor.workspaceId,
+        sha256,
+        size,
+        mime,
+        blobKey: key,
+        status: 'ready',
+        createdAt: now,
+        finalizedAt: now,
+        touchedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [files.workspaceId, files.sha256],
+        // CASE and COALESCE over the stored row: the builder has neither.
+        set: {
+          status: 'ready',
+          size: sql`CASE ${files.status} WHEN 'pending' THEN excluded.size ELSE ${files.size} END`,
+          mime: sql`CASE ${files.status} WHEN 'pending' THEN excluded.mime ELSE ${files.mime} END`,
+          finalizedAt: sql`COALESCE(${files.finalizedAt}, excluded.finalized_at)`,
+          touchedAt: now,
+        },
+        setWhere: ne(files.status, 'deleting'),
+      }),
+    selectFile(svc.db, actor, sha256),
   ])
-  const file = usable((selected.results as FileRow[])[0])
+  const file = usable(selected[0])
   // Registered and just touched, the file is out of the sweep's reach from here on. Before that,
   // the sweep may have removed this very object (it deletes a `deleting` file's object, then its
   // row), whether our PUT found the object there or wrote it: so the bytes are checked only now,
@@ -187,19 +206,29 @@ function removedMeanwhile() {
 
 function touch(svc: Services, actor: Actor, sha256: string) {
   return svc.db
-    .prepare(
-      `UPDATE files SET touched_at = ? WHERE workspace_id = ? AND sha256 = ? AND status != 'deleting'`,
+    .update(files)
+    .set({ touchedAt: svc.now() })
+    .where(
+      and(
+        eq(files.workspaceId, actor.workspaceId),
+        eq(files.sha256, sha256),
+        ne(files.status, 'deleting'),
+      ),
     )
-    .bind(svc.now(), actor.workspaceId, sha256)
 }
 
-function selectFile(svc: Services, actor: Actor, sha256: string) {
-  return svc.db
-    .prepare(
-      `SELECT file_id, sha256, size, mime, blob_key, status FROM files
-       WHERE workspace_id = ? AND sha256 = ?`,
-    )
-    .bind(actor.workspaceId, sha256)
+function selectFile(db: Database, actor: Actor, sha256: string) {
+  return db
+    .select({
+      file_id: files.fileId,
+      sha256: files.sha256,
+      size: files.size,
+      mime: files.mime,
+      blob_key: files.blobKey,
+      status: files.status,
+    })
+    .from(files)
+    .where(and(eq(files.workspaceId, actor.workspaceId), eq(files.sha256, sha256)))
 }
 
 function checkSize(svc: Services, size: number) {

@@ -1,7 +1,10 @@
+import { and, eq, exists, gt, isNull, or } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { canvasNotFound, type VersionContent } from './canvases'
+import { one, type Database } from '../storage/db'
+import { canvases, sessions, shareLinks, versions } from '../storage/schema'
+import { canvasNotFound, selectVersionContent, type VersionContent } from './canvases'
 import type { Services } from './services'
-import { LIVE } from './live'
+import { live } from './live'
 
 // A content frame is reached through a signed URL, but the signature only says who the URL was
 // issued to. The access it was issued under is checked again on every request, so withdrawing it
@@ -32,23 +35,39 @@ export function decodeGrant(value: string): FrameGrant | null {
     : { kind: 'share', token: match[2] }
 }
 
-const CONTENT = `
-  SELECT c.title, c.ext, c.renderer_id, v.size, f.blob_key FROM canvases c
-  JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = ?1
-  JOIN files f ON f.file_id = v.file_id
-  WHERE c.canvas_id = ?2 AND ${LIVE.replace('?', '?3')}`
-
 // Each condition is what the grant needs to hold right now; all in the one statement.
-const CONDITION = {
-  public: `AND c.visibility = 'public'`,
-  owner: `AND EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = ?4
-                      AND s.workspace_id = c.workspace_id AND s.expires_at > ?3)`,
+function condition(db: Database, grant: FrameGrant, now: number) {
+  if (grant.kind === 'public') return eq(canvases.visibility, 'public')
+  if (grant.kind === 'owner') {
+    return exists(
+      db
+        .select(one)
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.sessionId, grant.sessionId),
+            eq(sessions.workspaceId, canvases.workspaceId),
+            gt(sessions.expiresAt, now),
+          ),
+        ),
+    )
+  }
   // A link that follows the latest version serves any version it was shown with; a pinned one
   // only its own. Used up is not checked: the view that used it up must still render, so such a
   // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frames.ts).
-  share: `AND EXISTS (SELECT 1 FROM share_links l WHERE l.token = ?4 AND l.canvas_id = c.canvas_id
-                      AND (l.expires_at IS NULL OR l.expires_at > ?3)
-                      AND (l.version IS NULL OR l.version = v.version))`,
+  return exists(
+    db
+      .select(one)
+      .from(shareLinks)
+      .where(
+        and(
+          eq(shareLinks.token, grant.token),
+          eq(shareLinks.canvasId, canvases.canvasId),
+          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+          or(isNull(shareLinks.version), eq(shareLinks.version, versions.version)),
+        ),
+      ),
+  )
 }
 
 /** What one version holds, if the grant still reaches it; otherwise the 404 of that access. */
@@ -58,13 +77,10 @@ export async function contentUnderGrant(
   canvasId: string,
   version: number,
 ): Promise<VersionContent> {
-  const params: unknown[] = [version, canvasId, svc.now()]
-  if (grant.kind === 'owner') params.push(grant.sessionId)
-  if (grant.kind === 'share') params.push(grant.token)
-  const row = await svc.db
-    .prepare(`${CONTENT} ${CONDITION[grant.kind]}`)
-    .bind(...params)
-    .first<VersionContent>()
+  const now = svc.now()
+  const row = await selectVersionContent(svc.db, version)
+    .where(and(eq(canvases.canvasId, canvasId), live(now), condition(svc.db, grant, now)))
+    .get()
   if (row) return row
   if (grant.kind === 'share') {
     throw new AppError(

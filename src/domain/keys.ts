@@ -1,5 +1,7 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
+import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
 
 export const SCOPES = ['read', 'write'] as const
@@ -18,23 +20,25 @@ const KEY_PATTERN = /^svc_[A-Za-z0-9]{32,128}$/
 // last_used_at is written at most once a minute per key, off the request's critical path.
 const TOUCH_INTERVAL_MS = 60_000
 
-type KeyRow = {
-  key_id: string
-  name: string
-  prefix: string
-  scopes: string
-  created_at: number
-  last_used_at: number | null
+const KEY_FIELDS = {
+  keyId: apiKeys.keyId,
+  name: apiKeys.name,
+  prefix: apiKeys.prefix,
+  scopes: apiKeys.scopes,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
 }
+
+type KeyRow = Pick<typeof apiKeys.$inferSelect, keyof typeof KEY_FIELDS>
 
 export function presentKey(row: KeyRow) {
   return {
-    key_id: row.key_id,
+    key_id: row.keyId,
     name: row.name,
     prefix: row.prefix,
     scopes: parseScopes(row.scopes),
-    created_at: iso(row.created_at),
-    last_used_at: isoOrNull(row.last_used_at),
+    created_at: iso(row.createdAt),
+    last_used_at: isoOrNull(row.lastUsedAt),
   }
 }
 
@@ -46,71 +50,44 @@ export function normalizeScopes(scopes: Scope[]): Scope[] {
 export async function createKey(svc: Services, actor: Actor, name: string, scopes: Scope[]) {
   const secret = 'svc_' + randomBase62(40)
   const row: KeyRow = {
-    key_id: newId(),
+    keyId: newId(),
     name,
     prefix: secret.slice(0, 12),
     scopes: normalizeScopes(scopes).join(','),
-    created_at: svc.now(),
-    last_used_at: null,
+    createdAt: svc.now(),
+    lastUsedAt: null,
   }
-  await svc.db
-    .prepare(
-      `INSERT INTO api_keys (key_id, workspace_id, user_id, name, prefix, key_hash, scopes, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      row.key_id,
-      actor.workspaceId,
-      actor.userId,
-      row.name,
-      row.prefix,
-      await sha256Hex(secret),
-      row.scopes,
-      row.created_at,
-    )
-    .run()
+  await svc.db.insert(apiKeys).values({
+    ...row,
+    workspaceId: actor.workspaceId,
+    userId: actor.userId,
+    keyHash: await sha256Hex(secret),
+  })
   // The secret leaves the server only in this response.
   return { ...presentKey(row), key: secret }
 }
 
 export async function listKeys(svc: Services, actor: Actor) {
-  const { results } = await svc.db
-    .prepare(
-      `SELECT key_id, name, prefix, scopes, created_at, last_used_at FROM api_keys
-       WHERE workspace_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, key_id`,
-    )
-    .bind(actor.workspaceId)
-    .all<KeyRow>()
-  return results.map(presentKey)
+  const rows = await svc.db
+    .select(KEY_FIELDS)
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, actor.workspaceId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt), apiKeys.keyId)
+  return rows.map(presentKey)
 }
 
 export async function revokeKey(svc: Services, actor: Actor, keyId: string) {
   const result = await svc.db
-    .prepare(
-      `UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND workspace_id = ? AND revoked_at IS NULL`,
+    .update(apiKeys)
+    .set({ revokedAt: svc.now() })
+    .where(
+      and(
+        eq(apiKeys.keyId, keyId),
+        eq(apiKeys.workspaceId, actor.workspaceId),
+        isNull(apiKeys.revokedAt),
+      ),
     )
-    .bind(svc.now(), keyId, actor.workspaceId)
-    .run()
   if (result.meta.changes !== 1) throw new AppError('not_found', 'key_id: no such API key')
-}
-
-const KEY_LOOKUP = `
-  SELECT k.key_id, k.name, k.scopes, k.last_used_at, k.user_id, k.workspace_id,
-         u.email, w.name AS workspace_name
-  FROM api_keys k
-  JOIN users u ON u.user_id = k.user_id
-  JOIN workspaces w ON w.workspace_id = k.workspace_id
-  WHERE k.key_hash = ? AND k.revoked_at IS NULL`
-
-type KeyLookupRow = {
-  key_id: string
-  name: string
-  scopes: string
-  last_used_at: number | null
-  user_id: string
-  workspace_id: string
-  email: string
-  workspace_name: string
 }
 
 /** The stored hash of a presented key, or null when it cannot be a key at all. */
@@ -122,21 +99,38 @@ export async function keyHashOf(secret: string): Promise<string | null> {
  * The lookup of a key with its user and workspace, as a statement, so a route can batch it with
  * its own query and answer in one D1 round trip.
  */
-export function keyStatement(svc: Services, keyHash: string): D1PreparedStatement {
-  return svc.db.prepare(KEY_LOOKUP).bind(keyHash)
+export function keyStatement(svc: Services, keyHash: string) {
+  return svc.db
+    .select({
+      keyId: apiKeys.keyId,
+      name: apiKeys.name,
+      scopes: apiKeys.scopes,
+      lastUsedAt: apiKeys.lastUsedAt,
+      userId: apiKeys.userId,
+      workspaceId: apiKeys.workspaceId,
+      email: users.email,
+      // Renamed: D1 hands a batch's rows over keyed by column name, and the key has a `name` too.
+      workspaceName: sql<string>`${workspaces.name}`.as('workspace_name'),
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.userId, apiKeys.userId))
+    .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
 }
 
-export function keyFromRow(row: KeyLookupRow | undefined | null): KeyAuth | null {
+type KeyLookupRow = Awaited<ReturnType<typeof keyStatement>>[number]
+
+export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
   if (!row) return null
   return {
-    keyId: row.key_id,
+    keyId: row.keyId,
     keyName: row.name,
     scopes: parseScopes(row.scopes),
-    userId: row.user_id,
-    workspaceId: row.workspace_id,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
     email: row.email,
-    workspaceName: row.workspace_name,
-    lastUsedAt: row.last_used_at,
+    workspaceName: row.workspaceName,
+    lastUsedAt: row.lastUsedAt,
   }
 }
 
@@ -144,17 +138,14 @@ export function keyFromRow(row: KeyLookupRow | undefined | null): KeyAuth | null
 export async function authenticateKey(svc: Services, secret: string): Promise<KeyAuth | null> {
   const hash = await keyHashOf(secret)
   if (!hash) return null
-  return keyFromRow(await keyStatement(svc, hash).first<KeyLookupRow>())
+  return keyFromRow(await keyStatement(svc, hash).get())
 }
 
 /** Returns the write to run after the response, or null when the stored time is recent enough. */
 export function touchKey(svc: Services, auth: KeyAuth): Promise<unknown> | null {
   const now = svc.now()
   if (auth.lastUsedAt !== null && now - auth.lastUsedAt < TOUCH_INTERVAL_MS) return null
-  return svc.db
-    .prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?')
-    .bind(now, auth.keyId)
-    .run()
+  return svc.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.keyId, auth.keyId)).run()
 }
 
 function parseScopes(value: string): Scope[] {

@@ -1,2 +1,5 @@
-/** SQL condition for a canvas that has not expired; bind `now` once per use. */
-export const LIVE = '(c.expires_at IS NULL OR c.expires_at > ?)'
+import { gt, isNull, or } from 'drizzle-orm'
+import { canvases } from '../storage/schema'
+
+/** A canvas that has not expired at `now`. */
+export const live = (now: number) => or(isNull(canvases.expiresAt), gt(canvases.expiresAt, now))

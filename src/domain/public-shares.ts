@@ -1,18 +1,11 @@
+import { and, eq, exists, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { verifyPassword } from '../lib/crypto'
+import { one, type Database } from '../storage/db'
+import { canvases, files, shareLinks, versions } from '../storage/schema'
 import { iso, type Services } from './services'
-import { shareNotFound, type ShareRow } from './shares'
-
-type Resolved = ShareRow & {
-  title: string | null
-  ext: string | null
-  renderer_id: string | null
-  canvas_created_at: number | null
-  canvas_expires_at: number | null
-  content_version: number | null
-  size: number | null
-  blob_key: string | null
-}
+import { live } from './live'
+import { shareNotFound } from './shares'
 
 export type ShareAccess = {
   token: string
@@ -23,28 +16,72 @@ export type ShareAccess = {
 }
 
 // The link, its canvas (when live) and the content it serves: pinned version or the latest.
-const SELECT_SHARE = `
-  SELECT s.*, c.title, c.ext, c.renderer_id, c.created_at AS canvas_created_at,
-         c.expires_at AS canvas_expires_at, v.version AS content_version, v.size, f.blob_key
-  FROM share_links s
-  LEFT JOIN canvases c ON c.canvas_id = s.canvas_id
-  LEFT JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = COALESCE(s.version, c.version)
-  LEFT JOIN files f ON f.file_id = v.file_id
-  WHERE s.token = ?`
+// Columns of the canvas and version that share a name with the link's are renamed (SQL), since D1
+// hands a batch's rows over keyed by column name; through the outer joins any of them may be NULL.
+function selectShare(db: Database, token: string) {
+  return db
+    .select({
+      token: shareLinks.token,
+      canvas_id: shareLinks.canvasId,
+      version: shareLinks.version,
+      password_hash: shareLinks.passwordHash,
+      max_views: shareLinks.maxViews,
+      view_count: shareLinks.viewCount,
+      created_at: shareLinks.createdAt,
+      expires_at: shareLinks.expiresAt,
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      canvas_created_at: sql<number | null>`${canvases.createdAt}`.as('canvas_created_at'),
+      canvas_expires_at: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
+      content_version: sql<number | null>`${versions.version}`.as('content_version'),
+      size: versions.size,
+      blob_key: files.blobKey,
+    })
+    .from(shareLinks)
+    .leftJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+    .leftJoin(
+      versions,
+      and(
+        eq(versions.canvasId, canvases.canvasId),
+        // COALESCE: the builder has none.
+        eq(versions.version, sql`COALESCE(${shareLinks.version}, ${canvases.version})`),
+      ),
+    )
+    .leftJoin(files, eq(files.fileId, versions.fileId))
+    .where(eq(shareLinks.token, token))
+}
+
+type Resolved = Awaited<ReturnType<typeof selectShare>>[number]
 
 // A view counts only while the link is usable; the condition and the increment are one statement,
-// so concurrent downloads can neither lose a count nor pass max_views.
-const COUNT_VIEW = `
-  UPDATE share_links SET view_count = view_count + 1
-  WHERE token = ?1 AND (expires_at IS NULL OR expires_at > ?2)
-    AND (max_views IS NULL OR view_count < max_views)
-    AND EXISTS (SELECT 1 FROM canvases c WHERE c.canvas_id = share_links.canvas_id
-                AND (c.expires_at IS NULL OR c.expires_at > ?2))`
+// so concurrent downloads can neither lose a count nor pass max_views. The increment is SQL: the
+// builder sets only values.
+function countView(db: Database, token: string, now: number, onlyWithoutPassword: boolean) {
+  return db
+    .update(shareLinks)
+    .set({ viewCount: sql`${shareLinks.viewCount} + 1` })
+    .where(
+      and(
+        eq(shareLinks.token, token),
+        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+        or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
+        exists(
+          db
+            .select(one)
+            .from(canvases)
+            .where(and(eq(canvases.canvasId, shareLinks.canvasId), live(now))),
+        ),
+        onlyWithoutPassword ? isNull(shareLinks.passwordHash) : undefined,
+      ),
+    )
+    .returning({ viewCount: shareLinks.viewCount })
+}
 
 /** Public metadata: never counts a view. */
 export async function shareMetadata(svc: Services, access: ShareAccess) {
-  const row = await svc.db.prepare(SELECT_SHARE).bind(access.token).first<Resolved>()
-  await admit(svc, row ?? undefined, access)
+  const row = await selectShare(svc.db, access.token).get()
+  await admit(svc, row, access)
   return present(row!)
 }
 
@@ -54,22 +91,21 @@ export async function shareMetadata(svc: Services, access: ShareAccess) {
  */
 export async function openShareContent(svc: Services, access: ShareAccess) {
   const now = svc.now()
-  const [counted, selected] = await svc.db.batch([
-    svc.db
-      .prepare(`${COUNT_VIEW} AND password_hash IS NULL RETURNING view_count`)
-      .bind(access.token, now),
-    svc.db.prepare(SELECT_SHARE).bind(access.token),
+  const db = svc.db
+  const [counted, selected] = await db.batch([
+    countView(db, access.token, now, true),
+    selectShare(db, access.token),
   ])
-  let row = (selected.results as Resolved[])[0]
-  if (counted.results.length === 0) {
+  let row = selected[0]
+  if (counted.length === 0) {
     await admit(svc, row, access)
-    const [recount, reselected] = await svc.db.batch([
-      svc.db.prepare(`${COUNT_VIEW} RETURNING view_count`).bind(access.token, svc.now()),
-      svc.db.prepare(SELECT_SHARE).bind(access.token),
+    const [recount, reselected] = await db.batch([
+      countView(db, access.token, svc.now(), false),
+      selectShare(db, access.token),
     ])
-    row = (reselected.results as Resolved[])[0]
+    row = reselected[0]
     // Someone else took the last view, or the link changed, between the two round trips.
-    if (recount.results.length === 0) {
+    if (recount.length === 0) {
       checkUsable(svc, row)
       throw new AppError('share_exhausted', 'this share link has reached its view limit')
     }

@@ -1,8 +1,9 @@
 import type { Settings } from '../lib/settings'
+import type { Database } from '../storage/db'
 
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
 export type Services = {
-  db: D1Database
+  db: Database
   bucket: R2Bucket
   settings: Settings
   now: () => number

@@ -1,31 +1,25 @@
+import { and, desc, eq, exists, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { canvasNotFound } from './canvases'
 import { hashPassword, newToken } from '../lib/crypto'
+import { one, value } from '../storage/db'
+import { canvases, shareLinks, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
-import { LIVE } from './live'
+import { live } from './live'
 
-export type ShareRow = {
-  token: string
-  canvas_id: string
-  version: number | null
-  password_hash: string | null
-  max_views: number | null
-  view_count: number
-  created_at: number
-  expires_at: number | null
-}
+export type Share = typeof shareLinks.$inferSelect
 
 /** The share object (README: API); the password hash never leaves the server. */
-export function presentShare(row: ShareRow) {
+export function presentShare(row: Share & { canvasId: string }) {
   return {
     token: row.token,
-    canvas_id: row.canvas_id,
-    expires_at: isoOrNull(row.expires_at),
-    view_count: row.view_count,
-    max_views: row.max_views,
+    canvas_id: row.canvasId,
+    expires_at: isoOrNull(row.expiresAt),
+    view_count: row.viewCount,
+    max_views: row.maxViews,
     version: row.version,
-    has_password: row.password_hash !== null,
-    created_at: iso(row.created_at),
+    has_password: row.passwordHash !== null,
+    created_at: iso(row.createdAt),
   }
 }
 
@@ -36,9 +30,6 @@ export type CreateShareInput = {
   version?: number
   token?: string
 }
-
-const SHARE_COLUMNS =
-  'token, canvas_id, version, password_hash, max_views, view_count, created_at, expires_at'
 
 /**
  * One statement: the link is inserted only for a live canvas of this workspace (and, when pinned,
@@ -54,95 +45,133 @@ export async function createShare(
   const token = input.token ?? newToken()
   const passwordHash = input.password ? await hashPassword(input.password) : null
   const expiresAt = input.expires_in ? now + input.expires_in * 1000 : null
-  const row = await svc.db
-    .prepare(
-      `INSERT INTO share_links (${SHARE_COLUMNS})
-       SELECT ?1, c.canvas_id, ?2, ?3, ?4, 0, ?5, ?6 FROM canvases c
-       WHERE c.canvas_id = ?7 AND c.workspace_id = ?8 AND (c.expires_at IS NULL OR c.expires_at > ?5)
-         AND (?2 IS NULL OR EXISTS (SELECT 1 FROM versions v
-                                    WHERE v.canvas_id = c.canvas_id AND v.version = ?2))
-       ON CONFLICT (token) DO NOTHING
-       RETURNING ${SHARE_COLUMNS}`,
+  const db = svc.db
+  const version = input.version
+  const row = await db
+    .insert(shareLinks)
+    .select((qb) =>
+      qb
+        .select({
+          token: value(shareLinks.token, token),
+          canvasId: canvases.canvasId,
+          version: value(shareLinks.version, version ?? null),
+          passwordHash: value(shareLinks.passwordHash, passwordHash),
+          maxViews: value(shareLinks.maxViews, input.max_views ?? null),
+          viewCount: value(shareLinks.viewCount, 0),
+          createdAt: value(shareLinks.createdAt, now),
+          expiresAt: value(shareLinks.expiresAt, expiresAt),
+        })
+        .from(canvases)
+        .where(
+          and(
+            eq(canvases.canvasId, canvasId),
+            eq(canvases.workspaceId, actor.workspaceId),
+            live(now),
+            version === undefined
+              ? undefined
+              : exists(
+                  db
+                    .select(one)
+                    .from(versions)
+                    .where(
+                      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+                    ),
+                ),
+          ),
+        ),
     )
-    .bind(
-      token,
-      input.version ?? null,
-      passwordHash,
-      input.max_views ?? null,
-      now,
-      expiresAt,
-      canvasId,
-      actor.workspaceId,
-    )
-    .first<ShareRow>()
-  if (row) return presentShare(row)
+    .onConflictDoNothing({ target: shareLinks.token })
+    .returning()
+    .get()
+  // Inserted from this canvas's row, the link names it.
+  if (row) return presentShare({ ...row, canvasId })
   await requireLiveCanvas(svc, actor, canvasId)
-  if (input.version !== undefined) {
-    const version = await svc.db
-      .prepare('SELECT 1 FROM versions WHERE canvas_id = ? AND version = ?')
-      .bind(canvasId, input.version)
-      .first()
-    if (!version) {
-      throw new AppError('version_not_found', `version: canvas has no version ${input.version}`)
+  if (version !== undefined) {
+    const found = await db
+      .select(one)
+      .from(versions)
+      .where(and(eq(versions.canvasId, canvasId), eq(versions.version, version)))
+      .get()
+    if (!found) {
+      throw new AppError('version_not_found', `version: canvas has no version ${version}`)
     }
   }
   throw new AppError('share_token_taken', 'token: this share token is already in use')
 }
 
 export async function listShares(svc: Services, actor: Actor, canvasId: string) {
-  const { results } = await svc.db
-    .prepare(
-      `SELECT c.canvas_id AS live, s.* FROM canvases c
-       LEFT JOIN share_links s ON s.canvas_id = c.canvas_id
-       WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}
-       ORDER BY s.created_at DESC, s.token`,
-    )
-    .bind(canvasId, actor.workspaceId, svc.now())
-    .all<ShareRow & { live: string }>()
-  if (results.length === 0) throw canvasNotFound()
-  return results.filter((r) => r.token !== null).map(presentShare)
+  // One row for a live canvas without links, so that none means no canvas.
+  const rows = await svc.db
+    .select({
+      canvasId: canvases.canvasId,
+      share: {
+        token: shareLinks.token,
+        version: shareLinks.version,
+        passwordHash: shareLinks.passwordHash,
+        maxViews: shareLinks.maxViews,
+        viewCount: shareLinks.viewCount,
+        createdAt: shareLinks.createdAt,
+        expiresAt: shareLinks.expiresAt,
+      },
+    })
+    .from(canvases)
+    .leftJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .orderBy(desc(shareLinks.createdAt), shareLinks.token)
+  if (rows.length === 0) throw canvasNotFound()
+  return rows.flatMap((r) => (r.share ? [presentShare({ ...r.share, canvasId: r.canvasId })] : []))
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
   const [canvas, deleted] = await svc.db.batch([
     liveCanvas(svc, actor, canvasId),
     svc.db
-      .prepare(
-        `DELETE FROM share_links WHERE canvas_id IN
-           (SELECT c.canvas_id FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE})
-         RETURNING token`,
-      )
-      .bind(canvasId, actor.workspaceId, svc.now()),
+      .delete(shareLinks)
+      .where(inArray(shareLinks.canvasId, liveCanvasId(svc, actor, canvasId)))
+      .returning({ token: shareLinks.token }),
   ])
-  if (canvas.results.length === 0) throw canvasNotFound()
-  return deleted.results.length
+  if (canvas.length === 0) throw canvasNotFound()
+  return deleted.length
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
   const [canvas, deleted] = await svc.db.batch([
     liveCanvas(svc, actor, canvasId),
     svc.db
-      .prepare(
-        `DELETE FROM share_links WHERE token = ? AND canvas_id IN
-           (SELECT c.canvas_id FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE})
-         RETURNING token`,
+      .delete(shareLinks)
+      .where(
+        and(
+          eq(shareLinks.token, token),
+          inArray(shareLinks.canvasId, liveCanvasId(svc, actor, canvasId)),
+        ),
       )
-      .bind(token, canvasId, actor.workspaceId, svc.now()),
+      .returning({ token: shareLinks.token }),
   ])
-  if (canvas.results.length === 0) throw canvasNotFound()
-  if (deleted.results.length === 0) throw shareNotFound()
+  if (canvas.length === 0) throw canvasNotFound()
+  if (deleted.length === 0) throw shareNotFound()
 }
 
 export function shareNotFound() {
   return new AppError('share_not_found', 'share link not found')
 }
 
+const liveCanvasOf = (actor: Actor, canvasId: string, now: number) =>
+  and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId), live(now))
+
 function liveCanvas(svc: Services, actor: Actor, canvasId: string) {
   return svc.db
-    .prepare(`SELECT 1 FROM canvases c WHERE c.canvas_id = ? AND c.workspace_id = ? AND ${LIVE}`)
-    .bind(canvasId, actor.workspaceId, svc.now())
+    .select(one)
+    .from(canvases)
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
+}
+
+function liveCanvasId(svc: Services, actor: Actor, canvasId: string) {
+  return svc.db
+    .select({ canvasId: canvases.canvasId })
+    .from(canvases)
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
 }
 
 async function requireLiveCanvas(svc: Services, actor: Actor, canvasId: string) {
-  if (!(await liveCanvas(svc, actor, canvasId).first())) throw canvasNotFound()
+  if (!(await liveCanvas(svc, actor, canvasId).get())) throw canvasNotFound()
 }

@@ -1,4 +1,29 @@
+import {
+  and,
+  asc,
+  count,
+  eq,
+  exists,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  notExists,
+  or,
+  sql,
+} from 'drizzle-orm'
 import { parseBlobKey } from '../storage/blobs'
+import { one, value } from '../storage/db'
+import {
+  canvases,
+  files,
+  sessions,
+  shareLinks,
+  sweepState,
+  versions,
+  workspaces,
+} from '../storage/schema'
 import { newId } from '../lib/crypto'
 import type { Services } from './services'
 
@@ -33,6 +58,13 @@ const ORPHAN_OBJECT_AGE = DAY
 const SHARE_RETENTION = 30 * DAY
 const R2_DELETE_MAX = 1000
 const CURSOR_KEY = 'objects_cursor'
+
+// A list travels as one JSON parameter, its items read with json_each and json_extract: SQL
+// functions the builder does not have.
+const jsonEach = (list: unknown) => sql`json_each(${JSON.stringify(list)})`
+type Orphan = { id: string; ws: string; sha: string; key: string; size: number }
+const item = <K extends keyof Orphan>(name: K) =>
+  sql<Orphan[K]>`json_extract(value, ${sql.raw(`'$.${name}'`)})`
 
 export async function sweep(svc: Services, options: SweepOptions): Promise<SweepSummary> {
   const started = Date.now()
@@ -78,20 +110,25 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
 
 /** Expired temporary canvases go with their versions (cascade) and share links. */
 async function removeExpiredCanvases(svc: Services, now: number, batch: number, s: SweepSummary) {
-  const expired = `SELECT canvas_id FROM canvases WHERE expires_at IS NOT NULL AND expires_at <= ?1
-                   ORDER BY expires_at, canvas_id LIMIT ?2`
-  const [versions, , deleted] = await svc.db.batch([
-    svc.db
-      .prepare(`SELECT COUNT(*) AS n FROM versions WHERE canvas_id IN (${expired})`)
-      .bind(now, batch),
-    svc.db.prepare(`DELETE FROM share_links WHERE canvas_id IN (${expired})`).bind(now, batch),
-    svc.db
-      .prepare(`DELETE FROM canvases WHERE canvas_id IN (${expired}) RETURNING canvas_id`)
-      .bind(now, batch),
+  const db = svc.db
+  const expired = () =>
+    db
+      .select({ canvasId: canvases.canvasId })
+      .from(canvases)
+      .where(and(isNotNull(canvases.expiresAt), lte(canvases.expiresAt, now)))
+      .orderBy(asc(canvases.expiresAt), asc(canvases.canvasId))
+      .limit(batch)
+  const [[counted], , deleted] = await db.batch([
+    db.select({ n: count() }).from(versions).where(inArray(versions.canvasId, expired())),
+    db.delete(shareLinks).where(inArray(shareLinks.canvasId, expired())),
+    db
+      .delete(canvases)
+      .where(inArray(canvases.canvasId, expired()))
+      .returning({ canvasId: canvases.canvasId }),
   ])
-  s.versions += (versions.results[0] as { n: number }).n
-  s.canvases += deleted.results.length
-  return deleted.results.length === batch
+  s.versions += counted.n
+  s.canvases += deleted.length
+  return deleted.length === batch
 }
 
 /**
@@ -101,18 +138,24 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
  */
 async function markUnreferencedFiles(svc: Services, now: number, batch: number) {
   const graceMs = (svc.settings.uploadUrlTtl + 3600) * 1000
-  const marked = await svc.db
-    .prepare(
-      `UPDATE files SET status = 'deleting' WHERE file_id IN (
-         SELECT f.file_id FROM files f
-         WHERE f.touched_at <= ?1 AND f.status != 'deleting'
-           AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.file_id = f.file_id)
-         LIMIT ?2)
-       RETURNING file_id`,
+  const db = svc.db
+  const unreferenced = db
+    .select({ fileId: files.fileId })
+    .from(files)
+    .where(
+      and(
+        lte(files.touchedAt, now - graceMs),
+        ne(files.status, 'deleting'),
+        notExists(db.select(one).from(versions).where(eq(versions.fileId, files.fileId))),
+      ),
     )
-    .bind(now - graceMs, batch)
-    .all()
-  return marked.results.length === batch
+    .limit(batch)
+  const marked = await db
+    .update(files)
+    .set({ status: 'deleting' })
+    .where(inArray(files.fileId, unreferenced))
+    .returning({ fileId: files.fileId })
+  return marked.length === batch
 }
 
 /**
@@ -121,10 +164,12 @@ async function markUnreferencedFiles(svc: Services, now: number, batch: number) 
  * with the others. The listing resumes where the previous run stopped.
  */
 async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
-  const state = await svc.db
-    .prepare('SELECT value FROM sweep_state WHERE key = ?')
-    .bind(CURSOR_KEY)
-    .first<{ value: string }>()
+  const db = svc.db
+  const state = await db
+    .select({ value: sweepState.value })
+    .from(sweepState)
+    .where(eq(sweepState.key, CURSOR_KEY))
+    .get()
   const listing = await svc.bucket.list({
     prefix: 'files/',
     limit: R2_DELETE_MAX,
@@ -134,7 +179,7 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
   const candidates = old.map((o) => ({ key: o.key, size: o.size, parsed: parseBlobKey(o.key) }))
   const adoptable = candidates.filter((c) => c.parsed)
   const foreign = candidates.filter((c) => !c.parsed).map((c) => c.key)
-  const rows = adoptable.map((c) => ({
+  const rows = adoptable.map((c): Orphan => ({
     id: newId(),
     ws: c.parsed!.workspaceId,
     sha: c.parsed!.sha256,
@@ -142,35 +187,47 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
     size: c.size,
   }))
   const cursorStatement = listing.truncated
-    ? svc.db
-        .prepare('INSERT OR REPLACE INTO sweep_state (key, value) VALUES (?, ?)')
-        .bind(CURSOR_KEY, listing.cursor)
-    : svc.db.prepare('DELETE FROM sweep_state WHERE key = ?').bind(CURSOR_KEY)
+    ? db
+        .insert(sweepState)
+        .values({ key: CURSOR_KEY, value: listing.cursor })
+        .onConflictDoUpdate({ target: sweepState.key, set: { value: listing.cursor } })
+    : db.delete(sweepState).where(eq(sweepState.key, CURSOR_KEY))
+  const workspaceOf = () =>
+    db
+      .select(one)
+      .from(workspaces)
+      .where(eq(workspaces.workspaceId, item('ws')))
   // Rows adopted here are removed by removeDeletingFiles, with the others.
-  const [, unowned] = await svc.db.batch([
-    svc.db
-      .prepare(
-        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
-         SELECT json_extract(value, '$.id'), json_extract(value, '$.ws'), json_extract(value, '$.sha'),
-                json_extract(value, '$.size'), 'application/octet-stream', json_extract(value, '$.key'),
-                'deleting', ?2, ?2
-         FROM json_each(?1)
-         WHERE EXISTS (SELECT 1 FROM workspaces w WHERE w.workspace_id = json_extract(value, '$.ws'))
-         ON CONFLICT (workspace_id, sha256) DO NOTHING
-         RETURNING blob_key`,
+  const [, unowned] = await db.batch([
+    db
+      .insert(files)
+      .select((qb) =>
+        qb
+          .select({
+            fileId: item('id').as('file_id'),
+            workspaceId: item('ws').as('workspace_id'),
+            sha256: item('sha').as('sha256'),
+            size: item('size').as('size'),
+            mime: value(files.mime, 'application/octet-stream'),
+            blobKey: item('key').as('blob_key'),
+            status: value(files.status, 'deleting'),
+            createdAt: value(files.createdAt, now),
+            finalizedAt: value(files.finalizedAt, null),
+            touchedAt: value(files.touchedAt, now),
+          })
+          .from(jsonEach(rows))
+          .where(exists(workspaceOf())),
       )
-      .bind(JSON.stringify(rows), now),
+      .onConflictDoNothing({ target: [files.workspaceId, files.sha256] })
+      .returning({ blobKey: files.blobKey }),
     // Objects of workspaces that no longer exist: nobody can upload there, delete them directly.
-    svc.db
-      .prepare(
-        `SELECT json_extract(value, '$.key') AS key, json_extract(value, '$.size') AS size
-         FROM json_each(?1)
-         WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.workspace_id = json_extract(value, '$.ws'))`,
-      )
-      .bind(JSON.stringify(rows)),
+    db
+      .select({ key: item('key').as('key'), size: item('size').as('size') })
+      .from(jsonEach(rows))
+      .where(notExists(workspaceOf())),
     cursorStatement,
   ])
-  const direct = [...foreign, ...(unowned.results as { key: string }[]).map((r) => r.key)]
+  const direct = [...foreign, ...unowned.map((r) => r.key)]
   if (direct.length > 0) {
     await svc.bucket.delete(direct)
     s.objects += direct.length
@@ -182,49 +239,61 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
 
 /** Deletes the objects of `deleting` files, then their rows. Safe to repeat after a crash. */
 async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary) {
-  const { results } = await svc.db
-    .prepare(`SELECT file_id, blob_key, size FROM files WHERE status = 'deleting' LIMIT ?`)
-    .bind(Math.min(batch, R2_DELETE_MAX))
-    .all<{ file_id: string; blob_key: string; size: number }>()
+  const db = svc.db
+  const results = await db
+    .select({ fileId: files.fileId, blobKey: files.blobKey, size: files.size })
+    .from(files)
+    .where(eq(files.status, 'deleting'))
+    .limit(Math.min(batch, R2_DELETE_MAX))
   if (results.length === 0) return false
-  await svc.bucket.delete(results.map((r) => r.blob_key))
-  const deleted = await svc.db
-    .prepare(
-      `DELETE FROM files WHERE status = 'deleting' AND file_id IN (SELECT value FROM json_each(?))
-       RETURNING size`,
-    )
-    .bind(JSON.stringify(results.map((r) => r.file_id)))
-    .all<{ size: number }>()
-  s.files += deleted.results.length
-  s.objects += deleted.results.length
-  for (const row of deleted.results) s.bytes_freed += row.size
+  await svc.bucket.delete(results.map((r) => r.blobKey))
+  // json_each's own column, which the schema does not know.
+  const ids = db
+    .select({ value: sql<string>`value`.as('value') })
+    .from(jsonEach(results.map((r) => r.fileId)))
+  const deleted = await db
+    .delete(files)
+    .where(and(eq(files.status, 'deleting'), inArray(files.fileId, ids)))
+    .returning({ size: files.size })
+  s.files += deleted.length
+  s.objects += deleted.length
+  for (const row of deleted) s.bytes_freed += row.size
   return results.length === Math.min(batch, R2_DELETE_MAX)
 }
 
 /** Links expired for over 30 days, and links of deleted canvases 30 days after creation. */
 async function removeOldShares(svc: Services, now: number, batch: number, s: SweepSummary) {
-  const deleted = await svc.db
-    .prepare(
-      `DELETE FROM share_links WHERE token IN (
-         SELECT token FROM share_links
-         WHERE expires_at <= ?1 OR (canvas_id IS NULL AND created_at <= ?1) LIMIT ?2)
-       RETURNING token`,
+  const db = svc.db
+  const cutoff = now - SHARE_RETENTION
+  const old = db
+    .select({ token: shareLinks.token })
+    .from(shareLinks)
+    .where(
+      or(
+        lte(shareLinks.expiresAt, cutoff),
+        and(isNull(shareLinks.canvasId), lte(shareLinks.createdAt, cutoff)),
+      ),
     )
-    .bind(now - SHARE_RETENTION, batch)
-    .all()
-  s.shares += deleted.results.length
-  return deleted.results.length === batch
+    .limit(batch)
+  const deleted = await db
+    .delete(shareLinks)
+    .where(inArray(shareLinks.token, old))
+    .returning({ token: shareLinks.token })
+  s.shares += deleted.length
+  return deleted.length === batch
 }
 
 async function removeExpiredSessions(svc: Services, now: number, batch: number, s: SweepSummary) {
-  const deleted = await svc.db
-    .prepare(
-      `DELETE FROM sessions WHERE session_hash IN (
-         SELECT session_hash FROM sessions WHERE expires_at <= ? LIMIT ?)
-       RETURNING session_hash`,
-    )
-    .bind(now, batch)
-    .all()
-  s.sessions += deleted.results.length
-  return deleted.results.length === batch
+  const db = svc.db
+  const expired = db
+    .select({ sessionHash: sessions.sessionHash })
+    .from(sessions)
+    .where(lte(sessions.expiresAt, now))
+    .limit(batch)
+  const deleted = await db
+    .delete(sessions)
+    .where(inArray(sessions.sessionHash, expired))
+    .returning({ sessionHash: sessions.sessionHash })
+  s.sessions += deleted.length
+  return deleted.length === batch
 }

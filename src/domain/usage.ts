@@ -1,45 +1,49 @@
+import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
+import { canvases, files, shareLinks, versions } from '../storage/schema'
 import type { Actor, Services } from './services'
-import { LIVE } from './live'
+import { live } from './live'
+
+// Aggregates are SQL: the builder's sum() hands numbers back as strings, and has no COALESCE for
+// an empty set. Each is named, since D1 hands a batch's rows over keyed by column name.
+const total = (name: string, expression: SQLWrapper) =>
+  sql<number>`COALESCE(SUM(${expression}), 0)`.as(name)
 
 /** Workspace statistics in one batched round trip. */
 export async function workspaceUsage(svc: Services, actor: Actor) {
   const now = svc.now()
   const db = svc.db
-  const [canvases, versions, files, shares] = await db.batch([
+  const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), live(now))
+  const [[c], [v], [f], [s]] = await db.batch([
     db
-      .prepare(
-        `SELECT COUNT(*) AS total,
-                COALESCE(SUM(c.expires_at IS NOT NULL), 0) AS temporary,
-                COALESCE(SUM(c.expires_at IS NULL), 0) AS permanent,
-                COALESCE(SUM(c.visibility = 'public'), 0) AS public
-         FROM canvases c WHERE c.workspace_id = ? AND ${LIVE}`,
-      )
-      .bind(actor.workspaceId, now),
+      .select({
+        total: count().as('total'),
+        temporary: total('temporary', isNotNull(canvases.expiresAt)),
+        permanent: total('permanent', isNull(canvases.expiresAt)),
+        public: total('public', eq(canvases.visibility, 'public')),
+      })
+      .from(canvases)
+      .where(liveInWorkspace),
     db
-      .prepare(
-        `SELECT COUNT(*) AS count, COALESCE(SUM(v.size), 0) AS bytes
-         FROM canvases c JOIN versions v ON v.canvas_id = c.canvas_id
-         WHERE c.workspace_id = ? AND ${LIVE}`,
-      )
-      .bind(actor.workspaceId, now),
+      .select({ count: count().as('count'), bytes: total('bytes', versions.size) })
+      .from(canvases)
+      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+      .where(liveInWorkspace),
     db
-      .prepare(
-        `SELECT COUNT(*) AS count, COALESCE(SUM(size), 0) AS bytes
-         FROM files WHERE workspace_id = ? AND status = 'ready'`,
-      )
-      .bind(actor.workspaceId),
+      .select({ count: count().as('count'), bytes: total('bytes', files.size) })
+      .from(files)
+      .where(and(eq(files.workspaceId, actor.workspaceId), eq(files.status, 'ready'))),
     db
-      .prepare(
-        `SELECT COUNT(*) AS active FROM share_links s JOIN canvases c ON c.canvas_id = s.canvas_id
-         WHERE c.workspace_id = ? AND ${LIVE} AND (s.expires_at IS NULL OR s.expires_at > ?)
-           AND (s.max_views IS NULL OR s.view_count < s.max_views)`,
-      )
-      .bind(actor.workspaceId, now, now),
+      .select({ active: count().as('active') })
+      .from(shareLinks)
+      .innerJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+      .where(
+        and(
+          liveInWorkspace,
+          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+          or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
+        ),
+      ),
   ])
-  const c = canvases.results[0] as Record<string, number>
-  const v = versions.results[0] as Record<string, number>
-  const f = files.results[0] as Record<string, number>
-  const s = shares.results[0] as Record<string, number>
   const settings = svc.settings
   return {
     workspace_id: actor.workspaceId,

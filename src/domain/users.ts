@@ -1,3 +1,4 @@
+import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
@@ -7,6 +8,8 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../lib/crypto'
+import { one, value } from '../storage/db'
+import { sessions, users, workspaces } from '../storage/schema'
 import type { Actor, Services } from './services'
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
@@ -34,31 +37,45 @@ export async function signup(svc: Services, input: Credentials) {
   const workspaceName = email.split('@')[0] || email
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
-  const [inserted] = await svc.db.batch([
-    svc.db
-      .prepare(
-        `INSERT INTO users (user_id, email, password_hash, created_at)
-         SELECT ?1, ?2, ?3, ?4
-         WHERE (?5 = 1 OR NOT EXISTS (SELECT 1 FROM users))
-           AND NOT EXISTS (SELECT 1 FROM users WHERE email = ?2)`,
-      )
-      .bind(userId, email, passwordHash, now, svc.settings.signupOpen ? 1 : 0),
-    svc.db
-      .prepare(
-        `INSERT INTO workspaces (workspace_id, name, owner_user_id, created_at)
-         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?3)`,
-      )
-      .bind(workspaceId, workspaceName, userId, now),
-    svc.db
-      .prepare(
-        `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
-         SELECT ?1, ?6, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE user_id = ?2)`,
-      )
-      .bind(session.hash, userId, workspaceId, now, expiresAt, session.id),
+  const db = svc.db
+  const allowed = and(
+    svc.settings.signupOpen ? undefined : notExists(db.select(one).from(users)),
+    notExists(db.select(one).from(users).where(eq(users.email, email))),
+  )
+  const [inserted] = await db.batch([
+    // A SELECT without FROM, which the builder cannot say: its WHERE is the signup rule.
+    db
+      .insert(users)
+      .select(sql`SELECT ${userId}, ${email}, ${passwordHash}, ${now} WHERE ${allowed}`),
+    // The workspace and the session are selected from the new user's row: no user, no insert.
+    db.insert(workspaces).select((qb) =>
+      qb
+        .select({
+          workspaceId: value(workspaces.workspaceId, workspaceId),
+          name: value(workspaces.name, workspaceName),
+          ownerUserId: users.userId,
+          createdAt: value(workspaces.createdAt, now),
+        })
+        .from(users)
+        .where(eq(users.userId, userId)),
+    ),
+    db.insert(sessions).select((qb) =>
+      qb
+        .select({
+          sessionHash: value(sessions.sessionHash, session.hash),
+          sessionId: value(sessions.sessionId, session.id),
+          userId: users.userId,
+          workspaceId: value(sessions.workspaceId, workspaceId),
+          createdAt: value(sessions.createdAt, now),
+          expiresAt: value(sessions.expiresAt, expiresAt),
+        })
+        .from(users)
+        .where(eq(users.userId, userId)),
+    ),
   ])
   if (inserted.meta.changes !== 1) {
     if (!svc.settings.signupOpen) {
-      const anyone = await svc.db.prepare('SELECT 1 FROM users LIMIT 1').first()
+      const anyone = await db.select(one).from(users).limit(1).get()
       if (anyone) throw new AppError('signup_closed', 'signup is closed on this server')
     }
     throw new AppError('conflict', 'email: an account with this email already exists')
@@ -74,39 +91,40 @@ export async function signup(svc: Services, input: Credentials) {
 export async function login(svc: Services, input: Credentials) {
   const email = normalizeEmail(input.email)
   const row = await svc.db
-    .prepare(
-      `SELECT u.user_id, u.email, u.password_hash, w.workspace_id, w.name
-       FROM users u JOIN workspaces w ON w.owner_user_id = u.user_id
-       WHERE u.email = ? ORDER BY w.created_at LIMIT 1`,
-    )
-    .bind(email)
-    .first<{
-      user_id: string
-      email: string
-      password_hash: string
-      workspace_id: string
-      name: string
-    }>()
+    .select({
+      userId: users.userId,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      workspaceId: workspaces.workspaceId,
+      name: workspaces.name,
+    })
+    .from(users)
+    .innerJoin(workspaces, eq(workspaces.ownerUserId, users.userId))
+    .where(eq(users.email, email))
+    .orderBy(asc(workspaces.createdAt))
+    .limit(1)
+    .get()
   if (!row) {
     await burnPasswordCheck(input.password)
     throw new AppError('unauthorized', 'wrong email or password')
   }
-  if (!(await verifyPassword(input.password, row.password_hash))) {
+  if (!(await verifyPassword(input.password, row.passwordHash))) {
     throw new AppError('unauthorized', 'wrong email or password')
   }
   const now = svc.now()
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
-  await svc.db
-    .prepare(
-      `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(session.hash, session.id, row.user_id, row.workspace_id, now, expiresAt)
-    .run()
+  await svc.db.insert(sessions).values({
+    sessionHash: session.hash,
+    sessionId: session.id,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    createdAt: now,
+    expiresAt,
+  })
   const account: Account = {
-    user: { user_id: row.user_id, email: row.email },
-    workspace: { workspace_id: row.workspace_id, name: row.name },
+    user: { user_id: row.userId, email: row.email },
+    workspace: { workspace_id: row.workspaceId, name: row.name },
   }
   return { account, sessionToken: session.token, expiresAt }
 }
@@ -115,38 +133,34 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
   const row = await svc.db
-    .prepare(
-      `SELECT s.session_hash, s.session_id, s.expires_at, u.user_id, u.email, w.workspace_id, w.name
-       FROM sessions s
-       JOIN users u ON u.user_id = s.user_id
-       JOIN workspaces w ON w.workspace_id = s.workspace_id
-       WHERE s.session_hash = ? AND s.expires_at > ?`,
-    )
-    .bind(hash, svc.now())
-    .first<{
-      session_hash: string
-      session_id: string
-      expires_at: number
-      user_id: string
-      email: string
-      workspace_id: string
-      name: string
-    }>()
-  if (!row) return null
+    .select({
+      sessionHash: sessions.sessionHash,
+      sessionId: sessions.sessionId,
+      expiresAt: sessions.expiresAt,
+      userId: users.userId,
+      email: users.email,
+      workspaceId: workspaces.workspaceId,
+      name: workspaces.name,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.userId, sessions.userId))
+    .innerJoin(workspaces, eq(workspaces.workspaceId, sessions.workspaceId))
+    .where(and(eq(sessions.sessionHash, hash), gt(sessions.expiresAt, svc.now())))
+    .get()
+  // Every session has an id (migration 0001 gave the older ones theirs); the column allows NULL
+  // only because it was added to a table that had rows.
+  if (!row || row.sessionId === null) return null
   return {
-    sessionHash: row.session_hash,
-    sessionId: row.session_id,
-    expiresAt: row.expires_at,
-    user: { user_id: row.user_id, email: row.email },
-    workspace: { workspace_id: row.workspace_id, name: row.name },
+    sessionHash: row.sessionHash,
+    sessionId: row.sessionId,
+    expiresAt: row.expiresAt,
+    user: { user_id: row.userId, email: row.email },
+    workspace: { workspace_id: row.workspaceId, name: row.name },
   }
 }
 
 export async function endSession(svc: Services, token: string): Promise<void> {
-  await svc.db
-    .prepare('DELETE FROM sessions WHERE session_hash = ?')
-    .bind(await sha256Hex(token))
-    .run()
+  await svc.db.delete(sessions).where(eq(sessions.sessionHash, await sha256Hex(token)))
 }
 
 export function normalizeEmail(email: string): string {

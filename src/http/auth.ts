@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch'
 import { getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { AppError } from '../lib/errors'
@@ -19,7 +20,10 @@ const READ_METHODS = new Set(['GET', 'HEAD'])
  * The per-key rate limit is asked at the same time as D1 (keyed by the key's hash, known before
  * the lookup): measured in workerd, awaiting it after the lookup cost a fifth of a read's req/s.
  */
-export async function authorize(c: Context<AppEnv>, statements: D1PreparedStatement[] = []) {
+export async function authorize<T extends BatchItem<'sqlite'>[]>(
+  c: Context<AppEnv>,
+  ...statements: T
+): Promise<BatchResponse<T>> {
   const header = c.req.header('Authorization')
   if (!header)
     throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
@@ -33,7 +37,7 @@ export async function authorize(c: Context<AppEnv>, statements: D1PreparedStatem
     svc.db.batch([keyStatement(svc, hash), ...statements]),
     withinLimit(c.env.API_LIMITER, `key:${hash}`),
   ])
-  const auth = keyFromRow(key.results[0] as Parameters<typeof keyFromRow>[0])
+  const auth = keyFromRow(key[0])
   if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
   if (!allowed) throw rateLimited()
   const needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write'

@@ -9,7 +9,17 @@ export type Around = <T>(trip: RoundTrip, run: () => Promise<T>) => Promise<T>
 const RUNNERS = new Set(['first', 'all', 'run', 'raw'])
 const INNER = Symbol('inner')
 
-export function interceptD1(db: D1Database, around: Around): D1Database {
+/**
+ * With `rawFromAll`, a statement's raw() is served by all() and its rows turned into arrays of
+ * values in column order, as Drizzle's own batch path does with D1's results: Drizzle reads through
+ * raw() outside a batch, and only all() tells what D1 read. Column names must then be distinct,
+ * which they must be for Drizzle's batches anyway.
+ */
+export function interceptD1(
+  db: D1Database,
+  around: Around,
+  { rawFromAll = false } = {},
+): D1Database {
   const unwrap = (s: D1PreparedStatement) =>
     (s as unknown as Record<symbol, D1PreparedStatement>)[INNER] ?? s
   const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement =>
@@ -18,6 +28,15 @@ export function interceptD1(db: D1Database, around: Around): D1Database {
         if (prop === INNER) return target
         if (prop === 'bind') return (...args: unknown[]) => wrapStatement(target.bind(...args))
         const value = Reflect.get(target, prop, target)
+        if (prop === 'raw' && rawFromAll) {
+          return async (...args: unknown[]) => {
+            if (args.length > 0) {
+              return around({ method: 'raw', statements: 1 }, () => value.apply(target, args))
+            }
+            const { results } = await around({ method: 'all', statements: 1 }, () => target.all())
+            return results.map((row) => Object.values(row))
+          }
+        }
         if (typeof prop === 'string' && RUNNERS.has(prop)) {
           return (...args: unknown[]) =>
             around({ method: prop, statements: 1 }, () => value.apply(target, args))
@@ -58,14 +77,18 @@ export function meteredD1(db: D1Database): { db: D1Database; meter: D1Meter } {
     meter.rowsRead += meta?.rows_read ?? 0
     meter.rowsWritten += meta?.rows_written ?? 0
   }
-  const metered = interceptD1(db, async (trip, run) => {
-    meter.roundTrips++
-    meter.statements += trip.statements
-    const result = await run()
-    // first() and raw() give no meta; run(), all() and each result of a batch do.
-    if (trip.method === 'batch') (result as D1Result[]).forEach(count)
-    else if (trip.method === 'run' || trip.method === 'all') count(result)
-    return result
-  })
+  const metered = interceptD1(
+    db,
+    async (trip, run) => {
+      meter.roundTrips++
+      meter.statements += trip.statements
+      const result = await run()
+      // first() and raw() give no meta; run(), all() and each result of a batch do.
+      if (trip.method === 'batch') (result as D1Result[]).forEach(count)
+      else if (trip.method === 'run' || trip.method === 'all') count(result)
+      return result
+    },
+    { rawFromAll: true },
+  )
   return { db: metered, meter }
 }

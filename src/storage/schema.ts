@@ -1,7 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-// The schema drizzle-kit turns into migrations under drizzle/. Queries are plain D1 statements
-// (src/domain), so each route's round trips and atomic conditions are visible where they are written.
+// The schema drizzle-kit turns into migrations under drizzle/, and the tables and row types the
+// queries in src/domain are built from. Each query there is one D1 statement and each batch one
+// round trip, so a route's round trips and atomic conditions are visible where they are written.
 // Timestamps are Unix milliseconds: cheap to compare and index; the API renders them as ISO 8601.
 
 export const users = sqliteTable('users', {

@@ -18,6 +18,7 @@ import {
 import { faultsFor, faultyBindings, type Fault } from '../support/faults'
 import { expectIntact, expectTidy, visibleState } from '../support/integrity'
 import { sweepUntilDone } from '../support/state'
+import { database } from '../../src/storage/db'
 
 // Each step of finalize, create, update, delete and the sweep is made to fail, before it reaches
 // D1 or R2 and after (the answer lost). Whatever fails, the workspace is left as it was or as the
@@ -44,7 +45,7 @@ const HOUR = 3600_000
 const later = () => Date.now() + 48 * HOUR
 const settings = readSettings(env)
 const sweepAt = (now: number, bindings: { DB: D1Database; BUCKET: R2Bucket }) =>
-  sweep({ db: bindings.DB, bucket: bindings.BUCKET, settings, now: Date.now }, { now })
+  sweep({ db: database(bindings.DB), bucket: bindings.BUCKET, settings, now: Date.now }, { now })
 
 /** Sweeps at a time past every grace period, without faults, until it is done. */
 const tidyUp = () => sweepUntilDone(later())

@@ -4,6 +4,7 @@ import { readSettings } from '../../src/lib/settings'
 import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
 import { call, formPost, json, newAccount, newCanvas, ORIGIN, type Account } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
+import { database } from '../../src/storage/db'
 
 // Withdrawn means withdrawn: for every route that hands out content, reached every way it can be
 // (an API key, a share link, the owner's session, a public canvas, a frame issued by a page), and
@@ -280,7 +281,7 @@ describe('a link with a view limit', () => {
     // ...and the link is used up for everyone else.
     expect((await call(`/s/${f.token}`)).status).toBe(410)
     // The same frame as it stands once the window has passed: refused.
-    const svc = { db: env.DB, bucket: env.BUCKET, settings: readSettings(env) }
+    const svc = { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env) }
     const late = await frameUrls(
       { ...svc, now: () => Date.now() - LIMITED_FRAME_SECONDS * 1000 - 1000 },
       ORIGIN,

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { readSettings } from '../../src/lib/settings'
 import { sweep } from '../../src/domain/sweep'
+import { database } from '../../src/storage/db'
 
 /**
  * Everything a workspace owns, as one comparable value: its canvases, versions, files, share
@@ -60,7 +61,12 @@ export async function countRows(sql: string, ...params: unknown[]): Promise<numb
 
 /** Runs the sweep with its clock at `now`, on the real bindings, until it says it is done. */
 export async function sweepUntilDone(now: number) {
-  const services = { db: env.DB, bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+  const services = {
+    db: database(env.DB),
+    bucket: env.BUCKET,
+    settings: readSettings(env),
+    now: Date.now,
+  }
   for (let i = 0; i < 10; i++) {
     if ((await sweep(services, { now })).complete) return
   }
