@@ -1,13 +1,6 @@
 import { Hono } from 'hono'
-import {
-  createCanvas,
-  deleteCanvas,
-  findContent,
-  listCanvases,
-  listVersions,
-  makePermanent,
-  updateCanvas,
-} from '../domain/canvases'
+import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
+import { findContent, listCanvases, listVersions } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
 import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { canvasByIdStatement, ownedCanvasDetail } from '../domain/canvases'
+import { canvasByIdStatement, ownedCanvasDetail } from '../domain/canvas-reads'
 import { canvasIdParam, type AppEnv } from '../http/context'
 import { authorize } from '../http/auth'
 

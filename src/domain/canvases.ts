@@ -1,68 +1,22 @@
-import { and, desc, eq, exists, gt, inArray, sql } from 'drizzle-orm'
+import { and, eq, exists, gt, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { defaultRenderer, findRenderer } from '../render/registry'
 import { newId } from '../lib/crypto'
-import { one, value, type Database } from '../storage/db'
-import { canvases, files, users, versions } from '../storage/schema'
-import { iso, isoOrNull, type Actor, type Services } from './services'
+import { defaultRenderer, findRenderer } from '../render/registry'
+import { one, value } from '../storage/db'
+import { canvases, files, versions } from '../storage/schema'
+import {
+  canvasNotFound,
+  presentCanvas,
+  selectCanvas,
+  selectLive,
+  type CanvasRow,
+  type Visibility,
+} from './canvas-rows'
 import { live } from './live'
+import type { Actor, Services } from './services'
 
-export type Visibility = (typeof canvases.$inferSelect)['visibility']
-
-// Every read of a canvas joins its current version and file: one statement, one round trip.
-function selectCanvas(db: Database) {
-  return db
-    .select({
-      canvas_id: canvases.canvasId,
-      workspace_id: canvases.workspaceId,
-      owner_user_id: canvases.ownerUserId,
-      title: canvases.title,
-      ext: canvases.ext,
-      renderer_id: canvases.rendererId,
-      visibility: canvases.visibility,
-      version: canvases.version,
-      created_at: canvases.createdAt,
-      updated_at: canvases.updatedAt,
-      expires_at: canvases.expiresAt,
-      size: versions.size,
-      file_id: files.fileId,
-      sha256: files.sha256,
-      mime: files.mime,
-    })
-    .from(canvases)
-    .innerJoin(
-      versions,
-      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, canvases.version)),
-    )
-    .innerJoin(files, eq(files.fileId, versions.fileId))
-}
-
-type CanvasRow = Awaited<ReturnType<typeof selectCanvas>>[number]
-
-export function presentCanvas(row: CanvasRow) {
-  return {
-    canvas_id: row.canvas_id,
-    owner_user_id: row.owner_user_id,
-    title: row.title,
-    ext: row.ext,
-    renderer_id: row.renderer_id,
-    visibility: row.visibility,
-    version: row.version,
-    size: row.size,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    expires_at: isoOrNull(row.expires_at),
-  }
-}
-
-export function presentCanvasDetail(row: CanvasRow) {
-  const renderer = findRenderer(row.renderer_id)
-  return {
-    ...presentCanvas(row),
-    file: { file_id: row.file_id, sha256: row.sha256, size: row.size, mime: row.mime },
-    renderer: { renderer_id: row.renderer_id, name: renderer?.name ?? row.renderer_id },
-  }
-}
+// Changing canvases: create, update (a new version), delete, make permanent. Each write carries
+// its conditions in the statement itself, so a race can never leave half a canvas.
 
 export type CreateInput = {
   file_id: string
@@ -137,32 +91,6 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   const row = selected[0]
   if (!row) await explainMissingFile(svc, actor, input.file_id)
   return presentCanvas(row)
-}
-
-export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
-
-export async function listCanvases(svc: Services, actor: Actor, query: ListQuery) {
-  const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
-  // The page's ids come from the covering index alone; only those rows are then joined, so a deep
-  // OFFSET skips index entries, not joined rows.
-  const page = svc.db
-    .select({ canvasId: canvases.canvasId })
-    .from(canvases)
-    .where(
-      and(
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-        query.visibility ? eq(canvases.visibility, query.visibility) : undefined,
-        query.ext ? eq(canvases.ext, query.ext) : undefined,
-      ),
-    )
-    .orderBy(...order)
-    .limit(query.limit)
-    .offset(query.offset)
-  const rows = await selectCanvas(svc.db)
-    .where(inArray(canvases.canvasId, page))
-    .orderBy(...order)
-  return { canvases: rows.map(presentCanvas), limit: query.limit, offset: query.offset }
 }
 
 export type UpdateInput = {
@@ -284,84 +212,6 @@ export async function makePermanent(svc: Services, actor: Actor, canvasId: strin
   return presentCanvas(row)
 }
 
-export async function listVersions(svc: Services, actor: Actor, canvasId: string) {
-  const rows = await svc.db
-    .select({
-      version: versions.version,
-      size: versions.size,
-      created_at: versions.createdAt,
-      sha256: files.sha256,
-    })
-    .from(canvases)
-    .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
-    .innerJoin(files, eq(files.fileId, versions.fileId))
-    .where(
-      and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-      ),
-    )
-    .orderBy(desc(versions.version))
-  // A live canvas always has at least one version, so none means no canvas.
-  if (rows.length === 0) throw canvasNotFound()
-  return rows.map((v) => ({ ...v, created_at: iso(v.created_at) }))
-}
-
-export type ContentRef = { blobKey: string; title: string; ext: string; version: number }
-
-/** The stored object behind the latest version, or a given one. */
-export async function findContent(
-  svc: Services,
-  actor: Actor,
-  canvasId: string,
-  version?: number,
-): Promise<ContentRef> {
-  const row = await svc.db
-    .select({
-      title: canvases.title,
-      ext: canvases.ext,
-      version: versions.version,
-      blob_key: files.blobKey,
-    })
-    .from(canvases)
-    .leftJoin(
-      versions,
-      and(
-        eq(versions.canvasId, canvases.canvasId),
-        eq(versions.version, version ?? canvases.version),
-      ),
-    )
-    .leftJoin(files, eq(files.fileId, versions.fileId))
-    .where(
-      and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-      ),
-    )
-    .get()
-  if (!row) throw canvasNotFound()
-  if (row.version === null || row.blob_key === null) {
-    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
-  }
-  return { blobKey: row.blob_key, title: row.title, ext: row.ext, version: row.version }
-}
-
-export function canvasNotFound() {
-  return new AppError('canvas_not_found', 'canvas not found')
-}
-
-function selectLive(svc: Services, actor: Actor, canvasId: string) {
-  return selectCanvas(svc.db).where(
-    and(
-      eq(canvases.canvasId, canvasId),
-      eq(canvases.workspaceId, actor.workspaceId),
-      live(svc.now()),
-    ),
-  )
-}
-
 function requireRenderer(rendererId: string) {
   if (!findRenderer(rendererId)) {
     throw new AppError(
@@ -387,73 +237,4 @@ async function explainMissingFile(svc: Services, actor: Actor, fileId: string): 
     throw new AppError('upload_incomplete', 'file_id: the upload has not been finalized')
   }
   throw new AppError('file_not_found', 'file_id: no such file')
-}
-
-/**
- * A canvas for the web viewer with its version list: the owner's workspace sees it always, anyone
- * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
- */
-export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
-  const now = svc.now()
-  const [canvas, list] = await svc.db.batch([
-    selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(now))),
-    svc.db
-      .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
-      .from(versions)
-      .where(eq(versions.canvasId, canvasId))
-      .orderBy(desc(versions.version)),
-  ])
-  const row = canvas[0]
-  if (!row) return null
-  const isOwner = row.workspace_id === workspaceId
-  if (!isOwner && row.visibility !== 'public') return null
-  return {
-    canvas: presentCanvasDetail(row),
-    versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
-    isOwner,
-  }
-}
-
-export async function hasAnyUser(svc: Services): Promise<boolean> {
-  return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
-}
-
-/** The canvas with its current file, whoever owns it: for batching with the key lookup. */
-export function canvasByIdStatement(svc: Services, canvasId: string) {
-  return selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
-}
-
-/** Another workspace's canvas answers exactly like a missing one. */
-export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
-  const row = rows[0]
-  if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
-  return presentCanvasDetail(row)
-}
-
-/** What one version of a canvas holds; the caller adds the conditions of its access. */
-export function selectVersionContent(db: Database, version: number) {
-  return db
-    .select({
-      title: canvases.title,
-      ext: canvases.ext,
-      renderer_id: canvases.rendererId,
-      size: versions.size,
-      blob_key: files.blobKey,
-    })
-    .from(canvases)
-    .innerJoin(
-      versions,
-      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
-    )
-    .innerJoin(files, eq(files.fileId, versions.fileId))
-}
-
-export type VersionContent = Awaited<ReturnType<typeof selectVersionContent>>[number]
-
-/** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
-export async function findVersionContent(svc: Services, canvasId: string, version: number) {
-  const row = await selectVersionContent(svc.db, version)
-    .where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
-    .get()
-  return row ?? null
 }

@@ -2,7 +2,7 @@ import { and, eq, exists, gt, isNull, or } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
 import { canvases, sessions, shareLinks, versions } from '../storage/schema'
-import { canvasNotFound, selectVersionContent, type VersionContent } from './canvases'
+import { canvasNotFound, selectVersionContent, type VersionContent } from './canvas-rows'
 import type { Services } from './services'
 import { live } from './live'
 

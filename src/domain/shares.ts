@@ -1,6 +1,6 @@
 import { and, desc, eq, exists, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { canvasNotFound } from './canvases'
+import { canvasNotFound } from './canvas-rows'
 import { hashPassword, newToken } from '../lib/crypto'
 import { one, value } from '../storage/db'
 import { canvases, shareLinks, versions } from '../storage/schema'

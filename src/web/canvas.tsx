@@ -2,13 +2,8 @@ import { Hono } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
 import { createShareBody, shareToken, updateCanvasBody } from '../http/schemas'
 import { parse } from '../http/validate'
-import {
-  deleteCanvas,
-  findVersionContent,
-  findViewable,
-  makePermanent,
-  updateCanvas,
-} from '../domain/canvases'
+import { deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
+import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import { createShare, revokeShares } from '../domain/shares'
 import { sessionActor } from '../domain/users'

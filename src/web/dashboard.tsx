@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { ext as extSchema, listQuery, shareToken } from '../http/schemas'
-import { hasAnyUser, listCanvases } from '../domain/canvases'
+import { hasAnyUser, listCanvases } from '../domain/canvas-reads'
 import { sessionActor } from '../domain/users'
 import { Dashboard } from './pages/dashboard'
 import { csrfToken } from './session'

@@ -1,6 +1,5 @@
 import { formatSize } from '../../lib/format'
 import { Csrf, Layout, type User } from './layout'
-import { relative } from './relative'
 
 export type KeyView = {
   key_id: string

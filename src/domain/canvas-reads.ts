@@ -1,0 +1,156 @@
+import { and, desc, eq, inArray } from 'drizzle-orm'
+import { AppError } from '../lib/errors'
+import { one } from '../storage/db'
+import { canvases, files, users, versions } from '../storage/schema'
+import {
+  canvasNotFound,
+  presentCanvas,
+  presentCanvasDetail,
+  selectCanvas,
+  selectVersionContent,
+  type CanvasRow,
+  type Visibility,
+} from './canvas-rows'
+import { live } from './live'
+import { iso, type Actor, type Services } from './services'
+
+// Reading canvases: lists, versions, the content behind a version, and the web viewer's view.
+
+export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
+
+export async function listCanvases(svc: Services, actor: Actor, query: ListQuery) {
+  const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
+  // The page's ids come from the covering index alone; only those rows are then joined, so a deep
+  // OFFSET skips index entries, not joined rows.
+  const page = svc.db
+    .select({ canvasId: canvases.canvasId })
+    .from(canvases)
+    .where(
+      and(
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+        query.visibility ? eq(canvases.visibility, query.visibility) : undefined,
+        query.ext ? eq(canvases.ext, query.ext) : undefined,
+      ),
+    )
+    .orderBy(...order)
+    .limit(query.limit)
+    .offset(query.offset)
+  const rows = await selectCanvas(svc.db)
+    .where(inArray(canvases.canvasId, page))
+    .orderBy(...order)
+  return { canvases: rows.map(presentCanvas), limit: query.limit, offset: query.offset }
+}
+
+export async function listVersions(svc: Services, actor: Actor, canvasId: string) {
+  const rows = await svc.db
+    .select({
+      version: versions.version,
+      size: versions.size,
+      created_at: versions.createdAt,
+      sha256: files.sha256,
+    })
+    .from(canvases)
+    .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+    .innerJoin(files, eq(files.fileId, versions.fileId))
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+      ),
+    )
+    .orderBy(desc(versions.version))
+  // A live canvas always has at least one version, so none means no canvas.
+  if (rows.length === 0) throw canvasNotFound()
+  return rows.map((v) => ({ ...v, created_at: iso(v.created_at) }))
+}
+
+export type ContentRef = { blobKey: string; title: string; ext: string; version: number }
+
+/** The stored object behind the latest version, or a given one. */
+export async function findContent(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  version?: number,
+): Promise<ContentRef> {
+  const row = await svc.db
+    .select({
+      title: canvases.title,
+      ext: canvases.ext,
+      version: versions.version,
+      blob_key: files.blobKey,
+    })
+    .from(canvases)
+    .leftJoin(
+      versions,
+      and(
+        eq(versions.canvasId, canvases.canvasId),
+        eq(versions.version, version ?? canvases.version),
+      ),
+    )
+    .leftJoin(files, eq(files.fileId, versions.fileId))
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        eq(canvases.workspaceId, actor.workspaceId),
+        live(svc.now()),
+      ),
+    )
+    .get()
+  if (!row) throw canvasNotFound()
+  if (row.version === null || row.blob_key === null) {
+    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+  }
+  return { blobKey: row.blob_key, title: row.title, ext: row.ext, version: row.version }
+}
+
+/**
+ * A canvas for the web viewer with its version list: the owner's workspace sees it always, anyone
+ * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
+ */
+export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
+  const now = svc.now()
+  const [canvas, list] = await svc.db.batch([
+    selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(now))),
+    svc.db
+      .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
+      .from(versions)
+      .where(eq(versions.canvasId, canvasId))
+      .orderBy(desc(versions.version)),
+  ])
+  const row = canvas[0]
+  if (!row) return null
+  const isOwner = row.workspace_id === workspaceId
+  if (!isOwner && row.visibility !== 'public') return null
+  return {
+    canvas: presentCanvasDetail(row),
+    versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
+    isOwner,
+  }
+}
+
+export async function hasAnyUser(svc: Services): Promise<boolean> {
+  return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
+}
+
+/** The canvas with its current file, whoever owns it: for batching with the key lookup. */
+export function canvasByIdStatement(svc: Services, canvasId: string) {
+  return selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
+}
+
+/** Another workspace's canvas answers exactly like a missing one. */
+export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
+  const row = rows[0]
+  if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
+  return presentCanvasDetail(row)
+}
+
+/** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
+export async function findVersionContent(svc: Services, canvasId: string, version: number) {
+  const row = await selectVersionContent(svc.db, version)
+    .where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
+    .get()
+  return row ?? null
+}

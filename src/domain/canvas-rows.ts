@@ -1,0 +1,101 @@
+import { and, eq } from 'drizzle-orm'
+import { AppError } from '../lib/errors'
+import { findRenderer } from '../render/registry'
+import type { Database } from '../storage/db'
+import { canvases, files, versions } from '../storage/schema'
+import { live } from './live'
+import { iso, isoOrNull, type Actor, type Services } from './services'
+
+// The shapes every canvas query shares: the row of a canvas with its current version and file,
+// how the API presents it, and the version content a frame or a download reads.
+
+export type Visibility = (typeof canvases.$inferSelect)['visibility']
+
+// Every read of a canvas joins its current version and file: one statement, one round trip.
+export function selectCanvas(db: Database) {
+  return db
+    .select({
+      canvas_id: canvases.canvasId,
+      workspace_id: canvases.workspaceId,
+      owner_user_id: canvases.ownerUserId,
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      visibility: canvases.visibility,
+      version: canvases.version,
+      created_at: canvases.createdAt,
+      updated_at: canvases.updatedAt,
+      expires_at: canvases.expiresAt,
+      size: versions.size,
+      file_id: files.fileId,
+      sha256: files.sha256,
+      mime: files.mime,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, canvases.version)),
+    )
+    .innerJoin(files, eq(files.fileId, versions.fileId))
+}
+
+export type CanvasRow = Awaited<ReturnType<typeof selectCanvas>>[number]
+
+export function presentCanvas(row: CanvasRow) {
+  return {
+    canvas_id: row.canvas_id,
+    owner_user_id: row.owner_user_id,
+    title: row.title,
+    ext: row.ext,
+    renderer_id: row.renderer_id,
+    visibility: row.visibility,
+    version: row.version,
+    size: row.size,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    expires_at: isoOrNull(row.expires_at),
+  }
+}
+
+export function presentCanvasDetail(row: CanvasRow) {
+  const renderer = findRenderer(row.renderer_id)
+  return {
+    ...presentCanvas(row),
+    file: { file_id: row.file_id, sha256: row.sha256, size: row.size, mime: row.mime },
+    renderer: { renderer_id: row.renderer_id, name: renderer?.name ?? row.renderer_id },
+  }
+}
+
+export function canvasNotFound() {
+  return new AppError('canvas_not_found', 'canvas not found')
+}
+
+export function selectLive(svc: Services, actor: Actor, canvasId: string) {
+  return selectCanvas(svc.db).where(
+    and(
+      eq(canvases.canvasId, canvasId),
+      eq(canvases.workspaceId, actor.workspaceId),
+      live(svc.now()),
+    ),
+  )
+}
+
+/** What one version of a canvas holds; the caller adds the conditions of its access. */
+export function selectVersionContent(db: Database, version: number) {
+  return db
+    .select({
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      size: versions.size,
+      blob_key: files.blobKey,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+    )
+    .innerJoin(files, eq(files.fileId, versions.fileId))
+}
+
+export type VersionContent = Awaited<ReturnType<typeof selectVersionContent>>[number]
