@@ -11,7 +11,7 @@ import {
   type CanvasRow,
   type Visibility,
 } from './canvas-rows'
-import { live } from './live'
+import { live, liveCanvasOf } from './live'
 import { iso, type Actor, type Services } from './services'
 
 // Reading canvases: lists, versions, the content behind a version, and the web viewer's view.
@@ -53,13 +53,7 @@ export async function listVersions(svc: Services, actor: Actor, canvasId: string
     .from(canvases)
     .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
     .innerJoin(files, eq(files.fileId, versions.fileId))
-    .where(
-      and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-      ),
-    )
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
     .orderBy(desc(versions.version))
   // A live canvas always has at least one version, so none means no canvas.
   if (rows.length === 0) throw canvasNotFound()
@@ -91,13 +85,7 @@ export async function findContent(
       ),
     )
     .leftJoin(files, eq(files.fileId, versions.fileId))
-    .where(
-      and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-      ),
-    )
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
     .get()
   if (!row) throw canvasNotFound()
   if (row.version === null || row.blob_key === null) {

@@ -3,7 +3,7 @@ import { AppError } from '../lib/errors'
 import { findRenderer } from '../render/registry'
 import type { Database } from '../storage/db'
 import { canvases, files, versions } from '../storage/schema'
-import { live } from './live'
+import { liveCanvasOf } from './live'
 import { iso, isoOrNull, type Actor, type Services } from './services'
 
 // The shapes every canvas query shares: the row of a canvas with its current version and file,
@@ -71,13 +71,7 @@ export function canvasNotFound() {
 }
 
 export function selectLive(svc: Services, actor: Actor, canvasId: string) {
-  return selectCanvas(svc.db).where(
-    and(
-      eq(canvases.canvasId, canvasId),
-      eq(canvases.workspaceId, actor.workspaceId),
-      live(svc.now()),
-    ),
-  )
+  return selectCanvas(svc.db).where(liveCanvasOf(actor, canvasId, svc.now()))
 }
 
 /** What one version of a canvas holds; the caller adds the conditions of its access. */

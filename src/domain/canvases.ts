@@ -12,7 +12,7 @@ import {
   type CanvasRow,
   type Visibility,
 } from './canvas-rows'
-import { live } from './live'
+import { liveCanvasOf } from './live'
 import type { Actor, Services } from './services'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
@@ -132,9 +132,7 @@ export async function updateCanvas(
     })
     .where(
       and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(now),
+        liveCanvasOf(actor, canvasId, now),
         fileId ? exists(db.select(one).from(files).where(fileReady(fileId))) : undefined,
       ),
     )
@@ -180,13 +178,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
   // RETURNING, not meta.changes: D1 counts the cascaded rows in `changes` too.
   const deleted = await svc.db
     .delete(canvases)
-    .where(
-      and(
-        eq(canvases.canvasId, canvasId),
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-      ),
-    )
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
     .returning({ canvasId: canvases.canvasId })
     .get()
   if (!deleted) throw canvasNotFound()

@@ -5,7 +5,7 @@ import { hashPassword, newToken } from '../lib/crypto'
 import { one, value } from '../storage/db'
 import { canvases, shareLinks, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
-import { live } from './live'
+import { liveCanvasOf } from './live'
 
 export type Share = typeof shareLinks.$inferSelect
 
@@ -64,9 +64,7 @@ export async function createShare(
         .from(canvases)
         .where(
           and(
-            eq(canvases.canvasId, canvasId),
-            eq(canvases.workspaceId, actor.workspaceId),
-            live(now),
+            liveCanvasOf(actor, canvasId, now),
             version === undefined
               ? undefined
               : exists(
@@ -154,9 +152,6 @@ export async function revokeShare(svc: Services, actor: Actor, canvasId: string,
 export function shareNotFound() {
   return new AppError('share_not_found', 'share link not found')
 }
-
-const liveCanvasOf = (actor: Actor, canvasId: string, now: number) =>
-  and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId), live(now))
 
 function liveCanvas(svc: Services, actor: Actor, canvasId: string) {
   return svc.db
