@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { one } from '../storage/db'
+import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
   canvasNotFound,
@@ -19,28 +19,46 @@ import { iso, type Actor, type Services } from './services'
 export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
 
 export async function listCanvases(svc: Services, actor: Actor, query: ListQuery) {
-  const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
-  // The page's ids come from the covering index alone; only those rows are then joined, so a deep
-  // OFFSET skips index entries, not joined rows.
-  const page = svc.db
-    .select({ canvasId: canvases.canvasId })
-    .from(canvases)
-    .where(
-      and(
-        eq(canvases.workspaceId, actor.workspaceId),
-        live(svc.now()),
-        query.visibility ? eq(canvases.visibility, query.visibility) : undefined,
-        query.ext ? eq(canvases.ext, query.ext) : undefined,
-      ),
-    )
-    .orderBy(...order)
-    .limit(query.limit)
-    .offset(query.offset)
-  const rows = await selectCanvas(svc.db)
-    .where(inArray(canvases.canvasId, page))
-    .orderBy(...order)
+  const statement = listPages[Number(!!query.visibility) * 2 + Number(!!query.ext)]
+  const rows = await statement(svc.db, {
+    ...query,
+    workspaceId: actor.workspaceId,
+    now: svc.now(),
+  }).all()
   return { canvases: rows.map(presentCanvas), limit: query.limit, offset: query.offset }
 }
+
+type ListValues = ListQuery & { workspaceId: string; now: number }
+
+// One statement per combination of filters (none, ext, visibility, both), each prepared once: a
+// filter not given is left out of the SQL rather than written as "? IS NULL OR ...", which would
+// keep SQLite from using the index for it.
+const listPages = [false, true].flatMap((byVisibility) =>
+  [false, true].map((byExt) =>
+    prepared((db, p: Placeholders<ListValues>) => {
+      const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
+      // The page's ids come from the covering index alone; only those rows are then joined, so a
+      // deep OFFSET skips index entries, not joined rows.
+      const page = db
+        .select({ canvasId: canvases.canvasId })
+        .from(canvases)
+        .where(
+          and(
+            eq(canvases.workspaceId, p('workspaceId')),
+            live(p('now')),
+            byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
+            byExt ? eq(canvases.ext, p('ext')) : undefined,
+          ),
+        )
+        .orderBy(...order)
+        .limit(p('limit'))
+        .offset(p('offset'))
+      return selectCanvas(db)
+        .where(inArray(canvases.canvasId, page))
+        .orderBy(...order)
+    }),
+  ),
+)
 
 export async function listVersions(svc: Services, actor: Actor, canvasId: string) {
   const rows = await svc.db
@@ -99,14 +117,9 @@ export async function findContent(
  * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
  */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
-  const now = svc.now()
   const [canvas, list] = await svc.db.batch([
-    selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(now))),
-    svc.db
-      .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
-      .from(versions)
-      .where(eq(versions.canvasId, canvasId))
-      .orderBy(desc(versions.version)),
+    canvasById(svc.db, { canvasId, now: svc.now() }),
+    versionList(svc.db, { canvasId }),
   ])
   const row = canvas[0]
   if (!row) return null
@@ -119,14 +132,26 @@ export async function findViewable(svc: Services, canvasId: string, workspaceId:
   }
 }
 
+const versionList = prepared((db, p: Placeholders<{ canvasId: string }>) =>
+  db
+    .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
+    .from(versions)
+    .where(eq(versions.canvasId, p('canvasId')))
+    .orderBy(desc(versions.version)),
+)
+
 export async function hasAnyUser(svc: Services): Promise<boolean> {
   return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
 }
 
 /** The canvas with its current file, whoever owns it: for batching with the key lookup. */
 export function canvasByIdStatement(svc: Services, canvasId: string) {
-  return selectCanvas(svc.db).where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
+  return canvasById(svc.db, { canvasId, now: svc.now() })
 }
+
+const canvasById = prepared((db, p: Placeholders<{ canvasId: string; now: number }>) =>
+  selectCanvas(db).where(and(eq(canvases.canvasId, p('canvasId')), live(p('now')))),
+)
 
 /** Another workspace's canvas answers exactly like a missing one. */
 export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
@@ -137,8 +162,13 @@ export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
 
 /** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
 export async function findVersionContent(svc: Services, canvasId: string, version: number) {
-  const row = await selectVersionContent(svc.db, version)
-    .where(and(eq(canvases.canvasId, canvasId), live(svc.now())))
-    .get()
+  const row = await versionContent(svc.db, { canvasId, version, now: svc.now() }).get()
   return row ?? null
 }
+
+const versionContent = prepared(
+  (db, p: Placeholders<{ canvasId: string; version: number; now: number }>) =>
+    selectVersionContent(db, p('version')).where(
+      and(eq(canvases.canvasId, p('canvasId')), live(p('now'))),
+    ),
+)

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { findRenderer } from '../render/registry'
-import type { Database } from '../storage/db'
+import type { Bindable, Database } from '../storage/db'
 import { canvases, files, versions } from '../storage/schema'
 import { liveCanvasOf } from './live'
 import { iso, isoOrNull, type Actor, type Services } from './services'
@@ -75,7 +75,7 @@ export function selectLive(svc: Services, actor: Actor, canvasId: string) {
 }
 
 /** What one version of a canvas holds; the caller adds the conditions of its access. */
-export function selectVersionContent(db: Database, version: number) {
+export function selectVersionContent(db: Database, version: Bindable<number>) {
   return db
     .select({
       title: canvases.title,

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
+import { prepared, type Placeholders } from '../storage/db'
 import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
 
@@ -100,7 +101,11 @@ export async function keyHashOf(secret: string): Promise<string | null> {
  * its own query and answer in one D1 round trip.
  */
 export function keyStatement(svc: Services, keyHash: string) {
-  return svc.db
+  return keyLookup(svc.db, { keyHash })
+}
+
+const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
+  db
     .select({
       keyId: apiKeys.keyId,
       name: apiKeys.name,
@@ -115,10 +120,10 @@ export function keyStatement(svc: Services, keyHash: string) {
     .from(apiKeys)
     .innerJoin(users, eq(users.userId, apiKeys.userId))
     .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-}
+    .where(and(eq(apiKeys.keyHash, p('keyHash')), isNull(apiKeys.revokedAt))),
+)
 
-type KeyLookupRow = Awaited<ReturnType<typeof keyStatement>>[number]
+type KeyLookupRow = ReturnType<typeof keyStatement>['_']['result'][number]
 
 export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
   if (!row) return null

@@ -1,7 +1,7 @@
 import { and, eq, exists, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { verifyPassword } from '../lib/crypto'
-import { one, type Database } from '../storage/db'
+import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, shareLinks, versions } from '../storage/schema'
 import { iso, type Services } from './services'
 import { live } from './live'
@@ -18,8 +18,8 @@ export type ShareAccess = {
 // The link, its canvas (when live) and the content it serves: pinned version or the latest.
 // Columns of the canvas and version that share a name with the link's are renamed (SQL), since D1
 // hands a batch's rows over keyed by column name; through the outer joins any of them may be NULL.
-function selectShare(db: Database, token: string) {
-  return db
+const selectShare = prepared((db, p: Placeholders<{ token: string }>) =>
+  db
     .select({
       token: shareLinks.token,
       canvas_id: shareLinks.canvasId,
@@ -49,38 +49,41 @@ function selectShare(db: Database, token: string) {
       ),
     )
     .leftJoin(files, eq(files.fileId, versions.fileId))
-    .where(eq(shareLinks.token, token))
-}
+    .where(eq(shareLinks.token, p('token'))),
+)
 
-type Resolved = Awaited<ReturnType<typeof selectShare>>[number]
+type Resolved = ReturnType<typeof selectShare>['_']['result'][number]
 
 // A view counts only while the link is usable; the condition and the increment are one statement,
 // so concurrent downloads can neither lose a count nor pass max_views. The increment is SQL: the
-// builder sets only values.
-function countView(db: Database, token: string, now: number, onlyWithoutPassword: boolean) {
-  return db
-    .update(shareLinks)
-    .set({ viewCount: sql`${shareLinks.viewCount} + 1` })
-    .where(
-      and(
-        eq(shareLinks.token, token),
-        or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-        or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
-        exists(
-          db
-            .select(one)
-            .from(canvases)
-            .where(and(eq(canvases.canvasId, shareLinks.canvasId), live(now))),
+// builder sets only values. Two statements: one counts only a link without a password.
+const countView = (onlyWithoutPassword: boolean) =>
+  prepared((db, p: Placeholders<{ token: string; now: number }>) =>
+    db
+      .update(shareLinks)
+      .set({ viewCount: sql`${shareLinks.viewCount} + 1` })
+      .where(
+        and(
+          eq(shareLinks.token, p('token')),
+          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, p('now'))),
+          or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
+          exists(
+            db
+              .select(one)
+              .from(canvases)
+              .where(and(eq(canvases.canvasId, shareLinks.canvasId), live(p('now')))),
+          ),
+          onlyWithoutPassword ? isNull(shareLinks.passwordHash) : undefined,
         ),
-        onlyWithoutPassword ? isNull(shareLinks.passwordHash) : undefined,
-      ),
-    )
-    .returning({ viewCount: shareLinks.viewCount })
-}
+      )
+      .returning({ viewCount: shareLinks.viewCount }),
+  )
+const countOpenView = countView(true)
+const countAnyView = countView(false)
 
 /** Public metadata: never counts a view. */
 export async function shareMetadata(svc: Services, access: ShareAccess) {
-  const row = await selectShare(svc.db, access.token).get()
+  const row = await selectShare(svc.db, { token: access.token }).get()
   await admit(svc, row, access)
   return present(row!)
 }
@@ -90,18 +93,17 @@ export async function shareMetadata(svc: Services, access: ShareAccess) {
  * counted and read in one batched round trip; a protected one needs a second after the password.
  */
 export async function openShareContent(svc: Services, access: ShareAccess) {
-  const now = svc.now()
   const db = svc.db
   const [counted, selected] = await db.batch([
-    countView(db, access.token, now, true),
-    selectShare(db, access.token),
+    countOpenView(db, { token: access.token, now: svc.now() }),
+    selectShare(db, { token: access.token }),
   ])
   let row = selected[0]
   if (counted.length === 0) {
     await admit(svc, row, access)
     const [recount, reselected] = await db.batch([
-      countView(db, access.token, svc.now(), false),
-      selectShare(db, access.token),
+      countAnyView(db, { token: access.token, now: svc.now() }),
+      selectShare(db, { token: access.token }),
     ])
     row = reselected[0]
     // Someone else took the last view, or the link changed, between the two round trips.

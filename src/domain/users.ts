@@ -8,7 +8,7 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../lib/crypto'
-import { one, value } from '../storage/db'
+import { one, prepared, value, type Placeholders } from '../storage/db'
 import { sessions, users, workspaces } from '../storage/schema'
 import type { Actor, Services } from './services'
 
@@ -132,7 +132,22 @@ export async function login(svc: Services, input: Credentials) {
 export async function resolveSession(svc: Services, token: string): Promise<SessionInfo | null> {
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
-  const row = await svc.db
+  const row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  // Every session has an id (migration 0001 gave the older ones theirs); the column allows NULL
+  // only because it was added to a table that had rows.
+  if (!row || row.sessionId === null) return null
+  return {
+    sessionHash: row.sessionHash,
+    sessionId: row.sessionId,
+    expiresAt: row.expiresAt,
+    user: { user_id: row.userId, email: row.email },
+    workspace: { workspace_id: row.workspaceId, name: row.name },
+  }
+}
+
+// Every page a signed-in person opens runs it first.
+const sessionLookup = prepared((db, p: Placeholders<{ hash: string; now: number }>) =>
+  db
     .select({
       sessionHash: sessions.sessionHash,
       sessionId: sessions.sessionId,
@@ -145,19 +160,8 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .innerJoin(workspaces, eq(workspaces.workspaceId, sessions.workspaceId))
-    .where(and(eq(sessions.sessionHash, hash), gt(sessions.expiresAt, svc.now())))
-    .get()
-  // Every session has an id (migration 0001 gave the older ones theirs); the column allows NULL
-  // only because it was added to a table that had rows.
-  if (!row || row.sessionId === null) return null
-  return {
-    sessionHash: row.sessionHash,
-    sessionId: row.sessionId,
-    expiresAt: row.expiresAt,
-    user: { user_id: row.userId, email: row.email },
-    workspace: { workspace_id: row.workspaceId, name: row.name },
-  }
-}
+    .where(and(eq(sessions.sessionHash, p('hash')), gt(sessions.expiresAt, p('now')))),
+)
 
 export async function endSession(svc: Services, token: string): Promise<void> {
   await svc.db.delete(sessions).where(eq(sessions.sessionHash, await sha256Hex(token)))

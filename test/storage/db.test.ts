@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { eq } from 'drizzle-orm'
 import { expect, it } from 'vitest'
-import { database } from '../../src/storage/db'
+import { database, prepared, type Placeholders } from '../../src/storage/db'
 import { meteredD1 } from '../../src/storage/metered-d1'
 import { sweepState } from '../../src/storage/schema'
 
@@ -36,4 +36,38 @@ it("a failed statement throws D1's own error, without the SQL or its bound value
   expect(String(failure)).toContain('UNIQUE constraint failed')
   expect(String(failure)).not.toContain(secret)
   expect(String(failure)).not.toContain('insert into')
+})
+
+it('a prepared statement is built once per handle and bound to each call’s values, alone or batched', async () => {
+  await env.DB.batch([
+    env.DB.prepare("INSERT OR REPLACE INTO sweep_state (key, value) VALUES ('p1', 'one')"),
+    env.DB.prepare("INSERT OR REPLACE INTO sweep_state (key, value) VALUES ('p2', 'two')"),
+  ])
+  let builds = 0
+  const byKey = prepared((db, p: Placeholders<{ key: string }>) => {
+    builds++
+    return db
+      .select({ key: sweepState.key, value: sweepState.value })
+      .from(sweepState)
+      .where(eq(sweepState.key, p('key')))
+  })
+  const db = database(env.DB)
+  expect(await byKey(db, { key: 'p1' }).get()).toEqual({ key: 'p1', value: 'one' })
+  expect(await byKey(db, { key: 'p2' }).all()).toEqual([{ key: 'p2', value: 'two' }])
+  expect(await byKey(db, { key: 'none' }).get()).toBeUndefined()
+  const [first, second, plain] = await db.batch([
+    byKey(db, { key: 'p2' }),
+    byKey(db, { key: 'p1' }),
+    db.select({ key: sweepState.key }).from(sweepState).where(eq(sweepState.key, 'p1')),
+  ])
+  expect(first).toEqual([{ key: 'p2', value: 'two' }])
+  expect(second).toEqual([{ key: 'p1', value: 'one' }])
+  expect(plain).toEqual([{ key: 'p1' }])
+  expect(builds).toBe(1)
+  // Another handle (here the sweep's metered one) gets a statement of its own.
+  expect(await byKey(database(meteredD1(env.DB).db), { key: 'p1' }).get()).toEqual({
+    key: 'p1',
+    value: 'one',
+  })
+  expect(builds).toBe(2)
 })
