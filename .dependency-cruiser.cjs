@@ -1,5 +1,6 @@
-// The layers, bottom to top: lib <- storage, render <- domain <- http <- api, web <- app.
-// Each imports only the layers below it; the CLI shares nothing with the Worker but src/lib.
+// The layers, bottom to top: lib <- schema, storage, render <- domain <- http <- api, web <- app.
+// Each imports only the layers below it. The CLI shares nothing with the Worker but src/lib, and
+// the types of the API's shapes in src/schema (`import type`: no code of them ships in the CLI).
 // `npm run lint` runs these rules; a wrong-way import fails CI.
 
 const layer = (name, below) => ({
@@ -16,24 +17,32 @@ const layer = (name, below) => ({
 module.exports = {
   forbidden: [
     layer('lib', []),
+    layer('schema', ['lib']),
     layer('storage', ['lib']),
     layer('render', ['lib']),
-    layer('domain', ['storage', 'render', 'lib']),
-    layer('http', ['domain', 'storage', 'render', 'lib']),
-    layer('api', ['http', 'domain', 'storage', 'render', 'lib']),
-    layer('web', ['http', 'domain', 'storage', 'render', 'lib']),
+    layer('domain', ['schema', 'storage', 'render', 'lib']),
+    layer('http', ['domain', 'schema', 'storage', 'render', 'lib']),
+    layer('api', ['http', 'domain', 'schema', 'storage', 'render', 'lib']),
+    layer('web', ['http', 'domain', 'schema', 'storage', 'render', 'lib']),
     {
       name: 'cli-shares-only-lib',
       comment: 'the CLI ships on its own: from the Worker it may use only src/lib',
       severity: 'error',
       from: { path: '^cli/' },
-      to: { path: '^src/', pathNot: '^src/lib/' },
+      to: { path: '^src/', pathNot: '^src/(lib|schema)/' },
+    },
+    {
+      name: 'cli-takes-only-types-of-schemas',
+      comment: 'the CLI takes the types of the API shapes, not their code',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-http-below-http',
       comment: 'domain logic stays apart from HTTP: no Hono below src/http',
       severity: 'error',
-      from: { path: '^src/(lib|storage|render|domain)/' },
+      from: { path: '^src/(lib|schema|storage|render|domain)/' },
       to: { path: 'node_modules/hono/' },
     },
     {

@@ -4,7 +4,7 @@ import { contentTypeFor } from '../src/lib/content-types'
 import type { Api } from './client'
 import { CliError } from './errors'
 import { hashFile, putFile } from './transfer'
-import type { Presign } from './types'
+import type { Finalized, Presign, UploadRequest } from './types'
 
 export type Uploaded = {
   fileId: string
@@ -26,12 +26,12 @@ export async function uploadFile(api: Api, path: string, unless?: string) {
   const mime = contentTypeFor(ext)
   const sha256 = await hashFile(path, size)
   if (sha256 === unless) return null
-  const meta = { sha256, ext, size, mime }
+  const meta: UploadRequest = { sha256, ext, size, mime }
   const presign = await api.request<Presign>('/v1/upload/presign', { method: 'POST', json: meta })
   if (!presign.exists) {
     await putFile(presign.upload_url, path, size, presign.content_type, presign.headers ?? {})
   }
-  const fin = await api.request<{ file: { file_id: string } }>('/v1/upload/finalize', {
+  const fin = await api.request<Finalized>('/v1/upload/finalize', {
     method: 'POST',
     json: { ...meta, file_id: presign.file_id },
   })

@@ -13,20 +13,38 @@ import { storage } from './api/storage'
 import { upload } from './api/upload'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
+import { documentedHandler } from './http/route-docs'
+import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
-import { web } from './web'
+import { webApp } from './web'
+import { apiDescription } from './http/openapi'
+import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
 
 // JSON for the API, the public share API and storage; everything else is a web page.
 const API_PREFIXES = ['/v1/', '/auth/', '/share/', LOCAL_STORAGE_PATH + '/']
+const API_PATHS = new Set(['/health', '/v1', '/openapi.json', '/llms.txt', '/mcp'])
 const isApiPath = (path: string) =>
-  path === '/health' || path === '/v1' || API_PREFIXES.some((prefix) => path.startsWith(prefix))
+  API_PATHS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))
 
 export function buildApp() {
   const app = new Hono<AppEnv>()
 
   // Before every middleware: a load balancer's poll should cost as little as the runtime allows.
-  app.get('/health', health)
+  app.get(
+    '/health',
+    documentedHandler(
+      {
+        summary: 'Health',
+        description: 'Whether the service and its database answer. No key needed.',
+        tag: 'Service',
+        auth: 'none',
+        responses: { 200: { description: 'Healthy.', schema: shapes.health } },
+        errors: ['service_unavailable'],
+      },
+      health,
+    ),
+  )
 
   app.use('*', async (c, next) => {
     await next()
@@ -49,7 +67,9 @@ export function buildApp() {
   app.route('/v1/canvases', canvases)
   app.route('/v1', account)
 
-  app.route('/', web)
+  const describe = apiDescription(() => app.routes)
+  app.route('/', reference(describe))
+  app.route('/', webApp(describe))
 
   app.notFound(() => {
     throw new AppError('not_found', 'no such route')

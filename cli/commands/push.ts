@@ -3,7 +3,7 @@ import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError } from '../errors'
 import { begin, canvasJson, globalArgs, print, printJson, type Session } from '../shared'
-import type { Canvas } from '../types'
+import type { Canvas, CreateCanvasRequest } from '../types'
 import { uploadFile } from '../upload'
 import { watchChanges } from '../watch'
 
@@ -89,7 +89,7 @@ async function push(api: Api, args: PushArgs, id?: string, unless?: string) {
         ext: file.ext,
         renderer_id: args.renderer,
         permanent: Boolean(args.save),
-      },
+      } satisfies CreateCanvasRequest,
     })
     if (args.public) {
       canvas = await api.request<Canvas>(`/v1/canvases/${canvas.canvas_id}`, {

@@ -1,7 +1,6 @@
 import { defineCommand } from 'citty'
 import { begin, globalArgs, print, printJson, table } from '../shared'
-
-type Renderer = { renderer_id: string; name: string; exts: string[]; scripts: boolean }
+import type { Renderer } from '../types'
 
 export default defineCommand({
   meta: { name: 'renderers', description: 'List the renderers a canvas can use (push --renderer)' },

@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty'
 import { begin, globalArgs, positiveInt, print, printJson, shareJson, shareUrl } from '../shared'
 import type { Api } from '../client'
-import type { Canvas, Share } from '../types'
+import type { Canvas, CreateShareRequest, Share } from '../types'
 
 export default defineCommand({
   meta: { name: 'share', description: 'Create a public share link' },
@@ -25,7 +25,7 @@ export default defineCommand({
         password: args.password,
         max_views: positiveInt(args['max-views'], 'max-views'),
         version: positiveInt(args.version, 'version'),
-      },
+      } satisfies CreateShareRequest,
     })
     if (args.json) return printJson(shareJson(settings, link))
     print(shareUrl(settings, link.token))

@@ -1,13 +1,6 @@
 import { defineCommand } from 'citty'
 import { begin, globalArgs, humanSize, print, printJson } from '../shared'
-
-type Usage = {
-  canvases: { total: number; temporary: number; permanent: number; public: number; private: number }
-  versions: number
-  files: number
-  bytes: { content: number; stored: number }
-  shares: { active: number }
-}
+import type { Usage } from '../types'
 
 export default defineCommand({
   meta: { name: 'usage', description: 'Show workspace storage statistics' },

@@ -5,51 +5,125 @@ import { endSession, login, sessionActor, signup } from '../domain/users'
 import type { AppEnv } from '../http/context'
 import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
 import { limitByIp } from '../http/limits'
-import { createKeyBody, credentialsBody, id, loginBody } from '../http/schemas'
+import { createKeyBody, credentialsBody, id, loginBody } from '../schema/requests'
 import { jsonBody, parse } from '../http/validate'
+import { documented } from '../http/route-docs'
+import * as shapes from '../schema/responses'
 
 // JSON endpoints for the web app: session cookie, same origin only (README: API).
 export const auth = new Hono<AppEnv>()
 
 auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))
 
-auth.post('/signup', jsonBody(credentialsBody), async (c) => {
-  const body = c.req.valid('json')
-  const { account, sessionToken, expiresAt } = await signup(c.var.svc, body)
-  startSession(c, sessionToken, expiresAt)
-  return c.json(account, 201)
-})
+auth.post(
+  '/signup',
+  jsonBody(credentialsBody),
+  documented({
+    summary: 'Sign up',
+    description:
+      'For the web app, from its own pages only. The first account is always allowed; later ' +
+      'ones when the server’s SIGNUP setting is open. Sets the session cookie.',
+    tag: 'Web session',
+    auth: 'none',
+    responses: { 201: { description: 'The new account.', schema: shapes.account } },
+    errors: ['signup_closed', 'conflict', 'forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    const { account, sessionToken, expiresAt } = await signup(c.var.svc, body)
+    startSession(c, sessionToken, expiresAt)
+    return c.json(account, 201)
+  },
+)
 
-auth.post('/login', jsonBody(loginBody), async (c) => {
-  const body = c.req.valid('json')
-  const { account, sessionToken, expiresAt } = await login(c.var.svc, body)
-  startSession(c, sessionToken, expiresAt)
-  return c.json(account)
-})
+auth.post(
+  '/login',
+  jsonBody(loginBody),
+  documented({
+    summary: 'Log in',
+    description: 'For the web app, from its own pages only. Sets the session cookie.',
+    tag: 'Web session',
+    auth: 'none',
+    responses: { 200: { description: 'The account.', schema: shapes.account } },
+    errors: ['unauthorized', 'forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    const { account, sessionToken, expiresAt } = await login(c.var.svc, body)
+    startSession(c, sessionToken, expiresAt)
+    return c.json(account)
+  },
+)
 
-auth.post('/logout', async (c) => {
-  const token = getCookie(c, SESSION_COOKIE)
-  if (token) await endSession(c.var.svc, token)
-  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
-  return c.json({ success: true })
-})
+auth.post(
+  '/logout',
+  documented({
+    summary: 'Log out',
+    description: 'Ends the session and clears its cookie.',
+    tag: 'Web session',
+    auth: 'none',
+    responses: { 200: { description: 'Logged out.', schema: shapes.success } },
+    errors: ['forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const token = getCookie(c, SESSION_COOKIE)
+    if (token) await endSession(c.var.svc, token)
+    deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
+    return c.json({ success: true })
+  },
+)
 
-auth.get('/keys', requireSession, async (c) => {
-  return c.json({ keys: await listKeys(c.var.svc, sessionActor(c.var.session)) })
-})
+auth.get(
+  '/keys',
+  requireSession,
+  documented({
+    summary: 'List API keys',
+    tag: 'Web session',
+    auth: 'session',
+    responses: { 200: { description: 'The workspace’s keys.', schema: shapes.keyList } },
+    errors: ['rate_limited'],
+  }),
+  async (c) => {
+    return c.json({ keys: await listKeys(c.var.svc, sessionActor(c.var.session)) })
+  },
+)
 
-auth.post('/keys', requireSession, jsonBody(createKeyBody), async (c) => {
-  const body = c.req.valid('json')
-  const key = await createKey(
-    c.var.svc,
-    sessionActor(c.var.session),
-    body.name,
-    body.scopes ?? ['read', 'write'],
-  )
-  return c.json(key, 201)
-})
+auth.post(
+  '/keys',
+  requireSession,
+  jsonBody(createKeyBody),
+  documented({
+    summary: 'Create an API key',
+    description: 'Scopes default to read and write. The secret is in this answer only.',
+    tag: 'Web session',
+    auth: 'session',
+    responses: { 201: { description: 'The key with its secret.', schema: shapes.createdKey } },
+    errors: ['forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    const key = await createKey(
+      c.var.svc,
+      sessionActor(c.var.session),
+      body.name,
+      body.scopes ?? ['read', 'write'],
+    )
+    return c.json(key, 201)
+  },
+)
 
-auth.delete('/keys/:key_id', requireSession, async (c) => {
-  await revokeKey(c.var.svc, sessionActor(c.var.session), parse(id, c.req.param('key_id')))
-  return c.json({ success: true })
-})
+auth.delete(
+  '/keys/:key_id',
+  requireSession,
+  documented({
+    summary: 'Revoke an API key',
+    tag: 'Web session',
+    auth: 'session',
+    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    errors: ['not_found', 'forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    await revokeKey(c.var.svc, sessionActor(c.var.session), parse(id, c.req.param('key_id')))
+    return c.json({ success: true })
+  },
+)

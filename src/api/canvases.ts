@@ -12,46 +12,149 @@ import {
   listQuery,
   updateCanvasBody,
   versionParam,
-} from '../http/schemas'
+} from '../schema/requests'
+import { documented } from '../http/route-docs'
 import { parse, query } from '../http/validate'
+import * as shapes from '../schema/responses'
 
 export const canvases = new Hono<AppEnv>()
 
-canvases.post('/', canvasBody(createCanvasBody, 'create'), async (c) => {
-  const body = c.req.valid('json')
-  return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
-})
+canvases.post(
+  '/',
+  canvasBody(createCanvasBody, 'create'),
+  documented({
+    summary: 'Create a canvas',
+    description:
+      'From a finalized file (`file_id`), or in one request as multipart/form-data with the ' +
+      'content as a part named `file` (up to the direct upload limit). A canvas expires unless ' +
+      'made permanent.',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 201: { description: 'The new canvas, at version 1.', schema: shapes.canvas } },
+    errors: ['file_not_found', 'upload_incomplete', 'payload_too_large'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
+  },
+)
 
-canvases.get('/', query(listQuery), async (c) => {
-  const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
-  return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
-})
+canvases.get(
+  '/',
+  query(listQuery),
+  documented({
+    summary: 'List canvases',
+    description: 'Newest first; `limit` 1 to 100 (default 20).',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
+  }),
+  async (c) => {
+    const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
+    return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
+  },
+)
 
-canvases.patch('/:id', canvasBody(updateCanvasBody, 'update'), async (c) => {
-  const body = c.req.valid('json')
-  return c.json(await updateCanvas(c.var.svc, c.var.auth, canvasIdParam(c), body))
-})
+canvases.patch(
+  '/:id',
+  canvasBody(updateCanvasBody, 'update'),
+  documented({
+    summary: 'Update a canvas',
+    description:
+      'New content (`file_id`, or a multipart `file` part) makes a new version, even when the ' +
+      'bytes equal an earlier one; `title`, `visibility` and `renderer_id` change in place.',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'The canvas as updated.', schema: shapes.canvas } },
+    errors: ['canvas_not_found', 'file_not_found', 'upload_incomplete', 'payload_too_large'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    return c.json(await updateCanvas(c.var.svc, c.var.auth, canvasIdParam(c), body))
+  },
+)
 
-canvases.delete('/:id', async (c) => {
-  await deleteCanvas(c.var.svc, c.var.auth, canvasIdParam(c))
-  return c.json({ success: true })
-})
+canvases.delete(
+  '/:id',
+  documented({
+    summary: 'Delete a canvas',
+    description: 'With its versions and share links.',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    await deleteCanvas(c.var.svc, c.var.auth, canvasIdParam(c))
+    return c.json({ success: true })
+  },
+)
 
-canvases.post('/:id/permanent', async (c) => {
-  return c.json(await makePermanent(c.var.svc, c.var.auth, canvasIdParam(c)))
-})
+canvases.post(
+  '/:id/permanent',
+  documented({
+    summary: 'Make a canvas permanent',
+    description: 'It no longer expires. Doing it again changes nothing.',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'The canvas, `expires_at: null`.', schema: shapes.canvas } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    return c.json(await makePermanent(c.var.svc, c.var.auth, canvasIdParam(c)))
+  },
+)
 
-canvases.get('/:id/content', query(downloadQuery), async (c) => {
-  return download(c, c.req.valid('query'))
-})
+const REDIRECT = {
+  302: {
+    description: 'To a signed storage URL that serves the bytes for a short time.',
+    headers: { Location: 'The signed URL.' },
+  },
+}
 
-canvases.get('/:id/versions', async (c) => {
-  return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasIdParam(c)) })
-})
+canvases.get(
+  '/:id/content',
+  query(downloadQuery),
+  documented({
+    summary: 'Download the latest version',
+    description: '`dl=1` asks for an attachment rather than inline display.',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: REDIRECT,
+    errors: ['canvas_not_found', 'storage_not_configured'],
+  }),
+  async (c) => download(c, c.req.valid('query')),
+)
 
-canvases.get('/:id/versions/:version', query(downloadQuery), async (c) => {
-  return download(c, c.req.valid('query'), parse(versionParam, c.req.param('version')))
-})
+canvases.get(
+  '/:id/versions',
+  documented({
+    summary: 'List versions',
+    description: 'Newest first.',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: { 200: { description: 'Every version.', schema: shapes.versionList } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasIdParam(c)) })
+  },
+)
+
+canvases.get(
+  '/:id/versions/:version',
+  query(downloadQuery),
+  documented({
+    summary: 'Download a version',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: REDIRECT,
+    errors: ['canvas_not_found', 'version_not_found', 'storage_not_configured'],
+  }),
+  async (c) => {
+    return download(c, c.req.valid('query'), parse(versionParam, c.req.param('version')))
+  },
+)
 
 async function download(c: AppContext, { dl }: DownloadQuery, version?: number) {
   const content = await findContent(c.var.svc, c.var.auth, canvasIdParam(c), version)

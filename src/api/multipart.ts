@@ -2,6 +2,7 @@ import type * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from '../http/context'
+import { describing } from '../http/route-docs'
 import { jsonBody, mediaType, parse, readBytes } from '../http/validate'
 
 // Room for the form's boundaries and text fields on top of the file itself.
@@ -21,7 +22,7 @@ export function canvasBody<S extends z.ZodMiniType<object>>(
     c.req.addValidatedData('json', await readMultipart(c, schema, defaults))
     await next()
   }
-  return either
+  return describing({ target: 'json', schema, multipart: true }, either)
 }
 
 /**

@@ -4,8 +4,10 @@ import { openShareContent, shareMetadata, type ShareAccess } from '../domain/pub
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
-import { downloadQuery, shareToken } from '../http/schemas'
+import { downloadQuery, shareToken } from '../schema/requests'
 import { query } from '../http/validate'
+import { documented } from '../http/route-docs'
+import * as shapes from '../schema/responses'
 
 // The public side of share links: no API key, only the token (and the password when set).
 export const publicShares = new Hono<AppEnv>()
@@ -16,19 +18,60 @@ publicShares.use('*', limitByIp('PUBLIC_LIMITER'), async (c, next) => {
   c.header('Cache-Control', 'no-store')
 })
 
-publicShares.get('/:token', async (c) => {
-  return c.json(await shareMetadata(c.var.svc, access(c)))
-})
+const PASSWORD = {
+  name: 'X-Share-Password',
+  description: 'The link’s password, when it has one.',
+}
+const UNUSABLE = [
+  'share_not_found',
+  'share_expired',
+  'share_exhausted',
+  'share_password_required',
+  'share_password_invalid',
+  'rate_limited',
+] as const
 
-publicShares.get('/:token/content', query(downloadQuery), async (c) => {
-  const { dl } = c.req.valid('query')
-  const content = await openShareContent(c.var.svc, access(c))
-  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-  // A link revoked, expired or used up reaches its bytes no longer than this URL lives.
-  const attachment = dl === '1' || dl === 'true'
-  const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
-  return c.redirect(url, 302)
-})
+publicShares.get(
+  '/:token',
+  documented({
+    summary: 'A share link’s metadata',
+    description: 'What the link shows; never counts a view.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: { 200: { description: 'The canvas and link.', schema: shapes.publicShare } },
+    errors: [...UNUSABLE],
+  }),
+  async (c) => c.json(await shareMetadata(c.var.svc, access(c))),
+)
+
+publicShares.get(
+  '/:token/content',
+  query(downloadQuery),
+  documented({
+    summary: 'Download through a share link',
+    description: 'Counts one view. `dl=1` asks for an attachment.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: {
+      302: {
+        description: 'To a signed storage URL that lives at most a minute.',
+        headers: { Location: 'The signed URL.' },
+      },
+    },
+    errors: [...UNUSABLE, 'storage_not_configured'],
+  }),
+  async (c) => {
+    const { dl } = c.req.valid('query')
+    const content = await openShareContent(c.var.svc, access(c))
+    const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+    // A link revoked, expired or used up reaches its bytes no longer than this URL lives.
+    const attachment = dl === '1' || dl === 'true'
+    const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
+    return c.redirect(url, 302)
+  },
+)
 
 function access(c: AppContext): ShareAccess {
   const raw = c.req.param('token') ?? ''

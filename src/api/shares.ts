@@ -1,30 +1,77 @@
 import { Hono } from 'hono'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
 import { canvasIdParam, type AppEnv } from '../http/context'
-import { createShareBody, shareToken } from '../http/schemas'
+import { createShareBody, shareToken } from '../schema/requests'
 import { jsonBody } from '../http/validate'
+import { documented } from '../http/route-docs'
+import * as shapes from '../schema/responses'
 
 // Share links of one canvas: /v1/canvases/:id/shares
 export const shares = new Hono<AppEnv>()
 
-shares.post('/', jsonBody(createShareBody, { optional: true }), async (c) => {
-  const body = c.req.valid('json')
-  return c.json(await createShare(c.var.svc, c.var.auth, canvasIdParam(c), body), 201)
-})
+shares.post(
+  '/',
+  jsonBody(createShareBody, { optional: true }),
+  documented({
+    summary: 'Create a share link',
+    description:
+      'Anyone with the link sees the canvas without an account: the latest version, or a pinned ' +
+      '`version`; optionally until `expires_in` (such as `24h`), for `max_views` downloads, or ' +
+      'behind a `password`. `token` chooses the link’s token.',
+    tag: 'Shares',
+    auth: 'key',
+    responses: { 201: { description: 'The link.', schema: shapes.share } },
+    errors: ['canvas_not_found', 'version_not_found', 'share_token_taken'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    return c.json(await createShare(c.var.svc, c.var.auth, canvasIdParam(c), body), 201)
+  },
+)
 
-shares.get('/', async (c) => {
-  return c.json({ shares: await listShares(c.var.svc, c.var.auth, canvasIdParam(c)) })
-})
+shares.get(
+  '/',
+  documented({
+    summary: 'List share links',
+    tag: 'Shares',
+    auth: 'key',
+    responses: { 200: { description: 'The canvas’s links.', schema: shapes.shareList } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    return c.json({ shares: await listShares(c.var.svc, c.var.auth, canvasIdParam(c)) })
+  },
+)
 
-shares.delete('/', async (c) => {
-  const revoked = await revokeShares(c.var.svc, c.var.auth, canvasIdParam(c))
-  return c.json({ success: true, revoked })
-})
+shares.delete(
+  '/',
+  documented({
+    summary: 'Revoke every share link',
+    tag: 'Shares',
+    auth: 'key',
+    responses: { 200: { description: 'How many were revoked.', schema: shapes.revoked } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    const revoked = await revokeShares(c.var.svc, c.var.auth, canvasIdParam(c))
+    return c.json({ success: true, revoked })
+  },
+)
 
-shares.delete('/:token', async (c) => {
-  const token = c.req.param('token')
-  // A token that cannot exist is simply not found.
-  const valid = shareToken.safeParse(token).success ? token : ''
-  await revokeShare(c.var.svc, c.var.auth, canvasIdParam(c), valid)
-  return c.json({ success: true })
-})
+shares.delete(
+  '/:token',
+  documented({
+    summary: 'Revoke a share link',
+    tag: 'Shares',
+    auth: 'key',
+    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    errors: ['canvas_not_found', 'share_not_found'],
+  }),
+  async (c) => {
+    const token = c.req.param('token')
+    // A token that cannot exist is simply not found.
+    const valid = shareToken.safeParse(token).success ? token : ''
+    await revokeShare(c.var.svc, c.var.auth, canvasIdParam(c), valid)
+    return c.json({ success: true })
+  },
+)

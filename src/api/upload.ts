@@ -2,18 +2,49 @@ import { Hono } from 'hono'
 import { finalizeUpload, presignUpload } from '../domain/files'
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from '../http/context'
-import { uploadBody } from '../http/schemas'
+import { uploadBody } from '../schema/requests'
 import { jsonBody } from '../http/validate'
+import { documented } from '../http/route-docs'
+import * as shapes from '../schema/responses'
 
 export const upload = new Hono<AppEnv>()
 
-upload.post('/presign', jsonBody(uploadBody), async (c) => {
-  const body = c.req.valid('json')
-  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-  return c.json(await presignUpload(c.var.svc, c.var.auth, body, target))
-})
+upload.post(
+  '/presign',
+  jsonBody(uploadBody),
+  documented({
+    summary: 'Start an upload',
+    description:
+      'Registers the content by its SHA-256 and answers a signed URL to PUT the bytes to, with ' +
+      'the headers to send; `exists: true` when the workspace already holds them (no PUT ' +
+      'needed). Then call finalize with the same body.',
+    tag: 'Uploads',
+    auth: 'key',
+    responses: { 200: { description: 'Where to send the bytes.', schema: shapes.presign } },
+    errors: ['payload_too_large', 'storage_not_configured'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+    return c.json(await presignUpload(c.var.svc, c.var.auth, body, target))
+  },
+)
 
-upload.post('/finalize', jsonBody(uploadBody), async (c) => {
-  const body = c.req.valid('json')
-  return c.json(await finalizeUpload(c.var.svc, c.var.auth, body))
-})
+upload.post(
+  '/finalize',
+  jsonBody(uploadBody),
+  documented({
+    summary: 'Finish an upload',
+    description:
+      'Checks the stored bytes against the declared size and SHA-256; the file can then make ' +
+      'canvases and versions. Finalizing again answers the same file (`reused: true`).',
+    tag: 'Uploads',
+    auth: 'key',
+    responses: { 200: { description: 'The file.', schema: shapes.finalized } },
+    errors: ['file_not_found', 'upload_incomplete', 'checksum_mismatch', 'payload_too_large'],
+  }),
+  async (c) => {
+    const body = c.req.valid('json')
+    return c.json(await finalizeUpload(c.var.svc, c.var.auth, body))
+  },
+)

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { one, prepared, type Placeholders } from '../storage/db'
+import type { CanvasList, Version } from '../schema/responses'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
   canvasNotFound,
@@ -18,7 +19,11 @@ import { iso, type Actor, type Services } from './services'
 
 export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
 
-export async function listCanvases(svc: Services, actor: Actor, query: ListQuery) {
+export async function listCanvases(
+  svc: Services,
+  actor: Actor,
+  query: ListQuery,
+): Promise<CanvasList> {
   const statement = listPages[Number(!!query.visibility) * 2 + Number(!!query.ext)]
   const rows = await statement(svc.db, {
     ...query,
@@ -60,7 +65,11 @@ const listPages = [false, true].flatMap((byVisibility) =>
   ),
 )
 
-export async function listVersions(svc: Services, actor: Actor, canvasId: string) {
+export async function listVersions(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+): Promise<Version[]> {
   const rows = await svc.db
     .select({
       version: versions.version,

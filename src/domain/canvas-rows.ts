@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { findRenderer } from '../render/registry'
+import type { Canvas, CanvasDetail } from '../schema/responses'
 import type { Bindable, Database } from '../storage/db'
 import { canvases, files, versions } from '../storage/schema'
 import { liveCanvasOf } from './live'
@@ -41,7 +42,7 @@ export function selectCanvas(db: Database) {
 
 export type CanvasRow = Awaited<ReturnType<typeof selectCanvas>>[number]
 
-export function presentCanvas(row: CanvasRow) {
+export function presentCanvas(row: CanvasRow): Canvas {
   return {
     canvas_id: row.canvas_id,
     owner_user_id: row.owner_user_id,
@@ -57,7 +58,7 @@ export function presentCanvas(row: CanvasRow) {
   }
 }
 
-export function presentCanvasDetail(row: CanvasRow) {
+export function presentCanvasDetail(row: CanvasRow): CanvasDetail {
   const renderer = findRenderer(row.renderer_id)
   return {
     ...presentCanvas(row),

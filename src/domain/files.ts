@@ -7,6 +7,7 @@ import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presig
 import { contentTypeFor } from '../lib/content-types'
 import { newId, sha256Hex } from '../lib/crypto'
 import type { Actor, Services } from './services'
+import type { File as FileJson, Finalized, Presign } from '../schema/responses'
 
 export type UploadInput = {
   sha256: string
@@ -18,7 +19,7 @@ export type UploadInput = {
 
 type FileRow = Awaited<ReturnType<typeof selectFile>>[number]
 
-export const presentFile = (f: FileRow) => ({
+export const presentFile = (f: FileRow): FileJson => ({
   file_id: f.file_id,
   sha256: f.sha256,
   size: f.size,
@@ -34,7 +35,7 @@ export async function presignUpload(
   actor: Actor,
   input: UploadInput,
   target: StorageTarget,
-) {
+): Promise<Presign> {
   checkSize(svc, input.size)
   const now = svc.now()
   const [, selected] = await svc.db.batch([
@@ -75,7 +76,11 @@ export async function presignUpload(
 }
 
 /** Verifies the stored object against the declared size and sha256, then marks the file ready. */
-export async function finalizeUpload(svc: Services, actor: Actor, input: UploadInput) {
+export async function finalizeUpload(
+  svc: Services,
+  actor: Actor,
+  input: UploadInput,
+): Promise<Finalized> {
   checkSize(svc, input.size)
   const [, selected] = await svc.db.batch([
     touch(svc, actor, input.sha256),

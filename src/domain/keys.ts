@@ -1,12 +1,11 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
+import { SCOPES, type Scope } from '../schema/requests'
+import type { Key } from '../schema/responses'
 import { prepared, type Placeholders } from '../storage/db'
 import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
-
-export const SCOPES = ['read', 'write'] as const
-export type Scope = (typeof SCOPES)[number]
 
 export type KeyAuth = Actor & {
   keyId: string
@@ -32,7 +31,7 @@ const KEY_FIELDS = {
 
 type KeyRow = Pick<typeof apiKeys.$inferSelect, keyof typeof KEY_FIELDS>
 
-export function presentKey(row: KeyRow) {
+export function presentKey(row: KeyRow): Key {
   return {
     key_id: row.keyId,
     name: row.name,

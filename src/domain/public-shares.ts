@@ -1,6 +1,7 @@
 import { and, eq, exists, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { verifyPassword } from '../lib/crypto'
+import type { PublicShare } from '../schema/responses'
 import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, shareLinks, versions } from '../storage/schema'
 import { iso, type Services } from './services'
@@ -158,7 +159,7 @@ function checkUsable(svc: Services, row: Resolved | undefined): asserts row is R
   }
 }
 
-function present(row: Resolved) {
+function present(row: Resolved): PublicShare {
   return {
     canvas: {
       title: row.title!,

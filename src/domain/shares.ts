@@ -2,6 +2,7 @@ import { and, desc, eq, exists, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { canvasNotFound } from './canvas-rows'
 import { hashPassword, newToken } from '../lib/crypto'
+import type { Share as ShareJson } from '../schema/responses'
 import { one, value } from '../storage/db'
 import { canvases, shareLinks, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
@@ -10,7 +11,7 @@ import { liveCanvasOf } from './live'
 export type Share = typeof shareLinks.$inferSelect
 
 /** The share object (README: API); the password hash never leaves the server. */
-export function presentShare(row: Share & { canvasId: string }) {
+export function presentShare(row: Share & { canvasId: string }): ShareJson {
   return {
     token: row.token,
     canvas_id: row.canvasId,

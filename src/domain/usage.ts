@@ -1,4 +1,5 @@
 import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
+import type { Usage } from '../schema/responses'
 import { canvases, files, shareLinks, versions } from '../storage/schema'
 import type { Actor, Services } from './services'
 import { live } from './live'
@@ -9,7 +10,7 @@ const total = (name: string, expression: SQLWrapper) =>
   sql<number>`COALESCE(SUM(${expression}), 0)`.as(name)
 
 /** Workspace statistics in one batched round trip. */
-export async function workspaceUsage(svc: Services, actor: Actor) {
+export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage> {
   const now = svc.now()
   const db = svc.db
   const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), live(now))

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { randomBase62 } from '../lib/crypto'
-import { id } from './schemas'
+import { id } from '../schema/requests'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'

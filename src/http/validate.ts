@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import type * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
 import type { AppEnv } from './context'
+import { describing } from './route-docs'
 
 // Request validation: @hono/zod-validator with a hook that throws the project's AppError, so every
 // failure is the one 400 body naming the field. Ahead of it, guards that the validator cannot do:
@@ -39,7 +40,7 @@ export function query<S extends z.ZodMiniType>(schema: S) {
     }
     return validate(c, next)
   }
-  return guarded
+  return describing({ target: 'query', schema }, guarded)
 }
 
 /**
@@ -52,7 +53,7 @@ export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOption
     await primeJson(c, options)
     return validate(c, next)
   }
-  return guarded
+  return describing({ target: 'json', schema, optional: options.optional }, guarded)
 }
 
 type JsonOptions = {

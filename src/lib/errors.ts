@@ -28,6 +28,10 @@ const STATUS = {
 export type ErrorCode = keyof typeof STATUS
 export type ErrorStatus = (typeof STATUS)[ErrorCode]
 
+export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]]
+
+export const statusOf = (code: ErrorCode): ErrorStatus => STATUS[code]
+
 export class AppError extends Error {
   readonly code: ErrorCode
   readonly headers: Record<string, string>

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
-import { createShareBody, shareToken, updateCanvasBody } from '../http/schemas'
+import { createShareBody, shareToken, updateCanvasBody } from '../schema/requests'
 import { parse } from '../http/validate'
 import { deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
-import { ext as extSchema, listQuery, shareToken } from '../http/schemas'
+import { ext as extSchema, listQuery, shareToken } from '../schema/requests'
 import { hasAnyUser, listCanvases } from '../domain/canvas-reads'
 import { sessionActor } from '../domain/users'
 import { Dashboard } from './pages/dashboard'

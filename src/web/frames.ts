@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
-import { id as idSchema } from '../http/schemas'
+import { id as idSchema } from '../schema/requests'
 import { contentUnderGrant } from '../domain/frame-access'
 import { AppError } from '../lib/errors'
 import { isPdfFrame, renderFrame, storageRedirect } from './frame-content'

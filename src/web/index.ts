@@ -11,21 +11,27 @@ import { asset, pageHeaders } from './headers'
 import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
+import { docs } from './docs'
+import type { OpenApiDocument } from '../http/openapi'
 
 // The web app: server-rendered pages that work without JavaScript, one sub-app per area. Forms
 // post back to their own pages; every post must come from our own origin, and a signed-in post
 // must carry the session's CSRF token.
-export const web = new Hono<AppEnv>()
+export function webApp(describe: () => OpenApiDocument) {
+  const web = new Hono<AppEnv>()
 
-web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
-web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
+  web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
+  web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
 
-// Frames are documents of user content, not pages: none of the page middleware applies.
-web.route(FRAME_PATH, frames)
+  // Frames are documents of user content, not pages: none of the page middleware applies.
+  web.route(FRAME_PATH, frames)
 
-web.use('*', pageHeaders, loadSession, sameOrigin)
-web.route('/', auth)
-web.route('/', dashboard)
-web.route('/settings', settings)
-web.route('/c', canvas)
-web.route('/s', share)
+  web.use('*', pageHeaders, loadSession, sameOrigin)
+  web.route('/', auth)
+  web.route('/', dashboard)
+  web.route('/settings', settings)
+  web.route('/c', canvas)
+  web.route('/s', share)
+  web.route('/docs', docs(describe))
+  return web
+}

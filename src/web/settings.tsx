@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../http/context'
-import { createKeyBody, id as idSchema } from '../http/schemas'
+import { createKeyBody, id as idSchema } from '../schema/requests'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
 import { sessionActor } from '../domain/users'

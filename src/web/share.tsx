@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
-import { shareToken } from '../http/schemas'
+import { shareToken } from '../schema/requests'
 import { openShareContent } from '../domain/public-shares'
 import { AppError } from '../lib/errors'
 import { frameUrls } from './frame-links'

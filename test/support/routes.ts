@@ -37,6 +37,8 @@ const key = (method: Method, path: string): Route => ({
 
 export const ROUTES: Route[] = [
   { method: 'GET', path: '/health', auth: 'none', json: true },
+  { method: 'GET', path: '/openapi.json', auth: 'none', json: true },
+  { method: 'GET', path: '/docs', auth: 'none', json: false },
 
   key('POST', '/v1/upload/presign'),
   key('POST', '/v1/upload/finalize'),

@@ -1,12 +1,15 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
-import { SCOPES } from '../domain/keys'
 
-// Request shapes: the single source of the Worker's validation, for the API and the web forms
-// alike. zod/mini (with the English messages only) keeps the Worker bundle small; messages name
-// the rule broken.
+// Request shapes: the single source of the Worker's validation, for the API, the web forms and the
+// MCP tools alike, and of the API description (/openapi.json). zod/mini (with the English messages
+// only) keeps the Worker bundle small; messages name the rule broken.
 z.config(en())
+
+/** What an API key may do: `read` (GET routes) and `write` (everything; implies read). */
+export const SCOPES = ['read', 'write'] as const
+export type Scope = (typeof SCOPES)[number]
 
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
 // Half of a UTF-16 pair cannot be stored or encoded faithfully (D1 would keep three U+FFFD for
@@ -181,3 +184,9 @@ export const createShareBody = z.strictObject({
 export type UploadBody = z.infer<typeof uploadBody>
 export type CreateCanvasBody = z.infer<typeof createCanvasBody>
 export type UpdateCanvasBody = z.infer<typeof updateCanvasBody>
+
+// What a client sends (before transforms: a share's `expires_in` is `24h` on the wire).
+export type UploadRequest = z.input<typeof uploadBody>
+export type CreateCanvasRequest = z.input<typeof createCanvasBody>
+export type UpdateCanvasRequest = z.input<typeof updateCanvasBody>
+export type CreateShareRequest = z.input<typeof createShareBody>

@@ -1,0 +1,249 @@
+import * as z from 'zod/mini'
+import { statusOf, type ErrorCode } from '../lib/errors'
+import { id, shareToken, versionParam } from '../schema/requests'
+import * as responses from '../schema/responses'
+import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
+
+// The API description, OpenAPI 3.1, built from the app's own route table: each documented handler
+// with the validators in front of it. Shapes come from src/schema, converted to JSON Schema by zod;
+// nothing here restates one.
+
+type Route = { method: string; path: string; handler: unknown }
+type Json = Record<string, unknown>
+
+export type Parameter = {
+  name: string
+  in: string
+  required: boolean
+  schema: Json
+  description?: string
+}
+export type Operation = {
+  tags: string[]
+  summary: string
+  description?: string
+  operationId: string
+  security: Record<string, never[]>[]
+  parameters?: Parameter[]
+  requestBody?: { required: boolean; content: Record<string, { schema: Json }> }
+  responses: Record<
+    string,
+    { description: string; headers?: Json; content?: Record<string, { schema?: Json }> }
+  >
+}
+
+/** Every path parameter of the API, by name, with the schema its routes check it against. */
+export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
+  id,
+  version: versionParam,
+  token: shareToken,
+  key_id: id,
+}
+
+// Named shapes become components, referenced wherever a route answers them.
+const COMPONENTS: Record<string, z.ZodMiniType> = {
+  Canvas: responses.canvas,
+  CanvasDetail: responses.canvasDetail,
+  CanvasList: responses.canvasList,
+  Version: responses.version,
+  VersionList: responses.versionList,
+  File: responses.file,
+  Presign: responses.presign,
+  Finalized: responses.finalized,
+  Share: responses.share,
+  ShareList: responses.shareList,
+  PublicShare: responses.publicShare,
+  Account: responses.account,
+  Me: responses.me,
+  Usage: responses.usage,
+  Renderer: responses.renderer,
+  RendererList: responses.rendererList,
+  Key: responses.key,
+  KeyList: responses.keyList,
+  CreatedKey: responses.createdKey,
+  Success: responses.success,
+  Revoked: responses.revoked,
+  Health: responses.health,
+  Error: responses.error,
+}
+
+export type DocumentedRoute = { method: string; path: string; doc: RouteDoc; parts: RequestPart[] }
+
+/** The documented routes, in the order the app declares them; middleware for all methods aside. */
+export function documentedRoutes(routes: Route[]): DocumentedRoute[] {
+  type Entry = { method: string; path: string; doc?: RouteDoc; parts: RequestPart[] }
+  const found = new Map<string, Entry>()
+  for (const route of routes) {
+    if (route.method === 'ALL') continue
+    const key = `${route.method} ${route.path}`
+    let entry = found.get(key)
+    if (!entry) found.set(key, (entry = { method: route.method, path: route.path, parts: [] }))
+    entry.doc ??= docOf(route.handler)
+    const part = partOf(route.handler)
+    if (part) entry.parts.push(part)
+  }
+  return [...found.values()].filter((r): r is DocumentedRoute => r.doc !== undefined)
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>
+
+/** The description of the app whose routes these are, built on first use: routes do not change. */
+export function apiDescription(routes: () => Route[]): () => OpenApiDocument {
+  let document: OpenApiDocument | undefined
+  return () => (document ??= openApiDocument(routes()))
+}
+
+export function openApiDocument(routes: Route[]) {
+  const registry = z.registry<{ id: string }>()
+  for (const [name, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id: name })
+  const components = z.toJSONSchema(registry, {
+    uri: (name) => `#/components/schemas/${name}`,
+  }).schemas
+  for (const schema of Object.values(components)) delete schema.$schema
+  const names = new Map(Object.entries(COMPONENTS).map(([name, schema]) => [schema, name]))
+  const ref = (schema: z.ZodMiniType): Json => {
+    const name = names.get(schema)
+    return name ? { $ref: `#/components/schemas/${name}` } : jsonSchema(schema, 'output')
+  }
+
+  const paths: Record<string, Record<string, Operation>> = {}
+  for (const route of documentedRoutes(routes)) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    paths[path] ??= {}
+    paths[path][route.method.toLowerCase()] = operation(route, ref)
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Canvas API',
+      version: '1',
+      description:
+        'Publish files as live, versioned, shareable pages. Errors share one envelope: ' +
+        '`{"error":{"code","message","request_id"}}`; the status follows from the code.',
+    },
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`svc_...`), created on the Settings page.',
+        },
+        session: { type: 'apiKey', in: 'cookie', name: 'canvas_session' },
+      },
+    },
+  }
+}
+
+function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json): Operation {
+  const { doc, parts } = route
+  const parameters: Parameter[] = []
+  for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: jsonSchema(PATH_PARAMS[name], 'input'),
+    })
+  }
+  for (const part of parts.filter((p) => p.target === 'query')) {
+    const schema = jsonSchema(part.schema, 'input') as { properties?: Record<string, Json> }
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: false, schema: property })
+    }
+  }
+  for (const header of doc.headers ?? []) {
+    parameters.push({ ...header, in: 'header', required: false, schema: { type: 'string' } })
+  }
+  const body = parts.find((p) => p.target === 'json')
+  const answers: Operation['responses'] = {}
+  for (const [status, answer] of Object.entries(doc.responses)) {
+    const content = answer.schema
+      ? { 'application/json': { schema: ref(answer.schema) } }
+      : answer.contentType
+        ? { [answer.contentType]: {} }
+        : undefined
+    const headers = answer.headers
+      ? Object.fromEntries(
+          Object.entries(answer.headers).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        )
+      : undefined
+    answers[status] = { description: answer.description, headers, content }
+  }
+  for (const [status, codes] of errorsByStatus(route)) {
+    answers[status] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      content: { 'application/json': { schema: ref(responses.error) } },
+    }
+  }
+  return {
+    tags: [doc.tag],
+    summary: doc.summary,
+    description: doc.description,
+    operationId: operationId(route),
+    security: SECURITY[doc.auth],
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: body ? requestBody(body) : undefined,
+    responses: answers,
+  }
+}
+
+const SECURITY = { key: [{ apiKey: [] }], session: [{ session: [] }], none: [] }
+
+/** The codes a route can answer, grouped by status: its own and those of every route like it. */
+export function errorCodes(route: DocumentedRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>(route.doc.errors)
+  if (route.parts.length || route.path.includes(':')) codes.add('invalid_request')
+  if (route.doc.auth === 'key') {
+    codes.add('unauthorized').add('forbidden').add('rate_limited')
+  }
+  if (route.doc.auth === 'session') codes.add('unauthorized')
+  codes.add('internal_error')
+  return [...codes]
+}
+
+function errorsByStatus(route: DocumentedRoute): [number, ErrorCode[]][] {
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of errorCodes(route)) {
+    const status = statusOf(code)
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  return [...byStatus].sort(([a], [b]) => a - b)
+}
+
+function requestBody(part: RequestPart): NonNullable<Operation['requestBody']> {
+  const schema = jsonSchema(part.schema, 'input')
+  const content: Record<string, { schema: Json }> = { 'application/json': { schema } }
+  if (part.multipart) {
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        description:
+          'The same fields as text parts (file_id aside), with the content as a part named `file`.',
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+        required: ['file'],
+      },
+    }
+  }
+  return { required: !part.optional, content }
+}
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
+  // Refinements (such as "no control characters") have no JSON Schema form; their rule is in the
+  // 400 message a request breaking it gets.
+  const { $schema, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' })
+  void $schema
+  return rest
+}
+
+function operationId({ method, path }: { method: string; path: string }): string {
+  const words = path
+    .split('/')
+    .filter((s) => s && s !== 'v1')
+    .map((s) => (s.startsWith(':') ? 'by_' + s.slice(1) : s.replace(/\W/g, '_')))
+  return [method.toLowerCase(), ...words].join('_')
+}

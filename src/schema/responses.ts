@@ -1,0 +1,177 @@
+import * as z from 'zod/mini'
+import { ERROR_CODES } from '../lib/errors'
+import { SCOPES } from './requests'
+
+// Response shapes: what the API answers, for the API description (/openapi.json), the domain's
+// presenters (typed by them) and the CLI. Times are ISO 8601 strings; sizes are bytes.
+
+const time = z.iso.datetime()
+const count = z.int().check(z.minimum(0))
+const visibility = z.enum(['private', 'public'])
+
+export const file = z.object({
+  file_id: z.string(),
+  sha256: z.string(),
+  size: count,
+  mime: z.string(),
+})
+
+export const canvas = z.object({
+  canvas_id: z.string(),
+  owner_user_id: z.string(),
+  title: z.string(),
+  ext: z.string(),
+  renderer_id: z.string(),
+  visibility,
+  version: z.int().check(z.minimum(1)),
+  size: count,
+  created_at: time,
+  updated_at: time,
+  expires_at: z.nullable(time),
+})
+
+export const canvasDetail = z.extend(canvas, {
+  file,
+  renderer: z.object({ renderer_id: z.string(), name: z.string() }),
+})
+
+export const canvasList = z.object({
+  canvases: z.array(canvas),
+  limit: count,
+  offset: count,
+})
+
+export const version = z.object({
+  version: z.int().check(z.minimum(1)),
+  size: count,
+  created_at: time,
+  sha256: z.string(),
+})
+
+export const versionList = z.object({ versions: z.array(version) })
+
+export const presign = z.object({
+  file_id: z.string(),
+  blob_key: z.string(),
+  upload_url: z.string(),
+  content_type: z.string(),
+  expires_in: count,
+  exists: z.boolean(),
+  headers: z.record(z.string(), z.string()),
+})
+
+export const finalized = z.object({ file, reused: z.boolean() })
+
+export const share = z.object({
+  token: z.string(),
+  canvas_id: z.string(),
+  expires_at: z.nullable(time),
+  view_count: count,
+  max_views: z.nullable(count),
+  version: z.nullable(z.int().check(z.minimum(1))),
+  has_password: z.boolean(),
+  created_at: time,
+})
+
+export const shareList = z.object({ shares: z.array(share) })
+
+export const publicShare = z.object({
+  canvas: z.object({
+    title: z.string(),
+    ext: z.string(),
+    renderer_id: z.string(),
+    version: z.int().check(z.minimum(1)),
+    size: count,
+    created_at: time,
+  }),
+  share: z.object({
+    expires_at: z.nullable(time),
+    view_count: count,
+    has_password: z.boolean(),
+  }),
+})
+
+const user = z.object({ user_id: z.string(), email: z.string() })
+const workspace = z.object({ workspace_id: z.string(), name: z.string() })
+
+export const account = z.object({ user, workspace })
+
+export const me = z.object({
+  user,
+  workspace,
+  key: z.object({ key_id: z.string(), name: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+})
+
+export const usage = z.object({
+  workspace_id: z.string(),
+  canvases: z.object({
+    total: count,
+    temporary: count,
+    permanent: count,
+    public: count,
+    private: count,
+  }),
+  versions: count,
+  files: count,
+  bytes: z.object({ content: count, stored: count }),
+  shares: z.object({ active: count }),
+  limits: z.object({
+    max_file_bytes: count,
+    max_direct_upload_bytes: count,
+    temp_canvas_ttl: count,
+    upload_url_ttl: count,
+    download_url_ttl: count,
+  }),
+})
+
+export const renderer = z.object({
+  renderer_id: z.string(),
+  name: z.string(),
+  exts: z.array(z.string()),
+  scripts: z.boolean(),
+})
+
+export const rendererList = z.object({ renderers: z.array(renderer) })
+
+export const key = z.object({
+  key_id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  created_at: time,
+  last_used_at: z.nullable(time),
+})
+
+export const keyList = z.object({ keys: z.array(key) })
+
+/** A new key: the only answer that ever holds its secret. */
+export const createdKey = z.extend(key, { key: z.string() })
+
+export const success = z.object({ success: z.literal(true) })
+
+export const revoked = z.object({ success: z.literal(true), revoked: count })
+
+export const health = z.object({ ok: z.literal(true) })
+
+export const error = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    request_id: z.optional(z.string()),
+  }),
+})
+
+export type File = z.output<typeof file>
+export type Canvas = z.output<typeof canvas>
+export type CanvasDetail = z.output<typeof canvasDetail>
+export type CanvasList = z.output<typeof canvasList>
+export type Version = z.output<typeof version>
+export type Presign = z.output<typeof presign>
+export type Finalized = z.output<typeof finalized>
+export type Share = z.output<typeof share>
+export type PublicShare = z.output<typeof publicShare>
+export type Me = z.output<typeof me>
+export type Usage = z.output<typeof usage>
+export type Renderer = z.output<typeof renderer>
+export type Key = z.output<typeof key>
+export type ErrorEnvelope = z.output<typeof error>

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import type * as z from 'zod/mini'
+import * as shapes from '../src/schema/responses'
+import { call, json, newAccount, newCanvas } from './support/api'
+
+// The description is served, and it tells the truth: real answers of the API parse with the
+// response schemas it is generated from.
+
+describe('GET /openapi.json', () => {
+  it('serves the description with this server’s origin, to anyone', async () => {
+    const res = await call('/openapi.json')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/)
+    const doc = await json(res)
+    expect(doc.openapi).toBe('3.1.0')
+    expect(doc.servers).toEqual([{ url: 'http://canvas.test' }])
+    expect(Object.keys(doc.paths)).toContain('/v1/canvases/{id}')
+    expect(Object.keys(doc.components.schemas)).toContain('CanvasDetail')
+  })
+})
+
+describe('GET /docs', () => {
+  it('renders every operation for people, with nothing from another host', async () => {
+    const res = await call('/docs')
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    const doc = await json(await call('/openapi.json'))
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        expect(html).toContain(`${method.toUpperCase()} ${path}`)
+      }
+    }
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    expect(res.headers.get('Content-Security-Policy')).toContain("default-src 'self'")
+  })
+})
+
+describe('answers match the response schemas', () => {
+  const conforms = (schema: z.ZodMiniType, value: unknown) => {
+    const result = schema.safeParse(value)
+    expect(result.success ? [] : result.error.issues).toEqual([])
+  }
+
+  it('for canvases, versions, shares and the account', async () => {
+    const { key } = await newAccount()
+    const created = await newCanvas(key, '# hi', { ext: 'md' })
+    const id = created.canvas_id
+    conforms(shapes.canvas, created)
+    conforms(shapes.canvasDetail, await json(await call(`/v1/canvases/${id}`, { key })))
+    conforms(shapes.canvasList, await json(await call('/v1/canvases', { key })))
+    conforms(shapes.versionList, await json(await call(`/v1/canvases/${id}/versions`, { key })))
+    const share = await call(`/v1/canvases/${id}/shares`, {
+      key,
+      method: 'POST',
+      json: { max_views: 3, password: 'open sesame' },
+    })
+    const link = await json(share)
+    conforms(shapes.share, link)
+    conforms(shapes.shareList, await json(await call(`/v1/canvases/${id}/shares`, { key })))
+    conforms(
+      shapes.publicShare,
+      await json(
+        await call(`/share/${link.token}`, { headers: { 'X-Share-Password': 'open sesame' } }),
+      ),
+    )
+    conforms(shapes.me, await json(await call('/v1/me', { key })))
+    conforms(shapes.usage, await json(await call('/v1/usage', { key })))
+    conforms(shapes.rendererList, await json(await call('/v1/renderers', { key })))
+    const permanent = await call(`/v1/canvases/${id}/permanent`, { key, method: 'POST' })
+    conforms(shapes.canvas, await json(permanent))
+    conforms(shapes.error, await json(await call('/v1/canvases/nope', { key })))
+    conforms(shapes.health, await json(await call('/health')))
+  })
+})
