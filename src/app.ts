@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { account } from './api/account'
+import { mcp } from './api/mcp'
 import { auth } from './api/auth'
 import { health } from './api/health'
 import { canvases } from './api/canvases'
@@ -66,6 +67,7 @@ export function buildApp() {
   app.route('/v1/canvases/:id/shares', shares)
   app.route('/v1/canvases', canvases)
   app.route('/v1', account)
+  app.route('/mcp', mcp)
 
   const describe = apiDescription(() => app.routes)
   app.route('/', reference(describe))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type * as z from 'zod/mini'
+import { TOOLS } from '../src/api/mcp-tools'
 import * as shapes from '../src/schema/responses'
 import { call, json, newAccount, newCanvas } from './support/api'
 
@@ -70,5 +71,32 @@ describe('answers match the response schemas', () => {
     conforms(shapes.canvas, await json(permanent))
     conforms(shapes.error, await json(await call('/v1/canvases/nope', { key })))
     conforms(shapes.health, await json(await call('/health')))
+  })
+})
+
+describe('GET /llms.txt', () => {
+  it('names only routes and tools that exist, and every tool', async () => {
+    const res = await call('/llms.txt')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('text/markdown; charset=utf-8')
+    const text = await res.text()
+    const doc = await json(await call('/openapi.json'))
+    const routes = new Set(
+      Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+      ),
+    )
+    const named = [...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\s+(\/[\w/{}.<>-]*)/g)].map(
+      ([, method, path]) => `${method} ${path.replace(/<(\w+)>/g, '{id}')}`,
+    )
+    expect(named.length).toBeGreaterThan(25)
+    for (const route of named) expect(routes, route).toContain(route)
+    for (const url of text.matchAll(/http:\/\/canvas\.test(\/[\w/.<>-]*)/g)) {
+      const path = url[1].replace(/<\w+>/g, '{id}').replace(/\/$/, '') || '/'
+      const known = [...routes].some((r) => r.endsWith(` ${path}`)) || path === '/settings'
+      expect(known, path).toBe(true)
+    }
+    const listed = [...text.matchAll(/^- `(\w+)`/gm)].map(([, name]) => name)
+    expect(listed).toEqual(TOOLS.map((t) => t.name))
   })
 })

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
+import { extFromName } from '../lib/content-types'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from '../http/context'
 import { describing } from '../http/route-docs'
@@ -83,18 +84,6 @@ async function readMultipart<S extends z.ZodMiniType>(
     fields.file_id = stored.file_id
   }
   return parse(schema, fields)
-}
-
-/** The file name's extension, lowercased; without one, `txt` for UTF-8 text, else `bin`. */
-export function extFromName(name: string, head: ArrayBuffer): string {
-  const match = /\.([A-Za-z0-9]{1,16})$/.exec(name)
-  if (match) return match[1].toLowerCase()
-  try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head, { stream: true })
-    return new Uint8Array(head).includes(0) ? 'bin' : 'txt'
-  } catch {
-    return 'bin'
-  }
 }
 
 function parseBoolean(value: unknown) {

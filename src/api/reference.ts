@@ -2,8 +2,10 @@ import { Hono } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
 import { documented } from '../http/route-docs'
+import { llmsText } from './llms'
 
-// The API described for machines: /openapi.json, built from the app's own routes and schemas.
+// The API described for machines: /openapi.json, built from the app's own routes and schemas, and
+// /llms.txt, the short version for agents.
 export function reference(describe: () => OpenApiDocument) {
   const routes = new Hono<AppEnv>()
 
@@ -19,6 +21,21 @@ export function reference(describe: () => OpenApiDocument) {
     (c) => {
       c.header('Cache-Control', 'public, max-age=300')
       return c.json({ ...describe(), servers: [{ url: requestOrigin(c) }] })
+    },
+  )
+  routes.get(
+    '/llms.txt',
+    documented({
+      summary: 'Canvas for agents, in brief',
+      description: 'How an agent publishes, updates, shares and reads back: MCP, the API, the CLI.',
+      tag: 'Agents',
+      auth: 'none',
+      responses: { 200: { description: 'Markdown.', contentType: 'text/markdown' } },
+    }),
+    (c) => {
+      c.header('Cache-Control', 'public, max-age=300')
+      c.header('Content-Type', 'text/markdown; charset=utf-8')
+      return c.body(llmsText(describe(), requestOrigin(c)))
     },
   )
   return routes

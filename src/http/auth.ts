@@ -21,8 +21,17 @@ const READ_METHODS = new Set(['GET', 'HEAD'])
  * The per-key rate limit is asked at the same time as D1 (keyed by the key's hash, known before
  * the lookup): measured in workerd, awaiting it after the lookup cost a fifth of a read's req/s.
  */
-export async function authorize<T extends BatchItem<'sqlite'>[]>(
+export function authorize<T extends BatchItem<'sqlite'>[]>(
   c: Context<AppEnv>,
+  ...statements: T
+): Promise<BatchResponse<T>> {
+  return authorizeFor(c, READ_METHODS.has(c.req.method) ? 'read' : 'write', ...statements)
+}
+
+/** As `authorize`, for a route whose method does not say what it does (MCP: every call is a POST). */
+export async function authorizeFor<T extends BatchItem<'sqlite'>[]>(
+  c: Context<AppEnv>,
+  needed: Scope,
   ...statements: T
 ): Promise<BatchResponse<T>> {
   const header = c.req.header('Authorization')
@@ -41,7 +50,6 @@ export async function authorize<T extends BatchItem<'sqlite'>[]>(
   const auth = keyFromRow(key[0])
   if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
   if (!allowed) throw rateLimited()
-  const needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write'
   if (!auth.scopes.includes(needed)) {
     throw new AppError('forbidden', `this API key lacks the '${needed}' scope`)
   }

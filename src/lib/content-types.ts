@@ -67,3 +67,15 @@ export function contentDisposition(kind: 'attachment' | 'inline', title: string,
 export function fileName(title: string, ext: string): string {
   return title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`
 }
+
+/** The file name's extension, lowercased; without one, `txt` for UTF-8 text, else `bin`. */
+export function extFromName(name: string, head: ArrayBuffer): string {
+  const match = /\.([A-Za-z0-9]{1,16})$/.exec(name)
+  if (match) return match[1].toLowerCase()
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head, { stream: true })
+    return new Uint8Array(head).includes(0) ? 'bin' : 'txt'
+  } catch {
+    return 'bin'
+  }
+}

@@ -13,6 +13,7 @@ const STATUS = {
   version_not_found: 404,
   file_not_found: 404,
   share_not_found: 404,
+  method_not_allowed: 405,
   share_token_taken: 409,
   conflict: 409,
   share_expired: 410,

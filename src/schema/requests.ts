@@ -42,7 +42,7 @@ const mime = z
     z.maxLength(255, 'must be at most 255 characters'),
     z.regex(/^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/, 'must be a media type such as text/html'),
   )
-const rendererId = pattern(/^[a-z]{1,32}$/, 'is not a renderer id')
+export const rendererId = pattern(/^[a-z]{1,32}$/, 'is not a renderer id')
 const name = z
   .string()
   .check(
@@ -51,7 +51,7 @@ const name = z
     z.refine(noControl, 'must not contain control characters'),
     wholeCharacters,
   )
-const visibility = z.enum(['private', 'public'], 'must be private or public')
+export const visibility = z.enum(['private', 'public'], 'must be private or public')
 
 export const uploadBody = z.strictObject({
   sha256,
@@ -69,13 +69,15 @@ export const createCanvasBody = z.strictObject({
   permanent: z.optional(z.boolean()),
 })
 
+export const updateCanvasFields = {
+  file_id: z.optional(id),
+  title: z.optional(title),
+  visibility: z.optional(visibility),
+  renderer_id: z.optional(rendererId),
+}
+
 export const updateCanvasBody = z
-  .strictObject({
-    file_id: z.optional(id),
-    title: z.optional(title),
-    visibility: z.optional(visibility),
-    renderer_id: z.optional(rendererId),
-  })
+  .strictObject(updateCanvasFields)
   .check(
     z.refine(
       (b) => Object.values(b).some((v) => v !== undefined),
@@ -160,7 +162,9 @@ export const shareToken = pattern(
   'must be 8 to 64 letters, digits, _ or -',
 )
 
-export const createShareBody = z.strictObject({
+export const versionNumber = wholeNumber().check(z.minimum(1, 'must be at least 1'))
+
+export const createShareFields = {
   expires_in: z.optional(duration),
   password: z.optional(
     z
@@ -177,9 +181,11 @@ export const createShareBody = z.strictObject({
       z.maximum(1_000_000, 'must be at most 1000000'),
     ),
   ),
-  version: z.optional(wholeNumber().check(z.minimum(1, 'must be at least 1'))),
+  version: z.optional(versionNumber),
   token: z.optional(shareToken),
-})
+}
+
+export const createShareBody = z.strictObject(createShareFields)
 
 export type UploadBody = z.infer<typeof uploadBody>
 export type CreateCanvasBody = z.infer<typeof createCanvasBody>

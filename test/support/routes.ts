@@ -39,6 +39,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/health', auth: 'none', json: true },
   { method: 'GET', path: '/openapi.json', auth: 'none', json: true },
   { method: 'GET', path: '/docs', auth: 'none', json: false },
+  { method: 'GET', path: '/llms.txt', auth: 'none', json: true },
 
   key('POST', '/v1/upload/presign'),
   key('POST', '/v1/upload/finalize'),
@@ -58,6 +59,10 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/me'),
   key('GET', '/v1/usage'),
   key('GET', '/v1/renderers'),
+  // Every MCP call is a POST: a read key may list and read; each changing tool checks for write.
+  { ...key('POST', '/mcp'), scope: 'read' },
+  { method: 'GET', path: '/mcp', auth: 'none', json: true },
+  { method: 'DELETE', path: '/mcp', auth: 'none', json: true },
 
   { method: 'GET', path: '/share/:token', auth: 'share', json: true },
   { method: 'GET', path: '/share/:token/content', auth: 'share', json: true, content: true },

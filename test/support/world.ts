@@ -125,6 +125,10 @@ export function requestFor(route: Route, world: World): Prepared {
   }
   const body = bodies[`${route.method} ${route.path}`]
   if (body !== undefined) init.json = body
+  if (route.path === '/mcp' && route.method === 'POST') {
+    init.json = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
+    init.headers = { Accept: 'application/json, text/event-stream' }
+  }
   if (!route.json && route.method === 'POST') {
     Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
   }

@@ -1,0 +1,65 @@
+import type { OpenApiDocument } from '../http/openapi'
+import { TOOLS } from './mcp-tools'
+
+// /llms.txt: what an agent needs to publish with Canvas, in a few hundred words. The routes and
+// tools are listed from the API description and the MCP server themselves, so none can be stale.
+
+export function llmsText(doc: OpenApiDocument, origin: string): string {
+  const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => `- ${method.toUpperCase()} ${path}: ${op.summary}`),
+  )
+  const tools = TOOLS.map((t) => `- \`${t.name}\`${t.write ? ' (write)' : ''}: ${t.description}`)
+  return `# Canvas
+
+> Canvas publishes files as live, versioned, shareable web pages. Push an HTML page, a Markdown
+> report, a chart, a CSV, a PDF or a code file and get a URL that renders it safely for a person.
+> Every update is a new version at the same URL; canvases expire unless made permanent; share links
+> can expire, stop after a number of views, or need a password.
+
+Everything needs an API key (\`svc_...\`), which a person creates on ${origin}/settings and gives
+you. Send it as \`Authorization: Bearer <key>\`. A \`read\` key lists and reads; a \`write\` key may
+also publish, change, share and delete.
+
+## MCP (recommended for agents)
+
+Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client configuration:
+
+\`\`\`json
+{ "mcpServers": { "canvas": { "type": "http", "url": "${origin}/mcp",
+  "headers": { "Authorization": "Bearer <key>" } } } }
+\`\`\`
+
+Publish with \`publish\` (\`content\` or \`content_base64\`, and \`filename\`: its extension chooses how
+the page is shown) and give the person the \`url\` it answers. Publish again with \`canvas_id\` for a
+new version. A failed call is a result with \`isError\`, its text starting with an error code such
+as \`canvas_not_found\` or \`invalid_request\`.
+
+Tools:
+
+${tools.join('\n')}
+
+## HTTP API
+
+Described in OpenAPI 3.1 at ${origin}/openapi.json (for people: ${origin}/docs). JSON in and out;
+errors are \`{"error":{"code","message","request_id"}}\`. To publish a file of up to the direct upload
+limit in one request:
+
+\`\`\`sh
+curl -H "Authorization: Bearer $KEY" -F file=@report.md ${origin}/v1/canvases
+curl -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -d '{"expires_in":"7d"}' ${origin}/v1/canvases/<canvas_id>/shares
+\`\`\`
+
+Larger files: POST /v1/upload/presign, PUT the bytes to the URL it answers, POST
+/v1/upload/finalize, then create the canvas with the \`file_id\`.
+
+Routes:
+
+${routes.join('\n')}
+
+## Command line
+
+\`svc push report.html --json\` publishes and prints the canvas as JSON (\`svc --help\` lists every
+command; every one takes \`--json\`; errors go to stderr as JSON with exit code 1, usage errors 2).
+`
+}

@@ -1,0 +1,203 @@
+import * as z from 'zod/mini'
+import { AppError } from '../lib/errors'
+import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases'
+import {
+  canvasByIdStatement,
+  listCanvases,
+  listVersions,
+  ownedCanvasDetail,
+} from '../domain/canvas-reads'
+import { signedDownload } from '../domain/downloads'
+import type { KeyAuth } from '../domain/keys'
+import { publish, readContent } from '../domain/publish'
+import type { Services } from '../domain/services'
+import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
+import { workspaceUsage } from '../domain/usage'
+import { RENDERERS } from '../render/registry'
+import type { Canvas, Share } from '../schema/responses'
+import * as input from '../schema/tools'
+import type { StorageTarget } from '../storage/presign'
+
+// The MCP tools: each validates its arguments with the API's rules and calls the same domain
+// function as the matching API route. A tool that changes something needs the `write` scope.
+
+export type ToolContext = {
+  svc: Services
+  auth: KeyAuth
+  /** This server's origin, for the URLs people open. */
+  origin: string
+  storage: () => StorageTarget
+}
+
+type Tool<S extends z.ZodMiniType> = {
+  name: string
+  description: string
+  input: S
+  write: boolean
+  run: (ctx: ToolContext, args: z.output<S>) => Promise<unknown>
+}
+
+const tool = <S extends z.ZodMiniType>(t: Tool<S>) => t as unknown as Tool<z.ZodMiniType>
+
+const withUrl = (ctx: ToolContext, canvas: Canvas) => ({
+  ...canvas,
+  url: `${ctx.origin}/c/${canvas.canvas_id}`,
+})
+const shareWithUrl = (ctx: ToolContext, share: Share) => ({
+  ...share,
+  url: `${ctx.origin}/s/${share.token}`,
+})
+
+const decode = (args: z.output<typeof input.publishInput>): Uint8Array => {
+  if (args.content !== undefined) return new TextEncoder().encode(args.content)
+  try {
+    return Uint8Array.from(atob(args.content_base64!), (ch) => ch.charCodeAt(0))
+  } catch {
+    throw new AppError('invalid_request', 'content_base64: is not valid base64')
+  }
+}
+
+export const TOOLS = [
+  tool({
+    name: 'publish',
+    description:
+      'Publish a file as a web page and get its URL: HTML, Markdown, CSV, JSON, SVG, images, PDF or ' +
+      'code. With canvas_id, publishes a new version of that canvas (same URL; earlier versions ' +
+      'are kept). Answers the canvas with `url`, the page to give a person.',
+    input: input.publishInput,
+    write: true,
+    run: async (ctx, args) =>
+      withUrl(
+        ctx,
+        await publish(ctx.svc, ctx.auth, {
+          bytes: decode(args),
+          filename: args.filename,
+          title: args.title,
+          canvasId: args.canvas_id,
+          permanent: args.permanent,
+          visibility: args.visibility,
+        }),
+      ),
+  }),
+  tool({
+    name: 'list_canvases',
+    description: 'List the workspace’s canvases, newest first, with their URLs.',
+    input: input.listCanvasesInput,
+    write: false,
+    run: async (ctx, { limit = 20, offset = 0, ...filters }) => {
+      const page = await listCanvases(ctx.svc, ctx.auth, { ...filters, limit, offset })
+      return { ...page, canvases: page.canvases.map((c) => withUrl(ctx, c)) }
+    },
+  }),
+  tool({
+    name: 'get_canvas',
+    description: 'A canvas’s details: title, version, size, expiry, file and renderer, and URL.',
+    input: input.canvasInput,
+    write: false,
+    run: async (ctx, { canvas_id }) => {
+      const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
+      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
+    },
+  }),
+  tool({
+    name: 'read_canvas',
+    description:
+      'Read a canvas’s content back: the text of its latest version, or of `version`. Binary or ' +
+      'very large content is not returned; the answer says so and gives a download URL instead.',
+    input: input.readCanvasInput,
+    write: false,
+    run: async (ctx, { canvas_id, version }) => {
+      const read = await readContent(ctx.svc, ctx.auth, canvas_id, version)
+      const about = { canvas_id, version: read.content.version, ext: read.content.ext }
+      if (read.kind === 'text') return { ...about, text: read.text }
+      return {
+        ...about,
+        text: null,
+        reason: read.kind === 'binary' ? 'binary content' : 'too large to return as text',
+        size: read.size,
+        download_url: await signedDownload(ctx.svc, ctx.storage(), read.content, true),
+      }
+    },
+  }),
+  tool({
+    name: 'list_versions',
+    description: 'Every version of a canvas, newest first.',
+    input: input.canvasInput,
+    write: false,
+    run: async (ctx, { canvas_id }) => ({
+      versions: await listVersions(ctx.svc, ctx.auth, canvas_id),
+    }),
+  }),
+  tool({
+    name: 'update_canvas',
+    description:
+      'Change a canvas’s title, visibility (private or public) or renderer. New content: publish.',
+    input: input.updateCanvasInput,
+    write: true,
+    run: async (ctx, { canvas_id, ...changes }) =>
+      withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
+  }),
+  tool({
+    name: 'delete_canvas',
+    description: 'Delete a canvas with its versions and share links. It cannot be undone.',
+    input: input.canvasInput,
+    write: true,
+    run: async (ctx, { canvas_id }) => {
+      await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
+      return { success: true }
+    },
+  }),
+  tool({
+    name: 'make_permanent',
+    description: 'Keep a canvas: it no longer expires.',
+    input: input.canvasInput,
+    write: true,
+    run: async (ctx, { canvas_id }) =>
+      withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),
+  }),
+  tool({
+    name: 'share_canvas',
+    description:
+      'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
+      'of views, password-protected, or pinned to one version. Answers the link with its `url`.',
+    input: input.shareCanvasInput,
+    write: true,
+    run: async (ctx, { canvas_id, ...options }) =>
+      shareWithUrl(ctx, await createShare(ctx.svc, ctx.auth, canvas_id, options)),
+  }),
+  tool({
+    name: 'list_shares',
+    description: 'A canvas’s share links, with views, expiry and whether each has a password.',
+    input: input.canvasInput,
+    write: false,
+    run: async (ctx, { canvas_id }) => {
+      const shares = await listShares(ctx.svc, ctx.auth, canvas_id)
+      return { shares: shares.map((s) => shareWithUrl(ctx, s)) }
+    },
+  }),
+  tool({
+    name: 'revoke_shares',
+    description: 'Revoke one share link (`token`), or every link of the canvas.',
+    input: input.revokeSharesInput,
+    write: true,
+    run: async (ctx, { canvas_id, token }) => {
+      if (token === undefined) {
+        return { success: true, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
+      }
+      await revokeShare(ctx.svc, ctx.auth, canvas_id, token)
+      return { success: true, revoked: 1 }
+    },
+  }),
+  tool({
+    name: 'usage',
+    description:
+      'What the workspace holds and its limits (largest file, how long temporary canvases ' +
+      'live), and the renderers with the file extensions each shows.',
+    input: input.noInput,
+    write: false,
+    run: async (ctx) => ({
+      ...(await workspaceUsage(ctx.svc, ctx.auth)),
+      renderers: RENDERERS,
+    }),
+  }),
+]

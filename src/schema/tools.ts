@@ -1,0 +1,109 @@
+import * as z from 'zod/mini'
+import {
+  createShareFields,
+  ext,
+  id,
+  rendererId,
+  title,
+  updateCanvasFields,
+  versionNumber,
+  visibility,
+} from './requests'
+
+// The inputs of the MCP tools: the API's own field rules, with words for a model to read. Each is
+// validated here and listed to clients as the JSON Schema generated from it.
+
+const says = <S extends z.ZodMiniType>(schema: S, description: string) =>
+  schema.check(z.describe(description)) as S
+
+const canvasId = says(id, 'The canvas id, as publish or list_canvases answered it.')
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+export const publishInput = z
+  .strictObject({
+    content: z.optional(says(z.string(), 'The file’s content as text (UTF-8).')),
+    content_base64: z.optional(
+      says(
+        z.string().check(z.regex(BASE64, 'must be base64')),
+        'The file’s content, base64-encoded: for binary files such as images or PDFs.',
+      ),
+    ),
+    filename: says(
+      title,
+      'The file name; its extension chooses how the page is shown: .html, .md, .csv, .json, .svg, .pdf, code files, ...',
+    ),
+    title: z.optional(says(title, 'A title for people; the file name when left out.')),
+    canvas_id: z.optional(
+      says(id, 'Publish a new version of this canvas instead of a new canvas.'),
+    ),
+    permanent: z.optional(
+      says(z.boolean(), 'Keep it: canvases otherwise expire after the server’s default time.'),
+    ),
+    visibility: z.optional(
+      says(visibility, '`public`: anyone with the page URL sees it. Default `private`.'),
+    ),
+  })
+  .check(
+    z.refine(
+      (input) => (input.content === undefined) !== (input.content_base64 === undefined),
+      'give exactly one of content and content_base64',
+    ),
+  )
+
+export const listCanvasesInput = z.strictObject({
+  visibility: z.optional(visibility),
+  ext: z.optional(says(ext, 'Only canvases of this file extension, such as md.')),
+  limit: z.optional(
+    says(
+      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
+      'At most this many, newest first (default 20).',
+    ),
+  ),
+  offset: z.optional(
+    says(z.int().check(z.minimum(0, 'must not be negative')), 'Skip this many (default 0).'),
+  ),
+})
+
+export const canvasInput = z.strictObject({ canvas_id: canvasId })
+
+export const readCanvasInput = z.strictObject({
+  canvas_id: canvasId,
+  version: z.optional(says(versionNumber, 'This version rather than the latest.')),
+})
+
+export const updateCanvasInput = z
+  .strictObject({
+    canvas_id: canvasId,
+    title: updateCanvasFields.title,
+    visibility: updateCanvasFields.visibility,
+    renderer_id: z.optional(says(rendererId, 'How to show it; see the renderers of usage.')),
+  })
+  .check(
+    z.refine(
+      (input) => [input.title, input.visibility, input.renderer_id].some((v) => v !== undefined),
+      'an update needs at least one of title, visibility, renderer_id (new content: publish)',
+    ),
+  )
+
+export const shareCanvasInput = z.strictObject({
+  canvas_id: canvasId,
+  expires_in: z.optional(says(createShareFields.expires_in.def.innerType, 'Such as 24h or 7d.')),
+  password: z.optional(
+    says(createShareFields.password.def.innerType, 'Viewers must give this password.'),
+  ),
+  max_views: z.optional(
+    says(createShareFields.max_views.def.innerType, 'The link stops after this many views.'),
+  ),
+  version: z.optional(says(versionNumber, 'Pin the link to this version.')),
+  token: z.optional(says(createShareFields.token.def.innerType, 'Choose the link’s token.')),
+})
+
+export const revokeSharesInput = z.strictObject({
+  canvas_id: canvasId,
+  token: z.optional(
+    says(createShareFields.token.def.innerType, 'Only this link; every link when left out.'),
+  ),
+})
+
+export const noInput = z.strictObject({})

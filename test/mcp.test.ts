@@ -1,0 +1,263 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { call, errorOf, json, newAccount, newKey, ORIGIN, type Account } from './support/api'
+
+// The MCP server, driven by the SDK's own client over HTTP through the Worker's fetch handler:
+// every tool, and every failure as a result with `isError` whose text starts with its code.
+
+let owner: Account
+
+beforeAll(async () => {
+  owner = await newAccount()
+})
+
+async function connect(key?: string) {
+  const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
+    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
+    fetch: (url, init) => call(String(url), init),
+  })
+  // workerd refuses code generation, which the SDK's default validator needs.
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  )
+  await client.connect(transport)
+  return client
+}
+
+type Result = {
+  content: { type: string; text: string }[]
+  isError?: boolean
+  structuredContent?: any
+}
+
+async function use(client: Client, name: string, args: Record<string, unknown> = {}) {
+  return (await client.callTool({ name, arguments: args })) as Result
+}
+
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await use(client, name, args)
+  expect(result.isError, result.content[0]?.text).toBeFalsy()
+  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent)
+  return result.structuredContent
+}
+
+async function fails(client: Client, name: string, args: Record<string, unknown>, code: string) {
+  const result = await use(client, name, args)
+  expect(result.isError).toBe(true)
+  expect(result.content[0].text).toMatch(new RegExp(`^${code}: `))
+  return result.content[0].text
+}
+
+describe('POST /mcp', () => {
+  it('lists the tools, each with a JSON Schema input and a description', async () => {
+    const client = await connect(owner.key)
+    expect(client.getServerVersion()?.name).toBe('canvas')
+    const { tools } = await client.listTools()
+    expect(tools.map((t) => t.name)).toEqual([
+      'publish',
+      'list_canvases',
+      'get_canvas',
+      'read_canvas',
+      'list_versions',
+      'update_canvas',
+      'delete_canvas',
+      'make_permanent',
+      'share_canvas',
+      'list_shares',
+      'revoke_shares',
+      'usage',
+    ])
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object')
+      expect(tool.description!.length).toBeGreaterThan(20)
+    }
+    const publish = tools.find((t) => t.name === 'publish')!
+    expect(publish.inputSchema.required).toEqual(['filename'])
+    expect(Object.keys(publish.inputSchema.properties!)).toContain('content_base64')
+    await client.close()
+  })
+
+  it('publishes, versions, reads back, shares and revokes, as the API does', async () => {
+    const client = await connect(owner.key)
+    const canvas = await ok(client, 'publish', { content: '# Report\n\nv1', filename: 'report.md' })
+    expect(canvas).toMatchObject({
+      title: 'report.md',
+      ext: 'md',
+      version: 1,
+      visibility: 'private',
+    })
+    expect(canvas.url).toBe(`${ORIGIN}/c/${canvas.canvas_id}`)
+    const id = canvas.canvas_id
+    // The same canvas through the REST API.
+    const viaApi = await json(await call(`/v1/canvases/${id}`, { key: owner.key }))
+    expect(viaApi).toMatchObject({ canvas_id: id, renderer_id: 'markdown', version: 1 })
+
+    const v2 = await ok(client, 'publish', {
+      content: '# Report\n\nv2',
+      filename: 'report.md',
+      canvas_id: id,
+    })
+    expect(v2).toMatchObject({ canvas_id: id, version: 2 })
+    expect(await ok(client, 'read_canvas', { canvas_id: id })).toMatchObject({
+      version: 2,
+      text: '# Report\n\nv2',
+    })
+    expect(await ok(client, 'read_canvas', { canvas_id: id, version: 1 })).toMatchObject({
+      text: '# Report\n\nv1',
+    })
+    const versions = await ok(client, 'list_versions', { canvas_id: id })
+    expect(versions.versions.map((v: any) => v.version)).toEqual([2, 1])
+    expect(await ok(client, 'get_canvas', { canvas_id: id })).toMatchObject({
+      canvas_id: id,
+      file: { size: 12 },
+      url: canvas.url,
+    })
+
+    const share = await ok(client, 'share_canvas', {
+      canvas_id: id,
+      expires_in: '1h',
+      max_views: 5,
+    })
+    expect(share).toMatchObject({ canvas_id: id, max_views: 5, has_password: false })
+    expect(share.url).toBe(`${ORIGIN}/s/${share.token}`)
+    expect((await call(`/share/${share.token}`)).status).toBe(200)
+    expect((await ok(client, 'list_shares', { canvas_id: id })).shares).toHaveLength(1)
+    expect(await ok(client, 'revoke_shares', { canvas_id: id, token: share.token })).toEqual({
+      success: true,
+      revoked: 1,
+    })
+    expect((await call(`/share/${share.token}`)).status).toBe(404)
+
+    expect(
+      await ok(client, 'update_canvas', { canvas_id: id, title: 'Q3', visibility: 'public' }),
+    ).toMatchObject({ title: 'Q3', visibility: 'public' })
+    expect((await ok(client, 'make_permanent', { canvas_id: id })).expires_at).toBeNull()
+    const list = await ok(client, 'list_canvases', { limit: 5 })
+    expect(list.canvases.map((c: any) => c.canvas_id)).toContain(id)
+    const usage = await ok(client, 'usage')
+    expect(usage.canvases.permanent).toBeGreaterThanOrEqual(1)
+    expect(usage.renderers.map((r: any) => r.renderer_id)).toContain('markdown')
+    expect(await ok(client, 'delete_canvas', { canvas_id: id })).toEqual({ success: true })
+    await fails(client, 'get_canvas', { canvas_id: id }, 'canvas_not_found')
+    await client.close()
+  })
+
+  it('publishes binary content as base64 and reads it back as a download URL', async () => {
+    const client = await connect(owner.key)
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
+    const content_base64 = btoa(String.fromCharCode(...png))
+    const canvas = await ok(client, 'publish', {
+      content_base64,
+      filename: 'dot.png',
+      permanent: true,
+    })
+    expect(canvas).toMatchObject({ ext: 'png', size: 12, expires_at: null })
+    const read = await ok(client, 'read_canvas', { canvas_id: canvas.canvas_id })
+    expect(read).toMatchObject({ text: null, reason: 'binary content', size: 12 })
+    const download = await call(read.download_url)
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(png)
+    await client.close()
+  })
+
+  it('answers every failure as an isError result with its code', async () => {
+    const client = await connect(owner.key)
+    await fails(client, 'get_canvas', { canvas_id: 'nope' }, 'canvas_not_found')
+    await fails(client, 'get_canvas', {}, 'invalid_request')
+    await fails(client, 'get_canvas', { canvas_id: 5 }, 'invalid_request')
+    await fails(client, 'get_canvas', { canvas_id: '../x' }, 'invalid_request')
+    await fails(client, 'publish', { filename: 'a.txt' }, 'invalid_request')
+    await fails(
+      client,
+      'publish',
+      { filename: 'a.txt', content: 'x', content_base64: 'eA==' },
+      'invalid_request',
+    )
+    await fails(client, 'publish', { filename: 'a.txt', content_base64: '***' }, 'invalid_request')
+    await fails(client, 'publish', { filename: 'a\u0000.txt', content: 'x' }, 'invalid_request')
+    await fails(client, 'publish', { filename: 'a.txt', content: 'x', extra: 1 }, 'invalid_request')
+    await fails(
+      client,
+      'publish',
+      { filename: 'a.txt', content: 'x', canvas_id: 'missing' },
+      'canvas_not_found',
+    )
+    await fails(client, 'update_canvas', { canvas_id: 'x' }, 'invalid_request')
+    await fails(client, 'read_canvas', { canvas_id: 'x', version: 0 }, 'invalid_request')
+    await fails(client, 'share_canvas', { canvas_id: 'x', expires_in: 'soon' }, 'invalid_request')
+    await fails(client, 'list_canvases', { limit: 1000 }, 'invalid_request')
+    const other = await newAccount()
+    const theirs = await ok(await connect(other.key), 'publish', {
+      content: 'x',
+      filename: 'x.txt',
+    })
+    await fails(client, 'get_canvas', { canvas_id: theirs.canvas_id }, 'canvas_not_found')
+    await fails(client, 'delete_canvas', { canvas_id: theirs.canvas_id }, 'canvas_not_found')
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /no tool named/,
+    )
+    await client.close()
+  })
+
+  it('a read key lists and reads, and may not change anything', async () => {
+    const client = await connect(owner.key)
+    const canvas = await ok(client, 'publish', { content: 'hello', filename: 'hello.txt' })
+    const reader = await connect(await newKey(owner.cookie, ['read']))
+    expect((await ok(reader, 'read_canvas', { canvas_id: canvas.canvas_id })).text).toBe('hello')
+    for (const [name, args] of [
+      ['publish', { content: 'x', filename: 'x.txt' }],
+      ['delete_canvas', { canvas_id: canvas.canvas_id }],
+      ['share_canvas', { canvas_id: canvas.canvas_id }],
+      ['revoke_shares', { canvas_id: canvas.canvas_id }],
+      ['update_canvas', { canvas_id: canvas.canvas_id, title: 'x' }],
+      ['make_permanent', { canvas_id: canvas.canvas_id }],
+    ] as const) {
+      expect(await fails(reader, name, args, 'forbidden')).toBe(
+        "forbidden: this API key lacks the 'write' scope",
+      )
+    }
+    expect((await ok(client, 'get_canvas', { canvas_id: canvas.canvas_id })).title).toBe(
+      'hello.txt',
+    )
+  })
+
+  it('needs a valid key, as /v1 does, answered with the error body', async () => {
+    await expect(connect()).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('"code":"unauthorized"'),
+    })
+    await expect(connect('svc_' + 'x'.repeat(40))).rejects.toThrow(/invalid or revoked API key/)
+    const res = await call('/mcp', {
+      method: 'POST',
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    })
+    expect(res.status).toBe(401)
+    expect(await json(res)).toEqual(
+      errorOf('unauthorized', 'missing API key: send Authorization: Bearer <key>'),
+    )
+  })
+
+  it('refuses malformed and oversized bodies before the protocol sees them', async () => {
+    const headers = {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+    }
+    const bad = await call('/mcp', { method: 'POST', key: owner.key, headers, body: '{"jsonrpc":' })
+    expect(bad.status).toBe(400)
+    expect(await json(bad)).toEqual(errorOf('invalid_request', 'malformed JSON in request body'))
+    const huge = await call('/mcp', {
+      method: 'POST',
+      key: owner.key,
+      headers,
+      body: JSON.stringify({ pad: 'x'.repeat(30 * 1024 * 1024) }),
+    })
+    expect(huge.status).toBe(413)
+    for (const method of ['GET', 'DELETE']) {
+      const res = await call('/mcp', { method, key: owner.key })
+      expect(res.status).toBe(405)
+      expect(res.headers.get('Allow')).toBe('POST')
+    }
+  })
+})
