@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from './support/dev-server'
 
@@ -173,6 +175,33 @@ describe('end to end over HTTP', () => {
     expect(bytes.equals(content)).toBe(true)
     expect((await open('letmein')).status).toBe(302)
     expect((await open('letmein')).status).toBe(410)
+  })
+
+  it('an agent publishes, reads back and shares over MCP, with the SDK’s own client', async () => {
+    const client = new Client({ name: 'e2e', version: '1.0.0' })
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    )
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name, arguments: args })) as any
+      expect(result.isError, result.content[0].text).toBeFalsy()
+      return result.structuredContent
+    }
+    const canvas = await call('publish', { content: '<h1>agent</h1>', filename: 'agent.html' })
+    expect(canvas.url).toBe(`${server.url}/c/${canvas.canvas_id}`)
+    expect((await call('read_canvas', { canvas_id: canvas.canvas_id })).text).toBe('<h1>agent</h1>')
+    const share = await call('share_canvas', { canvas_id: canvas.canvas_id, max_views: 1 })
+    const open = await fetch(`${server.url}/share/${share.token}/content`, { redirect: 'manual' })
+    expect(open.status).toBe(302)
+    const failed = (await client.callTool({
+      name: 'get_canvas',
+      arguments: { canvas_id: 'missing' },
+    })) as any
+    expect(failed.isError).toBe(true)
+    expect(failed.content[0].text).toMatch(/^canvas_not_found: /)
+    await client.close()
   })
 
   it('the cron route runs the sweep', async () => {
