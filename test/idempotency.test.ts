@@ -149,6 +149,9 @@ describe('a create sent with Idempotency-Key', () => {
       data.append('title', 'Direct')
       return data
     }
+    // The runtime picks a new boundary for each request made of a form, as browsers do.
+    const typeOf = () => new Request('http://x', { method: 'POST', body: form() }).headers
+    expect(typeOf().get('Content-Type')).not.toBe(typeOf().get('Content-Type'))
     const send = () =>
       call('/v1/canvases', { method: 'POST', key: account.key, body: form(), ...withKey(key) })
     const res = await send()
@@ -363,6 +366,21 @@ describe('failures let the key go', () => {
     const res = await create(key)
     expect(res.status).toBe(201)
     expect(res.headers.get('Idempotent-Replayed')).toBeNull()
+    expect(await canvasCount(account.workspaceId)).toBe(1)
+  })
+
+  it('a failure to keep the answer still answers; the key stays claimed', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { account, create } = await ready()
+    const key = freshKey()
+    // Claim with the key lookup, the create's batch, then keeping the answer: that one fails.
+    const { bindings, state } = faultyBindings({ at: 3, when: 'before' })
+    const res = await create(key, 'Retried', { env: bindings })
+    expect(res.status).toBe(201)
+    expect(state.tripped).toBe('D1 run (before)')
+    expect(logged.mock.calls.map(String).join('\n')).toContain('injected fault')
+    const retry = await create(key)
+    expect([retry.status, await json(retry)]).toEqual([409, inProgress])
     expect(await canvasCount(account.workspaceId)).toBe(1)
   })
 

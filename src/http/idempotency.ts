@@ -13,8 +13,8 @@ import {
   type Keyed,
 } from '../domain/idempotency'
 import { authorize, authorizeKey, presentedKeyHash } from './auth'
-import type { AppEnv } from './context'
-import { toAppError } from './errors'
+import { requestId, type AppEnv } from './context'
+import { logError, toAppError } from './errors'
 import { requestFingerprint } from './fingerprint'
 import { readBodyAhead } from './validate'
 
@@ -86,7 +86,13 @@ export async function idempotent(
     await releaseKey(svc, workspaceId, request)
     return
   }
-  await keepAnswer(svc, workspaceId, request, await answerOf(c.res), c.var.keepAnswerMs)
+  try {
+    await keepAnswer(svc, workspaceId, request, await answerOf(c.res), c.var.keepAnswerMs)
+  } catch (err) {
+    // The request took effect: its answer goes out. The key stays claimed, so retries are 409
+    // until the claim counts as abandoned.
+    logError(err, requestId(c))
+  }
 }
 
 /**
