@@ -11,7 +11,8 @@ import type { Services } from './services'
 
 export const ANSWER_TTL_MS = 24 * 3600_000
 // A claim whose request never answered (its isolate stopped mid-request, so nothing let it go)
-// is taken over after this long; no request of this API runs anywhere near it.
+// is taken over after this long. The body is read before the claim, so a slow upload does not
+// count; what runs under the claim is a few D1 and R2 calls.
 const ABANDONED_AFTER_MS = 5 * 60_000
 
 /** A request sent with a key: what it asks (the fingerprint), and its own mark on the claim. */
@@ -130,18 +131,19 @@ const existing = prepared((db, p: Placeholders<{ keyHash: string; key: string }>
     ),
 )
 
-export type KeyRow = ReturnType<typeof existing>['_']['result'][number]
+export type IdempotencyRow = ReturnType<typeof existing>['_']['result'][number]
 
 /** Whether the key's row holds this request's claim. */
-export const claimedBy = (row: KeyRow | undefined, request: Keyed) => row?.claim === request.claim
+export const claimedBy = (row: IdempotencyRow | undefined, request: Keyed) =>
+  row?.claim === request.claim
 
 /**
  * What the key's row says to the request that made the batch: null when the claim is its own (it
  * runs, and must then keep its answer or let the key go); the stored answer when it repeats the
  * request that holds the key; 422 when it is another request, 409 while the first is running.
  */
-export function settle(row: KeyRow | undefined, request: Keyed): Answer | null {
-  // The batch claims or finds a row for every key it lets through: none is a fault of ours.
+export function settle(row: IdempotencyRow | undefined, request: Keyed): Answer | null {
+  // A key the batch lets through has claimed or found the row: none at all is our bug.
   if (!row) throw new Error('no idempotency row after a granted claim')
   if (claimedBy(row, request)) return null
   if (row.fingerprint !== request.fingerprint) {
