@@ -143,9 +143,9 @@ describe('a create sent with Idempotency-Key', () => {
   it('a direct upload retried with a new multipart boundary is the same request', async () => {
     const account = await newAccount()
     const key = freshKey()
-    const form = () => {
+    const form = (text = 'direct bytes') => {
       const data = new FormData()
-      data.append('file', new File(['direct bytes'], 'direct.txt'))
+      data.append('file', new File([text], 'direct.txt'))
       data.append('title', 'Direct')
       return data
     }
@@ -157,6 +157,14 @@ describe('a create sent with Idempotency-Key', () => {
     const res = await send()
     expect(res.status).toBe(201)
     await expectReplay(await send(), await answerOf(res))
+    // Other bytes in the file part are another request.
+    const other = await call('/v1/canvases', {
+      method: 'POST',
+      key: account.key,
+      body: form('direct bytez'),
+      ...withKey(key),
+    })
+    expect([other.status, await json(other)]).toEqual([422, reused])
     expect(await canvasCount(account.workspaceId)).toBe(1)
   })
 

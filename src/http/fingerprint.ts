@@ -46,17 +46,19 @@ function boundaryOf(c: Context): string | null {
 }
 
 /**
- * Where `needle` first occurs in `haystack` from `from`: candidates come from the native scan for
- * the needle's last byte (the end of a random boundary, rare in content), then compare in full.
+ * Where `needle` first occurs in `haystack` from `from`. A plain loop, not the native indexOf per
+ * candidate: the body is the client's, and one made of nothing but the needle's last byte would
+ * cost a native call per byte (measured in workerd on 10 MiB of it: about 0.4 s that way, under
+ * 0.1 s this way). A candidate needs both ends of the needle before the rest is compared.
  */
 function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const last = needle.length - 1
-  for (let end = haystack.indexOf(needle[last], from + last); end !== -1;) {
-    const start = end - last
-    let i = 0
-    while (i < last && haystack[start + i] === needle[i]) i++
-    if (i === last) return start
-    end = haystack.indexOf(needle[last], end + 1)
+  const [first, end] = [needle[0], needle[last]]
+  for (let i = from; i + last < haystack.length; i++) {
+    if (haystack[i + last] !== end || haystack[i] !== first) continue
+    let j = 1
+    while (j < last && haystack[i + j] === needle[j]) j++
+    if (j === last) return i
   }
   return -1
 }
