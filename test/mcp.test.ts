@@ -223,6 +223,47 @@ describe('POST /mcp', () => {
     )
   })
 
+  it('idempotency_key makes a changing tool safe to retry', async () => {
+    const client = await connect(owner.key)
+    const args = { content: 'once', filename: 'once.txt', idempotency_key: crypto.randomUUID() }
+    const first = await use(client, 'publish', args)
+    const again = await use(client, 'publish', args)
+    expect(again.structuredContent).toEqual(first.structuredContent)
+    expect((again as any)._meta).toEqual({ idempotent_replayed: true })
+    expect((first as any)._meta).toBeUndefined()
+    const mine = await json(await call('/v1/canvases?limit=100', { key: owner.key }))
+    const titled = mine.canvases.filter((c: any) => c.title === 'once.txt')
+    expect(titled).toHaveLength(1)
+    const text = await fails(
+      client,
+      'publish',
+      { ...args, content: 'other' },
+      'idempotency_key_reused',
+    )
+    expect(text).toContain('different request')
+    await fails(client, 'publish', { ...args, idempotency_key: '' }, 'invalid_request')
+    await fails(client, 'publish', { ...args, idempotency_key: 'é' }, 'invalid_request')
+    await fails(client, 'get_canvas', { canvas_id: 'x', idempotency_key: 'k' }, 'invalid_request')
+
+    // Concurrent retries: one new version, every answer that version or "in progress".
+    const id = first.structuredContent.canvas_id
+    const update = { canvas_id: id, content: 'v2', filename: 'once.txt', idempotency_key: 'v2' }
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => use(client, 'publish', update)),
+    )
+    for (const r of results) {
+      if (r.isError) expect(r.content[0].text).toMatch(/^idempotency_in_progress: /)
+      else expect(r.structuredContent.version).toBe(2)
+    }
+    expect((await ok(client, 'list_versions', { canvas_id: id })).versions).toHaveLength(2)
+
+    // A failure the same call would meet again is kept too.
+    const gone = { canvas_id: 'missing', idempotency_key: 'del' }
+    await fails(client, 'delete_canvas', gone, 'canvas_not_found')
+    await fails(client, 'delete_canvas', gone, 'canvas_not_found')
+    await client.close()
+  })
+
   it('needs a valid key, as /v1 does, answered with the error body', async () => {
     await expect(connect()).rejects.toMatchObject({
       code: 401,

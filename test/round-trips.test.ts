@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
-import { bytesOf, call, metaOf, newAccount, newCanvas, upload } from './support/api'
+import { bytesOf, call, metaOf, newAccount, newCanvas, presignAndPut, upload } from './support/api'
 import { meteredD1 } from '../src/storage/metered-d1'
 
 // The D1 budget (issue: foundation): an authenticated read costs at most 2 round trips, a write 3.
@@ -110,6 +110,76 @@ it('share routes: private ones within budget, a public download in one round tri
   console.log(
     Object.entries(counts)
       .map(([r, n]) => `| ${r} | ${n} |`)
+      .join('\n'),
+  )
+})
+
+it('Idempotency-Key adds exactly one round trip to a write; a replay costs one', async () => {
+  const account = await newAccount()
+  const key = account.key
+  await call('/v1/me', { key })
+  type Request = [path: string, init: Parameters<typeof call>[1] & {}]
+  const measure = async ([path, init]: Request, idempotencyKey?: string) => {
+    const { db, meter } = meteredD1(env.DB)
+    const headers: Record<string, string> = idempotencyKey
+      ? { 'Idempotency-Key': idempotencyKey }
+      : {}
+    const res = await call(path, { key, ...init, headers, env: { DB: db } })
+    expect(res.status, `${init.method} ${path}`).toBeLessThan(400)
+    const replayed = res.headers.get('Idempotent-Replayed') === 'true'
+    return { trips: meter.roundTrips, replayed }
+  }
+  const unique = () => bytesOf(`budget ${crypto.randomUUID()}`)
+  const canvas = async () => (await newCanvas(key, `budget ${crypto.randomUUID()}`)).canvas_id
+  const form = () => {
+    const data = new FormData()
+    data.append('file', new File([unique()], 'direct.txt'))
+    return data
+  }
+  // Each write is made afresh for every measure, so that all three do the same work.
+  const writes: Record<string, () => Promise<Request>> = {
+    'POST /v1/upload/presign': async () => [
+      '/v1/upload/presign',
+      { method: 'POST', json: await metaOf(unique()) },
+    ],
+    'POST /v1/upload/finalize': async () => [
+      '/v1/upload/finalize',
+      { method: 'POST', json: (await presignAndPut(key, unique())).meta },
+    ],
+    'POST /v1/canvases': async () => [
+      '/v1/canvases',
+      { method: 'POST', json: { file_id: await upload(key, unique()), title: 't', ext: 'txt' } },
+    ],
+    'POST /v1/canvases (multipart)': async () => ['/v1/canvases', { method: 'POST', body: form() }],
+    'PATCH /v1/canvases/:id': async () => [
+      `/v1/canvases/${await canvas()}`,
+      { method: 'PATCH', json: { file_id: await upload(key, unique()), title: 'patched' } },
+    ],
+    'POST /v1/canvases/:id/permanent': async () => [
+      `/v1/canvases/${await canvas()}/permanent`,
+      { method: 'POST' },
+    ],
+    'DELETE /v1/canvases/:id': async () => [`/v1/canvases/${await canvas()}`, { method: 'DELETE' }],
+    'POST /v1/canvases/:id/shares': async () => [
+      `/v1/canvases/${await canvas()}/shares`,
+      { method: 'POST', json: {} },
+    ],
+  }
+  const rows: string[] = []
+  for (const [route, make] of Object.entries(writes)) {
+    const plain = await measure(await make())
+    const request = await make()
+    const idempotencyKey = `budget-${crypto.randomUUID()}`
+    const keyed = await measure(request, idempotencyKey)
+    const replay = await measure(request, idempotencyKey)
+    expect([keyed.replayed, replay.replayed], route).toEqual([false, true])
+    expect(keyed.trips - plain.trips, route).toBe(1)
+    expect(replay.trips, route).toBe(1)
+    rows.push(`| ${route} | ${plain.trips} | ${keyed.trips} | ${replay.trips} |`)
+  }
+  console.log(
+    ['| Route | without | with Idempotency-Key | replayed |', '| --- | ---: | ---: | ---: |']
+      .concat(rows)
       .join('\n'),
   )
 })

@@ -54,6 +54,7 @@ describe('the scheduled handler', () => {
       bytes_freed: expect.any(Number),
       shares: expect.any(Number),
       sessions: expect.any(Number),
+      idempotency_keys: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
       d1: {

@@ -140,7 +140,7 @@ export const TOOLS = [
   tool({
     name: 'delete_canvas',
     description: 'Delete a canvas with its versions and share links. It cannot be undone.',
-    input: input.canvasInput,
+    input: input.changeCanvasInput,
     write: true,
     run: async (ctx, { canvas_id }) => {
       await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
@@ -150,7 +150,7 @@ export const TOOLS = [
   tool({
     name: 'make_permanent',
     description: 'Keep a canvas: it no longer expires.',
-    input: input.canvasInput,
+    input: input.changeCanvasInput,
     write: true,
     run: async (ctx, { canvas_id }) =>
       withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),

@@ -17,6 +17,7 @@ import { toAppError, logError } from '../http/errors'
 import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
 import { storageTarget } from '../storage/target'
+import { once } from './mcp-once'
 import { TOOLS, type ToolContext } from './mcp-tools'
 
 // POST /mcp: a Model Context Protocol server on the Streamable HTTP transport, stateless (every
@@ -139,7 +140,10 @@ function buildServer(c: AppContext) {
       }
       const args = tool.input.safeParse(request.params.arguments ?? {})
       if (!args.success) throw validationError(args.error)
-      return answer(await tool.run(ctx, args.data))
+      const { idempotency_key: key, ...rest } = args.data as { idempotency_key?: string }
+      if (key === undefined) return answer(await tool.run(ctx, rest))
+      const { result, replayed } = await once(c, key, tool.name, rest, () => tool.run(ctx, rest))
+      return { ...answer(result), ...(replayed ? { _meta: { idempotent_replayed: true } } : {}) }
     } catch (err) {
       const error = toAppError(err)
       if (error.status >= 500) logError(err, requestId(c))

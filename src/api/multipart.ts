@@ -4,10 +4,7 @@ import { extFromName } from '../lib/content-types'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from '../http/context'
 import { describing } from '../http/route-docs'
-import { jsonBody, mediaType, parse, readBytes } from '../http/validate'
-
-// Room for the form's boundaries and text fields on top of the file itself.
-const FORM_OVERHEAD = 64 * 1024
+import { directTooLarge, jsonBody, mediaType, parse, readFormBytes } from '../http/validate'
 
 /**
  * The body of a create or update, JSON or multipart/form-data, validated by the same schema and
@@ -37,9 +34,7 @@ async function readMultipart<S extends z.ZodMiniType>(
 ): Promise<z.output<S>> {
   const svc = c.var.svc
   const limit = svc.settings.maxDirectUploadBytes
-  const bytes = await readBytes(c, limit + FORM_OVERHEAD, 'direct upload').catch((err) => {
-    throw err instanceof AppError && err.code === 'payload_too_large' ? directTooLarge(limit) : err
-  })
+  const bytes = await readFormBytes(c)
   let form: FormData
   try {
     form = await new Response(bytes, {
@@ -90,11 +85,4 @@ function parseBoolean(value: unknown) {
   if (value === 'true') return true
   if (value === 'false') return false
   throw new AppError('invalid_request', 'permanent: must be true or false')
-}
-
-function directTooLarge(limit: number) {
-  return new AppError(
-    'payload_too_large',
-    `direct uploads are limited to ${limit} bytes; use the presigned flow (POST /v1/upload/presign)`,
-  )
 }

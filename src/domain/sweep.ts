@@ -18,6 +18,7 @@ import { one, value } from '../storage/db'
 import {
   canvases,
   files,
+  idempotencyKeys,
   sessions,
   shareLinks,
   sweepState,
@@ -48,6 +49,7 @@ export type SweepSummary = {
   bytes_freed: number
   shares: number
   sessions: number
+  idempotency_keys: number
   complete: boolean
   ms: number
 }
@@ -81,6 +83,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     bytes_freed: 0,
     shares: 0,
     sessions: 0,
+    idempotency_keys: 0,
     complete: false,
     ms: 0,
   }
@@ -91,6 +94,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => removeDeletingFiles(svc, batch, summary),
     () => removeOldShares(svc, now, batch, summary),
     () => removeExpiredSessions(svc, now, batch, summary),
+    () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
   ]
   let complete = true
   for (const step of steps) {
@@ -295,5 +299,28 @@ async function removeExpiredSessions(svc: Services, now: number, batch: number, 
     .where(inArray(sessions.sessionHash, expired))
     .returning({ sessionHash: sessions.sessionHash })
   s.sessions += deleted.length
+  return deleted.length === batch
+}
+
+/** Idempotency keys past their day (or a presign's shorter one); a claim then counts as absent. */
+async function removeExpiredIdempotencyKeys(
+  svc: Services,
+  now: number,
+  batch: number,
+  s: SweepSummary,
+) {
+  const db = svc.db
+  // rowid: the table's key is two columns, and the builder has no row-value IN.
+  const rowid = sql<number>`rowid`
+  const expired = db
+    .select({ rowid: rowid.as('rowid') })
+    .from(idempotencyKeys)
+    .where(lte(idempotencyKeys.expiresAt, now))
+    .limit(batch)
+  const deleted = await db
+    .delete(idempotencyKeys)
+    .where(inArray(rowid, expired))
+    .returning({ key: idempotencyKeys.key })
+  s.idempotency_keys += deleted.length
   return deleted.length === batch
 }

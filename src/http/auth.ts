@@ -3,29 +3,26 @@ import type { BatchItem, BatchResponse } from 'drizzle-orm/batch'
 import { getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { AppError } from '../lib/errors'
-import { keyFromRow, keyHashOf, keyStatement, touchKey } from '../domain/keys'
+import { keyFromRow, keyHashOf, keyStatement, touchKey, type KeyAuth } from '../domain/keys'
 import type { Scope } from '../schema/requests'
 import { resolveSession } from '../domain/users'
 import { afterResponse, requestOrigin, type AppEnv, type SignedInEnv } from './context'
 import { rateLimited, withinLimit } from './limits'
 
 export const SESSION_COOKIE = 'canvas_session'
-const READ_METHODS = new Set(['GET', 'HEAD'])
+export const READ_METHODS = new Set(['GET', 'HEAD'])
 
 /**
  * Authenticates the request's Bearer key (401 for missing, malformed, unknown or revoked keys;
  * 403 without the scope the method needs), batched with the route's own statements so that a read
  * can cost a single D1 round trip. Returns those statements' results. The statements run before
  * the rate limit's verdict is known, so they must only read.
- *
- * The per-key rate limit is asked at the same time as D1 (keyed by the key's hash, known before
- * the lookup): measured in workerd, awaiting it after the lookup cost a fifth of a read's req/s.
  */
-export function authorize<T extends BatchItem<'sqlite'>[]>(
+export async function authorize<T extends BatchItem<'sqlite'>[]>(
   c: Context<AppEnv>,
   ...statements: T
 ): Promise<BatchResponse<T>> {
-  return authorizeFor(c, READ_METHODS.has(c.req.method) ? 'read' : 'write', ...statements)
+  return authorizeKey(c, await presentedKeyHash(c), statements)
 }
 
 /** As `authorize`, for a route whose method does not say what it does (MCP: every call is a POST). */
@@ -34,23 +31,47 @@ export async function authorizeFor<T extends BatchItem<'sqlite'>[]>(
   needed: Scope,
   ...statements: T
 ): Promise<BatchResponse<T>> {
+  return authorizeKey(c, await presentedKeyHash(c), statements, undefined, needed)
+}
+
+/** The stored hash of the request's Bearer key; 401 when there is none or it cannot be a key. */
+export async function presentedKeyHash(c: Context<AppEnv>): Promise<string> {
   const header = c.req.header('Authorization')
   if (!header)
     throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>')
   const match = /^Bearer +(\S+) *$/i.exec(header)
   if (!match)
     throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <key>')
-  const svc = c.var.svc
   const hash = await keyHashOf(match[1])
   if (!hash) throw new AppError('unauthorized', 'invalid or revoked API key')
+  return hash
+}
+
+/**
+ * `authorize` for the key `hash`. A statement that writes must itself require what the key is
+ * judged on afterwards; `refused` runs before a refusal is thrown, with the statements' results
+ * and the key when it was found, to undo what such a write did.
+ *
+ * The per-key rate limit is asked at the same time as D1 (keyed by the key's hash, known before
+ * the lookup): measured in workerd, awaiting it after the lookup cost a fifth of a read's req/s.
+ */
+export async function authorizeKey<T extends BatchItem<'sqlite'>[]>(
+  c: Context<AppEnv>,
+  hash: string,
+  statements: T,
+  refused?: (results: BatchResponse<T>, auth: KeyAuth | null) => Promise<unknown>,
+  needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write',
+): Promise<BatchResponse<T>> {
+  const svc = c.var.svc
   const [[key, ...results], allowed] = await Promise.all([
     svc.db.batch([keyStatement(svc, hash), ...statements]),
     withinLimit(c.env.API_LIMITER, `key:${hash}`),
   ])
   const auth = keyFromRow(key[0])
-  if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
-  if (!allowed) throw rateLimited()
-  if (!auth.scopes.includes(needed)) {
+  if (!auth || !allowed || !auth.scopes.includes(needed)) {
+    await refused?.(results, auth)
+    if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
+    if (!allowed) throw rateLimited()
     throw new AppError('forbidden', `this API key lacks the '${needed}' scope`)
   }
   c.set('auth', auth)
@@ -59,13 +80,6 @@ export async function authorizeFor<T extends BatchItem<'sqlite'>[]>(
   c.header('Cache-Control', 'no-store')
   return results
 }
-
-/** Bearer auth on every /v1 route that does not authenticate inside its own batch. */
-export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
-  await authorize(c)
-  await next()
-  c.header('Cache-Control', 'no-store')
-})
 
 export const requireSession = createMiddleware<SignedInEnv>(async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE)

@@ -14,6 +14,8 @@ export type AppEnv = {
     /** Set on web pages for a signed-in person, and by requireSession. */
     session?: SessionInfo
     requestId: string
+    /** Set by a route whose answer must not be replayed for a whole day (http/idempotency). */
+    keepAnswerMs?: number
   }
 }
 

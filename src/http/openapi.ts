@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { statusOf, type ErrorCode } from '../lib/errors'
-import { id, shareToken, versionParam } from '../schema/requests'
+import { IDEMPOTENCY_KEY, id, shareToken, versionParam } from '../schema/requests'
 import * as responses from '../schema/responses'
 import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
 
@@ -153,6 +153,18 @@ function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json)
       parameters.push({ name, in: 'query', required: false, schema: property })
     }
   }
+  if (idempotent(route)) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the first request under a key runs and its answer is kept for 24 h; ' +
+        'the same request again gets that answer (with `Idempotent-Replayed: true`) and has no ' +
+        'second effect. 1 to 255 printable ASCII characters.',
+      schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
+    })
+  }
   for (const header of doc.headers ?? []) {
     parameters.push({ ...header, in: 'header', required: false, schema: { type: 'string' } })
   }
@@ -202,9 +214,14 @@ export function errorCodes(route: DocumentedRoute): ErrorCode[] {
     codes.add('unauthorized').add('forbidden').add('rate_limited')
   }
   if (route.doc.auth === 'session') codes.add('unauthorized')
+  if (idempotent(route)) codes.add('idempotency_in_progress').add('idempotency_key_reused')
   codes.add('internal_error')
   return [...codes]
 }
+
+/** Every write under /v1 takes Idempotency-Key (http/idempotency.ts). */
+const idempotent = (route: DocumentedRoute) =>
+  route.doc.auth === 'key' && route.method !== 'GET' && route.path.startsWith('/v1/')
 
 function errorsByStatus(route: DocumentedRoute): [number, ErrorCode[]][] {
   const byStatus = new Map<number, ErrorCode[]>()

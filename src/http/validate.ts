@@ -12,6 +12,12 @@ import { describing } from './route-docs'
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
+// Room for the form's boundaries and text fields on top of the file itself.
+const FORM_OVERHEAD = 64 * 1024
+
+// Bodies read ahead of their route (to fingerprint an Idempotency-Key request): the route's own
+// reader takes them from here, so the stream is read once.
+const readAhead = new WeakMap<Request, Uint8Array>()
 
 export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value)
@@ -66,6 +72,8 @@ async function primeJson(c: Context, options: JsonOptions) {
   c.req.bodyCache.json = Promise.resolve(value)
 }
 
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/
+
 export function mediaType(c: Context): string {
   return (c.req.header('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
 }
@@ -73,7 +81,7 @@ export function mediaType(c: Context): string {
 /** The JSON value of the body; every failure is a 4xx with the reason. */
 async function readJsonValue(c: Context, options: JsonOptions): Promise<unknown> {
   if (options.optional && !c.req.header('Content-Type') && !hasBody(c)) return {}
-  if (!/^application\/([\w.-]+\+)?json$/.test(mediaType(c))) {
+  if (!JSON_TYPE.test(mediaType(c))) {
     throw new AppError('invalid_request', 'Content-Type must be application/json')
   }
   const text = await readText(c, MAX_JSON_BYTES)
@@ -86,6 +94,11 @@ async function readJsonValue(c: Context, options: JsonOptions): Promise<unknown>
 
 /** Reads at most `limit` bytes; a larger body is refused without buffering the rest. */
 export async function readBytes(c: Context, limit: number, what = 'body'): Promise<Uint8Array> {
+  const ahead = readAhead.get(c.req.raw)
+  if (ahead) {
+    if (ahead.byteLength > limit) throw tooLarge(what, limit)
+    return ahead
+  }
   const declared = Number(c.req.header('Content-Length'))
   if (declared > limit) throw tooLarge(what, limit)
   const body = c.req.raw.body
@@ -110,6 +123,36 @@ export async function readBytes(c: Context, limit: number, what = 'body'): Promi
     offset += chunk.byteLength
   }
   return out
+}
+
+/** A multipart body, within the direct upload limit plus the form's own overhead. */
+export async function readFormBytes(c: Context<AppEnv>): Promise<Uint8Array> {
+  const limit = c.var.svc.settings.maxDirectUploadBytes
+  return readBytes(c, limit + FORM_OVERHEAD, 'direct upload').catch((err) => {
+    throw err instanceof AppError && err.code === 'payload_too_large' ? directTooLarge(limit) : err
+  })
+}
+
+export function directTooLarge(limit: number) {
+  return new AppError(
+    'payload_too_large',
+    `direct uploads are limited to ${limit} bytes; use the presigned flow (POST /v1/upload/presign)`,
+  )
+}
+
+/**
+ * The whole body, read before its route runs, within the largest cap a route applies to its media
+ * type: multipart is a direct upload, anything else at most a JSON body. The route's own reader
+ * then gets these bytes, and applies its own cap to them.
+ */
+export async function readBodyAhead(c: Context<AppEnv>): Promise<Uint8Array> {
+  const type = mediaType(c)
+  const bytes =
+    type === 'multipart/form-data'
+      ? await readFormBytes(c)
+      : await readBytes(c, MAX_JSON_BYTES, JSON_TYPE.test(type) ? 'JSON body' : 'body')
+  readAhead.set(c.req.raw, bytes)
+  return bytes
 }
 
 function hasBody(c: Context) {

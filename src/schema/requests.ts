@@ -7,6 +7,9 @@ import { LONE_SURROGATE } from '../lib/content-types'
 // only) keeps the Worker bundle small; messages name the rule broken.
 z.config(en())
 
+/** An Idempotency-Key: printable ASCII, as a header is written; 255 leaves room for a UUID. */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/
+
 /** What an API key may do: `read` (GET routes) and `write` (everything; implies read). */
 export const SCOPES = ['read', 'write'] as const
 export type Scope = (typeof SCOPES)[number]

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import {
+  IDEMPOTENCY_KEY,
   createShareFields,
   ext,
   id,
@@ -19,6 +20,17 @@ const says = <S extends z.ZodMiniType>(schema: S, description: string) =>
 const canvasId = says(id, 'The canvas id, as publish or list_canvases answered it.')
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/** On every tool that changes something: a retry with the same key does nothing twice. */
+const once = {
+  idempotency_key: z.optional(
+    says(
+      z.string().check(z.regex(IDEMPOTENCY_KEY, 'must be 1 to 255 printable ASCII characters')),
+      'A new random string (such as a UUID) for this operation. Calling again with the same key ' +
+        'and arguments returns the first result and changes nothing twice: safe to retry.',
+    ),
+  ),
+}
 
 export const publishInput = z
   .strictObject({
@@ -43,6 +55,7 @@ export const publishInput = z
     visibility: z.optional(
       says(visibility, '`public`: anyone with the page URL sees it. Default `private`.'),
     ),
+    ...once,
   })
   .check(
     z.refine(
@@ -67,6 +80,8 @@ export const listCanvasesInput = z.strictObject({
 
 export const canvasInput = z.strictObject({ canvas_id: canvasId })
 
+export const changeCanvasInput = z.strictObject({ canvas_id: canvasId, ...once })
+
 export const readCanvasInput = z.strictObject({
   canvas_id: canvasId,
   version: z.optional(says(versionNumber, 'This version rather than the latest.')),
@@ -78,6 +93,7 @@ export const updateCanvasInput = z
     title: updateCanvasFields.title,
     visibility: updateCanvasFields.visibility,
     renderer_id: z.optional(says(rendererId, 'How to show it; see the renderers of usage.')),
+    ...once,
   })
   .check(
     z.refine(
@@ -97,6 +113,7 @@ export const shareCanvasInput = z.strictObject({
   ),
   version: z.optional(says(versionNumber, 'Pin the link to this version.')),
   token: z.optional(says(createShareFields.token.def.innerType, 'Choose the link’s token.')),
+  ...once,
 })
 
 export const revokeSharesInput = z.strictObject({
@@ -104,6 +121,7 @@ export const revokeSharesInput = z.strictObject({
   token: z.optional(
     says(createShareFields.token.def.innerType, 'Only this link; every link when left out.'),
   ),
+  ...once,
 })
 
 export const noInput = z.strictObject({})

@@ -174,3 +174,28 @@ export const sweepState = sqliteTable('sweep_state', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 })
+
+// An Idempotency-Key of a workspace: the request it was first sent with (its fingerprint) and,
+// once that request answered, the answer to replay. `claim` names the request running under the
+// key; `status` stays NULL until it answers. A row past `expires_at` counts as absent.
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    claim: text('claim').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    status: integer('status'),
+    contentType: text('content_type'),
+    location: text('location'),
+    body: text('body'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
+)

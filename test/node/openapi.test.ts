@@ -69,5 +69,10 @@ describe('/openapi.json', () => {
     const list = doc.paths['/v1/canvases'].get
     expect(list.parameters!.map((p) => p.name)).toEqual(['visibility', 'ext', 'limit', 'offset'])
     expect(list.responses['400'].description).toBe('`invalid_request`')
+    const create = doc.paths['/v1/canvases'].post
+    expect(create.parameters!.map((p) => p.name)).toEqual(['Idempotency-Key'])
+    expect(create.responses['409'].description).toBe('`idempotency_in_progress`')
+    expect(create.responses['422'].description).toBe('`idempotency_key_reused`')
+    expect(list.responses['422']).toBeUndefined()
   })
 })

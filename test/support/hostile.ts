@@ -374,13 +374,58 @@ function badHeader(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   return null
 }
 
+/** An Idempotency-Key no write may take: empty, too long, or with a character not printable ASCII. */
+function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (route.auth !== 'key' || route.scope !== 'write') return null
+  const prepared = requestFor(route, world)
+  const printable = fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
+  })
+  // Headers cannot carry NUL, CR or LF, and trim spaces and tabs at either end.
+  const control = fc.constantFrom(
+    '\u0001',
+    '\u0008',
+    '\t',
+    '\u000b',
+    '\u001b',
+    '\u001f',
+    '\u007f',
+    'é',
+  )
+  const key = fc.oneof(
+    fc.constantFrom('', ' ', '\t'),
+    fc
+      .string({ minLength: 256, maxLength: 600, unit: 'binary-ascii' })
+      .map((s) => s.replace(/[\0\r\n]/g, 'x').replace(/^\s|\s$/g, 'x')),
+    fc.tuple(printable, control, printable).map(([a, c, b]) => `x${a}${c}${b}x`),
+  )
+  return key.map((value) => ({
+    ...prepared,
+    route,
+    attack: 'bad Idempotency-Key',
+    init: {
+      ...prepared.init,
+      headers: { ...(prepared.init.headers as {}), 'Idempotency-Key': value },
+    },
+  }))
+}
+
 /** Every hostile request the generators can make, for every route of the table. */
 export function hostileRequests(world: World): {
   arbitrary: fc.Arbitrary<Hostile>
   routes: Route[]
 } {
   const perRoute = ROUTES.map((route) => {
-    const makers = [badJsonBody, badMultipart, badForm, wrongBytes, badParam, badQuery, badHeader]
+    const makers = [
+      badJsonBody,
+      badMultipart,
+      badForm,
+      wrongBytes,
+      badParam,
+      badQuery,
+      badHeader,
+      badIdempotencyKey,
+    ]
       .map((make) => make(route, world))
       .filter((a): a is fc.Arbitrary<Hostile> => a !== null)
     return fc.oneof(wrongMethod(route, world), ...makers)

@@ -5,12 +5,12 @@ import { database } from '../../src/storage/db'
 
 /**
  * Everything a workspace owns, as one comparable value: its canvases, versions, files, share
- * links, keys, sessions and storage objects. Equal snapshots mean a request changed nothing.
+ * links, keys, sessions, idempotency keys and storage objects. Equal snapshots mean a request changed nothing.
  * `last_used_at` is left out: an accepted key's use is recorded after any response.
  */
 export async function snapshot(workspaceId: string) {
   const rows = (sql: string) => env.DB.prepare(sql).bind(workspaceId)
-  const [canvases, versions, files, shares, keys, sessions] = await env.DB.batch([
+  const [canvases, versions, files, shares, keys, sessions, idempotency] = await env.DB.batch([
     rows('SELECT * FROM canvases WHERE workspace_id = ? ORDER BY canvas_id'),
     rows(
       `SELECT v.* FROM versions v JOIN canvases c ON c.canvas_id = v.canvas_id
@@ -26,6 +26,7 @@ export async function snapshot(workspaceId: string) {
        WHERE workspace_id = ? ORDER BY key_id`,
     ),
     rows('SELECT session_hash, expires_at FROM sessions WHERE workspace_id = ? ORDER BY 1'),
+    rows('SELECT * FROM idempotency_keys WHERE workspace_id = ? ORDER BY key'),
   ])
   return {
     canvases: canvases.results,
@@ -34,6 +35,7 @@ export async function snapshot(workspaceId: string) {
     shares: shares.results,
     keys: keys.results,
     sessions: sessions.results,
+    idempotency: idempotency.results,
     objects: await objectsOf(workspaceId),
   }
 }

@@ -1,0 +1,121 @@
+import type { Context, Next } from 'hono'
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status'
+import { randomBase62 } from '../lib/crypto'
+import { AppError } from '../lib/errors'
+import {
+  claimedBy,
+  claimStatements,
+  keepAnswer,
+  releaseKey,
+  settle,
+  worthKeeping,
+  type Answer,
+  type Keyed,
+} from '../domain/idempotency'
+import { authorize, authorizeKey, presentedKeyHash } from './auth'
+import { requestId, type AppEnv } from './context'
+import { logError, toAppError } from './errors'
+import { requestFingerprint } from './fingerprint'
+import { readBodyAhead } from './validate'
+import { IDEMPOTENCY_KEY } from '../schema/requests'
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+
+/**
+ * A write sent with Idempotency-Key (README: Retrying safely). The key is claimed in the API key's
+ * own batch, so the body is read and fingerprinted first, within the cap its route applies. Then
+ * the request runs (its claim), is answered from the stored answer (a repeat), or is refused
+ * (another request under the key, or the first still running). Its answer is kept when worth
+ * replaying; otherwise the key is let go, so a retry runs afresh. Returns a replayed answer.
+ *
+ * What never reaches a claim is refused as before, the API key's verdict first: a malformed key
+ * header (400) and a body over the cap (413) claim nothing, and neither do 401, 403 and 429.
+ * The header's value is the client's: bound into SQL, never logged.
+ */
+export async function idempotent(
+  c: Context<AppEnv>,
+  next: Next,
+  key: string,
+): Promise<Response | void> {
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    await authorize(c)
+    throw new AppError(
+      'invalid_request',
+      'Idempotency-Key: must be 1 to 255 printable ASCII characters',
+    )
+  }
+  const hash = await presentedKeyHash(c)
+  let body: Uint8Array
+  try {
+    body = await readBodyAhead(c)
+  } catch (err) {
+    await authorize(c)
+    throw err
+  }
+  const svc = c.var.svc
+  const request: Keyed = {
+    key,
+    fingerprint: await requestFingerprint(c, body),
+    claim: randomBase62(20),
+    at: svc.now(),
+  }
+  const [, [row]] = await authorizeKey(
+    c,
+    hash,
+    claimStatements(svc, hash, request),
+    async (results, auth) => {
+      // The claim requires a live key with the write scope: only a rate-limited one can hold it.
+      if (auth && claimedBy(results[1][0], request)) {
+        await releaseKey(svc, auth.workspaceId, request)
+      }
+    },
+  )
+  const stored = settle(row, request)
+  if (stored) return replay(c, stored)
+  const workspaceId = c.var.auth.workspaceId
+  try {
+    await next()
+  } catch (err) {
+    await releaseKey(svc, workspaceId, request)
+    throw err
+  }
+  // Errors thrown by the route have become its answer by now; c.error keeps what was thrown.
+  const code = c.error ? toAppError(c.error).code : null
+  if (!worthKeeping(c.res.status, code)) {
+    await releaseKey(svc, workspaceId, request)
+    return
+  }
+  try {
+    await keepAnswer(svc, workspaceId, request, await answerOf(c.res), c.var.keepAnswerMs)
+  } catch (err) {
+    // The request took effect: its answer goes out. The key stays claimed, so retries are 409
+    // until the claim counts as abandoned.
+    logError(err, requestId(c))
+  }
+}
+
+/**
+ * For a route whose answer goes stale within the day (it holds a signed URL): a repeat is
+ * answered from the stored answer only for `ms`, and runs afresh afterwards.
+ */
+export function keepAnswerFor(c: Context<AppEnv>, ms: number) {
+  c.set('keepAnswerMs', ms)
+}
+
+async function answerOf(res: Response): Promise<Answer> {
+  return {
+    status: res.status,
+    contentType: res.headers.get('Content-Type'),
+    location: res.headers.get('Location'),
+    body: await res.clone().text(),
+  }
+}
+
+function replay(c: Context<AppEnv>, answer: Answer): Response {
+  const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' }
+  if (answer.contentType) headers['Content-Type'] = answer.contentType
+  if (answer.location) headers.Location = answer.location
+  // A 204 or a redirect has no body, and a Response must then be given none, not an empty one.
+  if (answer.body === '') return c.body(null, answer.status as StatusCode, headers)
+  return c.body(answer.body, answer.status as ContentfulStatusCode, headers)
+}
