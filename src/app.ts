@@ -40,8 +40,10 @@ export function buildApp() {
         description: 'Whether the service and its database answer. No key needed.',
         tag: 'Service',
         auth: 'none',
-        responses: { 200: { description: 'Healthy.', schema: shapes.health } },
-        errors: ['service_unavailable'],
+        responses: {
+          200: { description: 'Healthy.', schema: shapes.health },
+          503: { description: 'The database does not answer.', schema: shapes.unhealthy },
+        },
       },
       health,
     ),

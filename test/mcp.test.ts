@@ -13,10 +13,10 @@ beforeAll(async () => {
   owner = await newAccount()
 })
 
-async function connect(key?: string) {
+async function connect(key?: string, env?: Record<string, string>) {
   const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
     requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
-    fetch: (url, init) => call(String(url), init),
+    fetch: (url, init) => call(String(url), { ...init, env }),
   })
   // workerd refuses code generation, which the SDK's default validator needs.
   const client = new Client(
@@ -162,6 +162,28 @@ describe('POST /mcp', () => {
     await client.close()
   })
 
+  it('decodes large base64 content exactly, and refuses content past the limit', async () => {
+    const client = await connect(owner.key)
+    const bytes = new Uint8Array(300_000).map((_, i) => (i * 7919) % 256)
+    let binary = ''
+    for (const b of bytes) binary += String.fromCharCode(b)
+    const canvas = await ok(client, 'publish', { content_base64: btoa(binary), filename: 'a.bin' })
+    const read = await ok(client, 'read_canvas', { canvas_id: canvas.canvas_id })
+    expect(new Uint8Array(await (await call(read.download_url)).arrayBuffer())).toEqual(bytes)
+    const small = await connect(owner.key, { MAX_DIRECT_UPLOAD_BYTES: '1024' })
+    const big = btoa('x'.repeat(1025))
+    await fails(small, 'publish', { content_base64: big, filename: 'a.txt' }, 'payload_too_large')
+    await fails(
+      small,
+      'publish',
+      { content: 'x'.repeat(1025), filename: 'a.txt' },
+      'payload_too_large',
+    )
+    expect(
+      (await ok(small, 'publish', { content: 'x'.repeat(1024), filename: 'a.txt' })).size,
+    ).toBe(1024)
+  })
+
   it('answers every failure as an isError result with its code', async () => {
     const client = await connect(owner.key)
     await fails(client, 'get_canvas', { canvas_id: 'nope' }, 'canvas_not_found')
@@ -295,6 +317,19 @@ describe('POST /mcp', () => {
       body: JSON.stringify({ pad: 'x'.repeat(30 * 1024 * 1024) }),
     })
     expect(huge.status).toBe(413)
+    const batch = await call('/mcp', {
+      method: 'POST',
+      key: owner.key,
+      headers,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]),
+    })
+    expect(batch.status).toBe(400)
+    expect(await json(batch)).toEqual(
+      errorOf('invalid_request', 'send one JSON-RPC message per request, not a batch'),
+    )
     for (const method of ['GET', 'DELETE']) {
       const res = await call('/mcp', { method, key: owner.key })
       expect(res.status).toBe(405)

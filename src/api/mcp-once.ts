@@ -5,13 +5,14 @@ import {
   claimStatements,
   keepAnswer,
   releaseKey,
+  sealFingerprint,
   settle,
   worthKeeping,
   type Keyed,
 } from '../domain/idempotency'
 import { presentedKeyHash } from '../http/auth'
-import type { AppEnv } from '../http/context'
-import { toAppError } from '../http/errors'
+import { requestId, type AppEnv } from '../http/context'
+import { logError, toAppError } from '../http/errors'
 
 // `idempotency_key` on the MCP tools that change something: the same rules as the API's
 // Idempotency-Key header, with the tool and its arguments as the request. The first call under a
@@ -30,7 +31,7 @@ export async function once(
   const request: Keyed = {
     key,
     // The tool's name leads, so a tool call never matches an API request under the same key.
-    fingerprint: await sha256Hex(`mcp ${tool} ${JSON.stringify(args)}`),
+    fingerprint: await sealFingerprint(svc, await sha256Hex(`mcp ${tool} ${JSON.stringify(args)}`)),
     claim: randomBase62(20),
     at: svc.now(),
   }
@@ -60,12 +61,18 @@ export async function once(
   await keep(result, 200)
   return { result, replayed: false }
 
-  function keep(answer: unknown, status: number) {
-    return keepAnswer(svc, workspaceId, request, {
-      status,
-      contentType: 'application/json',
-      location: null,
-      body: JSON.stringify(answer),
-    })
+  // The call took effect (or failed for good): its answer goes out even when keeping it fails;
+  // the key then stays claimed, and a retry meets 409 until the claim counts as abandoned.
+  async function keep(answer: unknown, status: number) {
+    try {
+      await keepAnswer(svc, workspaceId, request, {
+        status,
+        contentType: 'application/json',
+        location: null,
+        body: JSON.stringify(answer),
+      })
+    } catch (err) {
+      logError(err, requestId(c))
+    }
   }
 }

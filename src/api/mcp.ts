@@ -66,12 +66,17 @@ mcp.post(
     tag: 'Agents',
     auth: 'key',
     responses: { 200: { description: 'The JSON-RPC answer.', contentType: 'application/json' } },
-    errors: ['payload_too_large'],
+    errors: ['invalid_request', 'payload_too_large'],
   }),
   async (c) => {
     await authorizeFor(c, 'read')
     const limit = Math.ceil((c.var.svc.settings.maxDirectUploadBytes * 4) / 3) + BODY_OVERHEAD
     const parsedBody = parseJson(await readBytes(c, limit, 'MCP message'))
+    // One message per request (the protocol dropped batches in 2025-06-18): a batch would run its
+    // calls at once, all on the one rate-limit token this request took.
+    if (Array.isArray(parsedBody)) {
+      throw new AppError('invalid_request', 'send one JSON-RPC message per request, not a batch')
+    }
     const server = buildServer(c)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,5 +1,7 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
+import { hmacHex } from '../lib/crypto'
 import { AppError, type ErrorCode } from '../lib/errors'
+import { secretFor } from '../lib/settings'
 import { prepared, type Placeholders } from '../storage/db'
 import { apiKeys, idempotencyKeys } from '../storage/schema'
 import type { Services } from './services'
@@ -14,6 +16,15 @@ export const ANSWER_TTL_MS = 24 * 3600_000
 // is taken over after this long. The body is read before the claim, so a slow upload does not
 // count; what runs under the claim is a few D1 and R2 calls.
 const ABANDONED_AFTER_MS = 5 * 60_000
+
+/**
+ * What is stored of a request's digest: an HMAC under a server secret, since a body may hold a
+ * secret of its own (a share link's password), which a bare SHA-256 in a copy of the database
+ * would let anyone guess at hash speed.
+ */
+export function sealFingerprint(svc: Services, digest: string): Promise<string> {
+  return hmacHex('idempotency:' + secretFor('CSRF_SECRET', svc.settings.csrfSecret), digest)
+}
 
 /** A request sent with a key: what it asks (the fingerprint), and its own mark on the claim. */
 export type Keyed = {

@@ -7,6 +7,7 @@ import {
   claimStatements,
   keepAnswer,
   releaseKey,
+  sealFingerprint,
   settle,
   worthKeeping,
   type Answer,
@@ -55,7 +56,7 @@ export async function idempotent(
   const svc = c.var.svc
   const request: Keyed = {
     key,
-    fingerprint: await requestFingerprint(c, body),
+    fingerprint: await sealFingerprint(svc, await requestFingerprint(c, body)),
     claim: randomBase62(20),
     at: svc.now(),
   }

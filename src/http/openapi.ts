@@ -64,6 +64,7 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   Success: responses.success,
   Revoked: responses.revoked,
   Health: responses.health,
+  Unhealthy: responses.unhealthy,
   Error: responses.error,
 }
 
@@ -99,7 +100,11 @@ export function openApiDocument(routes: Route[]) {
   const components = z.toJSONSchema(registry, {
     uri: (name) => `#/components/schemas/${name}`,
   }).schemas
-  for (const schema of Object.values(components)) delete schema.$schema
+  // zod names each component by a fragment `$id`, which JSON Schema 2020-12 does not allow.
+  for (const schema of Object.values(components)) {
+    delete schema.$schema
+    delete schema.$id
+  }
   const names = new Map(Object.entries(COMPONENTS).map(([name, schema]) => [schema, name]))
   const ref = (schema: z.ZodMiniType): Json => {
     const name = names.get(schema)

@@ -162,6 +162,9 @@ export const error = z.object({
 })
 
 export type File = z.output<typeof file>
+/** /health while the database does not answer: the error envelope, and `ok: false`. */
+export const unhealthy = z.extend(error, { ok: z.literal(false) })
+
 export type Canvas = z.output<typeof canvas>
 export type CanvasDetail = z.output<typeof canvasDetail>
 export type CanvasList = z.output<typeof canvasList>
