@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, checkObject } from '../storage/blobs'
-import type { Database } from '../storage/db'
+import { prepared, type Placeholders } from '../storage/db'
 import { files } from '../storage/schema'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
 import { contentTypeFor } from '../lib/content-types'
@@ -17,7 +17,7 @@ export type UploadInput = {
   file_id?: string
 }
 
-type FileRow = Awaited<ReturnType<typeof selectFile>>[number]
+type FileRow = ReturnType<typeof selectFile>['_']['result'][number]
 
 export const presentFile = (f: FileRow): FileJson => ({
   file_id: f.file_id,
@@ -39,25 +39,16 @@ export async function presignUpload(
   checkSize(svc, input.size)
   const now = svc.now()
   const [, selected] = await svc.db.batch([
-    svc.db
-      .insert(files)
-      .values({
-        fileId: newId(),
-        workspaceId: actor.workspaceId,
-        sha256: input.sha256,
-        size: input.size,
-        mime: input.mime,
-        blobKey: blobKey(actor.workspaceId, input.sha256),
-        status: 'pending',
-        createdAt: now,
-        touchedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [files.workspaceId, files.sha256],
-        set: { touchedAt: now },
-        setWhere: ne(files.status, 'deleting'),
-      }),
-    selectFile(svc.db, actor, input.sha256),
+    registerFile(svc.db, {
+      fileId: newId(),
+      workspaceId: actor.workspaceId,
+      sha256: input.sha256,
+      size: input.size,
+      mime: input.mime,
+      blobKey: blobKey(actor.workspaceId, input.sha256),
+      now,
+    }),
+    selectFile(svc.db, { workspaceId: actor.workspaceId, sha256: input.sha256 }),
   ])
   const file = usable(selected[0])
   const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
@@ -84,7 +75,7 @@ export async function finalizeUpload(
   checkSize(svc, input.size)
   const [, selected] = await svc.db.batch([
     touch(svc, actor, input.sha256),
-    selectFile(svc.db, actor, input.sha256),
+    selectFile(svc.db, { workspaceId: actor.workspaceId, sha256: input.sha256 }),
   ])
   const found = selected[0]
   if (found && input.file_id && input.file_id !== found.file_id) {
@@ -120,7 +111,7 @@ export async function finalizeUpload(
           eq(files.status, 'pending'),
         ),
       ),
-    selectFile(svc.db, actor, input.sha256),
+    selectFile(svc.db, { workspaceId: actor.workspaceId, sha256: input.sha256 }),
   ])
   const ready = after[0]
   if (ready?.status !== 'ready') throw removedMeanwhile()
@@ -164,7 +155,7 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
         },
         setWhere: ne(files.status, 'deleting'),
       }),
-    selectFile(svc.db, actor, sha256),
+    selectFile(svc.db, { workspaceId: actor.workspaceId, sha256 }),
   ])
   const file = usable(selected[0])
   // Registered and just touched, the file is out of the sweep's reach from here on. Before that,
@@ -222,8 +213,9 @@ function touch(svc: Services, actor: Actor, sha256: string) {
     )
 }
 
-function selectFile(db: Database, actor: Actor, sha256: string) {
-  return db
+// Presign and finalize run these on every upload: built once (see prepared()).
+const selectFile = prepared((db, p: Placeholders<{ workspaceId: string; sha256: string }>) =>
+  db
     .select({
       file_id: files.fileId,
       sha256: files.sha256,
@@ -233,8 +225,41 @@ function selectFile(db: Database, actor: Actor, sha256: string) {
       status: files.status,
     })
     .from(files)
-    .where(and(eq(files.workspaceId, actor.workspaceId), eq(files.sha256, sha256)))
+    .where(and(eq(files.workspaceId, p('workspaceId')), eq(files.sha256, p('sha256')))),
+)
+
+type NewFile = {
+  fileId: string
+  workspaceId: string
+  sha256: string
+  size: number
+  mime: string
+  blobKey: string
+  now: number
 }
+
+/** The content's row, pending; one already there is touched (unless the sweep is removing it). */
+const registerFile = prepared((db, p: Placeholders<NewFile>) =>
+  db
+    .insert(files)
+    .values({
+      fileId: p('fileId'),
+      workspaceId: p('workspaceId'),
+      sha256: p('sha256'),
+      size: p('size'),
+      mime: p('mime'),
+      blobKey: p('blobKey'),
+      status: 'pending',
+      createdAt: p('now'),
+      touchedAt: p('now'),
+    })
+    .onConflictDoUpdate({
+      target: [files.workspaceId, files.sha256],
+      // An update takes values or SQL, not a bare placeholder.
+      set: { touchedAt: sql`${p('now')}` },
+      setWhere: ne(files.status, 'deleting'),
+    }),
+)
 
 function checkSize(svc: Services, size: number) {
   if (size > svc.settings.maxFileBytes) {
