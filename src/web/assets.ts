@@ -5,8 +5,9 @@ export const APP_CSS = `
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--accent:#4493f8;--accent-fg:#0d1117;--danger:#f85149;--ok:#3fb950;--chip:#212830}}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
-header.top{display:flex;align-items:center;gap:16px;padding:10px 20px;background:var(--panel);border-bottom:1px solid var(--line)}
-header.top .brand{font-weight:700;font-size:16px;color:var(--fg)}header.top nav{display:flex;gap:14px;margin-left:auto;align-items:center}
+header.top{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;padding:10px 20px;background:var(--panel);border-bottom:1px solid var(--line)}
+header.top .brand{font-weight:700;font-size:16px;color:var(--fg)}header.top nav{display:flex;flex-wrap:wrap;gap:8px 14px;margin-left:auto;align-items:center;min-width:0}
+header.top nav .muted{max-width:45vw;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 main{max-width:1100px;margin:24px auto;padding:0 20px}main.narrow{max-width:420px}main.wide{max-width:none;margin:0;padding:0}
 h1{font-size:22px;margin:0 0 16px}h2{font-size:16px;margin:24px 0 10px}
 .panel{background:var(--panel);border:1px solid var(--line);border-radius:12px;padding:20px}
@@ -32,6 +33,7 @@ code.key{display:block;padding:10px;background:var(--bg);border:1px solid var(--
 .viewer{display:flex;flex-direction:column;height:100vh}.viewer .bar{display:flex;gap:12px;align-items:center;padding:8px 16px;background:var(--panel);border-bottom:1px solid var(--line);flex-wrap:wrap}
 .viewer .bar .title{font-weight:700;font-size:15px;margin-right:auto;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .viewer iframe{flex:1;width:100%;border:0;background:#fff}.viewer .bar select{width:auto;padding:4px 8px}
+.docs p a{text-decoration:underline}.docs code{overflow-wrap:anywhere}.docs table.list td{overflow-wrap:anywhere}
 .empty{text-align:center;padding:48px;color:var(--muted)}.stats{display:flex;gap:24px;flex-wrap:wrap}.stats div b{display:block;font-size:20px}
 `
 

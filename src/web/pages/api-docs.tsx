@@ -28,42 +28,44 @@ export function ApiDocs({ doc, user }: { doc: OpenApiDocument; user?: { email: s
   const tags = [...new Set(operations.map(({ op }) => op.tags[0]))]
   return (
     <Layout title="API reference" user={user}>
-      <h1>API reference</h1>
-      <p>
-        {doc.info.description} Machine-readable: <a href="/openapi.json">/openapi.json</a>; for
-        agents: <a href="/llms.txt">/llms.txt</a>.
-      </p>
-      <nav aria-label="Sections">
-        <ul>
-          {tags.map((tag) => (
-            <li>
-              <a href={`#${slug(tag)}`}>{tag}</a>
-            </li>
-          ))}
-          <li>
-            <a href="#shapes">Shapes</a>
-          </li>
-        </ul>
-      </nav>
-      {tags.map((tag) => (
-        <section id={slug(tag)}>
-          <h2>{tag}</h2>
-          {operations
-            .filter(({ op }) => op.tags[0] === tag)
-            .map(({ path, method, op }) => (
-              <OperationView path={path} method={method} op={op} />
+      <div class="docs">
+        <h1>API reference</h1>
+        <p>
+          {doc.info.description} Machine-readable: <a href="/openapi.json">/openapi.json</a>; for
+          agents: <a href="/llms.txt">/llms.txt</a>.
+        </p>
+        <nav aria-label="Sections">
+          <ul>
+            {tags.map((tag) => (
+              <li>
+                <a href={`#${slug(tag)}`}>{tag}</a>
+              </li>
             ))}
-        </section>
-      ))}
-      <section id="shapes">
-        <h2>Shapes</h2>
-        {Object.entries(doc.components.schemas).map(([name, schema]) => (
-          <div id={`shape-${name}`}>
-            <h3>{name}</h3>
-            <Fields schema={schema as Schema} />
-          </div>
+            <li>
+              <a href="#shapes">Shapes</a>
+            </li>
+          </ul>
+        </nav>
+        {tags.map((tag) => (
+          <section id={slug(tag)}>
+            <h2>{tag}</h2>
+            {operations
+              .filter(({ op }) => op.tags[0] === tag)
+              .map(({ path, method, op }) => (
+                <OperationView path={path} method={method} op={op} />
+              ))}
+          </section>
         ))}
-      </section>
+        <section id="shapes">
+          <h2>Shapes</h2>
+          {Object.entries(doc.components.schemas).map(([name, schema]) => (
+            <div id={`shape-${name}`}>
+              <h3>{name}</h3>
+              <Fields schema={schema as Schema} />
+            </div>
+          ))}
+        </section>
+      </div>
     </Layout>
   )
 }
