@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -429,4 +430,52 @@ describe('the sandbox', () => {
     const tampered = await fetch(new URL(src!.replace(/sig=[0-9a-f]+/, 'sig=00'), server.url))
     expect(tampered.status).toBe(403)
   })
+})
+
+// Pages at a phone's width and a laptop's, light and dark: nothing wider than the window, and no
+// serious or critical accessibility violation (axe-core). The pages listed are those that hold so
+// far; the rest of the web app joins as its layout is fixed.
+describe('layout', () => {
+  const PAGES = ['/docs']
+  const SIZES = [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]
+  let phone: Page
+
+  beforeAll(async () => {
+    // Its own page, signed in as the account the tests above made.
+    phone = await browser.context.newPage()
+    await phone.goto(server.url + '/login')
+    if (new URL(phone.url()).pathname === '/login') {
+      await phone.fill('#email', email)
+      await phone.fill('#password', password)
+      await phone.click('button[type=submit]')
+      await phone.waitForURL(server.url + '/')
+    }
+  })
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const size of SIZES) {
+      it(`pages fit and pass axe at ${size.width} px, ${colorScheme}`, async () => {
+        await phone.emulateMedia({ colorScheme })
+        await phone.setViewportSize(size)
+        for (const path of PAGES) {
+          await phone.goto(server.url + path)
+          const width = await phone.evaluate(() => document.documentElement.scrollWidth)
+          expect(width, path).toBeLessThanOrEqual(size.width)
+          // The header, signed in, at this width.
+          const header = await phone.evaluate(
+            () => document.querySelector('header.top')!.scrollWidth,
+          )
+          expect(header, `${path} header`).toBeLessThanOrEqual(size.width)
+          // Contrast and names do not change with the width: axe runs once per scheme.
+          if (size.width !== SIZES[0].width) continue
+          const { violations } = await new AxeBuilder({ page: phone }).analyze()
+          const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact!))
+          expect(serious.map((v) => `${path}: ${v.id} (${v.nodes.length})`)).toEqual([])
+        }
+      })
+    }
+  }
 })
