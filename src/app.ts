@@ -17,14 +17,22 @@ import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
-import { webApp } from './web'
+import { webApp, WEB_JSON_PATHS } from './web'
 import { apiDescription } from './http/openapi'
 import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
 
-// JSON for the API, the public share API and storage; everything else is a web page.
+// JSON for the API, the public share API, storage and the web app's script; everything else is a
+// web page.
 const API_PREFIXES = ['/v1/', '/auth/', '/share/', LOCAL_STORAGE_PATH + '/']
-const API_PATHS = new Set(['/health', '/v1', '/openapi.json', '/llms.txt', '/mcp'])
+const API_PATHS = new Set([
+  '/health',
+  '/v1',
+  '/openapi.json',
+  '/llms.txt',
+  '/mcp',
+  ...WEB_JSON_PATHS,
+])
 const isApiPath = (path: string) =>
   API_PATHS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))
 

@@ -210,10 +210,14 @@ describe('review fixes', () => {
       })
     // The API caps link passwords at 256 characters; the form once took 60,000.
     for (const [fields, message] of [
-      [{ password: 'p'.repeat(60_000) }, 'password: must be at most 256 characters'],
-      [{ password: 'abc' }, 'password: must be at least 4 characters'],
-      [{ expires_in: '1y' }, 'expires_in: must be a duration such as 30m, 24h or 7d'],
-      [{ expires_in: '400d' }, 'expires_in: must be at most 365d'],
+      [{ password: 'p'.repeat(60_000) }, 'The password must be at most 256 characters.'],
+      [{ password: 'abc' }, 'The password must be at least 4 characters.'],
+      [{ expires_in: '1y' }, 'The expiry must be a duration such as 30m, 24h or 7d'],
+      [{ expires_in: '400d' }, 'The expiry must be at most 365d.'],
+      [{ max_views: '0' }, 'The view limit must be at least 1.'],
+      [{ max_views: 'ten' }, 'The view limit must be'],
+      [{ version: '7' }, 'The version'],
+      [{ token: 'short' }, 'The link name'],
     ] as const) {
       const res = await share(fields)
       expect(res.status, message).toBe(400)

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { cors } from 'hono/cors'
 import { AppError } from '../lib/errors'
 import { parseBlobKey } from '../storage/blobs'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
@@ -7,6 +8,20 @@ import { readRange } from './range'
 
 // Local mode's stand-in for R2's S3 endpoint: presigned PUT and GET, checked exactly as S3 would.
 export const storage = new Hono<AppEnv>()
+
+// The web app's uploads PUT here from the page's origin, which differs when CONTENT_URL is set,
+// as they would to R2 with its CORS rule. The signature in the URL is the credential, never a
+// cookie, so any origin may send it.
+storage.use(
+  '*',
+  cors({
+    origin: '*',
+    allowMethods: ['GET', 'HEAD', 'PUT'],
+    allowHeaders: ['Content-Type', 'If-None-Match', 'x-amz-checksum-sha256'],
+    exposeHeaders: ['ETag'],
+    maxAge: 600,
+  }),
+)
 
 // Content shares the app's origin here, so it may never run as the app: an opaque-origin sandbox.
 const CONTENT_HEADERS = {

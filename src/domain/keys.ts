@@ -76,8 +76,9 @@ export async function listKeys(svc: Services, actor: Actor) {
   return rows.map(presentKey)
 }
 
-export async function revokeKey(svc: Services, actor: Actor, keyId: string) {
-  const result = await svc.db
+/** Revokes the key; answers its name. */
+export async function revokeKey(svc: Services, actor: Actor, keyId: string): Promise<string> {
+  const revoked = await svc.db
     .update(apiKeys)
     .set({ revokedAt: svc.now() })
     .where(
@@ -87,7 +88,9 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string) {
         isNull(apiKeys.revokedAt),
       ),
     )
-  if (result.meta.changes !== 1) throw new AppError('not_found', 'key_id: no such API key')
+    .returning({ name: apiKeys.name })
+  if (revoked.length !== 1) throw new AppError('not_found', 'key_id: no such API key')
+  return revoked[0].name
 }
 
 /** The stored hash of a presented key, or null when it cannot be a key at all. */

@@ -4,7 +4,7 @@ import { verifyPassword } from '../lib/crypto'
 import type { PublicShare } from '../schema/responses'
 import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, shareLinks, versions } from '../storage/schema'
-import { iso, type Services } from './services'
+import { iso, isoOrNull, type Services } from './services'
 import { live } from './live'
 import { shareNotFound } from './shares'
 
@@ -124,6 +124,11 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
     protected: row.password_hash !== null,
     /** Has a view limit: what is shown under it must not outlive the view by much. */
     limited: row.max_views !== null,
+    /** Views the link has left after this one; null without a limit. */
+    viewsLeft: row.max_views === null ? null : Math.max(0, row.max_views - row.view_count),
+    /** Pinned to its version, rather than following the latest. */
+    pinned: row.version !== null,
+    expiresAt: isoOrNull(row.expires_at),
   }
 }
 

@@ -126,7 +126,7 @@ export async function readBytes(c: Context, limit: number, what = 'body'): Promi
 }
 
 /** A multipart body, within the direct upload limit plus the form's own overhead. */
-export async function readFormBytes(c: Context<AppEnv>): Promise<Uint8Array> {
+export async function readFormBytes<E extends AppEnv>(c: Context<E>): Promise<Uint8Array> {
   const limit = c.var.svc.settings.maxDirectUploadBytes
   return readBytes(c, limit + FORM_OVERHEAD, 'direct upload').catch((err) => {
     throw err instanceof AppError && err.code === 'payload_too_large' ? directTooLarge(limit) : err

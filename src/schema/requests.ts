@@ -117,6 +117,8 @@ export const versionParam = z.pipe(
   z.transform(Number),
 )
 
+export const MIN_PASSWORD_LENGTH = 8
+
 export const credentialsBody = z.strictObject({
   email: z.pipe(
     z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters')),
@@ -125,7 +127,7 @@ export const credentialsBody = z.strictObject({
   password: z
     .string()
     .check(
-      z.minLength(8, 'must be at least 8 characters'),
+      z.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
       z.maxLength(256, 'must be at most 256 characters'),
       wholeCharacters,
     ),

@@ -124,6 +124,15 @@ export const canvases = sqliteTable(
       t.visibility,
       t.ext,
     ),
+    // The same for the web app's dashboard, which shows the most recently changed first.
+    index('canvases_workspace_updated_idx').on(
+      t.workspaceId,
+      t.updatedAt,
+      t.canvasId,
+      t.expiresAt,
+      t.visibility,
+      t.ext,
+    ),
     index('canvases_expires_idx').on(t.expiresAt),
   ],
 )

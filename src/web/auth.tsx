@@ -6,6 +6,7 @@ import { limitByIp } from '../http/limits'
 import { credentialsBody, loginBody } from '../schema/requests'
 import { hasAnyUser } from '../domain/canvas-reads'
 import { endSession, login, signup } from '../domain/users'
+import type { Services } from '../domain/services'
 import { AppError } from '../lib/errors'
 import { readForm, safeNext, sentence } from './forms'
 import { AuthPage } from './pages/auth'
@@ -16,8 +17,13 @@ export const auth = new Hono<AppEnv>()
 
 auth.get('/signup', async (c) => {
   if (c.var.session) return c.redirect('/')
-  return c.html(<AuthPage mode="signup" />)
+  return c.html(<AuthPage mode="signup" closed={await signupClosed(c.var.svc)} />)
 })
+
+/** The first account may always be made; later ones only when SIGNUP is open. */
+async function signupClosed(svc: Services) {
+  return !svc.settings.signupOpen && (await hasAnyUser(svc))
+}
 
 auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
@@ -43,7 +49,8 @@ auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
 auth.get('/login', async (c) => {
   if (c.var.session) return c.redirect('/')
   if (!(await hasAnyUser(c.var.svc))) return c.redirect('/signup')
-  return c.html(<AuthPage mode="login" next={safeNext(c.req.query('next'))} />)
+  const next = safeNext(c.req.query('next'))
+  return c.html(<AuthPage mode="login" next={next} closed={await signupClosed(c.var.svc)} />)
 })
 
 auth.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {

@@ -1,21 +1,25 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
-import { createShareBody, shareToken, updateCanvasBody } from '../schema/requests'
-import { parse } from '../http/validate'
-import { deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'
+import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
-import { createShare, revokeShares } from '../domain/shares'
-import { sessionActor } from '../domain/users'
+import { listShares } from '../domain/shares'
+import { sessionActor, type SessionInfo } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
+import { canvasActions } from './canvas-actions'
+import { ownerPage, pickVersion } from './owner-page'
+import { takeFlash } from './flash'
 import { frameUrls } from './frame-links'
-import { formFields } from './forms'
+import { CanvasPage } from './pages/canvas-page'
 import { ConfirmDelete } from './pages/confirm-delete'
+import { DiffPage } from './pages/diff'
+import type { ShareDraft } from './pages/share-dialog'
 import { Viewer } from './pages/viewer'
-import { checkedForm, csrfToken, signedIn } from './session'
+import { csrfToken, signedIn } from './session'
 
-// /c/:id: one canvas. Its owner sees it with its actions; anyone sees it while it is public.
+// /c/:id: one canvas. Its owner gets its page, with every tool; anyone sees it while it is public,
+// at its latest version and with no owner's tools.
 export const canvas = new Hono<AppEnv>()
 
 canvas.get('/:id', async (c) => {
@@ -26,36 +30,23 @@ canvas.get('/:id', async (c) => {
     if (!session) return c.redirect(`/login?next=${encodeURIComponent(`/c/${canvasId}`)}`)
     throw new AppError('canvas_not_found', 'canvas not found')
   }
-  const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
-  const shared = c.req.query('shared')
-  const origin = requestOrigin(c)
-  const owner = view.isOwner ? session : undefined
-  // The frame lives as long as the access that shows it: the owner's session, or publicity.
-  const grant = owner
-    ? ({ kind: 'owner', sessionId: owner.sessionId } as const)
-    : ({ kind: 'public' } as const)
-  const frame = await frameUrls(svc, origin, { canvasId, version, grant })
+  if (view.isOwner && session) return ownerPage(c, session, view)
+  const { canvas } = view
+  // The frame lives as long as the canvas is public.
+  const frame = await frameUrls(svc, requestOrigin(c), {
+    canvasId,
+    version: canvas.version,
+    grant: { kind: 'public' },
+  })
   return c.html(
     <Viewer
-      title={view.canvas.title}
-      rendererId={view.canvas.renderer_id}
-      ext={view.canvas.ext}
+      title={canvas.title}
+      rendererId={canvas.renderer_id}
+      ext={canvas.ext}
       frameSrc={frame.src}
-      version={version}
-      versions={view.versions}
-      canvasId={canvasId}
-      downloadHref={`/c/${canvasId}/download?v=${version}`}
-      owner={owner ? { csrf: await csrfToken(svc, owner) } : undefined}
-      shareUrl={
-        owner && shared && shareToken.safeParse(shared).success
-          ? `${origin}/s/${shared}`
-          : undefined
-      }
-      og={
-        view.canvas.visibility === 'public'
-          ? { title: view.canvas.title, type: 'article' }
-          : undefined
-      }
+      facts={[`v${canvas.version}`, 'public']}
+      downloadHref={`/c/${canvasId}/download`}
+      og={{ title: canvas.title, type: 'article' }}
     />,
   )
 })
@@ -64,7 +55,10 @@ canvas.get('/:id/download', async (c) => {
   const { svc, session } = c.var
   const view = await findViewable(svc, canvasIdParam(c), session?.workspace.workspace_id ?? null)
   if (!view) throw new AppError('canvas_not_found', 'canvas not found')
-  const version = pickVersion(c.req.query('v'), view.versions, view.canvas.version)
+  // A visitor downloads what a visitor sees: the latest version.
+  const version = view.isOwner
+    ? pickVersion(c.req.query('v'), view.versions, view.canvas.version)
+    : view.canvas.version
   const content = await findVersionContent(svc, view.canvas.canvas_id, version)
   if (!content) throw new AppError('version_not_found', 'version not found')
   const target = storageTarget(svc.settings, requestOrigin(c))
@@ -81,43 +75,31 @@ canvas.get('/:id/delete', signedIn, async (c) => {
   )
 })
 
-// The owner's actions, each a form on the dashboard or the viewer.
-canvas.post(
-  '/:id/:action{permanent|visibility|share|unshare|delete}',
-  signedIn,
-  checkedForm,
-  async (c) => {
-    const { svc, session, form } = c.var
-    const actor = sessionActor(session)
-    const canvasId = canvasIdParam(c)
-    switch (c.req.param('action')) {
-      case 'permanent':
-        await makePermanent(svc, actor, canvasId)
-        break
-      case 'visibility': {
-        const input = parse(updateCanvasBody, formFields(form, ['visibility']))
-        await updateCanvas(svc, actor, canvasId, input)
-        break
-      }
-      case 'unshare':
-        await revokeShares(svc, actor, canvasId)
-        break
-      case 'delete':
-        await deleteCanvas(svc, actor, canvasId)
-        break
-      case 'share': {
-        const input = parse(createShareBody, formFields(form, ['expires_in', 'password']))
-        const link = await createShare(svc, actor, canvasId, input)
-        if (form.get('back') === 'viewer') return c.redirect(`/c/${canvasId}?shared=${link.token}`)
-        return c.redirect(`/?shared=${link.token}#canvas-${canvasId}`)
-      }
-    }
-    return c.redirect(`/#canvas-${canvasId}`)
-  },
-)
+canvas.get('/:id/diff', signedIn, async (c) => {
+  const { svc, session } = c.var
+  const canvasId = canvasIdParam(c)
+  const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
+  if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+  const from = versionParam(c.req.query('from'), view.versions, 'from')
+  const to = versionParam(c.req.query('to'), view.versions, 'to')
+  const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
+  return c.html(
+    <DiffPage
+      user={session.user}
+      csrf={await csrfToken(svc, session)}
+      canvas={view.canvas}
+      diff={diff}
+    />,
+  )
+})
 
-/** The version asked for in `?v=`, if the canvas has it; else the current one. */
-function pickVersion(raw: string | undefined, versions: { version: number }[], current: number) {
+canvas.route('/', canvasActions)
+
+/** A version the canvas has, or 404 naming the parameter (a diff of nothing is no page). */
+function versionParam(raw: string | undefined, versions: { version: number }[], name: string) {
   const wanted = Number(raw)
-  return versions.some((v) => v.version === wanted) ? wanted : current
+  if (!/^[1-9]\d{0,8}$/.test(raw ?? '') || !versions.some((v) => v.version === wanted)) {
+    throw new AppError('version_not_found', `${name}: the canvas has no such version`)
+  }
+  return wanted
 }

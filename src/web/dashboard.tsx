@@ -1,13 +1,16 @@
 import { Hono } from 'hono'
-import { requestOrigin, type AppEnv } from '../http/context'
-import { ext as extSchema, listQuery, shareToken } from '../schema/requests'
-import { hasAnyUser, listCanvases } from '../domain/canvas-reads'
+import type { AppEnv } from '../http/context'
+import { ext as extSchema, listQuery } from '../schema/requests'
+import { hasAnyUser } from '../domain/canvas-reads'
+import { MAX_SEARCH_LENGTH, recentCanvases } from '../domain/canvas-search'
 import { sessionActor } from '../domain/users'
+import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
 import { csrfToken } from './session'
 
-// The home page: a signed-in person's canvases, filtered and paged; anyone else is sent to log in
-// (or, on a server nobody has signed up to yet, to sign up).
+// The home page: a signed-in person's canvases, most recently changed first, searched, filtered
+// and paged, with a file drop to publish; anyone else is sent to log in (or, on a server nobody
+// has signed up to yet, to sign up).
 export const dashboard = new Hono<AppEnv>()
 
 const PAGE_SIZE = 20
@@ -22,31 +25,24 @@ dashboard.get('/', async (c) => {
   const validExt = extSchema.safeParse(ext).success ? ext : undefined
   const wanted = listQuery.safeParse({ visibility: c.req.query('visibility') })
   const visibility = wanted.success ? wanted.data.visibility : undefined
-  const result = await listCanvases(svc, sessionActor(session), {
+  const search = c.req.query('q')?.trim().slice(0, MAX_SEARCH_LENGTH) || undefined
+  const canvases = await recentCanvases(svc, sessionActor(session), {
+    search,
     ext: validExt,
     visibility,
     limit: PAGE_SIZE + 1,
     offset: (page - 1) * PAGE_SIZE,
   })
-  const shared = c.req.query('shared')
-  const flash = shared && shareToken.safeParse(shared).success && (
-    <div class="success" role="status">
-      Share link: <code id="share-url">{`${requestOrigin(c)}/s/${shared}`}</code>{' '}
-      <button type="button" data-copy="share-url">
-        Copy
-      </button>
-    </div>
-  )
   return c.html(
     <Dashboard
       user={session.user}
       csrf={await csrfToken(svc, session)}
-      canvases={result.canvases.slice(0, PAGE_SIZE)}
-      filters={{ ext: validExt, visibility }}
+      canvases={canvases.slice(0, PAGE_SIZE)}
+      filters={{ search, ext: validExt, visibility }}
       page={page}
-      hasMore={result.canvases.length > PAGE_SIZE}
-      flash={flash || undefined}
-      webOrigin={requestOrigin(c)}
+      hasMore={canvases.length > PAGE_SIZE}
+      flash={takeFlash(c)}
+      limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
     />,
   )
 })

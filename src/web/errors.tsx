@@ -11,6 +11,9 @@ const TITLES: Partial<Record<string, string>> = {
   not_found: 'Page not found',
   forbidden: 'Not allowed',
   rate_limited: 'Too many attempts',
+  payload_too_large: 'File too large',
+  invalid_request: 'That did not work',
+  version_not_found: 'Version not found',
 }
 
 const MESSAGES: Partial<Record<string, string>> = {

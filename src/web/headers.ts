@@ -12,9 +12,12 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   const settings = c.var.svc.settings
   const storage = settings.s3 ? ` ${new URL(settings.s3.endpoint).origin}` : ''
   const frames = (settings.contentUrl ?? "'self'") + storage
+  // Browser uploads PUT to storage: R2's endpoint, or this Worker's storage route at CONTENT_URL.
+  const uploads = settings.s3 ? storage : settings.contentUrl ? ` ${settings.contentUrl}` : ''
   c.header(
     'Content-Security-Policy',
     `default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src ${frames}; ` +
+      `connect-src 'self'${uploads}; ` +
       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   )
   c.header('X-Frame-Options', 'DENY')

@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
 import { sameOrigin } from '../http/auth'
 import type { AppEnv } from '../http/context'
-import { APP_CSS, APP_JS } from './assets'
 import { auth } from './auth'
 import { canvas } from './canvas'
 import { dashboard } from './dashboard'
@@ -12,7 +11,13 @@ import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
 import { docs } from './docs'
+import { APP_JS } from './scripts'
+import { APP_CSS } from './styles'
+import { upload } from './upload'
 import type { OpenApiDocument } from '../http/openapi'
+
+/** The routes of the app's own script (uploads): they answer JSON, errors included. */
+export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finish']
 
 // The web app: server-rendered pages that work without JavaScript, one sub-app per area. Forms
 // post back to their own pages; every post must come from our own origin, and a signed-in post
@@ -31,6 +36,7 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route('/', dashboard)
   web.route('/settings', settings)
   web.route('/c', canvas)
+  web.route('/upload', upload)
   web.route('/s', share)
   web.route('/docs', docs(describe))
   return web

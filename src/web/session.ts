@@ -56,3 +56,14 @@ export async function csrfToken(svc: Services, session: SessionInfo) {
   const secret = secretFor('CSRF_SECRET', svc.settings.csrfSecret)
   return (await hmacHex(secret, `csrf:${session.sessionHash}`)).slice(0, 32)
 }
+
+/** A signed-in script's request (JSON, not a form): the CSRF token travels in a header. */
+export const checkedHeader = createMiddleware<SignedInEnv>(async (c, next) => {
+  const expected = await csrfToken(c.var.svc, c.var.session)
+  if (!constantTimeEqual(c.req.header(CSRF_HEADER) ?? '', expected)) {
+    throw new AppError('forbidden', 'the page has expired; reload it and try again')
+  }
+  await next()
+})
+
+export const CSRF_HEADER = 'X-CSRF-Token'

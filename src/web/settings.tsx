@@ -5,6 +5,7 @@ import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
+import { quoted, setFlash, takeFlash } from './flash'
 import { sentence } from './forms'
 import { Settings } from './pages/settings'
 import { checkedForm, csrfToken, signedIn } from './session'
@@ -28,23 +29,40 @@ settings.post('/keys', checkedForm, async (c) => {
   const { name, scopes } = checked.data
   const actor = sessionActor(c.var.session)
   const created = await createKey(c.var.svc, actor, name, scopes ?? ['read', 'write'])
-  return renderSettings(c, { created: { key: created.key, name } })
+  // The key is shown once, on the page the redirect lands on: a reload makes no second key.
+  setFlash(c, {
+    tone: 'ok',
+    text: `${quoted(name)} was created. Copy it now: it is not shown again.`,
+    copy: [
+      { label: 'The key', value: created.key },
+      {
+        label: 'Log in from a terminal',
+        value: `svc login --token ${created.key} --endpoint ${requestOrigin(c)}`,
+      },
+    ],
+  })
+  return c.redirect('/settings')
 })
 
 settings.post('/keys/:keyId/revoke', checkedForm, async (c) => {
   const keyId = c.req.param('keyId')
+  // Revoking a key that is already gone leaves the page as it would be anyway, and says so.
+  let text = 'That key was revoked already.'
   if (idSchema.safeParse(keyId).success) {
-    // Revoking a key that is already gone leaves the page as it would be anyway.
-    await revokeKey(c.var.svc, sessionActor(c.var.session), keyId).catch((err) => {
+    try {
+      const name = await revokeKey(c.var.svc, sessionActor(c.var.session), keyId)
+      text = `${quoted(name)} is revoked: requests with it are refused from now on.`
+    } catch (err) {
       if (!(err instanceof AppError)) throw err
-    })
+    }
   }
+  setFlash(c, { tone: 'ok', text })
   return c.redirect('/settings')
 })
 
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
-  extra: { created?: { key: string; name: string }; error?: string } = {},
+  extra: { error?: string } = {},
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
@@ -56,7 +74,7 @@ async function renderSettings<E extends SignedInEnv>(
       csrf={await csrfToken(svc, session)}
       keys={keys}
       usage={usage}
-      endpoint={requestOrigin(c)}
+      flash={takeFlash(c)}
       {...extra}
     />,
     status,

@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors'
 import { frameUrls } from './frame-links'
 import { readForm } from './forms'
 import { PasswordPage } from './pages/password'
+import { relative } from './pages/relative'
 import { Viewer } from './pages/viewer'
 
 // /s/:token: a share link opened in a browser, with its password form when it has one.
@@ -59,9 +60,24 @@ async function shareView(c: Context<AppEnv>, password?: string) {
       rendererId={opened.rendererId}
       ext={opened.ext}
       frameSrc={frame.src}
-      version={opened.version}
+      facts={shareFacts(opened)}
       downloadHref={frame.download}
       og={{ title: opened.title, type: 'article' }}
     />,
   )
+}
+
+/** What a visitor may know of the link: the version it shows, its expiry, the views it has left. */
+function shareFacts(opened: {
+  version: number
+  pinned: boolean
+  viewsLeft: number | null
+  expiresAt: string | null
+}) {
+  const facts = [opened.pinned ? `v${opened.version}` : `v${opened.version}, the latest`]
+  if (opened.expiresAt) facts.push(`link expires ${relative(opened.expiresAt)}`)
+  if (opened.viewsLeft !== null) {
+    facts.push(opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left`)
+  }
+  return facts
 }

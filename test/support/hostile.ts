@@ -35,6 +35,9 @@ function jsonFields(
   const byRoute: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
     'POST /v1/upload/presign': upload,
     'POST /v1/upload/finalize': upload,
+    // The web app's upload script: the same fields, and the file's name and canvas on finishing.
+    'POST /upload/presign': upload,
+    'POST /upload/finish': { ...upload, name: wrongType, canvas_id: badId },
     'POST /v1/canvases': {
       file_id: badId,
       title: badTitle,
@@ -115,7 +118,12 @@ function badJsonBody(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       ...prepared,
       route,
       attack,
-      init: { ...init, body: text, headers: { 'Content-Type': 'application/json' } },
+      // Other headers stay (the web script's CSRF token), so the body is what gets refused.
+      init: {
+        ...init,
+        body: text,
+        headers: { ...(init.headers as {}), 'Content-Type': 'application/json' },
+      },
     }
   })
 }
@@ -190,9 +198,14 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         .filter((scope) => scope !== 'read' && scope !== 'write')
         .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
     ),
-    'POST /c/:id/:action{permanent|visibility|share|unshare|delete}': fc
+    'POST /c/:id/share': fc
       .oneof(
         fc.constantFrom('0s', '366d', '10y', '-1h').map((e) => ({ expires_in: e })),
+        fc.constantFrom('0', '-1', '1000001', '1.5', 'ten', '1e3').map((m) => ({ max_views: m })),
+        fc.constantFrom('0', '-1', '999', '2.5', 'v1').map((v) => ({ version: v })),
+        fc
+          .oneof(fc.constantFrom('short', world.token, 'has space!', 'a/b/../c-d'), withControl)
+          .map((token) => ({ token })),
         wild
           .filter((e) => !/^[1-9]\d{0,8}[smhdw]$/.test(e) && e !== '')
           .map((e) => ({
@@ -205,18 +218,21 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       .map((fields) => ({
         path: `/c/${world.canvasId}/share`,
         fields: { _csrf: csrf, ...fields },
-      }))
-      .chain((share) =>
-        fc.oneof(
-          fc.constant(share),
-          wild
-            .filter((v) => v !== 'public' && v !== 'private' && v !== '')
-            .map((visibility) => ({
-              path: `/c/${world.canvasId}/visibility`,
-              fields: { _csrf: csrf, visibility },
-            })),
-        ),
-      ),
+      })),
+    'POST /c/:id/:action{permanent|visibility|delete|unshare}': wild
+      .filter((v) => v !== 'public' && v !== 'private' && v !== '')
+      .map((visibility) => ({
+        path: `/c/${world.canvasId}/visibility`,
+        fields: { _csrf: csrf, visibility },
+      })),
+    // The page's own upload form without JavaScript: no file part, or a canvas that is not one.
+    'POST /upload': fc
+      .oneof(
+        fc.constant({}),
+        wild.map((file) => ({ file })),
+        wild.filter((id) => !/^[A-Za-z0-9]{1,64}$/.test(id)).map((canvas_id) => ({ canvas_id })),
+      )
+      .map((fields) => ({ path: '/upload', fields: { _csrf: csrf, ...fields } })),
     'POST /signup': fc
       .oneof(
         badEmail
@@ -283,10 +299,7 @@ function badParam(route: Route, world: World): fc.Arbitrary<Hostile> | null {
     if (params) {
       // Rebuild from the template so exactly one parameter is hostile.
       const chosen = params[which]
-      path = route.path.replace(
-        chosen + (chosen === ':action' ? '{permanent|visibility|share|unshare|delete}' : ''),
-        value,
-      )
+      path = route.path.replace(chosen === ':action' ? /:action\{[^}]*\}/ : chosen, value)
       path = requestFor({ ...route, path }, world).path
     } else {
       path = prepared.path.replace(/[^/]+$/, value)
@@ -305,6 +318,12 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       wild.map((w) => `limit=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
+    // The diff of two versions: each must be one the canvas has.
+    'GET /c/:id/diff': fc.oneof(
+      fc.constantFrom('from=0&to=1', 'from=1&to=99', 'from=-1&to=1', 'from=1.0&to=1', 'to=1'),
+      fc.constantFrom('from=1e0&to=1', 'from=%00&to=1', 'from=01&to=1', 'from=&to='),
+      wild.filter((w) => w !== '1').map((w) => `from=${percentEncode(w)}&to=1`),
+    ),
     'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
     'GET /share/:token/content': fc.constantFrom('dl=2', 'dl=%E2%80%AE'),
     // Frames: the signature's fields forged, malformed or given twice.
@@ -333,7 +352,7 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   if (!query) return null
   return query.map((q) => ({
     ...prepared,
-    path: `${prepared.path}?${q}`,
+    path: `${prepared.path.split('?')[0]}?${q}`,
     route,
     attack: 'bad query',
   }))

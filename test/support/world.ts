@@ -109,7 +109,8 @@ export function requestFor(route: Route, world: World): Prepared {
     .replace(':token', world.token)
     .replace(':key_id', world.spareKeyId)
     .replace(':keyId', world.spareKeyId)
-    .replace(':action{permanent|visibility|share|unshare|delete}', 'visibility')
+    .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
+    .replace(/\/diff$/, '/diff?from=1&to=1')
     .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
   const init: Prepared['init'] = { method: route.method }
   const { sha256: hash, ext, size, mime } = world.content
@@ -125,6 +126,13 @@ export function requestFor(route: Route, world: World): Prepared {
   }
   const body = bodies[`${route.method} ${route.path}`]
   if (body !== undefined) init.json = body
+  // The web app's upload script: JSON, with the session's CSRF token in a header.
+  if (route.path.startsWith('/upload/')) {
+    const sha256 = route.path.endsWith('presign') ? 'e'.repeat(64) : hash
+    init.json = { sha256, ext, size, mime }
+    if (route.path.endsWith('finish')) init.json = { sha256, ext, size, mime, name: 'again.txt' }
+    init.headers = { Accept: 'application/json', 'X-CSRF-Token': world.csrf }
+  }
   if (route.path === '/mcp' && route.method === 'POST') {
     init.json = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
     init.headers = { Accept: 'application/json, text/event-stream' }
@@ -133,5 +141,13 @@ export function requestFor(route: Route, world: World): Prepared {
     Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
   }
   if (route.method === 'PUT') init.body = bytesOf('abc')
+  // The page's upload form without JavaScript: the file itself, and the token among the fields.
+  if (route.method === 'POST' && route.path === '/upload') {
+    const form = new FormData()
+    form.set('_csrf', world.csrf)
+    form.set('file', new File(['hello from a form'], 'form.txt', { type: 'text/plain' }))
+    init.body = form
+    init.headers = {}
+  }
   return { path, init }
 }

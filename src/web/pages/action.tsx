@@ -5,6 +5,8 @@ export function Action(props: {
   action: string
   label: string
   fields?: Record<string, string>
+  /** Where the post's redirect lands: the dashboard, or (by default) the canvas's page. */
+  back?: 'dashboard'
 }) {
   return (
     <form class="inline" method="post" action={props.action}>
@@ -12,6 +14,7 @@ export function Action(props: {
       {Object.entries(props.fields ?? {}).map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
       ))}
+      {props.back && <input type="hidden" name="back" value={props.back} />}
       <button type="submit">{props.label}</button>
     </form>
   )

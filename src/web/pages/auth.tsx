@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH } from '../../schema/requests'
 import { Layout } from './layout'
 
 export function AuthPage(props: {
@@ -5,14 +6,17 @@ export function AuthPage(props: {
   error?: string
   email?: string
   next?: string
+  /** Signup when this server takes no new accounts: said at once, with no form to fill in. */
+  closed?: boolean
 }) {
   const login = props.mode === 'login'
+  if (!login && props.closed) return <SignupClosed />
   return (
     <Layout title={login ? 'Log in' : 'Sign up'} main="narrow">
       <div class="panel">
         <h1>{login ? 'Log in to Canvas' : 'Create your Canvas account'}</h1>
         {props.error && (
-          <div class="error" role="alert">
+          <div class="notice error" role="alert">
             {props.error}
           </div>
         )}
@@ -33,17 +37,43 @@ export function AuthPage(props: {
             name="password"
             type="password"
             required
-            minlength={login ? undefined : 8}
+            minlength={login ? undefined : MIN_PASSWORD_LENGTH}
             autocomplete={login ? 'current-password' : 'new-password'}
+            aria-describedby={login ? undefined : 'password-hint'}
           />
+          {!login && (
+            <p class="hint" id="password-hint">
+              At least {MIN_PASSWORD_LENGTH} characters.
+            </p>
+          )}
           <p>
             <button class="primary" type="submit">
               {login ? 'Log in' : 'Sign up'}
             </button>
           </p>
         </form>
-        <p class="muted">
-          {login ? <a href="/signup">Create an account</a> : <a href="/login">I have an account</a>}
+        {!(login && props.closed) && (
+          <p class="muted">
+            {login ? (
+              <a href="/signup">Create an account</a>
+            ) : (
+              <a href="/login">I have an account</a>
+            )}
+          </p>
+        )}
+      </div>
+    </Layout>
+  )
+}
+
+function SignupClosed() {
+  return (
+    <Layout title="Sign up" main="narrow">
+      <div class="panel">
+        <h1>Signup is closed</h1>
+        <p>This Canvas server takes no new accounts. Ask the person who runs it for one.</p>
+        <p>
+          <a href="/login">Log in</a> if you have an account.
         </p>
       </div>
     </Layout>

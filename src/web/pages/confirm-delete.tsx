@@ -12,10 +12,10 @@ export function ConfirmDelete(props: {
         <p>All of its versions and share links go with it. This cannot be undone.</p>
         <form method="post" action={`/c/${props.canvas.canvas_id}/delete`} class="row">
           <Csrf token={props.csrf} />
-          <button class="primary danger" type="submit">
+          <button class="danger solid" type="submit">
             Delete for good
           </button>
-          <a class="btn" href="/">
+          <a class="btn" href={`/c/${props.canvas.canvas_id}`}>
             Cancel
           </a>
         </form>

@@ -1,8 +1,10 @@
-import type { Child } from 'hono/jsx'
 import { formatSize } from '../../lib/format'
+import type { Flash } from '../flash'
 import { Action } from './action'
-import { Csrf, Layout, type User } from './layout'
-import { relative } from './relative'
+import { Layout, type User } from './layout'
+import { Notice } from './notice'
+import { ago, relative } from './relative'
+import { UploadForm } from './upload-form'
 
 export type DashboardCanvas = {
   canvas_id: string
@@ -12,25 +14,29 @@ export type DashboardCanvas = {
   visibility: string
   version: number
   size: number
-  created_at: string
+  updated_at: string
   expires_at: string | null
 }
+
+export type DashboardFilters = { search?: string; ext?: string; visibility?: string }
 
 export function Dashboard(props: {
   user: User
   csrf: string
   canvases: DashboardCanvas[]
-  filters: { ext?: string; visibility?: string }
+  filters: DashboardFilters
   page: number
   hasMore: boolean
-  flash?: Child
-  webOrigin: string
+  flash?: Flash
+  limits: { direct: number; file: number }
 }) {
-  const { csrf } = props
+  const { csrf, filters } = props
+  const filtered = Boolean(filters.search || filters.ext || filters.visibility)
   const query = (page: number) => {
     const params = new URLSearchParams()
-    if (props.filters.ext) params.set('type', props.filters.ext)
-    if (props.filters.visibility) params.set('visibility', props.filters.visibility)
+    if (filters.search) params.set('q', filters.search)
+    if (filters.ext) params.set('type', filters.ext)
+    if (filters.visibility) params.set('visibility', filters.visibility)
     if (page > 1) params.set('page', String(page))
     const text = params.toString()
     return text ? `/?${text}` : '/'
@@ -38,118 +44,144 @@ export function Dashboard(props: {
   return (
     <Layout title="Canvases" user={props.user} csrf={csrf}>
       <h1>Canvases</h1>
-      {props.flash}
-      <form class="filters" method="get" action="/">
+      <Notice flash={props.flash} />
+      <UploadForm csrf={csrf} directLimit={props.limits.direct} fileLimit={props.limits.file} />
+      <form class="row filters" method="get" action="/" role="search">
+        <div class="grow">
+          <input
+            name="q"
+            type="search"
+            placeholder="Search titles"
+            value={filters.search ?? ''}
+            aria-label="Search titles"
+            maxlength={100}
+          />
+        </div>
         <input
           name="type"
           placeholder="Type, e.g. html"
-          value={props.filters.ext ?? ''}
+          value={filters.ext ?? ''}
           aria-label="Type"
+          size={14}
         />
         <select name="visibility" aria-label="Visibility">
           <option value="">Any visibility</option>
-          <option value="private" selected={props.filters.visibility === 'private'}>
+          <option value="private" selected={filters.visibility === 'private'}>
             Private
           </option>
-          <option value="public" selected={props.filters.visibility === 'public'}>
+          <option value="public" selected={filters.visibility === 'public'}>
             Public
           </option>
         </select>
         <button type="submit">Filter</button>
+        {filtered && (
+          <a class="btn" href="/">
+            Clear
+          </a>
+        )}
       </form>
+      <p class="hint">Most recently changed first.</p>
       {props.canvases.length === 0 ? (
-        <div class="panel empty">
-          No canvases yet. Push one with <code>svc push report.html</code>.
-        </div>
+        filtered ? (
+          <div class="panel empty">No canvas matches these filters.</div>
+        ) : (
+          <div class="panel empty">
+            <p>No canvases yet. Drop a file above to publish it.</p>
+            <p>
+              From a terminal or an agent: create an API key in <a href="/settings">Settings</a>,
+              install the <code>svc</code> command line tool from the Canvas repository (
+              <code>npm install -g .</code>), then run <code>svc push report.html</code>. Agents can
+              also use the <a href="/docs">API and MCP server</a>.
+            </p>
+          </div>
+        )
       ) : (
         <table class="list">
           <thead>
             <tr>
               <th>Title</th>
-              <th>Type</th>
               <th>Visibility</th>
               <th>Version</th>
-              <th>Expiry</th>
-              <th>Created</th>
-              <th>Actions</th>
+              <th>Updated</th>
+              <th>Expires</th>
+              <th>
+                <span class="muted">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {props.canvases.map((c) => (
-              <tr id={`canvas-${c.canvas_id}`}>
-                <td>
-                  <a href={`/c/${c.canvas_id}`}>{c.title}</a>
-                  <div class="muted">{formatSize(c.size)}</div>
-                </td>
-                <td>
-                  <span class="chip">{c.ext}</span> <span class="muted">{c.renderer_id}</span>
-                </td>
-                <td>
-                  <span class={`chip ${c.visibility}`}>{c.visibility}</span>
-                </td>
-                <td>v{c.version}</td>
-                <td>
-                  {c.expires_at ? (
-                    <span title={c.expires_at}>{relative(c.expires_at)}</span>
-                  ) : (
-                    'permanent'
-                  )}
-                </td>
-                <td title={c.created_at}>{c.created_at.slice(0, 10)}</td>
-                <td>
-                  <div class="actions">
-                    <a class="btn" href={`/c/${c.canvas_id}`}>
-                      Open
-                    </a>
-                    {c.expires_at && (
-                      <Action
-                        csrf={csrf}
-                        action={`/c/${c.canvas_id}/permanent`}
-                        label="Make permanent"
-                      />
-                    )}
-                    <Action
-                      csrf={csrf}
-                      action={`/c/${c.canvas_id}/visibility`}
-                      label={c.visibility === 'public' ? 'Make private' : 'Make public'}
-                      fields={{ visibility: c.visibility === 'public' ? 'private' : 'public' }}
-                    />
-                    <details class="menu">
-                      <summary class="btn">Share…</summary>
-                      <form method="post" action={`/c/${c.canvas_id}/share`}>
-                        <Csrf token={csrf} />
-                        <select name="expires_in" aria-label="Link lifetime">
-                          <option value="">Never expires</option>
-                          <option value="1h">1 hour</option>
-                          <option value="24h">24 hours</option>
-                          <option value="7d">7 days</option>
-                          <option value="30d">30 days</option>
-                        </select>
-                        <input
-                          name="password"
-                          type="password"
-                          placeholder="Password (optional)"
-                          aria-label="Link password"
-                          autocomplete="new-password"
-                        />
-                        <button type="submit">Create link</button>
-                      </form>
-                    </details>
-                    <Action csrf={csrf} action={`/c/${c.canvas_id}/unshare`} label="Revoke links" />
-                    <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
-                      Delete
-                    </a>
-                  </div>
-                </td>
-              </tr>
+              <CanvasRow canvas={c} csrf={csrf} />
             ))}
           </tbody>
         </table>
       )}
-      <div class="pager">
+      <nav class="pager" aria-label="Pages">
         <span>{props.page > 1 && <a href={query(props.page - 1)}>← Newer</a>}</span>
         <span>{props.hasMore && <a href={query(props.page + 1)}>Older →</a>}</span>
-      </div>
+      </nav>
     </Layout>
+  )
+}
+
+function CanvasRow({ canvas: c, csrf }: { canvas: DashboardCanvas; csrf: string }) {
+  const makeVisible = c.visibility === 'public' ? 'private' : 'public'
+  return (
+    <tr id={`canvas-${c.canvas_id}`}>
+      <td class="primary-cell">
+        <div>
+          <a href={`/c/${c.canvas_id}`}>{c.title}</a>
+          {/* Type, size and id tell apart two canvases of the same name. */}
+          <div class="sub">
+            <span class="chip">{c.ext}</span> {formatSize(c.size)} · <code>{c.canvas_id}</code>
+          </div>
+        </div>
+      </td>
+      <td data-label="Visibility">
+        <span class={`chip ${c.visibility}`}>{c.visibility}</span>
+      </td>
+      <td data-label="Version">v{c.version}</td>
+      <td data-label="Updated" class="nowrap" title={c.updated_at}>
+        {ago(c.updated_at)}
+      </td>
+      <td data-label="Expires" class="nowrap">
+        {c.expires_at ? <span title={c.expires_at}>{relative(c.expires_at)}</span> : 'never'}
+      </td>
+      <td class="end">
+        <div class="actions">
+          <a class="btn small" href={`/c/${c.canvas_id}`}>
+            Open
+          </a>
+          <details class="menu">
+            <summary class="btn small" aria-label={`More actions for ${c.title}`}>
+              More ▾
+            </summary>
+            <div class="items">
+              {c.expires_at && (
+                <Action
+                  csrf={csrf}
+                  action={`/c/${c.canvas_id}/permanent`}
+                  label="Make permanent"
+                  back="dashboard"
+                />
+              )}
+              <Action
+                csrf={csrf}
+                action={`/c/${c.canvas_id}/visibility`}
+                label={`Make ${makeVisible}`}
+                fields={{ visibility: makeVisible }}
+                back="dashboard"
+              />
+              <a class="btn" href={`/c/${c.canvas_id}#share`}>
+                Share…
+              </a>
+              <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
+                Delete…
+              </a>
+            </div>
+          </details>
+        </div>
+      </td>
+    </tr>
   )
 }

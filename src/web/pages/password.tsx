@@ -10,7 +10,7 @@ export function PasswordPage(props: { token: string; error?: string }) {
       <div class="panel">
         <h1>This link is password protected</h1>
         {props.error && (
-          <div class="error" role="alert">
+          <div class="notice error" role="alert">
             {props.error}
           </div>
         )}

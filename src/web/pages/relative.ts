@@ -6,3 +6,15 @@ export function relative(isoTime: string): string {
   if (hours < 48) return `in ${hours} h`
   return `in ${Math.round(hours / 24)} days`
 }
+
+/** A past moment as people say it: "just now", "5 min ago", "3 h ago", "12 days ago", a date. */
+export function ago(isoTime: string): string {
+  const ms = Date.now() - Date.parse(isoTime)
+  const minutes = Math.round(ms / 60_000)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} min ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `${hours} h ago`
+  const days = Math.round(hours / 24)
+  return days < 60 ? `${days} days ago` : isoTime.slice(0, 10)
+}

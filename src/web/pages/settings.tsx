@@ -1,5 +1,7 @@
 import { formatSize } from '../../lib/format'
+import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
+import { Notice } from './notice'
 
 export type KeyView = {
   key_id: string
@@ -14,8 +16,7 @@ export function Settings(props: {
   user: User
   csrf: string
   keys: KeyView[]
-  created?: { key: string; name: string }
-  endpoint: string
+  flash?: Flash
   usage: {
     canvases: { total: number }
     versions: number
@@ -43,33 +44,14 @@ export function Settings(props: {
         </div>
       </div>
       <h2>API keys</h2>
+      <p class="muted">
+        Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
+        <a href="/docs">API and MCP documentation</a>.
+      </p>
+      <Notice flash={props.flash} />
       {props.error && (
-        <div class="error" role="alert">
+        <div class="notice error" role="alert">
           {props.error}
-        </div>
-      )}
-      {props.created && (
-        <div class="success" role="status">
-          <p>
-            <b>{props.created.name}</b> was created. Copy it now: it is not shown again.
-          </p>
-          <code class="key" id="new-key">
-            {props.created.key}
-          </code>
-          <p>
-            <button type="button" data-copy="new-key">
-              Copy key
-            </button>
-          </p>
-          <p>Log in from a terminal:</p>
-          <code class="key" id="login-line">
-            svc login --token {props.created.key} --endpoint {props.endpoint}
-          </code>
-          <p>
-            <button type="button" data-copy="login-line">
-              Copy command
-            </button>
-          </p>
         </div>
       )}
       <form class="panel row" method="post" action="/settings/keys">
@@ -89,46 +71,53 @@ export function Settings(props: {
           Create key
         </button>
       </form>
-      <table class="list spaced">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Prefix</th>
-            <th>Access</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.keys.length === 0 && (
+      {props.keys.length === 0 ? (
+        <p class="muted">No keys yet.</p>
+      ) : (
+        <table class="list spaced">
+          <thead>
             <tr>
-              <td colspan={6} class="muted">
-                No keys yet.
-              </td>
+              <th>Name</th>
+              <th>Prefix</th>
+              <th>Access</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>
+                <span class="muted">Actions</span>
+              </th>
             </tr>
-          )}
-          {props.keys.map((k) => (
-            <tr id={`key-${k.key_id}`}>
-              <td>{k.name}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
-              <td>{k.created_at.slice(0, 10)}</td>
-              <td>{k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}</td>
-              <td>
-                <form class="inline" method="post" action={`/settings/keys/${k.key_id}/revoke`}>
-                  <Csrf token={csrf} />
-                  <button class="danger" type="submit">
-                    Revoke
-                  </button>
-                </form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.keys.map((k) => (
+              <tr id={`key-${k.key_id}`}>
+                <td class="primary-cell">{k.name}</td>
+                <td data-label="Prefix">
+                  <code>{k.prefix}…</code>
+                </td>
+                <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
+                <td data-label="Created" class="nowrap">
+                  {k.created_at.slice(0, 10)}
+                </td>
+                <td data-label="Last used" class="nowrap">
+                  {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+                </td>
+                <td class="end">
+                  <details class="dialog">
+                    <summary class="btn small danger">Revoke…</summary>
+                    <form class="row" method="post" action={`/settings/keys/${k.key_id}/revoke`}>
+                      <Csrf token={csrf} />
+                      <span class="hint">Whatever uses it stops working.</span>
+                      <button class="small danger solid" type="submit">
+                        Revoke {k.name}
+                      </button>
+                    </form>
+                  </details>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </Layout>
   )
 }

@@ -1,22 +1,11 @@
+import type { Child } from 'hono/jsx'
 import { isPdfFrame } from '../frame-content'
-import { Csrf, Layout } from './layout'
+import { Layout } from './layout'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
 const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
 
-type ViewerProps = {
-  title: string
-  rendererId: string
-  ext: string
-  frameSrc: string
-  version: number
-  versions?: { version: number; created_at: string }[]
-  canvasId?: string
-  downloadHref: string
-  owner?: { csrf: string }
-  shareUrl?: string
-  og: { title: string; type: string } | undefined
-}
+export type FrameProps = { title: string; rendererId: string; ext: string; frameSrc: string }
 
 /** The frame's sandbox; none for PDFs, whose response carries the sandbox instead (frames.ts). */
 function sandboxFor(rendererId: string, ext: string): string | undefined {
@@ -24,55 +13,56 @@ function sandboxFor(rendererId: string, ext: string): string | undefined {
   return rendererId === 'html' ? SCRIPTED : STATIC
 }
 
-/** The viewer: a title bar and the content in a sandboxed frame (never allow-same-origin). */
-export function Viewer(props: ViewerProps) {
+/** The content, in a sandboxed frame of its own origin (never allow-same-origin). */
+export function ContentFrame(props: FrameProps) {
+  return (
+    <iframe
+      src={props.frameSrc}
+      title={props.title}
+      sandbox={sandboxFor(props.rendererId, props.ext)}
+      referrerpolicy="no-referrer"
+    ></iframe>
+  )
+}
+
+/** The title bar over the content: where it is from, what it is, and what one may do with it. */
+export function ViewerBar(props: { title: string; children: Child }) {
+  return (
+    <div class="bar">
+      <a href="/" class="muted">
+        Canvas
+      </a>
+      <span class="title" title={props.title}>
+        {props.title}
+      </span>
+      {props.children}
+    </div>
+  )
+}
+
+/**
+ * What a visitor sees: a public canvas or a share link's content, with what the visitor may know
+ * of it (its version; the link's expiry and views left) and its download. No owner's tools.
+ */
+export function Viewer(
+  props: FrameProps & {
+    facts: string[]
+    downloadHref: string
+    og: { title: string; type: string } | undefined
+  },
+) {
   return (
     <Layout title={props.title} main="wide" og={props.og}>
       <div class="viewer">
-        <div class="bar">
-          <a href="/" class="muted">
-            Canvas
-          </a>
-          <span class="title" title={props.title}>
-            {props.title}
-          </span>
-          {props.versions && props.canvasId && (
-            <form method="get" action={`/c/${props.canvasId}`}>
-              <select name="v" aria-label="Version">
-                {props.versions.map((v) => (
-                  <option value={String(v.version)} selected={v.version === props.version}>
-                    v{v.version} · {v.created_at.slice(0, 16).replace('T', ' ')}
-                  </option>
-                ))}
-              </select>
-              <button type="submit">Show</button>
-            </form>
-          )}
+        <ViewerBar title={props.title}>
+          {props.facts.map((fact) => (
+            <span class="chip">{fact}</span>
+          ))}
           <a class="btn" href={props.downloadHref}>
             Download
           </a>
-          {props.owner && props.canvasId && (
-            <form method="post" action={`/c/${props.canvasId}/share`}>
-              <Csrf token={props.owner.csrf} />
-              <input type="hidden" name="back" value="viewer" />
-              <button type="submit">Share</button>
-            </form>
-          )}
-        </div>
-        {props.shareUrl && (
-          <div class="success banner" role="status">
-            Share link: <code id="share-url">{props.shareUrl}</code>{' '}
-            <button type="button" data-copy="share-url">
-              Copy
-            </button>
-          </div>
-        )}
-        <iframe
-          src={props.frameSrc}
-          title={props.title}
-          sandbox={sandboxFor(props.rendererId, props.ext)}
-          referrerpolicy="no-referrer"
-        ></iframe>
+        </ViewerBar>
+        <ContentFrame {...props} />
       </div>
     </Layout>
   )

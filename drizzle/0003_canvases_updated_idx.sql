@@ -1,0 +1,1 @@
+CREATE INDEX `canvases_workspace_updated_idx` ON `canvases` (`workspace_id`,`updated_at`,`canvas_id`,`expires_at`,`visibility`,`ext`);

@@ -1,0 +1,144 @@
+import { Hono, type Context } from 'hono'
+import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
+import { createShareBody, shareToken, updateCanvasBody } from '../schema/requests'
+import { parse } from '../http/validate'
+import { findViewable } from '../domain/canvas-reads'
+import { deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
+import { createShare, revokeShare, revokeShares } from '../domain/shares'
+import { sessionActor } from '../domain/users'
+import { AppError } from '../lib/errors'
+import { ownerPage } from './owner-page'
+import { quoted, setFlash } from './flash'
+import { formFields } from './forms'
+import { checkedForm, signedIn, type FormEnv } from './session'
+
+// The owner's actions on a canvas, each a form post that ends on a page saying what it did
+// (post, redirect, get: a reload repeats nothing). Those posted from the dashboard go back there.
+export const canvasActions = new Hono<AppEnv>()
+
+canvasActions.post(
+  '/:id/:action{permanent|visibility|delete|unshare}',
+  signedIn,
+  checkedForm,
+  async (c) => {
+    const { svc, session, form } = c.var
+    const actor = sessionActor(session)
+    const canvasId = canvasIdParam(c)
+    switch (c.req.param('action')) {
+      case 'permanent': {
+        const canvas = await makePermanent(svc, actor, canvasId)
+        setFlash(c, {
+          tone: 'ok',
+          text: `${quoted(canvas.title)} is permanent: it will not expire.`,
+        })
+        break
+      }
+      case 'visibility': {
+        const input = parse(updateCanvasBody, formFields(form, ['visibility']))
+        const canvas = await updateCanvas(svc, actor, canvasId, input)
+        const text =
+          canvas.visibility === 'public'
+            ? `${quoted(canvas.title)} is public: anyone with its address can see it.`
+            : `${quoted(canvas.title)} is private: only you, and your share links, show it.`
+        setFlash(c, { tone: 'ok', text })
+        break
+      }
+      case 'unshare': {
+        const count = await revokeShares(svc, actor, canvasId)
+        const text = `Revoked ${count} share ${count === 1 ? 'link' : 'links'}: none opens any more.`
+        setFlash(c, { tone: 'ok', text })
+        return c.redirect(`/c/${canvasId}#share`)
+      }
+      case 'delete': {
+        const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
+        await deleteCanvas(svc, actor, canvasId)
+        const title = view ? quoted(view.canvas.title) : 'The canvas'
+        setFlash(c, { tone: 'ok', text: `${title} was deleted, with its versions and links.` })
+        return c.redirect('/')
+      }
+    }
+    return backTo(c, canvasId)
+  },
+)
+
+canvasActions.post('/:id/share', signedIn, checkedForm, async (c) => {
+  const { svc, session, form } = c.var
+  const canvasId = canvasIdParam(c)
+  const fields = formFields(form, ['expires_in', 'password', 'max_views', 'version', 'token'])
+  try {
+    const input = parse(createShareBody, withNumbers(fields, ['max_views', 'version']))
+    const link = await createShare(svc, sessionActor(session), canvasId, input)
+    const url = `${requestOrigin(c)}/s/${link.token}`
+    setFlash(c, {
+      tone: 'ok',
+      text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
+      copy: [{ label: 'The link', value: url }],
+    })
+    return c.redirect(`/c/${canvasId}#share`)
+  } catch (err) {
+    // The form again with what was typed (but the password) and why it was refused.
+    if (!(err instanceof AppError) || !SHARE_FORM_ERRORS.has(err.code)) throw err
+    const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
+    if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+    const { password: _, ...values } = fields
+    return ownerPage(c, session, view, { values, error: shareFormError(err.message) })
+  }
+})
+
+const SHARE_FORM_ERRORS = new Set(['invalid_request', 'version_not_found', 'share_token_taken'])
+
+canvasActions.post('/:id/shares/:token/revoke', signedIn, checkedForm, async (c) => {
+  const { svc, session } = c.var
+  const canvasId = canvasIdParam(c)
+  const token = c.req.param('token')
+  if (!shareToken.safeParse(token).success) throw new AppError('share_not_found', 'no such link')
+  try {
+    await revokeShare(svc, sessionActor(session), canvasId, token)
+    setFlash(c, { tone: 'ok', text: `The link …${token.slice(-6)} is revoked: it opens nothing.` })
+  } catch (err) {
+    // Revoked already (another tab): the page as it would be anyway, saying so.
+    if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
+    setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
+  }
+  return c.redirect(`/c/${canvasId}#share`)
+})
+
+/** Actions posted from the dashboard go back to it, at the canvas's row; others to the canvas. */
+function backTo(c: Context<FormEnv>, canvasId: string) {
+  const fromDashboard = c.var.form.get('back') === 'dashboard'
+  return c.redirect(fromDashboard ? `/#canvas-${canvasId}` : `/c/${canvasId}`)
+}
+
+/**
+ * Form fields are text: whole numbers become numbers, so the API's schema judges them alike; any
+ * other text in a number's field is refused here, in the words of a person's form.
+ */
+function withNumbers(fields: Record<string, string>, names: string[]) {
+  const out: Record<string, string | number> = { ...fields }
+  for (const name of names) {
+    if (!(name in fields)) continue
+    if (!/^-?\d{1,15}$/.test(fields[name])) {
+      throw new AppError('invalid_request', `${name}: must be a whole number`)
+    }
+    out[name] = Number(fields[name])
+  }
+  return out
+}
+
+// The share form's fields as its labels name them, for the sentence that says what was wrong.
+const SHARE_LABELS: Record<string, string> = {
+  expires_in: 'The expiry',
+  password: 'The password',
+  max_views: 'The view limit',
+  version: 'The version',
+  token: 'The link name',
+}
+
+/** "max_views: must be at most 1000000" → "The view limit must be at most 1000000." */
+function shareFormError(message: string) {
+  const sentence = message.replace(
+    /^(\w+): /,
+    (_, name: string) => `${SHARE_LABELS[name] ?? name} `,
+  )
+  return sentence.endsWith('.') ? sentence : `${sentence}.`
+}

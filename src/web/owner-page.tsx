@@ -1,0 +1,64 @@
+import type { Context } from 'hono'
+import { requestOrigin, type AppEnv } from '../http/context'
+import type { findViewable } from '../domain/canvas-reads'
+import { listShares } from '../domain/shares'
+import { sessionActor, type SessionInfo } from '../domain/users'
+import { takeFlash } from './flash'
+import { frameUrls } from './frame-links'
+import { CanvasPage } from './pages/canvas-page'
+import type { ShareDraft } from './pages/share-dialog'
+import { csrfToken } from './session'
+
+// Renderers whose content is text, so that two versions can be compared line by line.
+const TEXT_RENDERERS = new Set(['html', 'markdown', 'code', 'json', 'csv', 'text'])
+
+type Viewable = NonNullable<Awaited<ReturnType<typeof findViewable>>>
+
+/** The owner's page; also answers a share form that came back with an error (`draft`). */
+export async function ownerPage<E extends AppEnv>(
+  c: Context<E>,
+  session: SessionInfo,
+  view: Viewable,
+  draft?: ShareDraft,
+) {
+  const { svc } = c.var
+  const { canvas, versions } = view
+  const shown = pickVersion(c.req.query('v'), versions, canvas.version)
+  const origin = requestOrigin(c)
+  const [frame, shares, csrf] = await Promise.all([
+    // The frame lives as long as the owner's session.
+    frameUrls(svc, origin, {
+      canvasId: canvas.canvas_id,
+      version: shown,
+      grant: { kind: 'owner', sessionId: session.sessionId },
+    }),
+    listShares(svc, sessionActor(session), canvas.canvas_id),
+    csrfToken(svc, session),
+  ])
+  return c.html(
+    <CanvasPage
+      title={canvas.title}
+      rendererId={canvas.renderer_id}
+      ext={canvas.ext}
+      frameSrc={frame.src}
+      user={session.user}
+      csrf={csrf}
+      canvas={canvas}
+      shown={shown}
+      versions={versions}
+      textual={TEXT_RENDERERS.has(canvas.renderer_id) || canvas.ext === 'svg'}
+      shares={shares}
+      origin={origin}
+      flash={draft ? undefined : takeFlash(c)}
+      shareDraft={draft}
+      limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
+    />,
+    draft ? 400 : 200,
+  )
+}
+
+export /** The version asked for in `?v=`, if the canvas has it; else the current one. */
+function pickVersion(raw: string | undefined, versions: { version: number }[], current: number) {
+  const wanted = Number(raw)
+  return versions.some((v) => v.version === wanted) ? wanted : current
+}

@@ -1,0 +1,117 @@
+import type { Share } from '../../schema/responses'
+import type { Flash } from '../flash'
+import { Action } from './action'
+import { Layout, type User } from './layout'
+import { Notice } from './notice'
+import { relative } from './relative'
+import { ShareDialog, type ShareDraft } from './share-dialog'
+import { ShareList } from './share-list'
+import { UploadForm } from './upload-form'
+import { VersionList, type VersionRow } from './version-list'
+import { ContentFrame, ViewerBar, type FrameProps } from './viewer'
+
+export type OwnedCanvas = {
+  canvas_id: string
+  title: string
+  visibility: string
+  version: number
+  expires_at: string | null
+}
+
+/**
+ * The owner's page of a canvas: the content, then everything to do with it: its state and
+ * actions, a new version, its versions and their changes, and who it is shared with.
+ */
+export function CanvasPage(
+  props: FrameProps & {
+    user: User
+    csrf: string
+    canvas: OwnedCanvas
+    shown: number
+    versions: VersionRow[]
+    textual: boolean
+    shares: Share[]
+    origin: string
+    flash?: Flash
+    shareDraft?: ShareDraft
+    limits: { direct: number; file: number }
+  },
+) {
+  const { canvas, csrf } = props
+  const id = canvas.canvas_id
+  const makeVisible = canvas.visibility === 'public' ? 'private' : 'public'
+  return (
+    <Layout title={canvas.title} user={props.user} csrf={csrf} main="wide" header>
+      <div class="owner">
+        <div class="viewer">
+          <ViewerBar title={canvas.title}>
+            <form method="get" action={`/c/${id}`}>
+              <select name="v" aria-label="Version shown" data-autosubmit>
+                {props.versions.map((v) => (
+                  <option value={String(v.version)} selected={v.version === props.shown}>
+                    v{v.version} · {v.created_at.slice(0, 16).replace('T', ' ')}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" data-without-js>
+                Show
+              </button>
+            </form>
+            <span class={`chip ${canvas.visibility}`}>{canvas.visibility}</span>
+            <span class="chip" title={canvas.expires_at ?? undefined}>
+              {canvas.expires_at ? `expires ${relative(canvas.expires_at)}` : 'permanent'}
+            </span>
+            <a class="btn" href={`/c/${id}/download?v=${props.shown}`}>
+              Download
+            </a>
+          </ViewerBar>
+          <ContentFrame {...props} />
+        </div>
+        <div class="details">
+          <Notice flash={props.flash} />
+          <div class="actions">
+            {canvas.expires_at && (
+              <Action csrf={csrf} action={`/c/${id}/permanent`} label="Make permanent" />
+            )}
+            <Action
+              csrf={csrf}
+              action={`/c/${id}/visibility`}
+              label={`Make ${makeVisible}`}
+              fields={{ visibility: makeVisible }}
+            />
+            <a class="btn" href="#share">
+              Share…
+            </a>
+            <a class="btn danger" href={`/c/${id}/delete`}>
+              Delete…
+            </a>
+          </div>
+          <h2>New version</h2>
+          <UploadForm
+            csrf={csrf}
+            canvasId={id}
+            directLimit={props.limits.direct}
+            fileLimit={props.limits.file}
+          />
+          <h2 id="versions">Versions</h2>
+          <VersionList
+            canvasId={id}
+            versions={props.versions}
+            current={canvas.version}
+            shown={props.shown}
+            textual={props.textual}
+          />
+          <h2 id="share">Share links</h2>
+          <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
+          <ShareDialog
+            canvasId={id}
+            csrf={csrf}
+            versions={props.versions.map((v) => v.version)}
+            draft={props.shareDraft}
+            open={props.shares.length === 0}
+          />
+        </div>
+      </div>
+    </Layout>
+  )
+}

@@ -1,0 +1,145 @@
+// The app's one script, served from the app's origin (the CSP allows no other). Every page works
+// without it; it adds copy buttons, a version picker that needs no extra click, and uploads that
+// go straight to storage with a progress bar (the page's plain form post is the fallback).
+
+const COPY = `
+document.addEventListener('click', function (e) {
+  var button = e.target.closest('[data-copy]')
+  if (!button) return
+  var source = document.getElementById(button.getAttribute('data-copy'))
+  if (!source || !navigator.clipboard) return
+  navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+    button.textContent = 'Copied'
+  })
+})
+`
+
+const AUTO_SUBMIT = `
+document.querySelectorAll('select[data-autosubmit]').forEach(function (select) {
+  var form = select.form
+  form.querySelectorAll('[data-without-js]').forEach(function (el) { el.hidden = true })
+  select.addEventListener('change', function () { form.submit() })
+})
+`
+
+// Mirrors the server's rule for a file's type: its extension, else text or binary by its bytes.
+const UPLOAD = `
+function extOf(name, head) {
+  var match = /\\.([A-Za-z0-9]{1,16})$/.exec(name)
+  if (match) return match[1].toLowerCase()
+  var bytes = new Uint8Array(head)
+  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) } catch (e) { return 'bin' }
+  return bytes.indexOf(0) >= 0 ? 'bin' : 'txt'
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), function (b) { return b.toString(16).padStart(2, '0') }).join('')
+}
+
+function postJson(path, body, csrf) {
+  return fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
+    body: JSON.stringify(body),
+  }).then(function (res) {
+    // A page instead of JSON: the session ended and the request was sent to log in.
+    if (!/json/.test(res.headers.get('Content-Type') || '')) {
+      throw new Error('Your session has ended: reload the page and log in again.')
+    }
+    return res.json().catch(function () { return {} }).then(function (data) {
+      if (!res.ok) throw new Error((data.error && data.error.message) || 'The server answered ' + res.status + '.')
+      return data
+    })
+  })
+}
+
+function putFile(presign, file, onProgress) {
+  return new Promise(function (resolve, reject) {
+    var xhr = new XMLHttpRequest()
+    xhr.open('PUT', presign.upload_url)
+    Object.keys(presign.headers || {}).forEach(function (name) { xhr.setRequestHeader(name, presign.headers[name]) })
+    xhr.upload.onprogress = function (e) { if (e.lengthComputable) onProgress(e.loaded / e.total) }
+    xhr.onload = function () {
+      // 412: the bytes are there already (another tab, an earlier try): nothing left to send.
+      if ((xhr.status >= 200 && xhr.status < 300) || xhr.status === 412) resolve()
+      else reject(new Error('Storage refused the upload (' + xhr.status + ').'))
+    }
+    xhr.onerror = function () { reject(new Error('The upload was interrupted. Try again.')) }
+    xhr.send(file)
+  })
+}
+
+document.querySelectorAll('form[data-upload]').forEach(function (form) {
+  if (!window.crypto || !crypto.subtle || !window.fetch) return
+  var input = form.querySelector('input[type=file]')
+  var bar = form.querySelector('progress')
+  var status = form.querySelector('[data-status]')
+  var csrf = form.querySelector('input[name=_csrf]').value
+  var canvasField = form.querySelector('input[name=canvas_id]')
+  var busy = false
+  function say(text, isError) {
+    status.textContent = text
+    status.classList.toggle('danger', !!isError)
+  }
+  function progress(fraction) {
+    bar.hidden = false
+    bar.value = Math.round(fraction * 100)
+  }
+  function send(file) {
+    if (busy) return
+    busy = true
+    form.querySelectorAll('button, input').forEach(function (el) { el.disabled = true })
+    say('Reading ' + file.name + '…')
+    progress(0)
+    file.arrayBuffer().then(function (buffer) {
+      return crypto.subtle.digest('SHA-256', buffer).then(function (digest) {
+        var body = {
+          sha256: hex(digest),
+          ext: extOf(file.name, buffer.slice(0, 4096)),
+          size: file.size,
+          mime: /^[\\w.+-]+\\/[\\w.+-]+$/.test(file.type) ? file.type : 'application/octet-stream',
+        }
+        return postJson('/upload/presign', body, csrf).then(function (presign) {
+          if (presign.exists) {
+            progress(1)
+            say('Already stored: using the copy on the server.')
+            return body
+          }
+          say('Uploading ' + file.name + '…')
+          return putFile(presign, file, progress).then(function () { return body })
+        })
+      })
+    }).then(function (body) {
+      say('Publishing…')
+      body.name = file.name
+      if (canvasField) body.canvas_id = canvasField.value
+      return postJson('/upload/finish', body, csrf)
+    }).then(function (done) {
+      progress(1)
+      window.location.assign(done.location)
+    }).catch(function (err) {
+      busy = false
+      form.querySelectorAll('button, input').forEach(function (el) { el.disabled = false })
+      say(err.message, true)
+    })
+  }
+  form.addEventListener('submit', function (e) {
+    if (!input.files.length) return
+    e.preventDefault()
+    send(input.files[0])
+  })
+  ;['dragenter', 'dragover'].forEach(function (type) {
+    form.addEventListener(type, function (e) { e.preventDefault(); form.classList.add('over') })
+  })
+  ;['dragleave', 'drop'].forEach(function (type) {
+    form.addEventListener(type, function () { form.classList.remove('over') })
+  })
+  form.addEventListener('drop', function (e) {
+    e.preventDefault()
+    var file = e.dataTransfer && e.dataTransfer.files[0]
+    if (file) send(file)
+  })
+})
+`
+
+export const APP_JS = [COPY, AUTO_SUBMIT, UPLOAD].map((part) => part.trim()).join('\n')

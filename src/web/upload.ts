@@ -1,0 +1,117 @@
+import { Hono, type Context } from 'hono'
+import * as z from 'zod/mini'
+import { requestOrigin, type SignedInEnv } from '../http/context'
+import { jsonBody, readFormBytes } from '../http/validate'
+import { id, title, uploadBody } from '../schema/requests'
+import { createCanvas, updateCanvas } from '../domain/canvases'
+import { finalizeUpload, presignUpload } from '../domain/files'
+import { publish } from '../domain/publish'
+import { sessionActor } from '../domain/users'
+import { constantTimeEqual } from '../lib/crypto'
+import { AppError } from '../lib/errors'
+import { formatSize } from '../lib/format'
+import { storageTarget } from '../storage/target'
+import { quoted, setFlash } from './flash'
+import { checkedHeader, csrfToken, signedIn } from './session'
+
+// Publishing from the browser. With JavaScript the bytes go straight to storage, as the CLI's do
+// (presign, PUT with progress, finish), so the Worker never holds a large upload; without it, a
+// plain form post up to MAX_DIRECT_UPLOAD_BYTES. Either way the file is a new canvas, or a new
+// version of `canvas_id`, and the person lands on its page with a message saying which.
+export const upload = new Hono<SignedInEnv>()
+
+upload.use('*', signedIn)
+
+const finishBody = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
+
+upload.post('/presign', checkedHeader, jsonBody(uploadBody), async (c) => {
+  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+  const actor = sessionActor(c.var.session)
+  return c.json(await presignUpload(c.var.svc, actor, c.req.valid('json'), target))
+})
+
+upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
+  const { name, canvas_id: canvasId, ...stored } = c.req.valid('json')
+  const { svc, session } = c.var
+  const actor = sessionActor(session)
+  const { file, reused } = await finalizeUpload(svc, actor, stored)
+  const canvas = canvasId
+    ? await updateCanvas(svc, actor, canvasId, { file_id: file.file_id })
+    : await createCanvas(svc, actor, {
+        file_id: file.file_id,
+        title: titleOf(name),
+        ext: stored.ext,
+      })
+  published(c, canvas, Boolean(canvasId), reused)
+  return c.json({ location: `/c/${canvas.canvas_id}` })
+})
+
+// Without JavaScript: multipart/form-data with the CSRF token among its fields. What it refuses
+// comes back as a page saying why, with the status the API would give; nothing is stored.
+upload.post('/', async (c) => {
+  const { svc, session } = c.var
+  const form = await readUploadForm(c)
+  if (!constantTimeEqual(String(form.get('_csrf') ?? ''), await csrfToken(svc, session))) {
+    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
+  }
+  const rawId = form.get('canvas_id')
+  if (rawId !== null && (typeof rawId !== 'string' || !id.safeParse(rawId).success)) {
+    throw new AppError('canvas_not_found', 'canvas not found')
+  }
+  const canvasId = rawId ?? undefined
+  const file = form.get('file') as File | string | null
+  if (file === null || typeof file === 'string' || (file.size === 0 && file.name === '')) {
+    throw new AppError('invalid_request', 'Choose a file to publish.')
+  }
+  if (file.size > svc.settings.maxDirectUploadBytes) throw tooLargeForPage(svc.settings)
+  const canvas = await publish(svc, sessionActor(session), {
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    filename: file.name,
+    // A new version keeps its canvas's title.
+    title: canvasId ? undefined : titleOf(file.name),
+    canvasId,
+  })
+  published(c, canvas, Boolean(canvasId), false)
+  return c.redirect(`/c/${canvas.canvas_id}`)
+})
+
+async function readUploadForm(c: Context<SignedInEnv>) {
+  const bytes = await readFormBytes(c).catch((err) => {
+    if (!(err instanceof AppError) || err.code !== 'payload_too_large') throw err
+    throw tooLargeForPage(c.var.svc.settings)
+  })
+  try {
+    return await new Response(bytes, {
+      headers: { 'Content-Type': c.req.header('Content-Type') ?? '' },
+    }).formData()
+  } catch {
+    throw new AppError('invalid_request', 'The upload could not be read: send it from the form.')
+  }
+}
+
+function tooLargeForPage(settings: { maxDirectUploadBytes: number }) {
+  return new AppError(
+    'payload_too_large',
+    `The file is over ${formatSize(settings.maxDirectUploadBytes)}, the most a page sends ` +
+      'without JavaScript. Turn JavaScript on to send it straight to storage, or push it with svc.',
+  )
+}
+
+/** A file's name as a canvas title: a title's rules hold for names that do not (too long, empty). */
+function titleOf(name: string) {
+  const cleaned = [...name.replace(/[\p{Cc}]/gu, '')].slice(0, 200).join('')
+  return title.safeParse(cleaned).success ? cleaned : 'untitled'
+}
+
+function published(
+  c: Context,
+  canvas: { title: string; version: number },
+  newVersion: boolean,
+  reused: boolean,
+) {
+  const what = newVersion
+    ? `${quoted(canvas.title)} is now at version ${canvas.version}.`
+    : `${quoted(canvas.title)} is published.`
+  const note = reused ? ' The same file was stored already, so it was not sent again.' : ''
+  setFlash(c, { tone: 'ok', text: what + note })
+}

@@ -1,0 +1,381 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import {
+  bytesOf,
+  call,
+  csrfOf,
+  formPost,
+  json,
+  newAccount,
+  newCanvas,
+  sha256,
+  type Account,
+} from './support/api'
+import { countRows } from './support/state'
+
+// The web app for people at the HTTP level: publishing from the browser (the script's JSON routes
+// and the plain form), post-redirect-get with a message that shows once, the dashboard's order
+// and search, the owner's canvas page with its versions, diff and share links. The browser tests
+// (test/node/web.test.ts) drive the same pages in Chromium.
+
+/** The Set-Cookie of the message an action left for the next page, as a Cookie pair. */
+function flashCookie(res: Response) {
+  const match = /(?:^|, )(canvas_flash=[^;]*)/.exec(res.headers.get('Set-Cookie') ?? '')
+  return match?.[1]
+}
+
+/** A form post of the owner's, then the page its redirect lands on, with the message cookie. */
+async function postThenGet(account: Account, path: string, fields: Record<string, string>) {
+  const csrf = await csrfOf(account.cookie)
+  const posted = await call(path, {
+    ...formPost({ _csrf: csrf, ...fields }),
+    cookie: account.cookie,
+  })
+  expect(posted.status, path).toBe(302)
+  const location = posted.headers.get('Location')!
+  const flash = flashCookie(posted)
+  const page = await call(location, { cookie: [account.cookie, flash].filter(Boolean).join('; ') })
+  return { posted, location, flash, page, html: await page.text() }
+}
+
+async function scriptCall(account: Account, path: string, body: unknown) {
+  return call(path, {
+    method: 'POST',
+    json: body,
+    cookie: account.cookie,
+    headers: { Accept: 'application/json', 'X-CSRF-Token': await csrfOf(account.cookie) },
+  })
+}
+
+describe('publishing from the browser', () => {
+  it('presign, PUT, finish: a new canvas, then a new version, the bytes never through a page', async () => {
+    const account = await newAccount()
+    const content = bytesOf('<h1>from the browser</h1>')
+    const meta = {
+      sha256: await sha256(content),
+      ext: 'html',
+      size: content.byteLength,
+      mime: 'text/html',
+    }
+    const presigned = await json(await scriptCall(account, '/upload/presign', meta))
+    expect(presigned.exists).toBe(false)
+    const put = await call(presigned.upload_url, {
+      method: 'PUT',
+      body: content,
+      headers: { ...presigned.headers, Origin: 'http://elsewhere.test' },
+    })
+    expect(put.status).toBe(200)
+    // A page on another origin (CONTENT_URL) may send it: the signature is the credential.
+    expect(put.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    const finished = await scriptCall(account, '/upload/finish', { ...meta, name: 'report.html' })
+    expect(finished.status).toBe(200)
+    const { location } = await json(finished)
+    expect(location).toMatch(/^\/c\/[A-Za-z0-9]+$/)
+    const flash = flashCookie(finished)
+    const page = await call(location, { cookie: `${account.cookie}; ${flash}` })
+    const html = await page.text()
+    expect(html).toContain('“report.html” is published.')
+    // The message is taken: the page clears its cookie.
+    expect(page.headers.get('Set-Cookie')).toMatch(/canvas_flash=;.*Max-Age=0/)
+
+    // The same file again as a new version: stored already, so no PUT is asked for.
+    const canvasId = location.slice(3)
+    const again = await json(await scriptCall(account, '/upload/presign', meta))
+    expect(again.exists).toBe(true)
+    const version = await scriptCall(account, '/upload/finish', {
+      ...meta,
+      name: 'renamed.html',
+      canvas_id: canvasId,
+    })
+    expect((await json(version)).location).toBe(location)
+    const canvas = await json(await call(`/v1/canvases/${canvasId}`, { key: account.key }))
+    expect(canvas).toMatchObject({ version: 2, title: 'report.html' })
+    const message = await call(location, { cookie: `${account.cookie}; ${flashCookie(version)}` })
+    expect(await message.text()).toContain('is now at version 2. The same file was stored already')
+  })
+
+  it('the script routes need the CSRF header and a session, and answer errors as JSON', async () => {
+    const account = await newAccount()
+    const meta = { sha256: 'a'.repeat(64), ext: 'txt', size: 3, mime: 'text/plain' }
+    const noHeader = await call('/upload/presign', {
+      method: 'POST',
+      json: meta,
+      cookie: account.cookie,
+    })
+    expect(noHeader.status).toBe(403)
+    expect((await json(noHeader)).error.code).toBe('forbidden')
+    const unfinished = await scriptCall(account, '/upload/finish', { ...meta, name: 'x.txt' })
+    expect(unfinished.status).toBe(400)
+    expect((await json(unfinished)).error.code).toBe('upload_incomplete')
+    const other = await newAccount()
+    const theirs = await newCanvas(other.key, 'not yours')
+    const content = bytesOf('abc')
+    const mine = { sha256: await sha256(content), ext: 'txt', size: 3, mime: 'text/plain' }
+    const presigned = await json(await scriptCall(account, '/upload/presign', mine))
+    await call(presigned.upload_url, { method: 'PUT', body: content })
+    const into = await scriptCall(account, '/upload/finish', {
+      ...mine,
+      name: 'x.txt',
+      canvas_id: theirs.canvas_id,
+    })
+    expect(into.status).toBe(404)
+    expect((await json(into)).error.code).toBe('canvas_not_found')
+    const anonymous = await call('/upload/presign', { method: 'POST', json: meta })
+    expect(anonymous.status).toBe(302)
+    expect(
+      await countRows('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', theirs.canvas_id),
+    ).toBe(1)
+    const after = await json(await call(`/v1/canvases/${theirs.canvas_id}`, { key: other.key }))
+    expect(after.version).toBe(1)
+  })
+
+  it('without JavaScript, a form post up to MAX_DIRECT_UPLOAD_BYTES; above it a page says why', async () => {
+    const account = await newAccount()
+    const csrf = await csrfOf(account.cookie)
+    const send = (file: File, extra: Record<string, string> = {}, vars = {}) => {
+      const form = new FormData()
+      form.set('_csrf', csrf)
+      for (const [name, value] of Object.entries(extra)) form.set(name, value)
+      form.set('file', file)
+      return call('/upload', { method: 'POST', body: form, cookie: account.cookie, env: vars })
+    }
+    const res = await send(new File(['# Notes'], 'notes.md', { type: 'text/markdown' }))
+    expect(res.status).toBe(302)
+    const canvasId = res.headers.get('Location')!.slice(3)
+    const canvas = await json(await call(`/v1/canvases/${canvasId}`, { key: account.key }))
+    expect(canvas).toMatchObject({ title: 'notes.md', ext: 'md', renderer_id: 'markdown' })
+    const version = await send(new File(['# Notes 2'], 'other.md'), { canvas_id: canvasId })
+    expect(version.headers.get('Location')).toBe(`/c/${canvasId}`)
+    const big = await send(
+      new File(['x'.repeat(2048)], 'big.txt'),
+      {},
+      { MAX_DIRECT_UPLOAD_BYTES: '1024' },
+    )
+    expect(big.status).toBe(413)
+    expect(await big.text()).toContain('the most a page sends without JavaScript')
+    const none = await send(new File([], ''))
+    expect(none.status).toBe(400)
+    const forged = new FormData()
+    forged.set('_csrf', 'x'.repeat(32))
+    forged.set('file', new File(['x'], 'x.txt'))
+    const refused = await call('/upload', { method: 'POST', body: forged, cookie: account.cookie })
+    expect(refused.status).toBe(403)
+    const mine = 'SELECT COUNT(*) AS n FROM canvases WHERE owner_user_id = ?'
+    expect(await countRows(mine, account.userId)).toBe(1)
+  })
+})
+
+describe('post, redirect, get', () => {
+  it('every action ends on a page that says what it did, once', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'hello', { title: 'Quarterly' })
+    const id = canvas.canvas_id
+    const permanent = await postThenGet(account, `/c/${id}/permanent`, {})
+    expect(permanent.location).toBe(`/c/${id}`)
+    expect(permanent.html).toContain('“Quarterly” is permanent: it will not expire.')
+    const fromDashboard = await postThenGet(account, `/c/${id}/visibility`, {
+      visibility: 'public',
+      back: 'dashboard',
+    })
+    expect(fromDashboard.location).toBe(`/#canvas-${id}`)
+    expect(fromDashboard.html).toContain('“Quarterly” is public')
+    // A reload: no message, nothing done again.
+    const reload = await call(fromDashboard.location, { cookie: account.cookie })
+    expect(await reload.text()).not.toContain('is public:')
+    const shared = await postThenGet(account, `/c/${id}/share`, {
+      expires_in: '7d',
+      max_views: '5',
+    })
+    expect(shared.html).toContain('Share link created.')
+    const token = /\/s\/([\w-]+)<\/code>/.exec(shared.html)![1]
+    expect(await countRows('SELECT COUNT(*) AS n FROM share_links WHERE canvas_id = ?', id)).toBe(1)
+    const revoked = await postThenGet(account, `/c/${id}/shares/${token}/revoke`, {})
+    expect(revoked.html).toContain(`The link …${token.slice(-6)} is revoked`)
+    const twice = await postThenGet(account, `/c/${id}/shares/${token}/revoke`, {})
+    expect(twice.html).toContain('That link was revoked already.')
+    const deleted = await postThenGet(account, `/c/${id}/delete`, {})
+    expect(deleted.location).toBe('/')
+    expect(deleted.html).toContain('“Quarterly” was deleted')
+  })
+
+  it('a new API key shows once, on the page the redirect lands on; a reload makes no second', async () => {
+    const account = await newAccount()
+    const created = await postThenGet(account, '/settings/keys', { name: 'laptop', scope: 'read' })
+    expect(created.location).toBe('/settings')
+    const key = /<code class="block" id="copy-0">(svc_\w+)<\/code>/.exec(created.html)![1]
+    expect(created.html).toContain(`svc login --token ${key} --endpoint http://canvas.test`)
+    expect((await call('/v1/canvases', { key })).status).toBe(200)
+    const reload = await call('/settings', { cookie: account.cookie })
+    expect(await reload.text()).not.toContain(key)
+    const laptop = /id="key-(\w+)"><td class="primary-cell">laptop</.exec(created.html)![1]
+    const named = 'SELECT COUNT(*) AS n FROM api_keys WHERE key_id = ? AND name = ?'
+    expect(await countRows(named, laptop, 'laptop')).toBe(1)
+    expect([...created.html.matchAll(/<tr id="key-\w+"/g)].length).toBe(2)
+    const revoked = await postThenGet(account, `/settings/keys/${laptop}/revoke`, {})
+    expect(revoked.html).toContain('“laptop” is revoked')
+    expect((await call('/v1/canvases', { key })).status).toBe(401)
+  })
+
+  it('a message cookie that was tampered with is ignored, never shown as markup', async () => {
+    const account = await newAccount()
+    for (const value of [
+      encodeURIComponent(JSON.stringify({ tone: 'ok', text: '<script>alert(1)</script>' })),
+      encodeURIComponent(JSON.stringify({ tone: 'evil', text: 'x' })),
+      encodeURIComponent(JSON.stringify({ tone: 'ok', text: 'x'.repeat(5000) })),
+      '%7B%22tone',
+      'not json at all',
+    ]) {
+      const page = await call('/', { cookie: `${account.cookie}; canvas_flash=${value}` })
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      expect(html).not.toContain('<script>alert')
+      expect(html).not.toContain('xxxxxxxxxx')
+    }
+  })
+})
+
+describe('the dashboard', () => {
+  it('lists the most recently changed first, and searches titles (wildcards taken literally)', async () => {
+    const account = await newAccount()
+    const older = await newCanvas(account.key, 'a', { title: 'Report 50% done' })
+    await newCanvas(account.key, 'b', { title: 'Report_final' })
+    await newCanvas(account.key, 'c', { title: 'data.json' })
+    // A new version moves the oldest canvas to the top.
+    const csrf = await csrfOf(account.cookie)
+    const form = new FormData()
+    form.set('_csrf', csrf)
+    form.set('canvas_id', older.canvas_id)
+    form.set('file', new File(['a2'], 'a.txt'))
+    await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
+    const titles = async (query = '') => {
+      const html = await (await call(`/${query}`, { cookie: account.cookie })).text()
+      return [...html.matchAll(/<a href="\/c\/\w+">([^<]+)<\/a>/g)].map((m) => m[1])
+    }
+    expect(await titles()).toEqual(['Report 50% done', 'data.json', 'Report_final'])
+    expect(await titles('?q=report')).toEqual(['Report 50% done', 'Report_final'])
+    expect(await titles('?q=50%25')).toEqual(['Report 50% done'])
+    expect(await titles('?q=t_f')).toEqual(['Report_final'])
+    expect(await titles('?q=%25')).toEqual(['Report 50% done'])
+    expect(await titles('?q=nothing')).toEqual([])
+    expect(await titles(`?q=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([])
+    expect(await titles('?q=%00')).toEqual([])
+  })
+})
+
+describe("the owner's canvas page", () => {
+  it('shows versions with sizes, share links with their limits, and the whole share dialog', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'one', { title: 'Notes', permanent: true })
+    const id = canvas.canvas_id
+    await postThenGet(account, `/c/${id}/share`, {
+      expires_in: '24h',
+      password: 'secret',
+      max_views: '10',
+      version: '1',
+      token: 'my-own-link',
+    })
+    const html = await (await call(`/c/${id}`, { cookie: account.cookie })).text()
+    expect(html).toContain('http://canvas.test/s/my-own-link')
+    expect(html).toContain('0 of 10')
+    expect(html).toContain('v1 only')
+    expect(html).toMatch(/data-label="Password">yes/)
+    for (const field of ['expires_in', 'password', 'max_views', 'version', 'token']) {
+      expect(html).toContain(`name="${field}"`)
+    }
+    expect(html).toMatch(/id="version-1".*3 B/)
+    // A taken link name comes back on the form with what was typed, never the password.
+    const taken = await call(`/c/${id}/share`, {
+      ...formPost({
+        _csrf: await csrfOf(account.cookie),
+        token: 'my-own-link',
+        password: 'pw-typed',
+      }),
+      cookie: account.cookie,
+    })
+    expect(taken.status).toBe(400)
+    const again = await taken.text()
+    expect(again).toContain('value="my-own-link"')
+    expect(again).not.toContain('pw-typed')
+    // Revoking all asks first (the button is inside a closed dialog) and then says how many.
+    await postThenGet(account, `/c/${id}/share`, {})
+    const all = await postThenGet(account, `/c/${id}/unshare`, {})
+    expect(all.html).toContain('Revoked 2 share links')
+  })
+
+  it('a visitor of a public canvas sees its latest version only, with no owner tools', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1 text', { title: 'Open notes' })
+    const id = canvas.canvas_id
+    await postThenGet(account, `/c/${id}/visibility`, { visibility: 'public' })
+    const form = new FormData()
+    form.set('_csrf', await csrfOf(account.cookie))
+    form.set('canvas_id', id)
+    form.set('file', new File(['v2 text'], 'notes.txt'))
+    await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
+    const html = await (await call(`/c/${id}?v=1`, {})).text()
+    expect(html).toContain('<span class="chip">v2</span>')
+    expect(html).not.toContain('name="v"')
+    expect(html).not.toContain('_csrf')
+    expect(html).not.toMatch(/\/_frame\/\w+\/1\?/)
+    const download = await call(`/c/${id}/download?v=1`, {})
+    expect(download.status).toBe(302)
+    expect(download.headers.get('Location')).toContain(
+      await sha256(bytesOf('v2 text')).then((h) => h.slice(0, 16)),
+    )
+  })
+
+  it('compares two versions of a text canvas line by line, and refuses what is not text', async () => {
+    const account = await newAccount()
+    const lines = (n: number, changed: number) =>
+      Array.from({ length: n }, (_, i) => (i === changed ? `line ${i} changed` : `line ${i}`)).join(
+        '\n',
+      )
+    const canvas = await newCanvas(account.key, lines(40, -1), { title: 'Long', ext: 'md' })
+    const id = canvas.canvas_id
+    const form = new FormData()
+    form.set('_csrf', await csrfOf(account.cookie))
+    form.set('canvas_id', id)
+    form.set('file', new File([lines(40, 20)], 'long.md'))
+    await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
+    const res = await call(`/c/${id}/diff?from=1&to=2`, { cookie: account.cookie })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('1 line added, 1 line removed.')
+    expect(html).toMatch(/<div class="del"><span>(?:(?!<div).)*line 20<\/span><\/div>/)
+    expect(html).toMatch(/<div class="add"><span>(?:(?!<div).)*line 20 changed<\/span><\/div>/)
+    // Three lines of context on each side, not the whole file.
+    expect(html).toContain('line 17')
+    expect(html).not.toContain('line 16<')
+    expect(html).toContain('Line 18 of v1, line 18 of v2')
+    const other = await newAccount()
+    expect((await call(`/c/${id}/diff?from=1&to=2`, { cookie: other.cookie })).status).toBe(404)
+    expect((await call(`/c/${id}/diff?from=1&to=3`, { cookie: account.cookie })).status).toBe(404)
+
+    const binary = await newCanvas(account.key, 'x', { title: 'Bin', ext: 'bin' })
+    const bytes = new Uint8Array([0, 1, 2, 255])
+    const binForm = new FormData()
+    binForm.set('_csrf', await csrfOf(account.cookie))
+    binForm.set('canvas_id', binary.canvas_id)
+    binForm.set('file', new File([bytes], 'x.bin'))
+    await call('/upload', { method: 'POST', body: binForm, cookie: account.cookie })
+    const refused = await call(`/c/${binary.canvas_id}/diff?from=1&to=2`, {
+      cookie: account.cookie,
+    })
+    expect(await refused.text()).toContain('version 2 is not text')
+  })
+})
+
+describe('accounts', () => {
+  it('signup says at once when it is closed, and states the password minimum when open', async () => {
+    await newAccount()
+    const closed = await call('/signup', { env: { SIGNUP: 'closed' } })
+    const text = await closed.text()
+    expect(text).toContain('Signup is closed')
+    expect(text).not.toContain('<form method="post" action="/signup"')
+    const open = await (await call('/signup', { env: { SIGNUP: 'open' } })).text()
+    expect(open).toContain('At least 8 characters.')
+    const login = await (await call('/login', { env: { SIGNUP: 'closed' } })).text()
+    expect(login).not.toContain('Create an account')
+    expect(env.DB).toBeDefined()
+  })
+})
