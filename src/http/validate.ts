@@ -7,8 +7,9 @@ import { describing } from './route-docs'
 
 // Request validation: @hono/zod-validator with a hook that throws the project's AppError, so every
 // failure is the one 400 body naming the field. Ahead of it, guards that the validator cannot do:
-// the JSON body's media type, its size (refused before it is buffered) and its encoding, and a query
-// name given twice (refused rather than guessed). Handlers read `c.req.valid(...)`, typed.
+// a query name given twice (refused rather than guessed). JSON bodies are validated by jsonBody
+// itself, after its own guards (media type, size refused before buffering, encoding), with the
+// same schemas and errors. Handlers read `c.req.valid(...)`, typed.
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
@@ -50,26 +51,23 @@ export function query<S extends z.ZodMiniType>(schema: S) {
 }
 
 /**
- * A JSON body, size-capped, decoded and parsed here, then validated: the parsed value is handed to
- * the validator through Hono's body cache, so the stream is read once and never past the cap.
+ * A JSON body, size-capped, decoded, parsed and validated here, so the stream is read once and
+ * never past the cap. The value goes to `c.req.valid('json')` directly, typed as zValidator's:
+ * handing it to zValidator through Hono's body cache cost every JSON request a Response built and
+ * read back (c.req.json() looks up the cached text, not the cached value).
  */
 export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOptions = {}) {
-  const validate = valid('json', schema)
-  const guarded: typeof validate = async (c, next) => {
-    await primeJson(c, options)
-    return validate(c, next)
+  const validated: ReturnType<typeof valid<'json', S>> = async (c, next) => {
+    // Hono types validated data as `{}`; a schema's output is whatever the schema says.
+    c.req.addValidatedData('json', parse(schema, await readJsonValue(c, options)) as {})
+    await next()
   }
-  return describing({ target: 'json', schema, optional: options.optional }, guarded)
+  return describing({ target: 'json', schema, optional: options.optional }, validated)
 }
 
 type JsonOptions = {
   /** A body whose every field is optional may be left out entirely. */
   optional?: boolean
-}
-
-async function primeJson(c: Context, options: JsonOptions) {
-  const value = await readJsonValue(c, options)
-  c.req.bodyCache.json = Promise.resolve(value)
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/
