@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Screenshots for the README: the dashboard, the settings page and a viewer per renderer, in the
-// light and the dark theme, from a local `npm run dev` service in Debian's Chromium.
+// Screenshots for the README: the dashboard, the settings page, a canvas's page with its versions
+// and share links, a diff, and a viewer per renderer, in the light and the dark theme, at a
+// laptop's width and a phone's, from a local `npm run dev` service in Debian's Chromium.
 //   node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -84,6 +85,20 @@ try {
     })
     ids[name] = (await res.json()).canvas_id
   }
+  // A second version of the report and a share link, so its page has something to show.
+  const report = ids['quarterly-report.md']
+  const v2 = new FormData()
+  const revised = SAMPLES['quarterly-report.md']
+    .replace('**18%**', '**21%**')
+    .replace('- [ ] Board deck', '- [x] Board deck\n- [ ] Investor letter')
+  v2.append('file', new Blob([revised]), 'quarterly-report.md')
+  const auth = { Authorization: `Bearer ${key}` }
+  await fetch(`${base}/v1/canvases/${report}`, { method: 'PATCH', headers: auth, body: v2 })
+  await fetch(`${base}/v1/canvases/${report}/shares`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ expires_in: '7d', max_views: 50 }),
+  })
   for (const scheme of ['light', 'dark']) {
     const profile = mkdtempSync(join(work, 'profile-'))
     const context = await chromium.launchPersistentContext(profile, {
@@ -96,13 +111,20 @@ try {
       { name: cookie.split('=')[0], value: cookie.split('=')[1], url: base },
     ])
     const page = await context.newPage()
-    const shot = async (path, name) => {
+    const shot = async (path, name, fullPage = false) => {
       await page.goto(base + path)
       await page.waitForTimeout(600)
-      await page.screenshot({ path: join(out, `${name}-${scheme}.png`) })
+      await page.screenshot({ path: join(out, `${name}-${scheme}.png`), fullPage })
     }
     await shot('/', 'dashboard')
     await shot('/settings', 'settings')
+    await shot(`/c/${report}`, 'canvas-page', true)
+    await shot(`/c/${report}/diff?from=1&to=2`, 'diff')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shot('/', 'dashboard-phone', true)
+    await shot(`/c/${report}`, 'canvas-page-phone', true)
+    await shot('/settings', 'settings-phone', true)
+    await page.setViewportSize({ width: 1280, height: 760 })
     for (const [name, id] of Object.entries(ids))
       await shot(`/c/${id}`, `viewer-${name.split('.').pop()}`)
     await context.close()

@@ -119,7 +119,8 @@ table.list thead{display:none}
 table.list tr{border-bottom:1px solid var(--line);padding:var(--s2) 0}
 table.list tr:last-child{border-bottom:0}
 table.list td{border:0;padding:2px var(--s3);display:flex;gap:var(--s2);align-items:center;flex-wrap:wrap}
-table.list td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:var(--text-sm);min-width:84px}
+table.list td[data-label]{display:inline-flex;width:auto;gap:var(--s1);padding-right:0}
+table.list td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:var(--text-sm)}
 table.list td.end{text-align:left}table.list td.end .actions{justify-content:flex-start}
 table.list td.primary-cell{font-size:var(--text-lg);background:none;color:var(--fg)}
 }
