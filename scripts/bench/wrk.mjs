@@ -26,11 +26,19 @@ export function wrk(target, seconds, connections) {
   command.push(target.url)
   const text = spawnSync('wrk', command, { encoding: 'utf8' }).stdout
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0)
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0)
   // wrk counts a 4xx/5xx answer apart from a socket that failed (connect, read, write, timeout).
   const statusErrors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text)
   const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0
-  return { rps, p50: latency(text, '50%'), p99: latency(text, '99%'), statusErrors, socketErrors }
+  return {
+    rps,
+    requests,
+    p50: latency(text, '50%'),
+    p99: latency(text, '99%'),
+    statusErrors,
+    socketErrors,
+  }
 }
 
 function latency(text, label) {
