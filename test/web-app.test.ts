@@ -218,6 +218,14 @@ describe('post, redirect, get', () => {
 
   it('a message cookie that was tampered with is ignored, never shown as markup', async () => {
     const account = await newAccount()
+    // A message signed for one session is not shown to another (a shared browser, a planted cookie).
+    const canvas = await newCanvas(account.key, 'x', { title: 'Mine' })
+    const { flash } = await postThenGet(account, `/c/${canvas.canvas_id}/permanent`, {})
+    const other = await newAccount()
+    const elsewhere = await call('/', { cookie: `${other.cookie}; ${flash}` })
+    expect(await elsewhere.text()).not.toContain('“Mine” is permanent')
+    const mine = await call('/', { cookie: `${account.cookie}; ${flash}` })
+    expect(await mine.text()).toContain('“Mine” is permanent')
     for (const value of [
       encodeURIComponent(JSON.stringify({ tone: 'ok', text: '<script>alert(1)</script>' })),
       encodeURIComponent(JSON.stringify({ tone: 'evil', text: 'x' })),
@@ -292,7 +300,7 @@ describe("the owner's canvas page", () => {
       }),
       cookie: account.cookie,
     })
-    expect(taken.status).toBe(400)
+    expect(taken.status).toBe(409)
     const again = await taken.text()
     expect(again).toContain('value="my-own-link"')
     expect(again).not.toContain('pw-typed')
@@ -350,6 +358,7 @@ describe("the owner's canvas page", () => {
     const other = await newAccount()
     expect((await call(`/c/${id}/diff?from=1&to=2`, { cookie: other.cookie })).status).toBe(404)
     expect((await call(`/c/${id}/diff?from=1&to=3`, { cookie: account.cookie })).status).toBe(404)
+    expect((await call(`/c/${id}/diff?from=x&to=2`, { cookie: account.cookie })).status).toBe(400)
 
     const binary = await newCanvas(account.key, 'x', { title: 'Bin', ext: 'bin' })
     const bytes = new Uint8Array([0, 1, 2, 255])

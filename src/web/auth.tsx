@@ -8,6 +8,7 @@ import { hasAnyUser } from '../domain/canvas-reads'
 import { endSession, login, signup } from '../domain/users'
 import type { Services } from '../domain/services'
 import { AppError } from '../lib/errors'
+import { clearFlash } from './flash'
 import { readForm, safeNext, sentence } from './forms'
 import { AuthPage } from './pages/auth'
 import { ErrorPage } from './pages/error'
@@ -92,5 +93,6 @@ auth.post('/logout', async (c) => {
   const token = getCookie(c, SESSION_COOKIE)
   if (token) await endSession(c.var.svc, token)
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })
+  clearFlash(c)
   return c.redirect('/login')
 })

@@ -10,7 +10,7 @@ import { AppError } from '../lib/errors'
 import { ownerPage } from './owner-page'
 import { quoted, setFlash } from './flash'
 import { formFields } from './forms'
-import { checkedForm, signedIn, type FormEnv } from './session'
+import { checkedForm, limitBySession, signedIn, type FormEnv } from './session'
 
 // The owner's actions on a canvas, each a form post that ends on a page saying what it did
 // (post, redirect, get: a reload repeats nothing). Those posted from the dashboard go back there.
@@ -19,6 +19,7 @@ export const canvasActions = new Hono<AppEnv>()
 canvasActions.post(
   '/:id/:action{permanent|visibility|delete|unshare}',
   signedIn,
+  limitBySession,
   checkedForm,
   async (c) => {
     const { svc, session, form } = c.var
@@ -27,7 +28,7 @@ canvasActions.post(
     switch (c.req.param('action')) {
       case 'permanent': {
         const canvas = await makePermanent(svc, actor, canvasId)
-        setFlash(c, {
+        await setFlash(c, {
           tone: 'ok',
           text: `${quoted(canvas.title)} is permanent: it will not expire.`,
         })
@@ -40,20 +41,23 @@ canvasActions.post(
           canvas.visibility === 'public'
             ? `${quoted(canvas.title)} is public: anyone with its address can see it.`
             : `${quoted(canvas.title)} is private: only you, and your share links, show it.`
-        setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text })
         break
       }
       case 'unshare': {
         const count = await revokeShares(svc, actor, canvasId)
         const text = `Revoked ${count} share ${count === 1 ? 'link' : 'links'}: none opens any more.`
-        setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text })
         return c.redirect(`/c/${canvasId}#share`)
       }
       case 'delete': {
         const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
         await deleteCanvas(svc, actor, canvasId)
         const title = view ? quoted(view.canvas.title) : 'The canvas'
-        setFlash(c, { tone: 'ok', text: `${title} was deleted, with its versions and links.` })
+        await setFlash(c, {
+          tone: 'ok',
+          text: `${title} was deleted, with its versions and links.`,
+        })
         return c.redirect('/')
       }
     }
@@ -61,7 +65,7 @@ canvasActions.post(
   },
 )
 
-canvasActions.post('/:id/share', signedIn, checkedForm, async (c) => {
+canvasActions.post('/:id/share', signedIn, limitBySession, checkedForm, async (c) => {
   const { svc, session, form } = c.var
   const canvasId = canvasIdParam(c)
   const fields = formFields(form, ['expires_in', 'password', 'max_views', 'version', 'token'])
@@ -69,7 +73,7 @@ canvasActions.post('/:id/share', signedIn, checkedForm, async (c) => {
     const input = parse(createShareBody, withNumbers(fields, ['max_views', 'version']))
     const link = await createShare(svc, sessionActor(session), canvasId, input)
     const url = `${requestOrigin(c)}/s/${link.token}`
-    setFlash(c, {
+    await setFlash(c, {
       tone: 'ok',
       text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
       copy: [{ label: 'The link', value: url }],
@@ -81,7 +85,8 @@ canvasActions.post('/:id/share', signedIn, checkedForm, async (c) => {
     const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
     if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
     const { password: _, ...values } = fields
-    return ownerPage(c, session, view, { values, error: shareFormError(err.message) })
+    const status = err.status as 400 | 404 | 409
+    return ownerPage(c, session, view, { values, error: shareFormError(err.message), status })
   }
 })
 
@@ -94,11 +99,14 @@ canvasActions.post('/:id/shares/:token/revoke', signedIn, checkedForm, async (c)
   if (!shareToken.safeParse(token).success) throw new AppError('share_not_found', 'no such link')
   try {
     await revokeShare(svc, sessionActor(session), canvasId, token)
-    setFlash(c, { tone: 'ok', text: `The link …${token.slice(-6)} is revoked: it opens nothing.` })
+    await setFlash(c, {
+      tone: 'ok',
+      text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,
+    })
   } catch (err) {
     // Revoked already (another tab): the page as it would be anyway, saying so.
     if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
-    setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
+    await setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
   }
   return c.redirect(`/c/${canvasId}#share`)
 })

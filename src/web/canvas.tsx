@@ -1,20 +1,16 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
-import { listShares } from '../domain/shares'
-import { sessionActor, type SessionInfo } from '../domain/users'
+import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
 import { ownerPage, pickVersion } from './owner-page'
-import { takeFlash } from './flash'
 import { frameUrls } from './frame-links'
-import { CanvasPage } from './pages/canvas-page'
 import { ConfirmDelete } from './pages/confirm-delete'
 import { DiffPage } from './pages/diff'
-import type { ShareDraft } from './pages/share-dialog'
 import { Viewer } from './pages/viewer'
 import { csrfToken, signedIn } from './session'
 
@@ -95,10 +91,13 @@ canvas.get('/:id/diff', signedIn, async (c) => {
 
 canvas.route('/', canvasActions)
 
-/** A version the canvas has, or 404 naming the parameter (a diff of nothing is no page). */
+/** A version the canvas has: 400 for what cannot be one, 404 for one it does not have. */
 function versionParam(raw: string | undefined, versions: { version: number }[], name: string) {
+  if (!/^[1-9]\d{0,8}$/.test(raw ?? '')) {
+    throw new AppError('invalid_request', `${name}: must be a version number`)
+  }
   const wanted = Number(raw)
-  if (!/^[1-9]\d{0,8}$/.test(raw ?? '') || !versions.some((v) => v.version === wanted)) {
+  if (!versions.some((v) => v.version === wanted)) {
     throw new AppError('version_not_found', `${name}: the canvas has no such version`)
   }
   return wanted

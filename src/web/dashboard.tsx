@@ -41,7 +41,7 @@ dashboard.get('/', async (c) => {
       filters={{ search, ext: validExt, visibility }}
       page={page}
       hasMore={canvases.length > PAGE_SIZE}
-      flash={takeFlash(c)}
+      flash={await takeFlash(c, { svc, session })}
       limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
     />,
   )

@@ -2,6 +2,11 @@ import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as z from 'zod/mini'
 import { isHttps } from '../http/auth'
+import type { SignedInEnv } from '../http/context'
+import type { Services } from '../domain/services'
+import type { SessionInfo } from '../domain/users'
+import { constantTimeEqual, hmacHex } from '../lib/crypto'
+import { secretFor } from '../lib/settings'
 
 // What an action did, carried across its redirect (post, redirect, get): the form post sets it,
 // the next page that shows messages takes it and clears it, so a reload repeats neither the action
@@ -28,8 +33,20 @@ const flashShape = z.object({
 
 export type Flash = z.infer<typeof flashShape>
 
-export function setFlash(c: Context, flash: Flash) {
-  setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
+/**
+ * Signed for the session it was set in (an HMAC under CSRF_SECRET): a cookie planted by anyone else,
+ * or left over from another session in the same browser, is not shown.
+ */
+async function signature({ svc, session }: Signer, text: string) {
+  const secret = secretFor('CSRF_SECRET', svc.settings.csrfSecret)
+  return (await hmacHex(secret, `flash:${session.sessionHash}:${text}`)).slice(0, 32)
+}
+
+type Signer = { svc: Services; session: SessionInfo }
+
+export async function setFlash<E extends SignedInEnv>(c: Context<E>, flash: Flash) {
+  const text = JSON.stringify(flash)
+  setCookie(c, FLASH_COOKIE, `${await signature(c.var, text)}.${text}`, {
     path: '/',
     httpOnly: true,
     sameSite: 'Lax',
@@ -40,19 +57,30 @@ export function setFlash(c: Context, flash: Flash) {
 }
 
 /** The message waiting for this page, if any; it is shown once. */
-export function takeFlash(c: Context): Flash | undefined {
+export async function takeFlash(c: Context, signer: Signer): Promise<Flash | undefined> {
   const raw = getCookie(c, FLASH_COOKIE)
   if (raw === undefined) return undefined
-  deleteCookie(c, FLASH_COOKIE, { path: '/', secure: isHttps(c) })
+  clearFlash(c)
+  const dot = raw.indexOf('.')
+  const text = raw.slice(dot + 1)
+  if (dot < 0 || !constantTimeEqual(raw.slice(0, dot), await signature(signer, text)))
+    return undefined
   try {
-    const parsed = flashShape.safeParse(JSON.parse(raw))
+    const parsed = flashShape.safeParse(JSON.parse(text))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
   }
 }
 
+/** Logging out drops a message not yet shown (a new key among them). */
+export function clearFlash(c: Context) {
+  deleteCookie(c, FLASH_COOKIE, { path: '/', secure: isHttps(c) })
+}
+
 /** A title as a message quotes it: whole when short, else cut with an ellipsis. */
 export function quoted(title: string) {
-  return `“${title.length > 60 ? `${title.slice(0, 59)}…` : title}”`
+  // By code points, so a cut never splits an emoji.
+  const chars = [...title]
+  return `“${chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : title}”`
 }

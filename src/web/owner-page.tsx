@@ -49,16 +49,20 @@ export async function ownerPage<E extends AppEnv>(
       textual={TEXT_RENDERERS.has(canvas.renderer_id) || canvas.ext === 'svg'}
       shares={shares}
       origin={origin}
-      flash={draft ? undefined : takeFlash(c)}
+      flash={draft ? undefined : await takeFlash(c, { svc, session })}
       shareDraft={draft}
       limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
     />,
-    draft ? 400 : 200,
+    draft?.status ?? 200,
   )
 }
 
-export /** The version asked for in `?v=`, if the canvas has it; else the current one. */
-function pickVersion(raw: string | undefined, versions: { version: number }[], current: number) {
+/** The version asked for in `?v=`, if the canvas has it; else the current one. */
+export function pickVersion(
+  raw: string | undefined,
+  versions: { version: number }[],
+  current: number,
+) {
   const wanted = Number(raw)
   return versions.some((v) => v.version === wanted) ? wanted : current
 }

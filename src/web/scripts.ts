@@ -76,6 +76,7 @@ document.querySelectorAll('form[data-upload]').forEach(function (form) {
   var status = form.querySelector('[data-status]')
   var csrf = form.querySelector('input[name=_csrf]').value
   var canvasField = form.querySelector('input[name=canvas_id]')
+  var maxBytes = Number(form.getAttribute('data-max-bytes'))
   var busy = false
   function say(text, isError) {
     status.textContent = text
@@ -87,6 +88,10 @@ document.querySelectorAll('form[data-upload]').forEach(function (form) {
   }
   function send(file) {
     if (busy) return
+    if (maxBytes && file.size > maxBytes) {
+      say(file.name + ' is too large to send from the page: push it with svc instead.', true)
+      return
+    }
     busy = true
     form.querySelectorAll('button, input').forEach(function (el) { el.disabled = true })
     say('Reading ' + file.name + '…')
@@ -120,6 +125,7 @@ document.querySelectorAll('form[data-upload]').forEach(function (form) {
     }).catch(function (err) {
       busy = false
       form.querySelectorAll('button, input').forEach(function (el) { el.disabled = false })
+      bar.hidden = true
       say(err.message, true)
     })
   }
@@ -131,15 +137,24 @@ document.querySelectorAll('form[data-upload]').forEach(function (form) {
   ;['dragenter', 'dragover'].forEach(function (type) {
     form.addEventListener(type, function (e) { e.preventDefault(); form.classList.add('over') })
   })
-  ;['dragleave', 'drop'].forEach(function (type) {
-    form.addEventListener(type, function () { form.classList.remove('over') })
+  form.addEventListener('dragleave', function (e) {
+    // Leaving for one of the form's own children is not leaving the form.
+    if (!form.contains(e.relatedTarget)) form.classList.remove('over')
   })
   form.addEventListener('drop', function (e) {
     e.preventDefault()
+    form.classList.remove('over')
     var file = e.dataTransfer && e.dataTransfer.files[0]
     if (file) send(file)
   })
 })
+
+// A file dropped beside the drop zone would make the browser open it and leave the page.
+if (document.querySelector('form[data-upload]')) {
+  ;['dragover', 'drop'].forEach(function (type) {
+    document.addEventListener(type, function (e) { e.preventDefault() })
+  })
+}
 `
 
 export const APP_JS = [COPY, AUTO_SUBMIT, UPLOAD].map((part) => part.trim()).join('\n')

@@ -1,6 +1,7 @@
 import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { SESSION_COOKIE } from '../http/auth'
+import { limit } from '../http/limits'
 import type { AppEnv, SignedInEnv } from '../http/context'
 import { resolveSession, type SessionInfo } from '../domain/users'
 import type { Services } from '../domain/services'
@@ -67,3 +68,12 @@ export const checkedHeader = createMiddleware<SignedInEnv>(async (c, next) => {
 })
 
 export const CSRF_HEADER = 'X-CSRF-Token'
+
+/**
+ * The pages' writes (uploads, share links, the other actions) take from the same budget as the
+ * API's, per session rather than per key: a script holding a session gets no more than a key.
+ */
+export const limitBySession = createMiddleware<SignedInEnv>(async (c, next) => {
+  await limit(c.env.API_LIMITER, `session:${c.var.session.sessionId}`)
+  await next()
+})

@@ -30,7 +30,7 @@ settings.post('/keys', checkedForm, async (c) => {
   const actor = sessionActor(c.var.session)
   const created = await createKey(c.var.svc, actor, name, scopes ?? ['read', 'write'])
   // The key is shown once, on the page the redirect lands on: a reload makes no second key.
-  setFlash(c, {
+  await setFlash(c, {
     tone: 'ok',
     text: `${quoted(name)} was created. Copy it now: it is not shown again.`,
     copy: [
@@ -56,7 +56,7 @@ settings.post('/keys/:keyId/revoke', checkedForm, async (c) => {
       if (!(err instanceof AppError)) throw err
     }
   }
-  setFlash(c, { tone: 'ok', text })
+  await setFlash(c, { tone: 'ok', text })
   return c.redirect('/settings')
 })
 
@@ -74,7 +74,7 @@ async function renderSettings<E extends SignedInEnv>(
       csrf={await csrfToken(svc, session)}
       keys={keys}
       usage={usage}
-      flash={takeFlash(c)}
+      flash={await takeFlash(c, c.var)}
       {...extra}
     />,
     status,

@@ -12,7 +12,7 @@ import { AppError } from '../lib/errors'
 import { formatSize } from '../lib/format'
 import { storageTarget } from '../storage/target'
 import { quoted, setFlash } from './flash'
-import { checkedHeader, csrfToken, signedIn } from './session'
+import { checkedHeader, csrfToken, limitBySession, signedIn } from './session'
 
 // Publishing from the browser. With JavaScript the bytes go straight to storage, as the CLI's do
 // (presign, PUT with progress, finish), so the Worker never holds a large upload; without it, a
@@ -20,7 +20,7 @@ import { checkedHeader, csrfToken, signedIn } from './session'
 // version of `canvas_id`, and the person lands on its page with a message saying which.
 export const upload = new Hono<SignedInEnv>()
 
-upload.use('*', signedIn)
+upload.use('*', signedIn, limitBySession)
 
 const finishBody = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
 
@@ -42,7 +42,7 @@ upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
         title: titleOf(name),
         ext: stored.ext,
       })
-  published(c, canvas, Boolean(canvasId), reused)
+  await published(c, canvas, Boolean(canvasId), reused)
   return c.json({ location: `/c/${canvas.canvas_id}` })
 })
 
@@ -71,7 +71,7 @@ upload.post('/', async (c) => {
     title: canvasId ? undefined : titleOf(file.name),
     canvasId,
   })
-  published(c, canvas, Boolean(canvasId), false)
+  await published(c, canvas, Boolean(canvasId), false)
   return c.redirect(`/c/${canvas.canvas_id}`)
 })
 
@@ -103,8 +103,8 @@ function titleOf(name: string) {
   return title.safeParse(cleaned).success ? cleaned : 'untitled'
 }
 
-function published(
-  c: Context,
+async function published(
+  c: Context<SignedInEnv>,
   canvas: { title: string; version: number },
   newVersion: boolean,
   reused: boolean,
@@ -113,5 +113,5 @@ function published(
     ? `${quoted(canvas.title)} is now at version ${canvas.version}.`
     : `${quoted(canvas.title)} is published.`
   const note = reused ? ' The same file was stored already, so it was not sent again.' : ''
-  setFlash(c, { tone: 'ok', text: what + note })
+  await setFlash(c, { tone: 'ok', text: what + note })
 }

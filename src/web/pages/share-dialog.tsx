@@ -1,6 +1,7 @@
 import { Csrf } from './layout'
 
-export type ShareDraft = { values: Record<string, string>; error: string }
+/** A share form that came back: what was typed, why it was refused, and the status to answer. */
+export type ShareDraft = { values: Record<string, string>; error: string; status: 400 | 404 | 409 }
 
 const LIFETIMES = [
   ['', 'Never'],

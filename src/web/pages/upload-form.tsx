@@ -6,6 +6,10 @@ import { Csrf } from './layout'
  * form posts the file itself (up to `directLimit`); the script sends it straight to storage
  * instead, with the progress bar, and takes files dropped on the form.
  */
+// The script hashes a file whole (WebCrypto has no streaming digest), so it takes files up to
+// this size; larger ones go with svc, which streams.
+const BROWSER_LIMIT = 512 * 1024 * 1024
+
 export function UploadForm(props: {
   csrf: string
   canvasId?: string
@@ -13,6 +17,7 @@ export function UploadForm(props: {
   fileLimit: number
 }) {
   const label = props.canvasId ? 'Upload a new version' : 'Publish a file'
+  const browserLimit = Math.min(props.fileLimit, BROWSER_LIMIT)
   return (
     <form
       class="drop"
@@ -20,6 +25,7 @@ export function UploadForm(props: {
       action="/upload"
       enctype="multipart/form-data"
       data-upload
+      data-max-bytes={String(browserLimit)}
       aria-label={label}
     >
       <Csrf token={props.csrf} />
@@ -35,7 +41,8 @@ export function UploadForm(props: {
       </div>
       <p class="hint">
         Choose a file or drop one here: HTML, Markdown, a chart, a PDF, code, images, up to{' '}
-        {formatSize(props.fileLimit)} ({formatSize(props.directLimit)} without JavaScript).
+        {formatSize(browserLimit)} ({formatSize(props.directLimit)} without JavaScript)
+        {props.fileLimit > browserLimit && `; up to ${formatSize(props.fileLimit)} with svc`}.
       </p>
       <progress max={100} value={0} hidden aria-label="Upload progress"></progress>
       <p class="hint" data-status aria-live="polite"></p>
