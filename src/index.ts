@@ -4,6 +4,8 @@ import { sweep } from './domain/sweep'
 import { database } from './storage/db'
 import { meteredD1 } from './storage/metered-d1'
 
+export { CanvasLive } from './live/canvas-live'
+
 const app = buildApp()
 
 export default {

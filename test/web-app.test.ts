@@ -321,7 +321,7 @@ describe("the owner's canvas page", () => {
     form.set('file', new File(['v2 text'], 'notes.txt'))
     await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
     const html = await (await call(`/c/${id}?v=1`, {})).text()
-    expect(html).toContain('<span class="chip">v2</span>')
+    expect(html).toMatch(/<span class="chip" data-live-version[^>]*>v2<\/span>/)
     expect(html).not.toContain('name="v"')
     expect(html).not.toContain('_csrf')
     expect(html).not.toMatch(/\/_frame\/\w+\/1\?/)

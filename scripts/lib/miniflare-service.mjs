@@ -37,6 +37,7 @@ export function appOptions(work, bundlePath, bindings = {}) {
     compatibilityFlags: ['nodejs_compat'],
     d1Databases: { DB: 'bench-db' },
     r2Buckets: ['BUCKET'],
+    durableObjects: { LIVE: { className: 'CanvasLive', useSQLite: true } },
     ratelimits: {
       API_LIMITER: unlimited,
       AUTH_LIMITER: unlimited,
@@ -53,6 +54,7 @@ export function appOptions(work, bundlePath, bindings = {}) {
     },
     d1Persist: join(work, 'd1'),
     r2Persist: join(work, 'r2'),
+    durableObjectsPersist: join(work, 'do'),
   }
 }
 

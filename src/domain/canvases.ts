@@ -167,6 +167,10 @@ export async function updateCanvas(
     if (!row) throw canvasNotFound()
     await explainMissingFile(svc, actor, fileId!)
   }
+  if (fileId) svc.live?.(canvasId, { type: 'version', version: row.version })
+  if (input.visibility === 'private') {
+    svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
+  }
   return presentCanvas(row)
 }
 
@@ -182,6 +186,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
     .returning({ canvasId: canvases.canvasId })
     .get()
   if (!deleted) throw canvasNotFound()
+  svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
 }
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {

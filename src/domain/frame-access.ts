@@ -90,3 +90,40 @@ export async function contentUnderGrant(
   }
   throw canvasNotFound()
 }
+
+/**
+ * The canvas's current version, if the grant may follow it live: the owner's session or a public
+ * canvas, or a share link that shows the latest version and has no view limit (a limited link's
+ * page is one counted view of one version, so it does not follow). Null otherwise.
+ */
+export async function liveVersionUnderGrant(
+  svc: Services,
+  grant: FrameGrant,
+  canvasId: string,
+): Promise<number | null> {
+  const now = svc.now()
+  const db = svc.db
+  const access =
+    grant.kind === 'share'
+      ? exists(
+          db
+            .select(one)
+            .from(shareLinks)
+            .where(
+              and(
+                eq(shareLinks.token, grant.token),
+                eq(shareLinks.canvasId, canvases.canvasId),
+                or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+                isNull(shareLinks.version),
+                isNull(shareLinks.maxViews),
+              ),
+            ),
+        )
+      : condition(db, grant, now)
+  const row = await db
+    .select({ version: canvases.version })
+    .from(canvases)
+    .where(and(eq(canvases.canvasId, canvasId), live(now), access))
+    .get()
+  return row?.version ?? null
+}

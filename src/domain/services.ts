@@ -1,3 +1,4 @@
+import type { LiveNotifier } from '../lib/live-events'
 import type { Settings } from '../lib/settings'
 import type { Database } from '../storage/db'
 
@@ -7,6 +8,8 @@ export type Services = {
   bucket: R2Bucket
   settings: Settings
   now: () => number
+  /** Open viewers of a canvas; absent where nobody can be watching (the cron sweep). */
+  live?: LiveNotifier
 }
 
 /** The caller of a workspace-scoped operation, from an API key or a web session. */

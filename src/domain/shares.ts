@@ -130,6 +130,7 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
       .returning({ token: shareLinks.token }),
   ])
   if (canvas.length === 0) throw canvasNotFound()
+  if (deleted.length > 0) svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, 'share')
   return deleted.length
 }
 
@@ -148,6 +149,7 @@ export async function revokeShare(svc: Services, actor: Actor, canvasId: string,
   ])
   if (canvas.length === 0) throw canvasNotFound()
   if (deleted.length === 0) throw shareNotFound()
+  svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, `share:${token}`)
 }
 
 export function shareNotFound() {

@@ -1,7 +1,8 @@
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../lib/settings'
+import { liveNotifier } from '../live/notify'
 import { database } from '../storage/db'
-import type { AppEnv } from './context'
+import { afterResponse, type AppEnv } from './context'
 
 export const services = createMiddleware<AppEnv>(async (c, next) => {
   c.set('svc', {
@@ -9,6 +10,8 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     bucket: c.env.BUCKET,
     settings: readSettings(c.env),
     now: Date.now,
+    // Open viewers hear of a write after its response has gone.
+    live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
   })
   await next()
 })

@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
 import { ownerPage, pickVersion } from './owner-page'
-import { frameUrls } from './frame-links'
+import { frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
 import { DiffPage } from './pages/diff'
 import { Viewer } from './pages/viewer'
@@ -28,20 +28,20 @@ canvas.get('/:id', async (c) => {
   }
   if (view.isOwner && session) return ownerPage(c, session, view)
   const { canvas } = view
-  // The frame lives as long as the canvas is public.
-  const frame = await frameUrls(svc, requestOrigin(c), {
-    canvasId,
-    version: canvas.version,
-    grant: { kind: 'public' },
-  })
+  const origin = requestOrigin(c)
+  // The frame, and the page's live link, last as long as the canvas is public.
+  const grant = { kind: 'public' } as const
+  const frame = await frameUrls(svc, origin, { canvasId, version: canvas.version, grant })
   return c.html(
     <Viewer
       title={canvas.title}
       rendererId={canvas.renderer_id}
       ext={canvas.ext}
       frameSrc={frame.src}
-      facts={[`v${canvas.version}`, 'public']}
+      version={canvas.version}
+      facts={['public']}
       downloadHref={`/c/${canvasId}/download`}
+      live={await liveUrl(svc, origin, canvasId, grant)}
       og={{ title: canvas.title, type: 'article' }}
     />,
   )

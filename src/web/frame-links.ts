@@ -42,6 +42,26 @@ export async function frameUrls(svc: Services, origin: string, link: FrameLink) 
   return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
 }
 
+/**
+ * The live link of a page (web/live.ts): its socket and the frames of versions that land while it
+ * is open, under the page's own grant. Signed like a frame URL, its "version" being `live`; it
+ * lives a day, since a page may stay open that long, and its grant is checked at each use.
+ */
+export async function liveUrl(svc: Services, origin: string, canvasId: string, grant: FrameGrant) {
+  const exp = Math.floor(svc.now() / 1000) + LIVE_TTL_SECONDS
+  const g = encodeGrant(grant)
+  const sig = await hmacHex(
+    secretFor('FRAME_SIGNING_SECRET', svc.settings.frameSigningSecret),
+    frameMessage(canvasId, LIVE_VERSION, g, exp, origin),
+  )
+  const query = `g=${encodeURIComponent(g)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
+  return `${origin}${LIVE_PATH}/${canvasId}?${query}`
+}
+
+export const LIVE_PATH = '/_live'
+export const LIVE_VERSION = 'live'
+const LIVE_TTL_SECONDS = 24 * 3600
+
 /** The grant a frame URL was signed with, or null when the URL is not one we signed or expired. */
 export async function verifyFrame(
   svc: Services,

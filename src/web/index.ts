@@ -4,9 +4,10 @@ import type { AppEnv } from '../http/context'
 import { auth } from './auth'
 import { canvas } from './canvas'
 import { dashboard } from './dashboard'
-import { FRAME_PATH } from './frame-links'
+import { FRAME_PATH, LIVE_PATH } from './frame-links'
 import { frames } from './frames'
 import { asset, pageHeaders } from './headers'
+import { live } from './live'
 import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
@@ -30,6 +31,7 @@ export function webApp(describe: () => OpenApiDocument) {
 
   // Frames are documents of user content, not pages: none of the page middleware applies.
   web.route(FRAME_PATH, frames)
+  web.route(LIVE_PATH, live)
 
   web.use('*', pageHeaders, loadSession, sameOrigin)
   web.route('/', auth)

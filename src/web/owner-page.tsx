@@ -4,7 +4,7 @@ import type { findViewable } from '../domain/canvas-reads'
 import { listShares } from '../domain/shares'
 import { sessionActor, type SessionInfo } from '../domain/users'
 import { takeFlash } from './flash'
-import { frameUrls } from './frame-links'
+import { frameUrls, liveUrl } from './frame-links'
 import { CanvasPage } from './pages/canvas-page'
 import type { ShareDraft } from './pages/share-dialog'
 import { csrfToken } from './session'
@@ -25,13 +25,11 @@ export async function ownerPage<E extends AppEnv>(
   const { canvas, versions } = view
   const shown = pickVersion(c.req.query('v'), versions, canvas.version)
   const origin = requestOrigin(c)
-  const [frame, shares, csrf] = await Promise.all([
-    // The frame lives as long as the owner's session.
-    frameUrls(svc, origin, {
-      canvasId: canvas.canvas_id,
-      version: shown,
-      grant: { kind: 'owner', sessionId: session.sessionId },
-    }),
+  // The frame, and the page's live link, last as long as the owner's session.
+  const grant = { kind: 'owner', sessionId: session.sessionId } as const
+  const [frame, live, shares, csrf] = await Promise.all([
+    frameUrls(svc, origin, { canvasId: canvas.canvas_id, version: shown, grant }),
+    liveUrl(svc, origin, canvas.canvas_id, grant),
     listShares(svc, sessionActor(session), canvas.canvas_id),
     csrfToken(svc, session),
   ])
@@ -52,6 +50,7 @@ export async function ownerPage<E extends AppEnv>(
       flash={draft ? undefined : await takeFlash(c, { svc, session })}
       shareDraft={draft}
       limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
+      live={live}
     />,
     draft?.status ?? 200,
   )

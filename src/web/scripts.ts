@@ -157,4 +157,82 @@ if (document.querySelector('form[data-upload]')) {
 }
 `
 
-export const APP_JS = [COPY, AUTO_SUBMIT, UPLOAD].map((part) => part.trim()).join('\n')
+// A viewer that follows its canvas: a WebSocket to the canvas's Durable Object says when a new
+// version lands (the frame then swaps to it, and a live region says so) or when access ends. A
+// dropped socket reconnects with backoff, and the object tells a new socket the current version,
+// so a version missed meanwhile is caught up.
+const LIVE = `
+(function () {
+  var root = document.querySelector('[data-live]')
+  if (!root || !window.WebSocket || !window.fetch) return
+  var url = root.getAttribute('data-live')
+  var shown = Number(root.getAttribute('data-version'))
+  var follows = root.hasAttribute('data-follows')
+  var frame = root.querySelector('iframe')
+  var status = root.querySelector('[data-live-status]')
+  var download = root.querySelector('[data-live-download]')
+  var chip = root.querySelector('[data-live-version]')
+  var picker = root.querySelector('select[name=v]')
+  var GONE = {
+    deleted: 'This canvas was deleted.',
+    private: 'This canvas is no longer public.',
+    revoked: 'This link was revoked.',
+  }
+  var CODES = { 4001: 'deleted', 4002: 'private', 4003: 'revoked' }
+  var delay = 1000
+  var ended = false
+  function say(text) { status.textContent = text }
+  function end(reason) {
+    ended = true
+    say(GONE[reason] || 'This canvas is no longer available.')
+  }
+  function swap() {
+    fetch(url.replace('?', '/frame?'), { headers: { Accept: 'application/json' } })
+      .then(function (res) { return res.ok ? res.json() : null })
+      .then(function (next) {
+        if (!next || next.version <= shown) return
+        shown = next.version
+        frame.src = next.src
+        if (download) download.href = next.download
+        if (chip) chip.textContent = 'v' + shown
+        if (picker) {
+          var option = document.createElement('option')
+          option.value = String(shown)
+          option.textContent = 'v' + shown
+          picker.insertBefore(option, picker.firstChild)
+          picker.value = String(shown)
+        }
+        say('Updated to v' + shown + '.')
+      })
+      .catch(function () {})
+  }
+  function connect() {
+    var socket = new WebSocket(url.replace(/^http/, 'ws'))
+    var pinger
+    socket.onopen = function () {
+      delay = 1000
+      root.setAttribute('data-live-state', 'open')
+      pinger = setInterval(function () { socket.send('ping') }, 30000)
+    }
+    socket.onmessage = function (e) {
+      var event
+      try { event = JSON.parse(e.data) } catch (err) { return }
+      if (event.type === 'gone') end(event.reason)
+      if (event.type !== 'version' || event.version <= shown) return
+      if (follows) swap()
+      else say('v' + event.version + ' is out: choose it above to see it.')
+    }
+    socket.onclose = function (e) {
+      clearInterval(pinger)
+      root.setAttribute('data-live-state', 'closed')
+      if (CODES[e.code]) end(CODES[e.code])
+      if (ended) return
+      setTimeout(connect, delay)
+      delay = Math.min(delay * 2, 60000)
+    }
+  }
+  connect()
+})()
+`
+
+export const APP_JS = [COPY, AUTO_SUBMIT, UPLOAD, LIVE].map((part) => part.trim()).join('\n')

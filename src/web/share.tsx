@@ -4,7 +4,7 @@ import { clientIp, limit, limitByIp } from '../http/limits'
 import { shareToken } from '../schema/requests'
 import { openShareContent } from '../domain/public-shares'
 import { AppError } from '../lib/errors'
-import { frameUrls } from './frame-links'
+import { frameUrls, liveUrl } from './frame-links'
 import { readForm } from './forms'
 import { PasswordPage } from './pages/password'
 import { relative } from './pages/relative'
@@ -48,20 +48,27 @@ async function shareView(c: Context<AppEnv>, password?: string) {
   }
   // The frame and its download live while the link does; a link with a view limit gives them a
   // short window only, since they are not counted as views.
-  const frame = await frameUrls(svc, requestOrigin(c), {
+  const origin = requestOrigin(c)
+  const grant = { kind: 'share', token } as const
+  const frame = await frameUrls(svc, origin, {
     canvasId: opened.canvasId,
     version: opened.version,
-    grant: { kind: 'share', token },
+    grant,
     limited: opened.limited,
   })
+  // A link that follows the latest version follows it live; a pinned or limited one does not
+  // (a limited link's page is one counted view of one version).
+  const follows = !opened.pinned && !opened.limited
   return c.html(
     <Viewer
       title={opened.title}
       rendererId={opened.rendererId}
       ext={opened.ext}
       frameSrc={frame.src}
+      version={opened.version}
       facts={shareFacts(opened)}
       downloadHref={frame.download}
+      live={follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined}
       og={{ title: opened.title, type: 'article' }}
     />,
   )
@@ -74,7 +81,7 @@ function shareFacts(opened: {
   viewsLeft: number | null
   expiresAt: string | null
 }) {
-  const facts = [opened.pinned ? `v${opened.version}` : `v${opened.version}, the latest`]
+  const facts = [opened.pinned ? 'this version only' : 'the latest version']
   if (opened.expiresAt) facts.push(`link expires ${relative(opened.expiresAt)}`)
   if (opened.viewsLeft !== null) {
     facts.push(opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left`)

@@ -105,6 +105,8 @@ const VIEWER = `
 .viewer .bar select{width:auto}
 .viewer iframe{flex:1;width:100%;border:0;background:#fff}
 .viewer .notice{margin:var(--s2) var(--s4)}
+.live-note{margin:0;padding:0 var(--s4);font-size:var(--text-sm);color:var(--muted)}.live-note:empty{display:none}
+.live-note:not(:empty){padding:var(--s1) var(--s4);background:var(--panel);border-bottom:1px solid var(--line);color:var(--fg)}
 .owner .viewer{height:auto}.owner .viewer iframe{flex:none;height:70vh;min-height:320px}
 .owner .details{max-width:1100px;margin:var(--s5) auto;padding:0 20px}
 `

@@ -78,6 +78,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_storage/*', auth: 'signed', json: true },
   { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false, content: true },
   { method: 'GET', path: '/_frame/:id/:version/raw', auth: 'signed', json: false, content: true },
+  { method: 'GET', path: '/_live/:id', auth: 'signed', json: false },
+  { method: 'GET', path: '/_live/:id/frame', auth: 'signed', json: false },
 
   { method: 'GET', path: '/assets/app.css', auth: 'none', json: false },
   { method: 'GET', path: '/assets/app.js', auth: 'none', json: false },

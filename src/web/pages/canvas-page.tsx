@@ -8,7 +8,7 @@ import { ShareDialog, type ShareDraft } from './share-dialog'
 import { ShareList } from './share-list'
 import { UploadForm } from './upload-form'
 import { VersionList, type VersionRow } from './version-list'
-import { ContentFrame, ViewerBar, type FrameProps } from './viewer'
+import { ContentFrame, LiveStatus, ViewerBar, type FrameProps } from './viewer'
 
 export type OwnedCanvas = {
   canvas_id: string
@@ -35,6 +35,8 @@ export function CanvasPage(
     flash?: Flash
     shareDraft?: ShareDraft
     limits: { direct: number; file: number }
+    /** The page's live link: new versions and an end of access reach it as they happen. */
+    live: string
   },
 ) {
   const { canvas, csrf } = props
@@ -43,7 +45,12 @@ export function CanvasPage(
   return (
     <Layout title={canvas.title} user={props.user} csrf={csrf} main="wide" header>
       <div class="owner">
-        <div class="viewer">
+        <div
+          class="viewer"
+          data-live={props.live}
+          data-version={String(props.shown)}
+          data-follows={props.shown === canvas.version ? true : undefined}
+        >
           <ViewerBar title={canvas.title}>
             <form method="get" action={`/c/${id}`}>
               <select name="v" aria-label="Version shown" data-autosubmit>
@@ -61,10 +68,11 @@ export function CanvasPage(
             <span class="chip" title={canvas.expires_at ?? undefined}>
               {canvas.expires_at ? `expires ${relative(canvas.expires_at)}` : 'permanent'}
             </span>
-            <a class="btn" href={`/c/${id}/download?v=${props.shown}`}>
+            <a class="btn" href={`/c/${id}/download?v=${props.shown}`} data-live-download>
               Download
             </a>
           </ViewerBar>
+          <LiveStatus />
           <ContentFrame {...props} />
         </div>
         <div class="details">

@@ -46,24 +46,41 @@ export function ViewerBar(props: { title: string; children: Child }) {
  */
 export function Viewer(
   props: FrameProps & {
+    version: number
     facts: string[]
     downloadHref: string
     og: { title: string; type: string } | undefined
+    /** The page's live link, when it follows the canvas's latest version. */
+    live?: string
   },
 ) {
   return (
     <Layout title={props.title} main="wide" og={props.og}>
-      <div class="viewer">
+      <div
+        class="viewer"
+        data-live={props.live}
+        data-version={String(props.version)}
+        data-follows={props.live ? true : undefined}
+      >
         <ViewerBar title={props.title}>
+          <span class="chip" data-live-version>
+            v{props.version}
+          </span>
           {props.facts.map((fact) => (
             <span class="chip">{fact}</span>
           ))}
-          <a class="btn" href={props.downloadHref}>
+          <a class="btn" href={props.downloadHref} data-live-download>
             Download
           </a>
         </ViewerBar>
+        <LiveStatus />
         <ContentFrame {...props} />
       </div>
     </Layout>
   )
+}
+
+/** Where a live page says what changed (a new version, access ended); read out as it changes. */
+export function LiveStatus() {
+  return <p class="live-note" role="status" aria-live="polite" data-live-status></p>
 }

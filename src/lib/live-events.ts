@@ -1,0 +1,14 @@
+// What a canvas's open viewers are told (README: Live canvases): the Worker's writes send these
+// through the canvas's Durable Object, which passes them to the pages' WebSockets.
+
+export type LiveEvent =
+  { type: 'version'; version: number } | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' }
+
+/**
+ * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public
+ * canvas, the readers of any share link, or of one.
+ */
+export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}`
+
+/** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
+export type LiveNotifier = (canvasId: string, event: LiveEvent, audience?: LiveAudience) => void

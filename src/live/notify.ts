@@ -1,0 +1,24 @@
+import type { LiveAudience, LiveEvent, LiveNotifier } from '../lib/live-events'
+import type { CanvasLive } from './canvas-live'
+
+/**
+ * The notifier the Worker's writes call: it reaches the canvas's object after the response, under
+ * `defer` (waitUntil), and a failure is logged, never thrown: the write has happened, and a page
+ * that missed the event catches up when its socket reconnects.
+ */
+export function liveNotifier(
+  namespace: DurableObjectNamespace<CanvasLive> | undefined,
+  defer: (work: Promise<unknown>) => void,
+): LiveNotifier {
+  return (canvasId: string, event: LiveEvent, audience: LiveAudience = 'all') => {
+    if (!namespace) return
+    const stub = namespace.get(namespace.idFromName(canvasId))
+    defer(
+      stub.notify(event, audience).catch((err: unknown) => {
+        console.error(
+          JSON.stringify({ live_notify_failed: canvasId, event: event.type, error: String(err) }),
+        )
+      }),
+    )
+  }
+}

@@ -1,0 +1,67 @@
+import { Hono, type Context } from 'hono'
+import type { AppEnv } from '../http/context'
+import { limitByIp } from '../http/limits'
+import { id as idSchema } from '../schema/requests'
+import { liveVersionUnderGrant, type FrameGrant } from '../domain/frame-access'
+import { AppError } from '../lib/errors'
+import { LIVE_TAGS_HEADER, LIVE_VERSION_HEADER } from '../live/canvas-live'
+import { frameUrls, LIVE_VERSION, verifyFrame } from './frame-links'
+
+// A page's live link, mounted at LIVE_PATH: the WebSocket that hears of new versions (handed to
+// the canvas's Durable Object once the access it was signed under holds), and the frame of a
+// version that landed. Public routes like frames: the signature is the credential, and its access
+// is checked again at each use, so a link revoked or a canvas made private ends it.
+export const live = new Hono<AppEnv>()
+
+live.use('*', limitByIp('FRAME_LIMITER'))
+
+live.get('/:id', async (c) => {
+  if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
+    throw new AppError('invalid_request', 'this is a WebSocket: send Upgrade: websocket')
+  }
+  const { canvasId, grant, version } = await underGrant(c)
+  const namespace = c.env.LIVE
+  const headers = new Headers(c.req.raw.headers)
+  headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant)))
+  headers.set(LIVE_VERSION_HEADER, String(version))
+  return namespace.get(namespace.idFromName(canvasId)).fetch(new Request(c.req.raw, { headers }))
+})
+
+// The frame of the version the socket announced; always the current one, which is the newest.
+live.get('/:id/frame', async (c) => {
+  const { canvasId, grant, version, app } = await underGrant(c)
+  const frame = await frameUrls(c.var.svc, app, { canvasId, version, grant })
+  c.header('Cache-Control', 'no-store')
+  return c.json({ version, src: frame.src, download: frame.download })
+})
+
+/** The link's grant and the canvas's current version, if the signature and the access hold. */
+async function underGrant(c: Context<AppEnv>) {
+  const svc = c.var.svc
+  const canvasId = c.req.param('id') ?? ''
+  const query = c.req.query()
+  const grant = idSchema.safeParse(canvasId).success
+    ? await verifyFrame(svc, canvasId, LIVE_VERSION, query)
+    : null
+  if (!grant) throw new AppError('forbidden', 'this live link is invalid or has expired')
+  // Only the page the link was made for opens it (a browser always sends Origin with a socket).
+  const app = query.app ?? ''
+  const origin = c.req.header('Origin')
+  if (origin !== undefined && origin !== app) {
+    throw new AppError('forbidden', 'cross-origin request refused')
+  }
+  const version = await liveVersionUnderGrant(svc, grant, canvasId)
+  if (version === null) {
+    throw grant.kind === 'share'
+      ? new AppError('share_not_found', 'this share link was revoked or has expired')
+      : new AppError('canvas_not_found', 'canvas not found')
+  }
+  return { canvasId, grant, version, app }
+}
+
+/** The tags a socket is accepted with, so that an end of access reaches exactly its sockets. */
+function tagsOf(grant: FrameGrant): string[] {
+  if (grant.kind === 'owner') return ['owner', `session:${grant.sessionId}`]
+  if (grant.kind === 'share') return ['share', `share:${grant.token}`]
+  return ['public']
+}
