@@ -180,6 +180,33 @@ describe('live canvases', () => {
     b.socket.close(1000)
   })
 
+  it('a notify that fails never fails the write; it is logged', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1')
+    const logged: string[] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '))
+    try {
+      // An object that cannot be reached: the write stands, and the failure is a log line.
+      const down = {
+        idFromName: (name: string) => env.LIVE.idFromName(name),
+        get: () => ({ notify: () => Promise.reject(new Error('object unreachable')) }),
+      } as unknown as typeof env.LIVE
+      const fileId = await upload(account.key, bytesOf('v2'))
+      const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+        method: 'PATCH',
+        key: account.key,
+        json: { file_id: fileId },
+        env: { LIVE: down },
+      })
+      expect(res.status).toBe(200)
+      expect((await json(res)).version).toBe(2)
+    } finally {
+      console.error = original
+    }
+    expect(logged.join('\n')).toMatch(/live_notify_failed.*object unreachable/)
+  })
+
   it('refuses a link that is forged, expired, for another canvas, another page, or no socket', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'v1')
