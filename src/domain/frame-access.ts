@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, isNull, or } from 'drizzle-orm'
+import { and, eq, exists, gt, isNull, or, type SQL } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
 import { canvases, sessions, shareLinks, versions } from '../storage/schema'
@@ -55,16 +55,26 @@ function condition(db: Database, grant: FrameGrant, now: number) {
   // A link that follows the latest version serves any version it was shown with; a pinned one
   // only its own. Used up is not checked: the view that used it up must still render, so such a
   // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frame-links.ts).
+  return linkHolds(
+    db,
+    grant.token,
+    now,
+    or(isNull(shareLinks.version), eq(shareLinks.version, versions.version)),
+  )
+}
+
+/** The share link exists for this canvas and has not expired, and `also` holds of it. */
+function linkHolds(db: Database, token: string, now: number, also: SQL | undefined) {
   return exists(
     db
       .select(one)
       .from(shareLinks)
       .where(
         and(
-          eq(shareLinks.token, grant.token),
+          eq(shareLinks.token, token),
           eq(shareLinks.canvasId, canvases.canvasId),
           or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-          or(isNull(shareLinks.version), eq(shareLinks.version, versions.version)),
+          also,
         ),
       ),
   )
@@ -105,19 +115,11 @@ export async function liveVersionUnderGrant(
   const db = svc.db
   const access =
     grant.kind === 'share'
-      ? exists(
-          db
-            .select(one)
-            .from(shareLinks)
-            .where(
-              and(
-                eq(shareLinks.token, grant.token),
-                eq(shareLinks.canvasId, canvases.canvasId),
-                or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-                isNull(shareLinks.version),
-                isNull(shareLinks.maxViews),
-              ),
-            ),
+      ? linkHolds(
+          db,
+          grant.token,
+          now,
+          and(isNull(shareLinks.version), isNull(shareLinks.maxViews)),
         )
       : condition(db, grant, now)
   const row = await db

@@ -99,7 +99,7 @@ describe('accounts and keys', () => {
     await doomedRow.locator('summary', { hasText: 'Revoke…' }).click()
     await doomedRow.locator('button', { hasText: 'Revoke to revoke' }).click()
     await page.waitForURL(server.url + '/settings')
-    expect(await page.textContent('[role=status]')).toContain('“to revoke” is revoked')
+    expect(await page.textContent('.notice[role=status]')).toContain('“to revoke” is revoked')
     expect(await page.locator('tr', { hasText: 'to revoke' }).count()).toBe(0)
     const revoked = await fetch(`${server.url}/v1/me`, {
       headers: { Authorization: `Bearer ${doomed}` },
@@ -137,7 +137,7 @@ describe('the dashboard', () => {
     }
     await menu('Make permanent')()
     await page.waitForURL(/\/#canvas-/)
-    expect(await page.textContent('[role=status]')).toContain('is permanent')
+    expect(await page.textContent('.notice[role=status]')).toContain('is permanent')
     expect(await page.locator(`#canvas-${id}`).innerText()).toContain('never')
 
     await menu('Make public')()
@@ -145,7 +145,7 @@ describe('the dashboard', () => {
     expect(await page.locator(`#canvas-${id} .chip.public`).innerText()).toBe('public')
     // A reload repeats nothing and shows no message again.
     await page.reload()
-    expect(await page.locator('[role=status]').count()).toBe(0)
+    expect(await page.locator('.notice[role=status]').count()).toBe(0)
 
     // Sharing happens on the canvas's page, in a dialog with every option.
     await menu('Share…')()
@@ -167,14 +167,14 @@ describe('the dashboard', () => {
 
     await links.locator('button', { hasText: 'Revoke' }).click()
     await page.waitForURL(new RegExp(`/c/${id}#share$`))
-    expect(await page.textContent('[role=status]')).toContain('is revoked')
+    expect(await page.textContent('.notice[role=status]')).toContain('is revoked')
     expect(((await (await api(`/v1/canvases/${id}/shares`)).json()) as any).shares).toHaveLength(0)
 
     await page.click('.details a:has-text("Delete…")')
     expect(await page.textContent('h1')).toContain('Delete “Dashboard demo.md”?')
     await page.click('button:has-text("Delete for good")')
     await page.waitForURL(server.url + '/')
-    expect(await page.textContent('[role=status]')).toContain('was deleted')
+    expect(await page.textContent('.notice[role=status]')).toContain('was deleted')
     expect(await page.locator(`#canvas-${id}`).count()).toBe(0)
     expect((await api(`/v1/canvases/${id}`)).status).toBe(404)
   })
@@ -485,7 +485,7 @@ describe('publishing from the page', () => {
     })
     await page.click('form[data-upload] button[type=submit]')
     await page.waitForURL(/\/c\/[A-Za-z0-9]+$/, { timeout: 60_000 })
-    expect(await page.textContent('[role=status]')).toContain('“big.txt” is published.')
+    expect(await page.textContent('.notice[role=status]')).toContain('“big.txt” is published.')
     const id = new URL(page.url()).pathname.slice(3)
     const made = (await (await api(`/v1/canvases/${id}`)).json()) as any
     expect(made).toMatchObject({ title: 'big.txt', size: 20 * MB, version: 1 })
@@ -501,7 +501,7 @@ describe('publishing from the page', () => {
     }, 20 * MB)
     await page.dispatchEvent('form[data-upload]', 'drop', { dataTransfer: dropped })
     await page.waitForURL(/\/c\/[A-Za-z0-9]+$/, { timeout: 60_000 })
-    expect(await page.textContent('[role=status]')).toContain('was not sent again')
+    expect(await page.textContent('.notice[role=status]')).toContain('was not sent again')
     expect(new URL(page.url()).pathname).not.toBe(`/c/${id}`)
   })
 
@@ -517,7 +517,7 @@ describe('publishing from the page', () => {
     await upload.scrollIntoViewIfNeeded()
     await upload.click()
     // The upload lands on this same page again, with the message.
-    await page.locator('[role=status]', { hasText: 'is now at version 2' }).waitFor()
+    await page.locator('.notice[role=status]', { hasText: 'is now at version 2' }).waitFor()
     expect(await page.textContent('.bar .title')).toBe('story.md')
     const changes = page.locator('#version-2 a', { hasText: 'Changes' })
     expect(await changes.getAttribute('href')).toBe(`/c/${id}/diff?from=1&to=2`)

@@ -2,6 +2,7 @@ import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Action } from './action'
 import { Layout, type User } from './layout'
+import { ListTable } from './list-table'
 import { Notice } from './notice'
 import { ago, relative } from './relative'
 import { UploadForm } from './upload-form'
@@ -96,25 +97,11 @@ export function Dashboard(props: {
           </div>
         )
       ) : (
-        <table class="list">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Visibility</th>
-              <th>Version</th>
-              <th>Updated</th>
-              <th>Expires</th>
-              <th>
-                <span class="muted">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.canvases.map((c) => (
-              <CanvasRow canvas={c} csrf={csrf} />
-            ))}
-          </tbody>
-        </table>
+        <ListTable columns={['Title', 'Visibility', 'Version', 'Updated', 'Expires']} actions>
+          {props.canvases.map((c) => (
+            <CanvasRow canvas={c} csrf={csrf} />
+          ))}
+        </ListTable>
       )}
       <nav class="pager" aria-label="Pages">
         <span>{props.page > 1 && <a href={query(props.page - 1)}>← Newer</a>}</span>

@@ -1,6 +1,7 @@
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
+import { ListTable } from './list-table'
 import { Notice } from './notice'
 
 export type KeyView = {
@@ -74,49 +75,39 @@ export function Settings(props: {
       {props.keys.length === 0 ? (
         <p class="muted">No keys yet.</p>
       ) : (
-        <table class="list spaced">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Prefix</th>
-              <th>Access</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>
-                <span class="muted">Actions</span>
-              </th>
+        <ListTable
+          columns={['Name', 'Prefix', 'Access', 'Created', 'Last used']}
+          actions
+          class="spaced"
+        >
+          {props.keys.map((k) => (
+            <tr id={`key-${k.key_id}`}>
+              <td class="primary-cell">{k.name}</td>
+              <td data-label="Prefix">
+                <code>{k.prefix}…</code>
+              </td>
+              <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
+              <td data-label="Created" class="nowrap">
+                {k.created_at.slice(0, 10)}
+              </td>
+              <td data-label="Last used" class="nowrap">
+                {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+              </td>
+              <td class="end">
+                <details class="dialog">
+                  <summary class="btn small danger">Revoke…</summary>
+                  <form class="row" method="post" action={`/settings/keys/${k.key_id}/revoke`}>
+                    <Csrf token={csrf} />
+                    <span class="hint">Whatever uses it stops working.</span>
+                    <button class="small danger solid" type="submit">
+                      Revoke {k.name}
+                    </button>
+                  </form>
+                </details>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((k) => (
-              <tr id={`key-${k.key_id}`}>
-                <td class="primary-cell">{k.name}</td>
-                <td data-label="Prefix">
-                  <code>{k.prefix}…</code>
-                </td>
-                <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
-                <td data-label="Created" class="nowrap">
-                  {k.created_at.slice(0, 10)}
-                </td>
-                <td data-label="Last used" class="nowrap">
-                  {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
-                </td>
-                <td class="end">
-                  <details class="dialog">
-                    <summary class="btn small danger">Revoke…</summary>
-                    <form class="row" method="post" action={`/settings/keys/${k.key_id}/revoke`}>
-                      <Csrf token={csrf} />
-                      <span class="hint">Whatever uses it stops working.</span>
-                      <button class="small danger solid" type="submit">
-                        Revoke {k.name}
-                      </button>
-                    </form>
-                  </details>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       )}
     </Layout>
   )

@@ -1,5 +1,6 @@
 import type { Share } from '../../schema/responses'
 import { Csrf } from './layout'
+import { ListTable } from './list-table'
 import { relative } from './relative'
 
 /** A canvas's share links: each with its address, limits and use, and its own revoke. */
@@ -15,58 +16,40 @@ export function ShareList(props: {
   }
   return (
     <>
-      <table class="list">
-        <thead>
-          <tr>
-            <th>Link</th>
-            <th>Expires</th>
-            <th>Views</th>
-            <th>Version</th>
-            <th>Password</th>
-            <th>
-              <span class="muted">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {shares.map((s) => (
-            <tr id={`share-${s.token}`}>
-              <td class="primary-cell">
-                <code id={`link-${s.token}`}>{`${props.origin}/s/${s.token}`}</code>
-              </td>
-              <td data-label="Expires" class="nowrap">
-                {s.expires_at ? (
-                  <span title={s.expires_at}>{relative(s.expires_at)}</span>
-                ) : (
-                  'never'
-                )}
-              </td>
-              <td data-label="Views">
-                {s.max_views === null ? s.view_count : `${s.view_count} of ${s.max_views}`}
-              </td>
-              <td data-label="Version">{s.version === null ? 'latest' : `v${s.version} only`}</td>
-              <td data-label="Password">{s.has_password ? 'yes' : 'no'}</td>
-              <td class="end">
-                <div class="actions">
-                  <button type="button" class="small" data-copy={`link-${s.token}`}>
-                    Copy
+      <ListTable columns={['Link', 'Expires', 'Views', 'Version', 'Password']} actions>
+        {shares.map((s) => (
+          <tr id={`share-${s.token}`}>
+            <td class="primary-cell">
+              <code id={`link-${s.token}`}>{`${props.origin}/s/${s.token}`}</code>
+            </td>
+            <td data-label="Expires" class="nowrap">
+              {s.expires_at ? <span title={s.expires_at}>{relative(s.expires_at)}</span> : 'never'}
+            </td>
+            <td data-label="Views">
+              {s.max_views === null ? s.view_count : `${s.view_count} of ${s.max_views}`}
+            </td>
+            <td data-label="Version">{s.version === null ? 'latest' : `v${s.version} only`}</td>
+            <td data-label="Password">{s.has_password ? 'yes' : 'no'}</td>
+            <td class="end">
+              <div class="actions">
+                <button type="button" class="small" data-copy={`link-${s.token}`}>
+                  Copy
+                </button>
+                <form
+                  class="inline"
+                  method="post"
+                  action={`/c/${canvasId}/shares/${s.token}/revoke`}
+                >
+                  <Csrf token={csrf} />
+                  <button type="submit" class="small danger">
+                    Revoke
                   </button>
-                  <form
-                    class="inline"
-                    method="post"
-                    action={`/c/${canvasId}/shares/${s.token}/revoke`}
-                  >
-                    <Csrf token={csrf} />
-                    <button type="submit" class="small danger">
-                      Revoke
-                    </button>
-                  </form>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                </form>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       {shares.length > 1 && (
         <details class="dialog spaced">
           <summary class="btn danger">Revoke all {shares.length} links…</summary>

@@ -1,4 +1,5 @@
 import { formatSize } from '../../lib/format'
+import { ListTable } from './list-table'
 
 export type VersionRow = { version: number; size: number; created_at: string }
 
@@ -13,49 +14,37 @@ export function VersionList(props: {
   const { canvasId, versions } = props
   return (
     <>
-      <table class="list">
-        <thead>
-          <tr>
-            <th>Version</th>
-            <th>Published</th>
-            <th>Size</th>
-            <th>
-              <span class="muted">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {versions.map((v) => (
-            <tr id={`version-${v.version}`}>
-              <td class="primary-cell">
-                v{v.version} {v.version === props.current && <span class="chip">current</span>}
-                {v.version === props.shown && v.version !== props.current && (
-                  <span class="chip">shown</span>
-                )}
-              </td>
-              <td data-label="Published" class="nowrap" title={v.created_at}>
-                {v.created_at.slice(0, 16).replace('T', ' ')} UTC
-              </td>
-              <td data-label="Size">{formatSize(v.size)}</td>
-              <td class="end">
-                <div class="actions">
-                  <a class="btn small" href={`/c/${canvasId}?v=${v.version}`}>
-                    View
+      <ListTable columns={['Version', 'Published', 'Size']} actions>
+        {versions.map((v) => (
+          <tr id={`version-${v.version}`}>
+            <td class="primary-cell">
+              v{v.version} {v.version === props.current && <span class="chip">current</span>}
+              {v.version === props.shown && v.version !== props.current && (
+                <span class="chip">shown</span>
+              )}
+            </td>
+            <td data-label="Published" class="nowrap" title={v.created_at}>
+              {v.created_at.slice(0, 16).replace('T', ' ')} UTC
+            </td>
+            <td data-label="Size">{formatSize(v.size)}</td>
+            <td class="end">
+              <div class="actions">
+                <a class="btn small" href={`/c/${canvasId}?v=${v.version}`}>
+                  View
+                </a>
+                {props.textual && v.version > 1 && (
+                  <a
+                    class="btn small"
+                    href={`/c/${canvasId}/diff?from=${v.version - 1}&to=${v.version}`}
+                  >
+                    Changes
                   </a>
-                  {props.textual && v.version > 1 && (
-                    <a
-                      class="btn small"
-                      href={`/c/${canvasId}/diff?from=${v.version - 1}&to=${v.version}`}
-                    >
-                      Changes
-                    </a>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                )}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       {props.textual && versions.length > 1 && (
         <form class="row spaced" method="get" action={`/c/${canvasId}/diff`}>
           <div>
