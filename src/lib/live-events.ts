@@ -12,3 +12,12 @@ export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}`
 
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
 export type LiveNotifier = (canvasId: string, event: LiveEvent, audience?: LiveAudience) => void
+
+/**
+ * The headers in which the Worker tells a canvas's object what it checked of a socket: its tags
+ * (the access it was opened under) and the canvas's current version. Here rather than beside the
+ * object, so the routes do not import the runtime's Durable Object class (Node builds the app for
+ * its OpenAPI document).
+ */
+export const LIVE_TAGS_HEADER = 'X-Live-Tags'
+export const LIVE_VERSION_HEADER = 'X-Live-Version'

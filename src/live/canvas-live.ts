@@ -1,14 +1,15 @@
 import { DurableObject } from 'cloudflare:workers'
-import type { LiveAudience, LiveEvent } from '../lib/live-events'
+import {
+  LIVE_TAGS_HEADER,
+  LIVE_VERSION_HEADER,
+  type LiveAudience,
+  type LiveEvent,
+} from '../lib/live-events'
 
 // One Durable Object per canvas holds the WebSockets of everyone looking at it, and tells them
 // when a new version lands or their access ends. It uses the WebSocket Hibernation API: between
 // events the object leaves memory and its sockets stay open, so idle viewers cost nothing; pings
 // are answered by the runtime without waking it.
-
-/** The header in which the Worker tells the object what it checked: the socket's tags, version. */
-export const LIVE_TAGS_HEADER = 'X-Live-Tags'
-export const LIVE_VERSION_HEADER = 'X-Live-Version'
 
 // Close codes of the private range (4000-4999): the page tells them apart.
 const GONE_CODES = { deleted: 4001, private: 4002, revoked: 4003 } as const

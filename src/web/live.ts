@@ -4,7 +4,7 @@ import { limitByIp } from '../http/limits'
 import { id as idSchema } from '../schema/requests'
 import { liveVersionUnderGrant, type FrameGrant } from '../domain/frame-access'
 import { AppError } from '../lib/errors'
-import { LIVE_TAGS_HEADER, LIVE_VERSION_HEADER } from '../live/canvas-live'
+import { LIVE_TAGS_HEADER, LIVE_VERSION_HEADER } from '../lib/live-events'
 import { frameUrls, LIVE_VERSION, verifyFrame } from './frame-links'
 
 // A page's live link, mounted at LIVE_PATH: the WebSocket that hears of new versions (handed to
