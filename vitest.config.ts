@@ -7,6 +7,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
+      // Two at a time even on two cores: the Node tests spend most of their time waiting on the
+      // servers, browsers and CLIs they drive, and by default vitest would run files one by one.
+      maxWorkers: 2,
       projects: [
         {
           plugins: [
