@@ -183,10 +183,11 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
   const deleted = await svc.db
     .delete(canvases)
     .where(liveCanvasOf(actor, canvasId, svc.now()))
-    .returning({ canvasId: canvases.canvasId })
+    .returning({ title: canvases.title })
     .get()
   if (!deleted) throw canvasNotFound()
   svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
+  return deleted
 }
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {

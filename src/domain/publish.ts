@@ -31,25 +31,38 @@ export async function publish(svc: Services, actor: Actor, input: PublishInput):
   const ext = extFromName(input.filename, input.bytes.slice(0, 4096).buffer)
   const bytes = input.bytes.slice().buffer
   const file = await storeDirect(svc, actor, bytes, contentTypeFor(ext))
-  if (input.canvasId) {
-    const { title, visibility } = input
-    let canvas = await updateCanvas(svc, actor, input.canvasId, {
-      file_id: file.file_id,
+  return publishFile(svc, actor, { fileId: file.file_id, ext, name: input.filename }, input)
+}
+
+/**
+ * A stored file as a new canvas (titled `name` unless a title is given), or as a new version of
+ * `canvasId` (renamed only if a title is given), then made permanent or public as asked.
+ */
+export async function publishFile(
+  svc: Services,
+  actor: Actor,
+  file: { fileId: string; ext: string; name: string },
+  options: Omit<PublishInput, 'bytes' | 'filename'>,
+): Promise<Canvas> {
+  if (options.canvasId) {
+    const { title, visibility } = options
+    let canvas = await updateCanvas(svc, actor, options.canvasId, {
+      file_id: file.fileId,
       title,
       visibility,
     })
-    if (input.permanent && canvas.expires_at) {
+    if (options.permanent && canvas.expires_at) {
       canvas = await makePermanent(svc, actor, canvas.canvas_id)
     }
     return canvas
   }
   const canvas = await createCanvas(svc, actor, {
-    file_id: file.file_id,
-    title: input.title ?? input.filename,
-    ext,
-    permanent: input.permanent,
+    file_id: file.fileId,
+    title: options.title ?? file.name,
+    ext: file.ext,
+    permanent: options.permanent,
   })
-  if (input.visibility !== 'public') return canvas
+  if (options.visibility !== 'public') return canvas
   return updateCanvas(svc, actor, canvas.canvas_id, { visibility: 'public' })
 }
 

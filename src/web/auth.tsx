@@ -51,7 +51,9 @@ auth.get('/login', async (c) => {
   if (c.var.session) return c.redirect('/')
   if (!(await hasAnyUser(c.var.svc))) return c.redirect('/signup')
   const next = safeNext(c.req.query('next'))
-  return c.html(<AuthPage mode="login" next={next} closed={await signupClosed(c.var.svc)} />)
+  // Someone has signed up (above), so signup is closed exactly when SIGNUP is not open.
+  const closed = !c.var.svc.settings.signupOpen
+  return c.html(<AuthPage mode="login" next={next} closed={closed} />)
 })
 
 auth.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {

@@ -51,13 +51,9 @@ canvasActions.post(
         return c.redirect(`/c/${canvasId}#share`)
       }
       case 'delete': {
-        const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
-        await deleteCanvas(svc, actor, canvasId)
-        const title = view ? quoted(view.canvas.title) : 'The canvas'
-        await setFlash(c, {
-          tone: 'ok',
-          text: `${title} was deleted, with its versions and links.`,
-        })
+        const { title } = await deleteCanvas(svc, actor, canvasId)
+        const text = `${quoted(title)} was deleted, with its versions and links.`
+        await setFlash(c, { tone: 'ok', text })
         return c.redirect('/')
       }
     }

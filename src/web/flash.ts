@@ -5,8 +5,8 @@ import { isHttps } from '../http/auth'
 import type { SignedInEnv } from '../http/context'
 import type { Services } from '../domain/services'
 import type { SessionInfo } from '../domain/users'
-import { constantTimeEqual, hmacHex } from '../lib/crypto'
-import { secretFor } from '../lib/settings'
+import { constantTimeEqual } from '../lib/crypto'
+import { sessionMac } from './session'
 
 // What an action did, carried across its redirect (post, redirect, get): the form post sets it,
 // the next page that shows messages takes it and clears it, so a reload repeats neither the action
@@ -37,9 +37,8 @@ export type Flash = z.infer<typeof flashShape>
  * Signed for the session it was set in (an HMAC under CSRF_SECRET): a cookie planted by anyone else,
  * or left over from another session in the same browser, is not shown.
  */
-async function signature({ svc, session }: Signer, text: string) {
-  const secret = secretFor('CSRF_SECRET', svc.settings.csrfSecret)
-  return (await hmacHex(secret, `flash:${session.sessionHash}:${text}`)).slice(0, 32)
+function signature(signer: Signer, text: string) {
+  return sessionMac(signer, 'flash', text)
 }
 
 type Signer = { svc: Services; session: SessionInfo }

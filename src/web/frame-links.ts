@@ -30,14 +30,7 @@ export type FrameLink = {
 /** The frame's URL and its download URL, for a page on `origin`. */
 export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
   const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
-  const exp = Math.floor(svc.now() / 1000) + ttl
-  const grant = encodeGrant(link.grant)
-  // The embedding page's origin is signed in, so the frame can name it in frame-ancestors.
-  const sig = await hmacHex(
-    secretFor('FRAME_SIGNING_SECRET', svc.settings.frameSigningSecret),
-    frameMessage(link.canvasId, String(link.version), grant, exp, origin),
-  )
-  const query = `g=${encodeURIComponent(grant)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
+  const query = await signedQuery(svc, origin, link.canvasId, String(link.version), link.grant, ttl)
   const base = `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${link.canvasId}/${link.version}`
   return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
 }
@@ -48,14 +41,29 @@ export async function frameUrls(svc: Services, origin: string, link: FrameLink) 
  * lives a day, since a page may stay open that long, and its grant is checked at each use.
  */
 export async function liveUrl(svc: Services, origin: string, canvasId: string, grant: FrameGrant) {
-  const exp = Math.floor(svc.now() / 1000) + LIVE_TTL_SECONDS
-  const g = encodeGrant(grant)
-  const sig = await hmacHex(
-    secretFor('FRAME_SIGNING_SECRET', svc.settings.frameSigningSecret),
-    frameMessage(canvasId, LIVE_VERSION, g, exp, origin),
-  )
-  const query = `g=${encodeURIComponent(g)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`
+  const query = await signedQuery(svc, origin, canvasId, LIVE_VERSION, grant, LIVE_TTL_SECONDS)
   return `${origin}${LIVE_PATH}/${canvasId}?${query}`
+}
+
+/**
+ * `g&exp&app&sig`: the grant, an expiry `ttl` seconds away and the embedding page's origin, signed
+ * with the canvas and version (the origin is signed in, so a frame can name it in frame-ancestors).
+ */
+function signedQuery(
+  svc: Services,
+  origin: string,
+  canvasId: string,
+  version: string,
+  grant: FrameGrant,
+  ttl: number,
+): Promise<string> {
+  // Read before anything is awaited: a missing secret fails the caller at once, by name.
+  const secret = secretFor('FRAME_SIGNING_SECRET', svc.settings.frameSigningSecret)
+  const exp = Math.floor(svc.now() / 1000) + ttl
+  const g = encodeGrant(grant)
+  return hmacHex(secret, frameMessage(canvasId, version, g, exp, origin)).then(
+    (sig) => `g=${encodeURIComponent(g)}&exp=${exp}&app=${encodeURIComponent(origin)}&sig=${sig}`,
+  )
 }
 
 export const LIVE_PATH = '/_live'

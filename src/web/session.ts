@@ -41,29 +41,43 @@ export const signedIn = createMiddleware<SignedInEnv>(async (c, next) => {
 /** A signed-in form post, refused unless it carries this session's CSRF token. */
 export const checkedForm = createMiddleware<FormEnv>(async (c, next) => {
   const form = await readForm(c)
-  const expected = await csrfToken(c.var.svc, c.var.session)
-  if (!constantTimeEqual(form.get('_csrf') ?? '', expected)) {
-    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
-  }
+  await checkCsrf(c.var, form.get('_csrf'))
   c.set('form', form)
   await next()
 })
 
 /**
- * An HMAC of the session under CSRF_SECRET: it needs no storage of its own, and reading the sessions
- * table is not enough to forge one. 128 bits are plenty for a token that dies with its session.
+ * An HMAC of the session under CSRF_SECRET, for one purpose and maybe one text: it needs no
+ * storage of its own, and reading the sessions table is not enough to forge one. 128 bits are
+ * plenty for what dies with its session (CSRF tokens; the message cookie, flash.ts).
  */
-export async function csrfToken(svc: Services, session: SessionInfo) {
+export async function sessionMac(
+  { svc, session }: { svc: Services; session: SessionInfo },
+  purpose: string,
+  text?: string,
+) {
   const secret = secretFor('CSRF_SECRET', svc.settings.csrfSecret)
-  return (await hmacHex(secret, `csrf:${session.sessionHash}`)).slice(0, 32)
+  const message = `${purpose}:${session.sessionHash}${text === undefined ? '' : `:${text}`}`
+  return (await hmacHex(secret, message)).slice(0, 32)
+}
+
+export function csrfToken(svc: Services, session: SessionInfo) {
+  return sessionMac({ svc, session }, 'csrf')
+}
+
+/** Refuses a signed-in write whose token (a form field, a header) is not this session's. */
+export async function checkCsrf(
+  signed: { svc: Services; session: SessionInfo },
+  presented: string | null | undefined,
+) {
+  if (!constantTimeEqual(presented ?? '', await csrfToken(signed.svc, signed.session))) {
+    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
+  }
 }
 
 /** A signed-in script's request (JSON, not a form): the CSRF token travels in a header. */
 export const checkedHeader = createMiddleware<SignedInEnv>(async (c, next) => {
-  const expected = await csrfToken(c.var.svc, c.var.session)
-  if (!constantTimeEqual(c.req.header(CSRF_HEADER) ?? '', expected)) {
-    throw new AppError('forbidden', 'the page has expired; reload it and try again')
-  }
+  await checkCsrf(c.var, c.req.header(CSRF_HEADER))
   await next()
 })
 

@@ -3,16 +3,14 @@ import * as z from 'zod/mini'
 import { requestOrigin, type SignedInEnv } from '../http/context'
 import { jsonBody, readFormBytes } from '../http/validate'
 import { id, title, uploadBody } from '../schema/requests'
-import { createCanvas, updateCanvas } from '../domain/canvases'
 import { finalizeUpload, presignUpload } from '../domain/files'
-import { publish } from '../domain/publish'
+import { publish, publishFile } from '../domain/publish'
 import { sessionActor } from '../domain/users'
-import { constantTimeEqual } from '../lib/crypto'
 import { AppError } from '../lib/errors'
 import { formatSize } from '../lib/format'
 import { storageTarget } from '../storage/target'
 import { quoted, setFlash } from './flash'
-import { checkedHeader, csrfToken, limitBySession, signedIn } from './session'
+import { checkCsrf, checkedHeader, limitBySession, signedIn } from './session'
 
 // Publishing from the browser. With JavaScript the bytes go straight to storage, as the CLI's do
 // (presign, PUT with progress, finish), so the Worker never holds a large upload; without it, a
@@ -35,13 +33,12 @@ upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
   const { svc, session } = c.var
   const actor = sessionActor(session)
   const { file, reused } = await finalizeUpload(svc, actor, stored)
-  const canvas = canvasId
-    ? await updateCanvas(svc, actor, canvasId, { file_id: file.file_id })
-    : await createCanvas(svc, actor, {
-        file_id: file.file_id,
-        title: titleOf(name),
-        ext: stored.ext,
-      })
+  const canvas = await publishFile(
+    svc,
+    actor,
+    { fileId: file.file_id, ext: stored.ext, name: titleOf(name) },
+    { canvasId },
+  )
   await published(c, canvas, Boolean(canvasId), reused)
   return c.json({ location: `/c/${canvas.canvas_id}` })
 })
@@ -51,9 +48,8 @@ upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
 upload.post('/', async (c) => {
   const { svc, session } = c.var
   const form = await readUploadForm(c)
-  if (!constantTimeEqual(String(form.get('_csrf') ?? ''), await csrfToken(svc, session))) {
-    throw new AppError('forbidden', 'the form has expired; reload the page and try again')
-  }
+  const token = form.get('_csrf')
+  await checkCsrf(c.var, typeof token === 'string' ? token : null)
   const rawId = form.get('canvas_id')
   if (rawId !== null && (typeof rawId !== 'string' || !id.safeParse(rawId).success)) {
     throw new AppError('canvas_not_found', 'canvas not found')
