@@ -683,7 +683,8 @@ describe('layout', () => {
             ).toEqual([])
           }
         }
-      })
+        // Thirteen pages with axe on a shared two-core machine: room beyond the 60 s default.
+      }, 180_000)
     }
   }
 })
