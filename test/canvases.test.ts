@@ -42,8 +42,17 @@ describe('create', () => {
         file_id: fileId,
         size: 11,
         created_at: Date.parse(canvas.created_at),
+        main_path: 'index.html',
+        item_count: 1,
       },
     ])
+    // One file is a version of one item, `index.<ext>`.
+    const items = await env.DB.prepare(
+      'SELECT path, file_id FROM version_items WHERE canvas_id = ?',
+    )
+      .bind(canvas.canvas_id)
+      .all<any>()
+    expect(items.results).toEqual([{ path: 'index.html', file_id: fileId }])
   })
 
   it('permanent: true has no expiry; renderer_id can be chosen', async () => {
@@ -244,7 +253,7 @@ describe('create', () => {
         { title: 't', ext: 'txt' },
         400,
         'invalid_request',
-        'file_id: Invalid input: expected string, received undefined',
+        'file_id: a canvas needs file_id or items',
       ],
     ]
     for (const [body, status, code, message] of cases) {
@@ -461,7 +470,7 @@ describe('update', () => {
         {},
         400,
         'invalid_request',
-        'an update needs at least one of file_id, title, visibility, renderer_id',
+        'an update needs at least one of file_id, items, title, visibility, renderer_id',
       ],
       [{ visibility: 'hidden' }, 400, 'invalid_request', 'visibility: must be private or public'],
       [{ ext: 'md' }, 400, 'invalid_request', 'Unrecognized key: "ext"'],

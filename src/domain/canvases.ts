@@ -1,9 +1,9 @@
-import { and, eq, exists, gt, sql } from 'drizzle-orm'
+import { and, eq, exists, gt, inArray, notExists, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId } from '../lib/crypto'
 import { defaultRenderer, findRenderer } from '../render/registry'
-import { one, value } from '../storage/db'
-import { canvases, files, versions } from '../storage/schema'
+import { one, value, type Database } from '../storage/db'
+import { canvases, files, versionItems, versions } from '../storage/schema'
 import {
   canvasNotFound,
   presentCanvas,
@@ -12,34 +12,42 @@ import {
   type CanvasRow,
   type Visibility,
 } from './canvas-rows'
+import { allItemsReady, eachItem, itemField, itemsSize } from './item-list'
 import { liveCanvasOf } from './live'
+import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import type { Actor, Services } from './services'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
 
-export type CreateInput = {
-  file_id: string
+export type CreateInput = ContentInput & {
   title: string
-  ext: string
+  ext?: string
   renderer_id?: string
   permanent?: boolean
 }
 
 /**
- * Canvas and version 1 are written in one transaction, each conditioned on the file being a
- * finalized file of this workspace, so no canvas ever exists without its content.
+ * Canvas, version 1 and its items are written in one transaction, each conditioned on every item
+ * being a finalized file of this workspace, so no canvas ever exists without its content.
  */
 export async function createCanvas(svc: Services, actor: Actor, input: CreateInput) {
   const rendererId = input.renderer_id ?? null
   if (rendererId) requireRenderer(rendererId)
+  const plan = planContent(input, svc.settings.maxSiteItems)
+  if (!plan) throw new AppError('invalid_request', 'file_id: a canvas needs file_id or items')
+  const ext = createExt(input, plan)
+  const list = plan.items.map((item) => ({
+    path: item.path ?? `index.${ext}`,
+    file_id: item.file_id,
+  }))
+  const main = plan.main ?? list[0].path
+  const mainFile = list.find((item) => item.path === main)!.file_id
   const now = svc.now()
   const canvasId = newId()
   const expiresAt = input.permanent ? null : now + svc.settings.tempCanvasTtl * 1000
-  const known = findKnownRenderer(input.ext)
-  const renderer = rendererId ?? known
   const db = svc.db
-  const [, , selected] = await db.batch([
+  const [, , , selected] = await db.batch([
     db.insert(canvases).select((qb) =>
       qb
         .select({
@@ -47,14 +55,10 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           workspaceId: value(canvases.workspaceId, actor.workspaceId),
           ownerUserId: value(canvases.ownerUserId, actor.userId),
           title: value(canvases.title, input.title),
-          ext: value(canvases.ext, input.ext),
-          // CASE: the builder has no conditional expression.
-          rendererId:
-            renderer !== null
-              ? value(canvases.rendererId, renderer)
-              : sql<string>`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`.as(
-                  'renderer_id',
-                ),
+          ext: value(canvases.ext, ext),
+          rendererId: (rendererId !== null ? sql<string>`${rendererId}` : rendererFor(ext)).as(
+            'renderer_id',
+          ),
           visibility: value(canvases.visibility, 'private'),
           version: value(canvases.version, 1),
           createdAt: value(canvases.createdAt, now),
@@ -64,9 +68,10 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
         .from(files)
         .where(
           and(
-            eq(files.fileId, input.file_id),
+            eq(files.fileId, mainFile),
             eq(files.workspaceId, actor.workspaceId),
             eq(files.status, 'ready'),
+            allItemsReady(db, list, actor.workspaceId),
           ),
         ),
     ),
@@ -75,34 +80,61 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
         .select({
           canvasId: canvases.canvasId,
           version: value(versions.version, 1),
-          fileId: files.fileId,
-          size: files.size,
+          fileId: value(versions.fileId, mainFile),
+          size: itemsSize(db, list, actor.workspaceId).as('size'),
           createdAt: value(versions.createdAt, now),
+          mainPath: value(versions.mainPath, main),
+          itemCount: value(versions.itemCount, list.length),
         })
         .from(canvases)
-        .innerJoin(
-          files,
-          and(eq(files.fileId, input.file_id), eq(files.workspaceId, canvases.workspaceId)),
-        )
         .where(eq(canvases.canvasId, canvasId)),
+    ),
+    db.insert(versionItems).select((qb) =>
+      qb
+        .select({
+          canvasId: value(versionItems.canvasId, canvasId),
+          version: value(versionItems.version, 1),
+          path: itemField('path').as('path'),
+          fileId: itemField('file_id').as('file_id'),
+        })
+        .from(eachItem(list))
+        .where(exists(db.select(one).from(canvases).where(eq(canvases.canvasId, canvasId)))),
     ),
     selectCanvas(db).where(eq(canvases.canvasId, canvasId)),
   ])
   const row = selected[0]
-  if (!row) await explainMissingFile(svc, actor, input.file_id)
+  if (!row) await explainMissingFile(svc, actor, plan)
   return presentCanvas(row)
 }
 
-export type UpdateInput = {
-  file_id?: string
+/** A single file's ext is the request's; a site's comes from its main item's path. */
+function createExt(input: CreateInput, plan: ContentPlan): string {
+  if (plan.main === null) {
+    if (input.ext === undefined) throw new AppError('invalid_request', 'ext: required with file_id')
+    return input.ext
+  }
+  if (input.ext !== undefined) {
+    throw new AppError(
+      'invalid_request',
+      "ext: a site's ext comes from its main item's path; leave ext out with items",
+    )
+  }
+  return siteExt(plan.main)
+}
+
+/** The main item's extension; `bin` for a main file without one (its type then picks text or not). */
+const siteExt = (main: string) => pathExt(main) ?? 'bin'
+
+export type UpdateInput = ContentInput & {
   title?: string
   visibility?: Visibility
   renderer_id?: string
 }
 
 /**
- * A new file bumps the version counter and inserts that version in the same transaction. Under
- * concurrent updates D1 runs the batches one after another, so versions never skip or repeat.
+ * New content bumps the version counter and inserts that version and its items in the same
+ * transaction. Under concurrent updates D1 runs the batches one after another, so versions never
+ * skip or repeat.
  */
 export async function updateCanvas(
   svc: Services,
@@ -111,53 +143,43 @@ export async function updateCanvas(
   input: UpdateInput,
 ) {
   if (input.renderer_id) requireRenderer(input.renderer_id)
+  const plan = planContent(input, svc.settings.maxSiteItems)
   const now = svc.now()
   const db = svc.db
-  const fileId = input.file_id
-  const fileReady = (id: string) =>
-    and(
-      eq(files.fileId, id),
-      eq(files.workspaceId, canvases.workspaceId),
-      eq(files.status, 'ready'),
-    )
+  // A site's ext follows its main item; a single file keeps the canvas's.
+  const ext = plan?.main ? siteExt(plan.main) : undefined
+  const mainFile = plan?.items.find((item) => item.path === plan.main)?.file_id
   const update = db
     .update(canvases)
     .set({
       updatedAt: now,
       title: input.title,
       visibility: input.visibility,
-      rendererId: input.renderer_id,
+      ext,
+      // The renderer follows a change of ext, unless one is asked for.
+      rendererId:
+        input.renderer_id ??
+        (ext
+          ? sql`CASE WHEN ${canvases.ext} = ${ext} THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile)} END`
+          : undefined),
       // Arithmetic on the column: the builder sets only values and SQL.
-      version: fileId ? sql`${canvases.version} + 1` : undefined,
+      version: plan ? sql`${canvases.version} + 1` : undefined,
     })
     .where(
       and(
         liveCanvasOf(actor, canvasId, now),
-        fileId ? exists(db.select(one).from(files).where(fileReady(fileId))) : undefined,
+        plan ? allItemsReady(db, plan.items, canvases.workspaceId) : undefined,
       ),
     )
   const select = selectLive(svc, actor, canvasId)
   let updated: D1Result
   let row: CanvasRow | undefined
-  if (fileId) {
-    // DO NOTHING: when the UPDATE changed nothing, (canvas, current version) exists already.
-    const insert = db
-      .insert(versions)
-      .select((qb) =>
-        qb
-          .select({
-            canvasId: canvases.canvasId,
-            version: canvases.version,
-            fileId: files.fileId,
-            size: files.size,
-            createdAt: value(versions.createdAt, now),
-          })
-          .from(canvases)
-          .innerJoin(files, fileReady(fileId))
-          .where(and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId))),
-      )
-      .onConflictDoNothing()
-    const [u, , selected] = await db.batch([update, insert, select])
+  if (plan) {
+    const [u, , , selected] = await db.batch([
+      update,
+      ...insertVersion(db, actor, canvasId, plan, now),
+      select,
+    ])
     ;[updated, row] = [u, selected[0]]
   } else {
     const [u, selected] = await db.batch([update, select])
@@ -165,15 +187,70 @@ export async function updateCanvas(
   }
   if (updated.meta.changes !== 1 || !row) {
     if (!row) throw canvasNotFound()
-    await explainMissingFile(svc, actor, fileId!)
+    await explainMissingFile(svc, actor, plan!)
   }
-  if (fileId) svc.live?.(canvasId, { type: 'version', version: row.version })
+  if (plan) svc.live?.(canvasId, { type: 'version', version: row.version })
   if (input.visibility === 'private') {
     svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
   }
   return presentCanvas(row)
 }
 
+/**
+ * The version the UPDATE just counted, and its items. When the UPDATE changed nothing, both
+ * inserts do nothing: the current version exists already (DO NOTHING), and items are added only to
+ * a version that has none, which every existing version has.
+ */
+function insertVersion(
+  db: Database,
+  actor: Actor,
+  canvasId: string,
+  plan: ContentPlan,
+  now: number,
+) {
+  const list = plan.items
+  const current = and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId))
+  // A single file's path is `index.<ext>` of the canvas as it stands.
+  const singlePath = sql<string>`'index.' || ${canvases.ext}`
+  const mainFile =
+    plan.main === null ? list[0].file_id : list.find((i) => i.path === plan.main)!.file_id
+  const version = db
+    .insert(versions)
+    .select((qb) =>
+      qb
+        .select({
+          canvasId: canvases.canvasId,
+          version: canvases.version,
+          fileId: value(versions.fileId, mainFile),
+          size: itemsSize(db, list, canvases.workspaceId).as('size'),
+          createdAt: value(versions.createdAt, now),
+          mainPath: (plan.main === null ? singlePath : sql<string>`${plan.main}`).as('main_path'),
+          itemCount: value(versions.itemCount, list.length),
+        })
+        .from(canvases)
+        .where(current),
+    )
+    .onConflictDoNothing()
+  const held = db
+    .select(one)
+    .from(versionItems)
+    .where(
+      and(eq(versionItems.canvasId, canvases.canvasId), eq(versionItems.version, canvases.version)),
+    )
+  const items = db.insert(versionItems).select((qb) =>
+    qb
+      .select({
+        canvasId: canvases.canvasId,
+        version: canvases.version,
+        path: sql<string>`coalesce(${itemField('path')}, ${singlePath})`.as('path'),
+        fileId: itemField('file_id').as('file_id'),
+      })
+      .from(canvases)
+      .innerJoin(eachItem(list), sql`1`)
+      .where(and(current, notExists(held))),
+  )
+  return [version, items] as const
+}
 /**
  * Versions go with the canvas (ON DELETE CASCADE) in the same statement; its share links stay,
  * their canvas_id set to NULL (they answer canvas_not_found), until the sweep drops them.
@@ -219,20 +296,41 @@ function requireRenderer(rendererId: string) {
   }
 }
 
-/** The renderer an extension maps to, or null to let the file's type decide (text or download). */
-function findKnownRenderer(ext: string): string | null {
+/**
+ * The renderer an extension maps to; for an extension no renderer claims, the main file's type
+ * decides between text and download (CASE: the builder has no conditional expression).
+ */
+function rendererFor(ext: string, mainFile?: string): SQL<string> {
   const renderer = defaultRenderer(ext)
-  return renderer.exts.includes(ext) ? renderer.renderer_id : null
+  if (renderer.exts.includes(ext)) return sql<string>`${renderer.renderer_id}`
+  const byType = sql`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`
+  // In the INSERT of a new canvas the main file is the row being selected from.
+  if (!mainFile) return sql<string>`${byType}`
+  return sql<string>`(SELECT ${byType} FROM ${files} WHERE ${files.fileId} = ${mainFile})`
 }
 
-async function explainMissingFile(svc: Services, actor: Actor, fileId: string): Promise<never> {
-  const file = await svc.db
-    .select({ status: files.status })
+/** Why the content named was refused: the first item whose file is missing or unfinished. */
+async function explainMissingFile(svc: Services, actor: Actor, plan: ContentPlan): Promise<never> {
+  const ids = [...new Set(plan.items.map((item) => item.file_id))]
+  const found = await svc.db
+    .select({ fileId: files.fileId, status: files.status })
     .from(files)
-    .where(and(eq(files.fileId, fileId), eq(files.workspaceId, actor.workspaceId)))
-    .get()
-  if (file?.status === 'pending') {
-    throw new AppError('upload_incomplete', 'file_id: the upload has not been finalized')
+    .where(
+      and(
+        eq(files.workspaceId, actor.workspaceId),
+        inArray(
+          files.fileId,
+          svc.db
+            .select({ value: sql<string>`value`.as('value') })
+            .from(sql`json_each(${JSON.stringify(ids)})`),
+        ),
+      ),
+    )
+  const status = new Map(found.map((f) => [f.fileId, f.status]))
+  const index = plan.items.findIndex((item) => status.get(item.file_id) !== 'ready')
+  const field = plan.main === null ? 'file_id' : `items.${Math.max(index, 0)}.file_id`
+  if (status.get(plan.items[Math.max(index, 0)].file_id) === 'pending') {
+    throw new AppError('upload_incomplete', `${field}: the upload has not been finalized`)
   }
-  throw new AppError('file_not_found', 'file_id: no such file')
+  throw new AppError('file_not_found', `${field}: no such file`)
 }

@@ -22,6 +22,7 @@ import {
   sessions,
   shareLinks,
   sweepState,
+  versionItems,
   versions,
   workspaces,
 } from '../storage/schema'
@@ -136,8 +137,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
 }
 
 /**
- * Files no version references, untouched for longer than an upload URL lives, become `deleting`.
- * From then on nothing can attach or re-upload them (those statements require another status),
+ * Files no version holds (a version's files are its items, the main one included), untouched for
+ * longer than an upload URL lives, become `deleting`. From then on nothing can attach or re-upload them (those statements require another status),
  * and the mark itself is conditioned on there being no version: the race is settled by D1.
  */
 async function markUnreferencedFiles(svc: Services, now: number, batch: number) {
@@ -150,7 +151,7 @@ async function markUnreferencedFiles(svc: Services, now: number, batch: number) 
       and(
         lte(files.touchedAt, now - graceMs),
         ne(files.status, 'deleting'),
-        notExists(db.select(one).from(versions).where(eq(versions.fileId, files.fileId))),
+        notExists(db.select(one).from(versionItems).where(eq(versionItems.fileId, files.fileId))),
       ),
     )
     .limit(batch)

@@ -18,6 +18,8 @@ export type Settings = {
   tempCanvasTtl: number
   maxDirectUploadBytes: number
   maxFileBytes: number
+  /** Files a version of a site may hold. */
+  maxSiteItems: number
   uploadUrlTtl: number
   downloadUrlTtl: number
   signupOpen: boolean
@@ -91,6 +93,7 @@ const schema = z.object({
   TEMP_CANVAS_TTL: count(86400),
   MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
   MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
+  MAX_SITE_ITEMS: count(1000),
   UPLOAD_URL_TTL: count(900),
   DOWNLOAD_URL_TTL: count(300),
   SIGNUP: z.optional(z.enum(['', 'open', 'closed'], 'must be "open" or "closed"')),
@@ -130,6 +133,7 @@ function parseSettings(env: Bindings): Settings {
     tempCanvasTtl: vars.TEMP_CANVAS_TTL,
     maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
     maxFileBytes: vars.MAX_FILE_BYTES,
+    maxSiteItems: vars.MAX_SITE_ITEMS,
     uploadUrlTtl: vars.UPLOAD_URL_TTL,
     downloadUrlTtl: vars.DOWNLOAD_URL_TTL,
     signupOpen: vars.SIGNUP === 'open',

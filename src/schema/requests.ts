@@ -64,16 +64,50 @@ export const uploadBody = z.strictObject({
   file_id: z.optional(id),
 })
 
+/** The most bytes of UTF-8 an item's path may take. */
+export const MAX_PATH_BYTES = 512
+
+const utf8Length = (s: string) => new TextEncoder().encode(s).byteLength
+
+/**
+ * A file's place in a site: relative and `/`-separated (`img/a.png`), so that it is a URL path
+ * and a file path on every system alike; nothing that could climb out of the site's folder.
+ */
+export const itemPath = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.refine((s) => utf8Length(s) <= MAX_PATH_BYTES, `must be at most ${MAX_PATH_BYTES} bytes`),
+  z.refine(noControl, 'must not contain control characters'),
+  wholeCharacters,
+  z.refine((s) => !s.includes('\\'), 'must separate folders with /, not \\'),
+  z.refine((s) => !s.startsWith('/'), 'must be relative (no leading /)'),
+  z.refine(
+    (s) => s.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+    'must not have an empty, . or .. segment',
+  ),
+)
+
+const items = z
+  .array(z.strictObject({ path: itemPath, file_id: id }))
+  .check(z.minLength(1, 'must hold at least one item'))
+
+// A body names its content by `file_id` (one file) or by `items` and `main` (a site); which one
+// was given is checked in the domain (domain/site-items.ts), for the API and MCP alike.
+const contentFields = {
+  file_id: z.optional(id),
+  items: z.optional(items),
+  main: z.optional(itemPath),
+}
+
 export const createCanvasBody = z.strictObject({
-  file_id: id,
+  ...contentFields,
   title,
-  ext,
+  ext: z.optional(ext),
   renderer_id: z.optional(rendererId),
   permanent: z.optional(z.boolean()),
 })
 
 export const updateCanvasFields = {
-  file_id: z.optional(id),
+  ...contentFields,
   title: z.optional(title),
   visibility: z.optional(visibility),
   renderer_id: z.optional(rendererId),
@@ -84,7 +118,7 @@ export const updateCanvasBody = z
   .check(
     z.refine(
       (b) => Object.values(b).some((v) => v !== undefined),
-      'an update needs at least one of file_id, title, visibility, renderer_id',
+      'an update needs at least one of file_id, items, title, visibility, renderer_id',
     ),
   )
 

@@ -1,4 +1,12 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import {
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core'
 
 // The schema drizzle-kit turns into migrations under drizzle/, and the tables and row types the
 // queries in src/domain are built from. Each query there is one D1 statement and each batch one
@@ -137,8 +145,11 @@ export const canvases = sqliteTable(
   ],
 )
 
-// A version points at a file with RESTRICT: the database itself refuses to drop content that a
-// version still references, whatever the sweep's timing.
+// A version holds one or more items (version_items); a single file is a site of one item. The
+// version row repeats what every read of a canvas needs, so those stay one join: the main item's
+// path and file (the canvas's `file`), the sum of the items' sizes and how many there are.
+// References to files are RESTRICT: the database itself refuses to drop content that a version
+// still holds, whatever the sweep's timing.
 export const versions = sqliteTable(
   'versions',
   {
@@ -151,10 +162,34 @@ export const versions = sqliteTable(
       .references(() => files.fileId, { onDelete: 'restrict' }),
     size: integer('size').notNull(),
     createdAt: integer('created_at').notNull(),
+    mainPath: text('main_path').notNull().default(''),
+    itemCount: integer('item_count').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.canvasId, t.version] }),
     index('versions_file_idx').on(t.fileId),
+  ],
+)
+
+// The files of a version by path: `style.css`, `img/a.png`. The sweep asks this table whether a
+// file is still held (version_items_file_idx).
+export const versionItems = sqliteTable(
+  'version_items',
+  {
+    canvasId: text('canvas_id').notNull(),
+    version: integer('version').notNull(),
+    path: text('path').notNull(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.fileId, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.canvasId, t.version, t.path] }),
+    foreignKey({
+      columns: [t.canvasId, t.version],
+      foreignColumns: [versions.canvasId, versions.version],
+    }).onDelete('cascade'),
+    index('version_items_file_idx').on(t.fileId),
   ],
 )
 

@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { Miniflare } from 'miniflare'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// Migrations run on databases that already hold canvases: this one is seeded at the schema before
+// sites (migrations 0000-0003) in workerd's own D1, then migrated, and nothing may be lost.
+
+let mf: Miniflare
+let db: Awaited<ReturnType<Miniflare['getD1Database']>>
+
+const migrations = readdirSync('drizzle')
+  .filter((name) => name.endsWith('.sql'))
+  .sort()
+
+async function apply(name: string) {
+  const text = readFileSync(`drizzle/${name}`, 'utf8')
+  const statements = text
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  await db.batch(statements.map((s) => db.prepare(s)))
+}
+
+beforeAll(async () => {
+  mf = new Miniflare({
+    modules: true,
+    script: 'export default { fetch() { return new Response(null) } }',
+    d1Databases: ['DB'],
+  })
+  db = await mf.getD1Database('DB')
+})
+
+afterAll(() => mf?.dispose())
+
+describe('0004_version_items on a database seeded before it', () => {
+  it('turns every version into one item, index.<ext>, and keeps every row', async () => {
+    const before = migrations.filter((name) => name < '0004')
+    expect(before).toHaveLength(4)
+    for (const name of before) await apply(name)
+    const seed = [
+      `INSERT INTO users VALUES ('u1', 'a@example.com', 'h', 1)`,
+      `INSERT INTO workspaces VALUES ('w1', 'a', 'u1', 1)`,
+      `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
+         VALUES ('f1', 'w1', 'aa', 10, 'text/html', 'files/w1/aa', 'ready', 1, 1),
+                ('f2', 'w1', 'bb', 20, 'text/html', 'files/w1/bb', 'ready', 1, 1),
+                ('f3', 'w1', 'cc', 30, 'application/pdf', 'files/w1/cc', 'ready', 1, 1)`,
+      `INSERT INTO canvases VALUES ('c1', 'w1', 'u1', 'Report', 'html', 'html', 'private', 2, 1, 2, NULL),
+                                   ('c2', 'w1', 'u1', 'Paper', 'pdf', 'pdf', 'public', 1, 1, 1, 99)`,
+      `INSERT INTO versions VALUES ('c1', 1, 'f1', 10, 1), ('c1', 2, 'f2', 20, 2), ('c2', 1, 'f3', 30, 1)`,
+      `INSERT INTO share_links (token, canvas_id, version, created_at) VALUES ('t1', 'c1', 1, 1)`,
+    ]
+    await db.batch(seed.map((s) => db.prepare(s)))
+
+    await apply(migrations.find((name) => name.startsWith('0004'))!)
+
+    const versions = await db
+      .prepare('SELECT * FROM versions ORDER BY canvas_id, version')
+      .all<Record<string, unknown>>()
+    expect(versions.results).toEqual([
+      {
+        canvas_id: 'c1',
+        version: 1,
+        file_id: 'f1',
+        size: 10,
+        created_at: 1,
+        main_path: 'index.html',
+        item_count: 1,
+      },
+      {
+        canvas_id: 'c1',
+        version: 2,
+        file_id: 'f2',
+        size: 20,
+        created_at: 2,
+        main_path: 'index.html',
+        item_count: 1,
+      },
+      {
+        canvas_id: 'c2',
+        version: 1,
+        file_id: 'f3',
+        size: 30,
+        created_at: 1,
+        main_path: 'index.pdf',
+        item_count: 1,
+      },
+    ])
+    const items = await db
+      .prepare('SELECT * FROM version_items ORDER BY canvas_id, version')
+      .all<Record<string, unknown>>()
+    expect(items.results).toEqual([
+      { canvas_id: 'c1', version: 1, path: 'index.html', file_id: 'f1' },
+      { canvas_id: 'c1', version: 2, path: 'index.html', file_id: 'f2' },
+      { canvas_id: 'c2', version: 1, path: 'index.pdf', file_id: 'f3' },
+    ])
+    const counts = await db
+      .prepare(
+        `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM files) AS files,
+                (SELECT count(*) FROM share_links) AS shares`,
+      )
+      .first()
+    expect(counts).toEqual({ canvases: 2, files: 3, shares: 1 })
+  })
+
+  it('the database guards the new shape: held files stay, a deleted canvas takes its items', async () => {
+    await db.exec('PRAGMA foreign_keys = ON')
+    await expect(db.prepare(`DELETE FROM files WHERE file_id = 'f1'`).run()).rejects.toThrow(
+      /FOREIGN KEY/,
+    )
+    await db.prepare(`DELETE FROM canvases WHERE canvas_id = 'c1'`).run()
+    const left = await db.prepare('SELECT canvas_id FROM version_items').all()
+    expect(left.results).toEqual([{ canvas_id: 'c2' }])
+  })
+})
