@@ -3,7 +3,16 @@ import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../doma
 import { findContent, listCanvases, listVersions } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
-import { canvasIdParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import {
+  canvasIdParam,
+  itemPathParam,
+  requestOrigin,
+  type AppContext,
+  type AppEnv,
+} from '../http/context'
+import { archiveStream, checkArchiveSize } from '../domain/archive'
+import { archiveEntries, findItem } from '../domain/site-reads'
+import { contentDisposition } from '../lib/content-types'
 import { canvasBody } from './multipart'
 import {
   createCanvasBody,
@@ -156,9 +165,79 @@ canvases.get(
   },
 )
 
-async function download(c: AppContext, { dl }: DownloadQuery, version?: number) {
-  const content = await findContent(c.var.svc, c.var.auth, canvasIdParam(c), version)
-  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-  const url = await signedDownload(c.var.svc, target, content, dl === '1' || dl === 'true')
+canvases.get(
+  '/:id/content/:path{.+}',
+  query(downloadQuery),
+  documented({
+    summary: 'Download a file of a site',
+    description:
+      'The file at `path` (relative, `/`-separated, percent-encoded as in any URL) in the ' +
+      'latest version; for a single file, its path is `index.<ext>`.',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: REDIRECT,
+    errors: ['canvas_not_found', 'not_found', 'storage_not_configured'],
+  }),
+  async (c) => download(c, c.req.valid('query'), undefined, itemPathParam(c)),
+)
+
+canvases.get(
+  '/:id/versions/:version/content/:path{.+}',
+  query(downloadQuery),
+  documented({
+    summary: 'Download a file of a version',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: REDIRECT,
+    errors: ['canvas_not_found', 'version_not_found', 'not_found', 'storage_not_configured'],
+  }),
+  async (c) => {
+    const version = parse(versionParam, c.req.param('version'))
+    return download(c, c.req.valid('query'), version, itemPathParam(c))
+  },
+)
+
+canvases.get(
+  '/:id/versions/:version/archive',
+  documented({
+    summary: 'Download a version as a zip',
+    description:
+      'Every file of the version at its path, streamed as it is read from storage (files are ' +
+      'stored, not compressed).',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: {
+      200: { description: 'The zip archive (`application/zip`), as an attachment.' },
+    },
+    errors: ['canvas_not_found', 'version_not_found', 'payload_too_large'],
+  }),
+  async (c) => {
+    const version = parse(versionParam, c.req.param('version'))
+    const svc = c.var.svc
+    const archive = await archiveEntries(svc, c.var.auth, canvasIdParam(c), version)
+    checkArchiveSize(archive.entries)
+    return new Response(archiveStream(svc, archive.entries, archive.createdAt), {
+      headers: {
+        'Content-Type': 'application/zip',
+        'Content-Disposition': contentDisposition(
+          'attachment',
+          `${archive.title}-v${version}`,
+          'zip',
+        ),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    })
+  },
+)
+
+async function download(c: AppContext, { dl }: DownloadQuery, version?: number, path?: string) {
+  const svc = c.var.svc
+  const content =
+    path === undefined
+      ? await findContent(svc, c.var.auth, canvasIdParam(c), version)
+      : await findItem(svc, c.var.auth, canvasIdParam(c), path, version)
+  const target = storageTarget(svc.settings, requestOrigin(c))
+  const url = await signedDownload(svc, target, content, dl === '1' || dl === 'true')
   return c.redirect(url, 302)
 }

@@ -2,9 +2,9 @@ import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
 import { storageTarget } from '../storage/target'
-import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import { itemPathParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
-import { downloadQuery, shareToken } from '../schema/requests'
+import { downloadQuery, shareToken, type DownloadQuery } from '../schema/requests'
 import { query } from '../http/validate'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
@@ -62,16 +62,39 @@ publicShares.get(
     },
     errors: [...UNUSABLE, 'storage_not_configured'],
   }),
-  async (c) => {
-    const { dl } = c.req.valid('query')
-    const content = await openShareContent(c.var.svc, access(c))
-    const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-    // A link revoked, expired or used up reaches its bytes no longer than this URL lives.
-    const attachment = dl === '1' || dl === 'true'
-    const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
-    return c.redirect(url, 302)
-  },
+  async (c) => shareDownload(c, c.req.valid('query')),
 )
+
+publicShares.get(
+  '/:token/content/:path{.+}',
+  query(downloadQuery),
+  documented({
+    summary: 'Download a file of a site through a share link',
+    description:
+      'The file at `path` of the version the link shows. Counts one view; a path the version ' +
+      'does not hold answers 404 and costs none.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: {
+      302: {
+        description: 'To a signed storage URL that lives at most a minute.',
+        headers: { Location: 'The signed URL.' },
+      },
+    },
+    errors: [...UNUSABLE, 'not_found', 'storage_not_configured'],
+  }),
+  async (c) => shareDownload(c, c.req.valid('query'), itemPathParam(c)),
+)
+
+/** A link revoked, expired or used up reaches its bytes no longer than this URL lives. */
+async function shareDownload(c: AppContext, { dl }: DownloadQuery, path?: string) {
+  const content = await openShareContent(c.var.svc, access(c), path)
+  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+  const attachment = dl === '1' || dl === 'true'
+  const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
+  return c.redirect(url, 302)
+}
 
 function access(c: AppContext): ShareAccess {
   const raw = c.req.param('token') ?? ''

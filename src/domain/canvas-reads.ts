@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { one, prepared, type Placeholders } from '../storage/db'
-import type { CanvasList, Version } from '../schema/responses'
+import type { CanvasList, Item, Version } from '../schema/responses'
+import { currentSiteItems } from './site-reads'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
   canvasNotFound,
@@ -126,16 +127,17 @@ export async function findContent(
  * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
  */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
-  const [canvas, list] = await svc.db.batch([
+  const [canvas, list, items] = await svc.db.batch([
     canvasById(svc.db, { canvasId, now: svc.now() }),
     versionList(svc.db, { canvasId }),
+    currentSiteItems(svc.db, { canvasId }),
   ])
   const row = canvas[0]
   if (!row) return null
   const isOwner = row.workspace_id === workspaceId
   if (!isOwner && row.visibility !== 'public') return null
   return {
-    canvas: presentCanvasDetail(row),
+    canvas: presentCanvasDetail(row, items),
     versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
     isOwner,
   }
@@ -163,10 +165,10 @@ const canvasById = prepared((db, p: Placeholders<{ canvasId: string; now: number
 )
 
 /** Another workspace's canvas answers exactly like a missing one. */
-export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor) {
+export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor, items: Item[] = []) {
   const row = rows[0]
   if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
-  return presentCanvasDetail(row)
+  return presentCanvasDetail(row, items)
 }
 
 /** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { findRenderer } from '../render/registry'
-import type { Canvas, CanvasDetail } from '../schema/responses'
+import type { Canvas, CanvasDetail, Item } from '../schema/responses'
 import type { Bindable, Database } from '../storage/db'
 import { canvases, files, versions } from '../storage/schema'
 import { liveCanvasOf } from './live'
@@ -28,7 +28,11 @@ export function selectCanvas(db: Database) {
       updated_at: canvases.updatedAt,
       expires_at: canvases.expiresAt,
       size: versions.size,
+      main_path: versions.mainPath,
+      item_count: versions.itemCount,
       file_id: files.fileId,
+      // Renamed: D1 keys a batch's rows by column name, and the version's is `size` too.
+      file_size: sql<number>`${files.size}`.as('file_size'),
       sha256: files.sha256,
       mime: files.mime,
     })
@@ -58,13 +62,16 @@ export function presentCanvas(row: CanvasRow): Canvas {
   }
 }
 
-export function presentCanvasDetail(row: CanvasRow): CanvasDetail {
+/** The canvas with its current file; a site's also with its items (`items` of its version). */
+export function presentCanvasDetail(row: CanvasRow, items: Item[] = []): CanvasDetail {
   const renderer = findRenderer(row.renderer_id)
-  return {
+  const detail: CanvasDetail = {
     ...presentCanvas(row),
-    file: { file_id: row.file_id, sha256: row.sha256, size: row.size, mime: row.mime },
+    file: { file_id: row.file_id, sha256: row.sha256, size: row.file_size, mime: row.mime },
     renderer: { renderer_id: row.renderer_id, name: renderer?.name ?? row.renderer_id },
   }
+  if (row.item_count > 1) Object.assign(detail, { items, main: row.main_path })
+  return detail
 }
 
 export function canvasNotFound() {

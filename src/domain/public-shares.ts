@@ -3,7 +3,8 @@ import { AppError } from '../lib/errors'
 import { verifyPassword } from '../lib/crypto'
 import type { PublicShare } from '../schema/responses'
 import { one, prepared, type Placeholders } from '../storage/db'
-import { canvases, files, shareLinks, versions } from '../storage/schema'
+import { canvases, files, shareLinks, versionItems, versions } from '../storage/schema'
+import { itemName, itemNotFound } from './site-reads'
 import { iso, isoOrNull, type Services } from './services'
 import { live } from './live'
 import { shareNotFound } from './shares'
@@ -16,50 +17,65 @@ export type ShareAccess = {
   beforePasswordCheck?: () => Promise<void>
 }
 
-// The link, its canvas (when live) and the content it serves: pinned version or the latest.
-// Columns of the canvas and version that share a name with the link's are renamed (SQL), since D1
-// hands a batch's rows over keyed by column name; through the outer joins any of them may be NULL.
-const selectShare = prepared((db, p: Placeholders<{ token: string }>) =>
-  db
-    .select({
-      token: shareLinks.token,
-      canvas_id: shareLinks.canvasId,
-      version: shareLinks.version,
-      password_hash: shareLinks.passwordHash,
-      max_views: shareLinks.maxViews,
-      view_count: shareLinks.viewCount,
-      created_at: shareLinks.createdAt,
-      expires_at: shareLinks.expiresAt,
-      title: canvases.title,
-      ext: canvases.ext,
-      renderer_id: canvases.rendererId,
-      canvas_created_at: sql<number | null>`${canvases.createdAt}`.as('canvas_created_at'),
-      canvas_expires_at: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
-      content_version: sql<number | null>`${versions.version}`.as('content_version'),
-      size: versions.size,
-      blob_key: files.blobKey,
-    })
-    .from(shareLinks)
-    .leftJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
-    .leftJoin(
-      versions,
-      and(
-        eq(versions.canvasId, canvases.canvasId),
-        // COALESCE: the builder has none.
-        eq(versions.version, sql`COALESCE(${shareLinks.version}, ${canvases.version})`),
-      ),
-    )
-    .leftJoin(files, eq(files.fileId, versions.fileId))
-    .where(eq(shareLinks.token, p('token'))),
-)
+// The version a link shows (COALESCE: the builder has none).
+const shown = sql`COALESCE(${shareLinks.version}, ${canvases.version})`
+
+// The link, its canvas (when live) and the content it serves: pinned version or the latest, its
+// main file or, by path, one file of a site. Columns of the canvas and version that share a name
+// with the link's are renamed (SQL), since D1 hands a batch's rows over keyed by column name;
+// through the outer joins any of them may be NULL.
+const shareSelect = (byPath: boolean) =>
+  prepared((db, p: Placeholders<{ token: string; path: string }>) => {
+    const query = db
+      .select({
+        token: shareLinks.token,
+        canvas_id: shareLinks.canvasId,
+        version: shareLinks.version,
+        password_hash: shareLinks.passwordHash,
+        max_views: shareLinks.maxViews,
+        view_count: shareLinks.viewCount,
+        created_at: shareLinks.createdAt,
+        expires_at: shareLinks.expiresAt,
+        title: canvases.title,
+        ext: canvases.ext,
+        renderer_id: canvases.rendererId,
+        canvas_created_at: sql<number | null>`${canvases.createdAt}`.as('canvas_created_at'),
+        canvas_expires_at: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
+        content_version: sql<number | null>`${versions.version}`.as('content_version'),
+        size: byPath ? files.size : versions.size,
+        blob_key: files.blobKey,
+      })
+      .from(shareLinks)
+      .leftJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+      .leftJoin(
+        versions,
+        and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, shown)),
+      )
+      .$dynamic()
+    const withFile = byPath
+      ? query
+          .leftJoin(
+            versionItems,
+            and(
+              eq(versionItems.canvasId, versions.canvasId),
+              eq(versionItems.version, versions.version),
+              eq(versionItems.path, p('path')),
+            ),
+          )
+          .leftJoin(files, eq(files.fileId, versionItems.fileId))
+      : query.leftJoin(files, eq(files.fileId, versions.fileId))
+    return withFile.where(eq(shareLinks.token, p('token')))
+  })
+const selectShare = shareSelect(false)
+const selectShareItem = shareSelect(true)
 
 type Resolved = ReturnType<typeof selectShare>['_']['result'][number]
 
 // A view counts only while the link is usable; the condition and the increment are one statement,
 // so concurrent downloads can neither lose a count nor pass max_views. The increment is SQL: the
 // builder sets only values. Two statements: one counts only a link without a password.
-const countView = (onlyWithoutPassword: boolean) =>
-  prepared((db, p: Placeholders<{ token: string; now: number }>) =>
+const countView = (onlyWithoutPassword: boolean, byPath: boolean) =>
+  prepared((db, p: Placeholders<{ token: string; now: number; path: string }>) =>
     db
       .update(shareLinks)
       .set({ viewCount: sql`${shareLinks.viewCount} + 1` })
@@ -72,19 +88,41 @@ const countView = (onlyWithoutPassword: boolean) =>
             db
               .select(one)
               .from(canvases)
-              .where(and(eq(canvases.canvasId, shareLinks.canvasId), live(p('now')))),
+              .where(
+                and(
+                  eq(canvases.canvasId, shareLinks.canvasId),
+                  live(p('now')),
+                  // A path the version does not hold costs no view.
+                  byPath
+                    ? exists(
+                        db
+                          .select(one)
+                          .from(versionItems)
+                          .where(
+                            and(
+                              eq(versionItems.canvasId, canvases.canvasId),
+                              eq(versionItems.version, shown),
+                              eq(versionItems.path, p('path')),
+                            ),
+                          ),
+                      )
+                    : undefined,
+                ),
+              ),
           ),
           onlyWithoutPassword ? isNull(shareLinks.passwordHash) : undefined,
         ),
       )
       .returning({ viewCount: shareLinks.viewCount }),
   )
-const countOpenView = countView(true)
-const countAnyView = countView(false)
+const counts = {
+  open: [countView(true, false), countView(true, true)],
+  any: [countView(false, false), countView(false, true)],
+}
 
 /** Public metadata: never counts a view. */
 export async function shareMetadata(svc: Services, access: ShareAccess) {
-  const row = await selectShare(svc.db, { token: access.token }).get()
+  const row = await selectShare(svc.db, { token: access.token, path: '' }).get()
   await admit(svc, row, access)
   return present(row!)
 }
@@ -93,30 +131,29 @@ export async function shareMetadata(svc: Services, access: ShareAccess) {
  * Opens the link for one content delivery and counts it. A link without a password is checked,
  * counted and read in one batched round trip; a protected one needs a second after the password.
  */
-export async function openShareContent(svc: Services, access: ShareAccess) {
+export async function openShareContent(svc: Services, access: ShareAccess, path?: string) {
   const db = svc.db
-  const [counted, selected] = await db.batch([
-    countOpenView(db, { token: access.token, now: svc.now() }),
-    selectShare(db, { token: access.token }),
-  ])
+  const byPath = Number(path !== undefined)
+  const select = byPath ? selectShareItem : selectShare
+  const values = { token: access.token, now: svc.now(), path: path ?? '' }
+  const [counted, selected] = await db.batch([counts.open[byPath](db, values), select(db, values)])
   let row = selected[0]
   if (counted.length === 0) {
-    await admit(svc, row, access)
+    await admit(svc, row, access, path)
     const [recount, reselected] = await db.batch([
-      countAnyView(db, { token: access.token, now: svc.now() }),
-      selectShare(db, { token: access.token }),
+      counts.any[byPath](db, { ...values, now: svc.now() }),
+      select(db, values),
     ])
     row = reselected[0]
     // Someone else took the last view, or the link changed, between the two round trips.
     if (recount.length === 0) {
-      checkUsable(svc, row)
+      checkUsable(svc, row, path)
       throw new AppError('share_exhausted', 'this share link has reached its view limit')
     }
   }
   return {
     blobKey: row.blob_key!,
-    title: row.title!,
-    ext: row.ext!,
+    ...(path === undefined ? { title: row.title!, ext: row.ext! } : itemName(path)),
     canvasId: row.canvas_id!,
     version: row.content_version!,
     rendererId: row.renderer_id!,
@@ -133,8 +170,8 @@ export async function openShareContent(svc: Services, access: ShareAccess) {
 }
 
 /** The checks of a public share route (README: API), in order; returns only if the link is usable. */
-async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess) {
-  checkUsable(svc, row)
+async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess, path?: string) {
+  checkUsable(svc, row, path)
   if (row.password_hash === null) return
   if (access.password === undefined || access.password === '') {
     throw new AppError(
@@ -148,7 +185,11 @@ async function admit(svc: Services, row: Resolved | undefined, access: ShareAcce
   }
 }
 
-function checkUsable(svc: Services, row: Resolved | undefined): asserts row is Resolved {
+function checkUsable(
+  svc: Services,
+  row: Resolved | undefined,
+  path?: string,
+): asserts row is Resolved {
   const now = svc.now()
   if (!row) throw shareNotFound()
   if (row.expires_at !== null && row.expires_at <= now) {
@@ -156,12 +197,14 @@ function checkUsable(svc: Services, row: Resolved | undefined): asserts row is R
   }
   const canvasLive =
     row.title !== null && (row.canvas_expires_at === null || row.canvas_expires_at > now)
-  if (!canvasLive || row.blob_key === null) {
+  if (!canvasLive || row.content_version === null) {
     throw new AppError('canvas_not_found', 'canvas not found')
   }
   if (row.max_views !== null && row.view_count >= row.max_views) {
     throw new AppError('share_exhausted', 'this share link has reached its view limit')
   }
+  // Asked only of a link that could serve: what a site holds is not told to anyone else.
+  if (row.blob_key === null) throw itemNotFound(path ?? '', row.content_version)
 }
 
 function present(row: Resolved): PublicShare {

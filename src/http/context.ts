@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { randomBase62 } from '../lib/crypto'
-import { id } from '../schema/requests'
+import { AppError } from '../lib/errors'
+import { id, itemPath } from '../schema/requests'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'
@@ -64,4 +65,11 @@ export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
 export function canvasIdParam(c: Context): string {
   const value = c.req.param('id') ?? ''
   return id.safeParse(value).success ? value : ''
+}
+
+/** The item path of a route (`/content/<path>`), percent-decoded; one no item can have is 404. */
+export function itemPathParam(c: Context): string {
+  const value = c.req.param('path') ?? ''
+  if (itemPath.safeParse(value).success) return value
+  throw new AppError('not_found', 'path: no file can have this path')
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { statusOf, type ErrorCode } from '../lib/errors'
-import { IDEMPOTENCY_KEY, id, shareToken, versionParam } from '../schema/requests'
+import { IDEMPOTENCY_KEY, id, itemPath, shareToken, versionParam } from '../schema/requests'
 import * as responses from '../schema/responses'
 import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
 
@@ -38,6 +38,7 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   version: versionParam,
   token: shareToken,
   key_id: id,
+  path: itemPath,
 }
 
 // Named shapes become components, referenced wherever a route answers them.
@@ -113,7 +114,8 @@ export function openApiDocument(routes: Route[]) {
 
   const paths: Record<string, Record<string, Operation>> = {}
   for (const route of documentedRoutes(routes)) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    // `:path{.+}`: the pattern is Hono's, the name OpenAPI's.
+    const path = route.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = operation(route, ref)
   }
@@ -266,6 +268,8 @@ function operationId({ method, path }: { method: string; path: string }): string
   const words = path
     .split('/')
     .filter((s) => s && s !== 'v1')
-    .map((s) => (s.startsWith(':') ? 'by_' + s.slice(1) : s.replace(/\W/g, '_')))
+    .map((s) =>
+      s.startsWith(':') ? 'by_' + s.slice(1).replace(/\{.*$/, '') : s.replace(/\W/g, '_'),
+    )
   return [method.toLowerCase(), ...words].join('_')
 }

@@ -25,6 +25,13 @@ const TYPES: Record<string, string> = {
   avif: 'image/avif',
   svg: 'image/svg+xml',
   pdf: 'application/pdf',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  ico: 'image/x-icon',
+  wasm: 'application/wasm',
+  map: 'application/json',
   mp4: 'video/mp4',
   webm: 'video/webm',
   mp3: 'audio/mpeg',
@@ -65,6 +72,8 @@ export function contentDisposition(kind: 'attachment' | 'inline', title: string,
 
 /** `<title>.<ext>`, except that a title already ending in `.<ext>` ("report.html") is kept. */
 export function fileName(title: string, ext: string): string {
+  // A file of a site without an extension (`LICENSE`) keeps its name as it is.
+  if (ext === '') return title
   return title.toLowerCase().endsWith(`.${ext}`) ? title : `${title}.${ext}`
 }
 

@@ -30,9 +30,15 @@ export const canvas = z.object({
   expires_at: z.nullable(time),
 })
 
+export const item = z.extend(file, { path: z.string() })
+
 export const canvasDetail = z.extend(canvas, {
   file,
   renderer: z.object({ renderer_id: z.string(), name: z.string() }),
+  /** A site's files, by path (only when the version holds more than one). */
+  items: z.optional(z.array(item)),
+  /** The path of the site's main item (with `items`). */
+  main: z.optional(z.string()),
 })
 
 export const canvasList = z.object({
@@ -167,6 +173,7 @@ export const unhealthy = z.extend(error, { ok: z.literal(false) })
 
 export type Canvas = z.output<typeof canvas>
 export type CanvasDetail = z.output<typeof canvasDetail>
+export type Item = z.output<typeof item>
 export type CanvasList = z.output<typeof canvasList>
 export type Version = z.output<typeof version>
 export type Presign = z.output<typeof presign>

@@ -147,8 +147,13 @@ type Reach = {
   open: (f: Fixture, route: Route) => Promise<Sent>
 }
 
+// The fixture's canvas is one .txt file: the item `index.txt` of its version.
 const pathOf = (route: Route, f: Fixture) =>
-  route.path.replace(':id', f.canvasId).replace(':version', '1').replace(':token', f.token)
+  route.path
+    .replace(':id', f.canvasId)
+    .replace(':version', '1')
+    .replace(':token', f.token)
+    .replace(':path{.+}', 'index.txt')
 
 /** The frame URL the page at `page` embeds, turned into `route` (the frame or its raw bytes). */
 async function frameFrom(route: Route, page: Response): Promise<Sent> {

@@ -52,6 +52,10 @@ export const ROUTES: Route[] = [
   { ...key('GET', '/v1/canvases/:id/content'), content: true },
   key('GET', '/v1/canvases/:id/versions'),
   { ...key('GET', '/v1/canvases/:id/versions/:version'), content: true },
+  { ...key('GET', '/v1/canvases/:id/content/:path{.+}'), content: true },
+  { ...key('GET', '/v1/canvases/:id/versions/:version/content/:path{.+}'), content: true },
+  // JSON errors; the answer itself is a zip.
+  { ...key('GET', '/v1/canvases/:id/versions/:version/archive'), content: true },
   key('POST', '/v1/canvases/:id/shares'),
   key('GET', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares'),
@@ -66,6 +70,13 @@ export const ROUTES: Route[] = [
 
   { method: 'GET', path: '/share/:token', auth: 'share', json: true },
   { method: 'GET', path: '/share/:token/content', auth: 'share', json: true, content: true },
+  {
+    method: 'GET',
+    path: '/share/:token/content/:path{.+}',
+    auth: 'share',
+    json: true,
+    content: true,
+  },
 
   { method: 'POST', path: '/auth/signup', auth: 'none', json: true },
   { method: 'POST', path: '/auth/login', auth: 'none', json: true },

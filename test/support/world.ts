@@ -105,6 +105,8 @@ export type Prepared = { path: string; init: Parameters<typeof call>[1] & {} }
 export function requestFor(route: Route, world: World): Prepared {
   const path = route.path
     .replace(':id', world.canvasId)
+    // A single file is the item `index.<ext>` of its version.
+    .replace(':path{.+}', `index.${world.content.ext}`)
     .replace(':version', '1')
     .replace(':token', world.token)
     .replace(':key_id', world.spareKeyId)

@@ -1,0 +1,82 @@
+import { Zip, ZipPassThrough } from 'fflate'
+import { AppError } from '../lib/errors'
+import type { ArchiveEntry } from './site-reads'
+import type { Services } from './services'
+
+// A version as one zip, streamed: each item is read from storage only when the reader of the
+// response asks for more, and passes through stored (not compressed: the bytes are mostly
+// compressed already, and deflating 200 MB would spend the Worker's CPU for little), so the
+// Worker holds one chunk at a time and the zip's directory, however large the version.
+
+/** The zip format without its 64-bit extension, which the archive does not write, tops out here. */
+export const MAX_ARCHIVE_BYTES = 0xffff_ffff - 64 * 1024 * 1024
+
+export function checkArchiveSize(entries: ArchiveEntry[]) {
+  const total = entries.reduce((sum, entry) => sum + entry.size, 0)
+  if (total > MAX_ARCHIVE_BYTES) {
+    throw new AppError(
+      'payload_too_large',
+      `this version holds ${total} bytes, more than a zip archive here can hold; download its files one by one`,
+    )
+  }
+}
+
+export function archiveStream(
+  svc: Services,
+  entries: ArchiveEntry[],
+  mtime: number,
+): ReadableStream<Uint8Array> {
+  const ready: Uint8Array[] = []
+  let ended = false
+  let failure: unknown = null
+  const zip = new Zip((err, chunk, final) => {
+    if (err) failure = err
+    else ready.push(chunk)
+    if (final) ended = true
+  })
+  let next = 0
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  let file: ZipPassThrough | null = null
+
+  /** Feeds the zip until it has output to hand over (or is done). */
+  async function produce() {
+    while (ready.length === 0 && !ended && !failure) {
+      if (!reader) {
+        if (next === entries.length) {
+          zip.end()
+          continue
+        }
+        const entry = entries[next++]
+        const object = await svc.bucket.get(entry.blobKey)
+        if (!object) throw new Error(`archive: the content of '${entry.path}' is missing`)
+        file = new ZipPassThrough(entry.path)
+        file.mtime = mtime
+        zip.add(file)
+        reader = object.body.getReader()
+      }
+      const { done, value } = await reader.read()
+      if (done) {
+        reader = null
+        file!.push(new Uint8Array(0), true)
+      } else {
+        file!.push(value)
+      }
+    }
+    if (failure) throw failure
+  }
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await produce()
+        while (ready.length > 0) controller.enqueue(ready.shift()!)
+        if (ended) controller.close()
+      },
+      async cancel(reason) {
+        await reader?.cancel(reason)
+      },
+    },
+    // Nothing is read ahead of the client: the next item waits until the last chunk is taken.
+    { highWaterMark: 0 },
+  )
+}

@@ -1,0 +1,154 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { AppError } from '../lib/errors'
+import type { Item } from '../schema/responses'
+import { prepared, type Placeholders } from '../storage/db'
+import { canvases, files, versionItems, versions } from '../storage/schema'
+import { canvasNotFound } from './canvas-rows'
+import { live, liveCanvasOf } from './live'
+import { baseName, pathExt } from './site-items'
+import type { Actor, Services } from './services'
+
+// Reading the files of a version: a site's list, one item by path, and what an archive holds.
+
+/** The version asked for, or the canvas's current one. */
+const versionOf = (version?: number) => (version === undefined ? canvases.version : sql`${version}`)
+
+/**
+ * The items of a canvas's current version when it holds more than one (a single file's one item
+ * is its `file` already), for batching beside the canvas's own row: one read, whoever asks.
+ */
+export const currentSiteItems = prepared((db, p: Placeholders<{ canvasId: string }>) =>
+  db
+    .select({
+      path: versionItems.path,
+      file_id: files.fileId,
+      sha256: files.sha256,
+      size: files.size,
+      mime: files.mime,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(
+        eq(versions.canvasId, canvases.canvasId),
+        eq(versions.version, canvases.version),
+        gt(versions.itemCount, 1),
+      ),
+    )
+    .innerJoin(
+      versionItems,
+      and(eq(versionItems.canvasId, canvases.canvasId), eq(versionItems.version, versions.version)),
+    )
+    .innerJoin(files, eq(files.fileId, versionItems.fileId))
+    .where(eq(canvases.canvasId, p('canvasId')))
+    .orderBy(asc(versionItems.path)),
+)
+
+export type ItemRef = {
+  blobKey: string
+  /** The name it downloads under: the path's last segment. */
+  title: string
+  /** The path's extension, which picks its Content-Type; '' when it has none. */
+  ext: string
+  version: number
+}
+
+/** One item of the latest version, or of a given one, by path. */
+export async function findItem(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  path: string,
+  version?: number,
+): Promise<ItemRef> {
+  const row = await svc.db
+    .select({
+      version: versions.version,
+      blob_key: files.blobKey,
+    })
+    .from(canvases)
+    .leftJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, versionOf(version))),
+    )
+    .leftJoin(
+      versionItems,
+      and(
+        eq(versionItems.canvasId, versions.canvasId),
+        eq(versionItems.version, versions.version),
+        eq(versionItems.path, path),
+      ),
+    )
+    .leftJoin(files, eq(files.fileId, versionItems.fileId))
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .get()
+  if (!row) throw canvasNotFound()
+  if (row.version === null) {
+    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+  }
+  if (row.blob_key === null) throw itemNotFound(path, row.version)
+  return { blobKey: row.blob_key, ...itemName(path), version: row.version }
+}
+
+export const itemName = (path: string) => ({ title: baseName(path), ext: pathExt(path) ?? '' })
+
+export function itemNotFound(path: string, version: number) {
+  return new AppError('not_found', `path: version ${version} has no file '${path}'`)
+}
+
+export type ArchiveEntry = { path: string; blobKey: string; size: number }
+
+/** Every item of one version, in path order, with what names the archive. */
+export async function archiveEntries(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  version: number,
+) {
+  const rows = await svc.db
+    .select({
+      title: canvases.title,
+      created_at: versions.createdAt,
+      path: versionItems.path,
+      blob_key: files.blobKey,
+      size: files.size,
+    })
+    .from(canvases)
+    .leftJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+    )
+    .leftJoin(
+      versionItems,
+      and(eq(versionItems.canvasId, versions.canvasId), eq(versionItems.version, versions.version)),
+    )
+    .leftJoin(files, eq(files.fileId, versionItems.fileId))
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .orderBy(asc(versionItems.path))
+  if (rows.length === 0) throw canvasNotFound()
+  const first = rows[0]
+  if (first.created_at === null) {
+    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+  }
+  const entries: ArchiveEntry[] = rows.map((r) => ({
+    path: r.path!,
+    blobKey: r.blob_key!,
+    size: r.size!,
+  }))
+  return { title: first.title, createdAt: first.created_at, entries }
+}
+
+/** A version's items for the web page: path and size, whoever asks (the caller has authorized). */
+export async function versionItemList(svc: Services, canvasId: string, version: number) {
+  return svc.db
+    .select({ path: versionItems.path, size: files.size })
+    .from(versionItems)
+    .innerJoin(files, eq(files.fileId, versionItems.fileId))
+    .innerJoin(canvases, eq(canvases.canvasId, versionItems.canvasId))
+    .where(
+      and(eq(versionItems.canvasId, canvasId), eq(versionItems.version, version), live(svc.now())),
+    )
+    .orderBy(asc(versionItems.path))
+}
+
+export type { Item }
