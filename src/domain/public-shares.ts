@@ -172,7 +172,11 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
 /** The checks of a public share route (README: API), in order; returns only if the link is usable. */
 async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess, path?: string) {
   checkUsable(svc, row, path)
-  if (row.password_hash === null) return
+  // Only to whoever may open the link: which paths a site holds is not told to anyone else.
+  const checkPath = () => {
+    if (row.blob_key === null) throw itemNotFound(path ?? '', row.content_version!)
+  }
+  if (row.password_hash === null) return checkPath()
   if (access.password === undefined || access.password === '') {
     throw new AppError(
       'share_password_required',
@@ -183,7 +187,10 @@ async function admit(svc: Services, row: Resolved | undefined, access: ShareAcce
   if (!(await verifyPassword(access.password, row.password_hash))) {
     throw new AppError('share_password_invalid', 'wrong password for this share link')
   }
+  checkPath()
 }
+
+const canvasNotFoundError = () => new AppError('canvas_not_found', 'canvas not found')
 
 function checkUsable(
   svc: Services,
@@ -197,14 +204,11 @@ function checkUsable(
   }
   const canvasLive =
     row.title !== null && (row.canvas_expires_at === null || row.canvas_expires_at > now)
-  if (!canvasLive || row.content_version === null) {
-    throw new AppError('canvas_not_found', 'canvas not found')
-  }
+  if (!canvasLive || row.content_version === null) throw canvasNotFoundError()
   if (row.max_views !== null && row.view_count >= row.max_views) {
     throw new AppError('share_exhausted', 'this share link has reached its view limit')
   }
-  // Asked only of a link that could serve: what a site holds is not told to anyone else.
-  if (row.blob_key === null) throw itemNotFound(path ?? '', row.content_version)
+  if (path === undefined && row.blob_key === null) throw canvasNotFoundError()
 }
 
 function present(row: Resolved): PublicShare {

@@ -84,3 +84,25 @@ export const badEmail = fc.oneof(
   withControl.map((s) => `${s}@example.com`),
   wrongType,
 )
+
+/** Paths no item of a site may have: absolute, climbing, empty segments, control characters. */
+export const badPath = fc.oneof(
+  fc.constantFrom('', '/index.html', 'a//b', './a', 'a/.', 'a/..', '../x', 'a/../../x', 'a\\b'),
+  fc.constantFrom('a/', '..', '.', 'x'.repeat(513), '\u00e9'.repeat(257), 'a\ud800b', 'C:\\x'),
+  withControl,
+  wild.filter((s) => s.startsWith('/') || s.split('/').includes('..') || s.includes('\\')),
+  wrongType,
+)
+
+/** Item lists the API refuses: of the wrong shape, empty, or holding a bad path. */
+export const badItems = fc.oneof(
+  fc.constant([]),
+  wrongType.filter((v) => !Array.isArray(v)),
+  badPath.map((path) => [{ path, file_id: 'abc' }]),
+  fc.constant([{ path: 'a.html', file_id: 'abc', extra: 1 }]),
+  fc.constant([{ path: 'a.html' }]),
+  fc.constant([
+    { path: 'a.html', file_id: 'abc' },
+    { path: 'a.html', file_id: 'abd' },
+  ]),
+)

@@ -3,7 +3,9 @@ import {
   badEmail,
   badExt,
   badId,
+  badItems,
   badMime,
+  badPath,
   badSha,
   badSize,
   badTitle,
@@ -44,12 +46,16 @@ function jsonFields(
       ext: badExt,
       renderer_id: fc.oneof(fc.constantFrom('nope', 'HTML', ''), wrongType),
       permanent: fc.oneof(fc.constantFrom('true', 1, 'yes'), fc.constant(null)),
+      items: badItems,
+      main: badPath,
     },
     'PATCH /v1/canvases/:id': {
       title: badTitle,
       visibility: fc.oneof(fc.constantFrom('Public', 'secret', ''), wrongType),
       renderer_id: fc.oneof(fc.constantFrom('nope', 'pdf2'), wrongType),
       file_id: badId,
+      items: badItems,
+      main: badPath,
     },
     'POST /v1/canvases/:id/shares': {
       expires_in: fc.oneof(

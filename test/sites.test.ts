@@ -1,0 +1,433 @@
+import { env } from 'cloudflare:test'
+import fc from 'fast-check'
+import { unzipSync, strFromU8 } from 'fflate'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  bytesOf,
+  call,
+  errorOf,
+  follow,
+  json,
+  newAccount,
+  upload,
+  type Account,
+} from './support/api'
+import { badPath } from './support/hostile-values'
+
+// Sites: a version of many files by path, through the API (README: Sites).
+
+const FILES: Record<string, { text: string; ext: string; mime: string }> = {
+  'index.html': {
+    text: '<link rel="stylesheet" href="style.css"><script src="js/app.js"></script>',
+    ext: 'html',
+    mime: 'text/html',
+  },
+  'style.css': { text: 'body { color: rebeccapurple }', ext: 'css', mime: 'text/css' },
+  'js/app.js': { text: 'fetch("data/points.json")', ext: 'js', mime: 'text/javascript' },
+  'data/points.json': { text: '[1,2,3]', ext: 'json', mime: 'application/json' },
+}
+
+let owner: Account
+let ids: Record<string, string>
+
+async function uploadAll(key: string, files: typeof FILES) {
+  const out: Record<string, string> = {}
+  for (const [path, f] of Object.entries(files)) {
+    out[path] = await upload(key, bytesOf(f.text), f.ext, f.mime)
+  }
+  return out
+}
+
+const itemsOf = (fileIds: Record<string, string>) =>
+  Object.entries(fileIds).map(([path, file_id]) => ({ path, file_id }))
+
+async function createSite(body: Record<string, unknown>, key = owner.key) {
+  return call('/v1/canvases', { method: 'POST', key, json: { title: 'Report', ...body } })
+}
+
+beforeAll(async () => {
+  owner = await newAccount()
+  ids = await uploadAll(owner.key, FILES)
+})
+
+describe('create and read a site', () => {
+  it('makes a canvas of every file, main index.html, ext and renderer from it', async () => {
+    const res = await createSite({ items: itemsOf(ids), permanent: true })
+    expect(res.status).toBe(201)
+    const canvas = await json(res)
+    const total = Object.values(FILES).reduce((n, f) => n + f.text.length, 0)
+    expect(canvas).toMatchObject({ ext: 'html', renderer_id: 'html', version: 1, size: total })
+
+    const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
+    expect(detail.main).toBe('index.html')
+    expect(detail.file).toMatchObject({
+      file_id: ids['index.html'],
+      size: FILES['index.html'].text.length,
+    })
+    expect(detail.items.map((i: any) => i.path)).toEqual([
+      'data/points.json',
+      'index.html',
+      'js/app.js',
+      'style.css',
+    ])
+    expect(detail.items[0]).toEqual({
+      path: 'data/points.json',
+      file_id: ids['data/points.json'],
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      size: 7,
+      mime: 'application/json',
+    })
+  })
+
+  it('a single file shows no items; its one item is index.<ext>', async () => {
+    const res = await createSite({ file_id: ids['style.css'], ext: 'css' })
+    const canvas = await json(res)
+    const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
+    expect(detail.items).toBeUndefined()
+    expect(detail.main).toBeUndefined()
+    const item = await call(`/v1/canvases/${canvas.canvas_id}/content/index.css`, {
+      key: owner.key,
+    })
+    expect(await (await follow(item)).text()).toBe(FILES['style.css'].text)
+  })
+
+  it('main picks another item; without index.html the first is main', async () => {
+    const chosen = await json(await createSite({ items: itemsOf(ids), main: 'style.css' }))
+    expect(chosen).toMatchObject({ ext: 'css', renderer_id: 'code' })
+    const { 'index.html': _, ...rest } = ids
+    const first = await json(await createSite({ items: itemsOf(rest) }))
+    expect(first.ext).toBe('css')
+    const detail = await json(await call(`/v1/canvases/${first.canvas_id}`, { key: owner.key }))
+    expect(detail.main).toBe('style.css')
+  })
+
+  it('serves each item by path, with its own type, for the latest and a given version', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const id = canvas.canvas_id
+    const res = await call(`/v1/canvases/${id}/content/js/app.js`, { key: owner.key })
+    expect(res.status).toBe(302)
+    const bytes = await follow(res)
+    expect(bytes.headers.get('Content-Type')).toMatch(/^text\/javascript/)
+    expect(bytes.headers.get('Content-Disposition')).toContain('filename="app.js"')
+    expect(await bytes.text()).toBe(FILES['js/app.js'].text)
+    const v1 = await call(`/v1/canvases/${id}/versions/1/content/data/points.json?dl=1`, {
+      key: owner.key,
+    })
+    const got = await follow(v1)
+    expect(got.headers.get('Content-Disposition')).toMatch(/^attachment; filename="points.json"/)
+    expect(await got.text()).toBe('[1,2,3]')
+
+    const missing = await call(`/v1/canvases/${id}/content/nope.css`, { key: owner.key })
+    expect(missing.status).toBe(404)
+    expect(await json(missing)).toEqual(
+      errorOf('not_found', "path: version 1 has no file 'nope.css'"),
+    )
+    const noVersion = await call(`/v1/canvases/${id}/versions/9/content/style.css`, {
+      key: owner.key,
+    })
+    expect((await json(noVersion)).error.code).toBe('version_not_found')
+    const other = await newAccount()
+    const foreign = await call(`/v1/canvases/${id}/content/style.css`, { key: other.key })
+    expect((await json(foreign)).error.code).toBe('canvas_not_found')
+  })
+
+  it('paths with spaces, unicode and reserved URL characters round-trip percent-encoded', async () => {
+    const names = ['my report/a b.txt', 'données/été.txt', 'q/a?b#c%d.txt']
+    const fileIds: Record<string, string> = {}
+    for (const name of names) fileIds[name] = await upload(owner.key, bytesOf(name))
+    const canvas = await json(await createSite({ items: itemsOf(fileIds) }))
+    for (const name of names) {
+      const encoded = name.split('/').map(encodeURIComponent).join('/')
+      const res = await call(`/v1/canvases/${canvas.canvas_id}/content/${encoded}`, {
+        key: owner.key,
+      })
+      expect(res.status, name).toBe(302)
+      expect(await (await follow(res)).text()).toBe(name)
+    }
+  })
+})
+
+describe('new versions of a site', () => {
+  it('changing one file of a hundred uploads one file; the rest are reused', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 100; i++) files[`pages/p${i}.html`] = `<p>page ${i}</p>`
+    const fileIds: Record<string, string> = {}
+    for (const [path, text] of Object.entries(files)) {
+      fileIds[path] = await upload(owner.key, bytesOf(text), 'html', 'text/html')
+    }
+    const canvas = await json(await createSite({ items: itemsOf(fileIds), main: 'pages/p0.html' }))
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM files').first<{ n: number }>()
+    // One file changes: one presign and PUT for it, every other item keeps its file_id.
+    const changed = await upload(owner.key, bytesOf('<p>page 7, edited</p>'), 'html', 'text/html')
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM files').first<{ n: number }>()
+    expect(after!.n).toBe(before!.n + 1)
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { items: itemsOf({ ...fileIds, 'pages/p7.html': changed }), main: 'pages/p0.html' },
+    })
+    expect(res.status).toBe(200)
+    expect((await json(res)).version).toBe(2)
+    const v1 = await call(`/v1/canvases/${canvas.canvas_id}/versions/1/content/pages/p7.html`, {
+      key: owner.key,
+    })
+    expect(await (await follow(v1)).text()).toBe('<p>page 7</p>')
+    const v2 = await call(`/v1/canvases/${canvas.canvas_id}/content/pages/p7.html`, {
+      key: owner.key,
+    })
+    expect(await (await follow(v2)).text()).toBe('<p>page 7, edited</p>')
+  })
+
+  it('a site can become one file and back; ext and renderer follow the main item', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const id = canvas.canvas_id
+    const patch = (body: unknown) =>
+      call(`/v1/canvases/${id}`, { method: 'PATCH', key: owner.key, json: body })
+    const single = await json(await patch({ file_id: ids['index.html'] }))
+    expect(single).toMatchObject({ version: 2, ext: 'html', renderer_id: 'html' })
+    const detail = await json(await call(`/v1/canvases/${id}`, { key: owner.key }))
+    expect(detail.items).toBeUndefined()
+    const md = await upload(owner.key, bytesOf('# Notes'), 'md', 'text/markdown')
+    const notes = await json(
+      await patch({
+        items: [{ path: 'notes/README.md', file_id: md }, ...itemsOf(ids)],
+        main: 'notes/README.md',
+      }),
+    )
+    expect(notes).toMatchObject({ version: 3, ext: 'md', renderer_id: 'markdown' })
+  })
+
+  it('a failed update changes nothing: no version, no items', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { items: [...itemsOf(ids), { path: 'extra.css', file_id: 'nosuchfile' }] },
+    })
+    expect(res.status).toBe(404)
+    expect(await json(res)).toEqual(errorOf('file_not_found', 'items.4.file_id: no such file'))
+    const rows = await env.DB.prepare(
+      'SELECT version, count(*) AS n FROM version_items WHERE canvas_id = ? GROUP BY version',
+    )
+      .bind(canvas.canvas_id)
+      .all()
+    expect(rows.results).toEqual([{ version: 1, n: 4 }])
+  })
+})
+
+describe('refused lists', () => {
+  const cases: [string, Record<string, unknown>, number, string, string][] = [
+    [
+      'both kinds',
+      { file_id: 'x', items: [{ path: 'a', file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'file_id: send either file_id or items, not both',
+    ],
+    [
+      'ext with items',
+      { items: [{ path: 'a.html', file_id: 'x' }], ext: 'html' },
+      400,
+      'invalid_request',
+      "ext: a site's ext comes from its main item's path; leave ext out with items",
+    ],
+    [
+      'main alone',
+      { file_id: 'x', ext: 'txt', main: 'a' },
+      400,
+      'invalid_request',
+      'main: only goes with items',
+    ],
+    [
+      'main not an item',
+      { items: [{ path: 'a.html', file_id: 'x' }], main: 'b.html' },
+      400,
+      'invalid_request',
+      "main: 'b.html' is not the path of any item",
+    ],
+    [
+      'duplicate',
+      {
+        items: [
+          { path: 'a.html', file_id: 'x' },
+          { path: 'a.html', file_id: 'y' },
+        ],
+      },
+      400,
+      'invalid_request',
+      "items.1.path: 'a.html' is given more than once",
+    ],
+    [
+      'file and folder',
+      {
+        items: [
+          { path: 'a/b.css', file_id: 'x' },
+          { path: 'a', file_id: 'y' },
+        ],
+      },
+      400,
+      'invalid_request',
+      "items.1.path: 'a' is a file and also a folder of another item",
+    ],
+    ['empty list', { items: [] }, 400, 'invalid_request', 'items: must hold at least one item'],
+    ['no content', {}, 400, 'invalid_request', 'file_id: a canvas needs file_id or items'],
+    [
+      'traversal',
+      { items: [{ path: '../etc/passwd', file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'items.0.path: must not have an empty, . or .. segment',
+    ],
+    [
+      'absolute',
+      { items: [{ path: '/a.html', file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'items.0.path: must be relative (no leading /)',
+    ],
+    [
+      'backslash',
+      { items: [{ path: 'a\\b.html', file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'items.0.path: must separate folders with /, not \\',
+    ],
+    [
+      'control',
+      { items: [{ path: 'a\nb.html', file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'items.0.path: must not contain control characters',
+    ],
+    [
+      'long',
+      { items: [{ path: 'é'.repeat(257), file_id: 'x' }] },
+      400,
+      'invalid_request',
+      'items.0.path: must be at most 512 bytes',
+    ],
+  ]
+  it.each(cases)('%s', async (_name, body, status, code, message) => {
+    const res = await createSite(body)
+    expect(res.status).toBe(status)
+    expect(await json(res)).toEqual(errorOf(code, message))
+  })
+
+  it('more than MAX_SITE_ITEMS items', async () => {
+    const items = Array.from({ length: 6 }, (_, i) => ({ path: `p${i}.txt`, file_id: 'x' }))
+    const res = await call('/v1/canvases', {
+      method: 'POST',
+      key: owner.key,
+      json: { title: 't', items },
+      env: { MAX_SITE_ITEMS: '5' },
+    })
+    expect(res.status).toBe(400)
+    expect(await json(res)).toEqual(
+      errorOf('invalid_request', 'items: at most 5 files per version, got 6'),
+    )
+  })
+
+  it('refuses generated hostile paths with a 400 naming the item, creating nothing', async () => {
+    const count = () =>
+      env.DB.prepare(
+        'SELECT (SELECT count(*) FROM canvases) + (SELECT count(*) FROM version_items) AS n',
+      ).first<{ n: number }>()
+    const before = await count()
+    await fc.assert(
+      fc.asyncProperty(badPath, fc.nat(2), async (path, at) => {
+        const items = itemsOf(ids)
+        items.splice(at, 0, { path: path as string, file_id: ids['style.css'] })
+        const res = await createSite({ items })
+        expect(res.status).toBe(400)
+        expect((await json(res)).error.message).toMatch(new RegExp(`^items\\.${at}\\.path: `))
+      }),
+      { numRuns: 200 },
+    )
+    expect(await count()).toEqual(before)
+  })
+})
+
+describe('archive', () => {
+  it('zips every item at its path, byte for byte, streamed', async () => {
+    const png = new Uint8Array(70_000).map((_, i) => (i * 31) % 256)
+    const image = await upload(owner.key, png, 'png', 'image/png')
+    const canvas = await json(
+      await createSite({
+        items: [...itemsOf(ids), { path: 'img/noise.png', file_id: image }],
+        title: 'Report / Q3',
+      }),
+    )
+    const res = await call(`/v1/canvases/${canvas.canvas_id}/versions/1/archive`, {
+      key: owner.key,
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('application/zip')
+    expect(res.headers.get('Content-Disposition')).toMatch(
+      /^attachment; filename="Report _ Q3-v1.zip"/,
+    )
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()))
+    expect(Object.keys(files).sort()).toEqual([
+      'data/points.json',
+      'img/noise.png',
+      'index.html',
+      'js/app.js',
+      'style.css',
+    ])
+    for (const [path, f] of Object.entries(FILES)) expect(strFromU8(files[path])).toBe(f.text)
+    expect(files['img/noise.png']).toEqual(png)
+  })
+
+  it('a missing version or another workspace’s canvas is refused', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const missing = await call(`/v1/canvases/${canvas.canvas_id}/versions/2/archive`, {
+      key: owner.key,
+    })
+    expect((await json(missing)).error.code).toBe('version_not_found')
+    const other = await newAccount()
+    const foreign = await call(`/v1/canvases/${canvas.canvas_id}/versions/1/archive`, {
+      key: other.key,
+    })
+    expect((await json(foreign)).error.code).toBe('canvas_not_found')
+  })
+})
+
+describe('share links serve items', () => {
+  it('each item download counts a view; a path the version lacks costs none', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const share = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: owner.key,
+        json: { max_views: 2 },
+      }),
+    )
+    const get = (path: string) => call(`/share/${share.token}/content/${path}`)
+    const missing = await get('nope.js')
+    expect(missing.status).toBe(404)
+    expect(await json(missing)).toEqual(
+      errorOf('not_found', "path: version 1 has no file 'nope.js'"),
+    )
+    const css = await get('style.css')
+    expect(css.status).toBe(302)
+    expect(await (await follow(css)).text()).toBe(FILES['style.css'].text)
+    expect((await get('js/app.js')).status).toBe(302)
+    expect((await json(await get('style.css'))).error.code).toBe('share_exhausted')
+  })
+
+  it('a password-protected link asks for it before saying whether a path exists', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const share = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: owner.key,
+        json: { password: 'open sesame' },
+      }),
+    )
+    const res = await call(`/share/${share.token}/content/nope.js`)
+    expect((await json(res)).error.code).toBe('share_password_required')
+    const ok = await call(`/share/${share.token}/content/style.css`, {
+      headers: { 'X-Share-Password': 'open sesame' },
+    })
+    expect(ok.status).toBe(302)
+  })
+})
