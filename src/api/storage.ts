@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors'
 import { parseBlobKey } from '../storage/blobs'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
-import { readRange } from './range'
+import { readRange } from '../lib/range'
 
 // Local mode's stand-in for R2's S3 endpoint: presigned PUT and GET, checked exactly as S3 would.
 export const storage = new Hono<AppEnv>()

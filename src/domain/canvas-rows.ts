@@ -91,6 +91,8 @@ export function selectVersionContent(db: Database, version: Bindable<number>) {
       renderer_id: canvases.rendererId,
       size: versions.size,
       blob_key: files.blobKey,
+      main_path: versions.mainPath,
+      item_count: versions.itemCount,
     })
     .from(canvases)
     .innerJoin(

@@ -1,7 +1,8 @@
-import { and, eq, exists, gt, isNull, or, type SQL } from 'drizzle-orm'
+import { and, eq, exists, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
-import { canvases, sessions, shareLinks, versions } from '../storage/schema'
+import { canvases, files, sessions, shareLinks, versionItems, versions } from '../storage/schema'
 import { canvasNotFound, selectVersionContent, type VersionContent } from './canvas-rows'
 import type { Services } from './services'
 import { live } from './live'
@@ -92,13 +93,18 @@ export async function contentUnderGrant(
     .where(and(eq(canvases.canvasId, canvasId), live(now), condition(svc.db, grant, now)))
     .get()
   if (row) return row
+  throw refusal(grant)
+}
+
+/** The 404 of an access that no longer reaches the content. */
+function refusal(grant: FrameGrant) {
   if (grant.kind === 'share') {
-    throw new AppError(
+    return new AppError(
       'share_not_found',
       'this share link was revoked, has expired, or no longer shows this content',
     )
   }
-  throw canvasNotFound()
+  return canvasNotFound()
 }
 
 /**
@@ -129,3 +135,62 @@ export async function liveVersionUnderGrant(
     .get()
   return row?.version ?? null
 }
+
+export type ItemUnderGrant = VersionContent & {
+  /** The item at the path asked for; null when the version holds no such path. */
+  item: { blob_key: string; size: number } | null
+}
+
+/**
+ * One file of a site by path, if the grant still reaches its version: the same check as
+ * contentUnderGrant, made for every file a site's page loads, in the same single statement.
+ */
+export async function itemUnderGrant(
+  svc: Services,
+  grant: FrameGrant,
+  canvasId: string,
+  version: number,
+  path: string,
+): Promise<ItemUnderGrant> {
+  const now = svc.now()
+  const db = svc.db
+  const row = await db
+    .select({
+      title: canvases.title,
+      ext: canvases.ext,
+      renderer_id: canvases.rendererId,
+      main_path: versions.mainPath,
+      item_count: versions.itemCount,
+      // The main file (for its renderer) and the item asked for, by names of their own.
+      size: mainFiles.size,
+      blob_key: mainFiles.blobKey,
+      item_key: itemFiles.blobKey,
+      item_size: itemFiles.size,
+    })
+    .from(canvases)
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+    )
+    .innerJoin(mainFiles, eq(mainFiles.fileId, versions.fileId))
+    .leftJoin(
+      versionItems,
+      and(
+        eq(versionItems.canvasId, versions.canvasId),
+        eq(versionItems.version, versions.version),
+        eq(versionItems.path, path),
+      ),
+    )
+    .leftJoin(itemFiles, eq(itemFiles.fileId, versionItems.fileId))
+    .where(and(eq(canvases.canvasId, canvasId), live(now), condition(db, grant, now)))
+    .get()
+  if (!row) throw refusal(grant)
+  const { item_key, item_size, ...content } = row
+  return {
+    ...content,
+    item: item_key === null || item_size === null ? null : { blob_key: item_key, size: item_size },
+  }
+}
+
+const itemFiles = alias(files, 'item_files')
+const mainFiles = alias(files, 'main_files')

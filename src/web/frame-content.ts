@@ -41,7 +41,7 @@ export async function storageRedirect(
   })
 }
 
-const SCRIPTED_CSP =
+export const SCRIPTED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
 const STATIC_CSP =
   "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"

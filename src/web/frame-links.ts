@@ -27,13 +27,45 @@ export type FrameLink = {
   limited?: boolean
 }
 
-/** The frame's URL and its download URL, for a page on `origin`. */
+/**
+ * The frame's URL and its download URL, for a page on `origin`; and `site`, where the files of a
+ * site's version are served by path (`site + 'img/a.png'`) under the same signature.
+ */
 export async function frameUrls(svc: Services, origin: string, link: FrameLink) {
   const ttl = link.limited ? LIMITED_FRAME_SECONDS : FRAME_TTL_SECONDS
   const query = await signedQuery(svc, origin, link.canvasId, String(link.version), link.grant, ttl)
   const base = `${svc.settings.contentUrl ?? origin}${FRAME_PATH}/${link.canvasId}/${link.version}`
-  return { src: `${base}?${query}`, download: `${base}/raw?${query}&dl=1` }
+  return {
+    src: `${base}?${query}`,
+    download: `${base}/raw?${query}&dl=1`,
+    site: `${base}${SITE_SEGMENT}/${siteTokenOf(query)}/`,
+  }
 }
+
+/**
+ * A site is served below `<frame>/site/<token>/`, the token being the frame's signed query in one
+ * path segment: a page's relative URLs (`style.css`, `../img/a.png`, `fetch('data.json')`) resolve
+ * against the path and drop the query, so the signature must travel in the path. It covers the
+ * canvas and version, not the file: one token opens every file of that version and nothing else.
+ */
+export const SITE_SEGMENT = '/site'
+
+export const siteTokenOf = (query: string) =>
+  btoa(query).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/** The signed query a site token carries, or null when it is not one. */
+export function readSiteToken(token: string): Record<string, string> | null {
+  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(token)) return null
+  try {
+    const query = atob(token.replace(/-/g, '+').replace(/_/g, '/'))
+    return Object.fromEntries(new URLSearchParams(query))
+  } catch {
+    return null
+  }
+}
+
+/** A site's path as a URL path: each segment percent-encoded. */
+export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/')
 
 /**
  * The live link of a page (web/live.ts): its socket and the frames of versions that land while it

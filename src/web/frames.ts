@@ -2,10 +2,18 @@ import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { id as idSchema } from '../schema/requests'
-import { contentUnderGrant } from '../domain/frame-access'
+import { contentUnderGrant, itemUnderGrant } from '../domain/frame-access'
 import { AppError } from '../lib/errors'
 import { isPdfFrame, renderFrame, storageRedirect } from './frame-content'
-import { verifyFrame } from './frame-links'
+import {
+  encodePath,
+  FRAME_PATH,
+  readSiteToken,
+  SITE_SEGMENT,
+  siteTokenOf,
+  verifyFrame,
+} from './frame-links'
+import { siteFile, siteNotFound } from './site-content'
 
 // Content frames, mounted at FRAME_PATH. Public routes: the signature is the credential, and the
 // access it names is checked again on every request.
@@ -15,6 +23,16 @@ frames.use('*', limitByIp('FRAME_LIMITER'))
 
 frames.get('/:id/:version', async (c) => {
   const { content, grant } = await frameContent(c)
+  // A site: its files are served by path, below a URL that carries the signature in its path.
+  if (content.item_count > 1) {
+    const query = new URL(c.req.url).search.slice(1)
+    const { id, version } = c.req.param()
+    const token = siteTokenOf(query)
+    return c.redirect(
+      `${FRAME_PATH}/${id}/${version}${SITE_SEGMENT}/${token}/${encodePath(content.main_path)}`,
+      302,
+    )
+  }
   if (isPdfFrame(content.renderer_id, content.ext)) {
     // Chromium refuses its PDF viewer inside a sandboxed iframe; the PDF itself is served with a
     // `Content-Security-Policy: sandbox` header (local storage) or from R2's own host instead.
@@ -31,17 +49,52 @@ frames.get('/:id/:version/raw', async (c) => {
   return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
 })
 
+frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, async (c) => {
+  const { id, version, token } = c.req.param()
+  const svc = c.var.svc
+  const query = readSiteToken(token ?? '')
+  const grant = query ? await checkedGrant(c, id, version, query) : null
+  if (!grant) throw forbidden()
+  const app = query!.app ?? ''
+  // A folder's own page, as static hosts serve it: `docs/` is `docs/index.html`.
+  let path = c.req.param('path') ?? ''
+  if (path === '' || path.endsWith('/')) path += 'index.html'
+  const found = await itemUnderGrant(svc, grant, id!, Number(version), path)
+  // The site's own address opens its main file, wherever that is.
+  if (c.req.param('path') === '' && found.main_path !== path) {
+    return c.redirect(encodePath(found.main_path), 302)
+  }
+  if (path === found.main_path && found.renderer_id !== 'html') {
+    const raw = `${FRAME_PATH}/${id}/${version}/raw?${new URLSearchParams(query!)}`
+    // A PDF goes to the browser's own viewer (see the frame route); any other main file is
+    // shown by its renderer, so a Markdown report's relative images load from the site.
+    if (isPdfFrame(found.renderer_id, found.ext)) return c.redirect(raw, 302)
+    return renderFrame(svc, found, { appOrigin: app, raw })
+  }
+  if (!found.item) return siteNotFound(path, app)
+  return siteFile(svc, found.item, path, c.req.raw, app)
+})
+
 /** The version a frame URL shows, if its signature holds and its access still does. */
 async function frameContent(c: Context<AppEnv>) {
   const { id, version } = c.req.param()
   const svc = c.var.svc
-  // The id is part of the signed message: one that cannot be an id is refused before it is read.
-  const grant =
-    /^\d{1,9}$/.test(version ?? '') && idSchema.safeParse(id).success
-      ? await verifyFrame(svc, id ?? '', version!, c.req.query())
-      : null
-  if (!grant) {
-    throw new AppError('forbidden', 'this content link is invalid or has expired; reload the page')
-  }
+  const grant = await checkedGrant(c, id, version, c.req.query())
+  if (!grant) throw forbidden()
   return { content: await contentUnderGrant(svc, grant, id!, Number(version)), grant }
 }
+
+/** The grant a frame's signature names; null when the URL is not one we signed, or expired. */
+async function checkedGrant(
+  c: Context<AppEnv>,
+  id: string | undefined,
+  version: string | undefined,
+  query: Record<string, string>,
+) {
+  // The id is part of the signed message: one that cannot be an id is refused before it is read.
+  if (!/^\d{1,9}$/.test(version ?? '') || !idSchema.safeParse(id).success) return null
+  return verifyFrame(c.var.svc, id!, version!, query)
+}
+
+const forbidden = () =>
+  new AppError('forbidden', 'this content link is invalid or has expired; reload the page')

@@ -161,6 +161,12 @@ async function frameFrom(route: Route, page: Response): Promise<Sent> {
   const src = /<iframe src="([^"]+)"/.exec(await page.text())![1].replace(/&amp;/g, '&')
   const url = new URL(src)
   if (route.path.endsWith('/raw')) url.pathname += '/raw'
+  if (route.path.includes('/site/')) {
+    // The fixture is one file, `index.txt`: served by path like any file of a site.
+    const token = btoa(url.search.slice(1)).replace(/\+/g, '-').replace(/\//g, '_')
+    url.pathname += `/site/${token.replace(/=+$/, '')}/index.txt`
+    url.search = ''
+  }
   return { url: url.href }
 }
 

@@ -89,6 +89,14 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_storage/*', auth: 'signed', json: true },
   { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false, content: true },
   { method: 'GET', path: '/_frame/:id/:version/raw', auth: 'signed', json: false, content: true },
+  // A site's files: the signature travels in the path (the token), every file checked alike.
+  {
+    method: 'GET',
+    path: '/_frame/:id/:version/site/:token/:path{.*}',
+    auth: 'signed',
+    json: false,
+    content: true,
+  },
   { method: 'GET', path: '/_live/:id', auth: 'signed', json: false },
   { method: 'GET', path: '/_live/:id/frame', auth: 'signed', json: false },
 
