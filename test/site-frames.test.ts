@@ -159,3 +159,33 @@ describe('a site in its frame', () => {
     }
   })
 })
+
+describe('a site on its web page', () => {
+  it('lists the shown version’s files, each opening from the site, and downloads a zip', async () => {
+    const id = await newSite(SITE)
+    const page = await (await call(`/c/${id}`, { cookie: owner.cookie })).text()
+    expect(page).toContain('<h2 id="files">Files</h2>')
+    const links = [...page.matchAll(/<a href="([^"]+\/site\/[^"]+)" target="_blank"/g)].map((m) =>
+      m[1].replace(/&amp;/g, '&'),
+    )
+    expect(links.map((l) => l.replace(/^.*\/site\/[^/]+\//, ''))).toEqual([
+      'data/points.json',
+      'docs/index.html',
+      'index.html',
+      'js/app.js',
+      'style.css',
+    ])
+    expect(await (await call(links[0])).text()).toBe('[1,2,3]')
+    const zip = await call(`/c/${id}/download?v=1`, { cookie: owner.cookie })
+    expect(zip.status).toBe(200)
+    expect(zip.headers.get('Content-Type')).toBe('application/zip')
+    const { unzipSync } = await import('fflate')
+    expect(Object.keys(unzipSync(new Uint8Array(await zip.arrayBuffer()))).length).toBe(5)
+  })
+
+  it('a single file lists no files', async () => {
+    const id = await newSite({ 'index.html': ['<p>one</p>', 'html', 'text/html'] })
+    const page = await (await call(`/c/${id}`, { cookie: owner.cookie })).text()
+    expect(page).not.toContain('id="files"')
+  })
+})

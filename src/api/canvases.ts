@@ -10,9 +10,8 @@ import {
   type AppContext,
   type AppEnv,
 } from '../http/context'
-import { archiveStream, checkArchiveSize } from '../domain/archive'
-import { archiveEntries, findItem } from '../domain/site-reads'
-import { contentDisposition } from '../lib/content-types'
+import { archiveResponse } from '../http/archive'
+import { findItem } from '../domain/site-reads'
 import { canvasBody } from './multipart'
 import {
   createCanvasBody,
@@ -213,21 +212,7 @@ canvases.get(
   }),
   async (c) => {
     const version = parse(versionParam, c.req.param('version'))
-    const svc = c.var.svc
-    const archive = await archiveEntries(svc, c.var.auth, canvasIdParam(c), version)
-    checkArchiveSize(archive.entries)
-    return new Response(archiveStream(svc, archive.entries, archive.createdAt), {
-      headers: {
-        'Content-Type': 'application/zip',
-        'Content-Disposition': contentDisposition(
-          'attachment',
-          `${archive.title}-v${version}`,
-          'zip',
-        ),
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    })
+    return archiveResponse(c.var.svc, c.var.auth, canvasIdParam(c), version)
   },
 )
 

@@ -98,13 +98,17 @@ export function itemNotFound(path: string, version: number) {
 
 export type ArchiveEntry = { path: string; blobKey: string; size: number }
 
-/** Every item of one version, in path order, with what names the archive. */
+/**
+ * Every item of one version, in path order, with what names the archive. `actor` null: the
+ * caller has authorized the read (the web page of a canvas it may see).
+ */
 export async function archiveEntries(
   svc: Services,
-  actor: Actor,
+  actor: Actor | null,
   canvasId: string,
   version: number,
 ) {
+  const now = svc.now()
   const rows = await svc.db
     .select({
       title: canvases.title,
@@ -123,7 +127,9 @@ export async function archiveEntries(
       and(eq(versionItems.canvasId, versions.canvasId), eq(versionItems.version, versions.version)),
     )
     .leftJoin(files, eq(files.fileId, versionItems.fileId))
-    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .where(
+      actor ? liveCanvasOf(actor, canvasId, now) : and(eq(canvases.canvasId, canvasId), live(now)),
+    )
     .orderBy(asc(versionItems.path))
   if (rows.length === 0) throw canvasNotFound()
   const first = rows[0]
@@ -138,17 +144,25 @@ export async function archiveEntries(
   return { title: first.title, createdAt: first.created_at, entries }
 }
 
-/** A version's items for the web page: path and size, whoever asks (the caller has authorized). */
+/**
+ * A version's files for the web page, by path, with the main one's path; whoever asks (the caller
+ * has authorized the read).
+ */
 export async function versionItemList(svc: Services, canvasId: string, version: number) {
-  return svc.db
-    .select({ path: versionItems.path, size: files.size })
+  const rows = await svc.db
+    .select({ path: versionItems.path, size: files.size, main: versions.mainPath })
     .from(versionItems)
     .innerJoin(files, eq(files.fileId, versionItems.fileId))
+    .innerJoin(
+      versions,
+      and(eq(versions.canvasId, versionItems.canvasId), eq(versions.version, versionItems.version)),
+    )
     .innerJoin(canvases, eq(canvases.canvasId, versionItems.canvasId))
     .where(
       and(eq(versionItems.canvasId, canvasId), eq(versionItems.version, version), live(svc.now())),
     )
     .orderBy(asc(versionItems.path))
+  return { files: rows.map(({ path, size }) => ({ path, size })), main: rows[0]?.main ?? '' }
 }
 
 export type { Item }

@@ -4,6 +4,7 @@ import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
 import { sessionActor } from '../domain/users'
+import { archiveResponse } from '../http/archive'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
@@ -57,6 +58,7 @@ canvas.get('/:id/download', async (c) => {
     : view.canvas.version
   const content = await findVersionContent(svc, view.canvas.canvas_id, version)
   if (!content) throw new AppError('version_not_found', 'version not found')
+  if (content.item_count > 1) return archiveResponse(svc, null, view.canvas.canvas_id, version)
   const target = storageTarget(svc.settings, requestOrigin(c))
   const url = await signedDownload(svc, target, { blobKey: content.blob_key, ...view.canvas }, true)
   return c.redirect(url, 302)

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import type { findViewable } from '../domain/canvas-reads'
 import { listShares } from '../domain/shares'
+import { versionItemList } from '../domain/site-reads'
 import { sessionActor, type SessionInfo } from '../domain/users'
 import { takeFlash } from './flash'
 import { frameUrls, liveUrl } from './frame-links'
@@ -27,11 +28,12 @@ export async function ownerPage<E extends AppEnv>(
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
-  const [frame, live, shares, csrf] = await Promise.all([
+  const [frame, live, shares, csrf, site] = await Promise.all([
     frameUrls(svc, origin, { canvasId: canvas.canvas_id, version: shown, grant }),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     listShares(svc, sessionActor(session), canvas.canvas_id),
     csrfToken(svc, session),
+    versionItemList(svc, canvas.canvas_id, shown),
   ])
   return c.html(
     <CanvasPage
@@ -51,6 +53,7 @@ export async function ownerPage<E extends AppEnv>(
       shareDraft={draft}
       limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
       live={live}
+      site={site.files.length > 1 ? { ...site, base: frame.site } : undefined}
     />,
     draft?.status ?? 200,
   )

@@ -1,6 +1,8 @@
 import type { Share } from '../../schema/responses'
 import type { Flash } from '../flash'
+import { encodePath } from '../frame-links'
 import { Action } from './action'
+import { FileList, type FileRow } from './file-list'
 import { Layout, type User } from './layout'
 import { Notice } from './notice'
 import { relative } from './relative'
@@ -37,6 +39,8 @@ export function CanvasPage(
     limits: { direct: number; file: number }
     /** The page's live link: new versions and an end of access reach it as they happen. */
     live: string
+    /** The shown version's files, when it is a site. */
+    site?: { files: FileRow[]; main: string; base: string }
   },
 ) {
   const { canvas, csrf } = props
@@ -94,6 +98,16 @@ export function CanvasPage(
               Delete…
             </a>
           </div>
+          {props.site && (
+            <>
+              <h2 id="files">Files</h2>
+              <FileList
+                files={props.site.files}
+                main={props.site.main}
+                siteUrl={(path) => props.site!.base + encodePath(path)}
+              />
+            </>
+          )}
           <h2>New version</h2>
           <UploadForm
             csrf={csrf}
