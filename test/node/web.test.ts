@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -396,6 +397,76 @@ describe('the sandbox', () => {
     const keys = await page.goto(server.url + '/settings')
     expect(keys!.status()).toBe(200)
     expect(await page.locator('tr', { hasText: 'stolen' }).count()).toBe(0)
+  })
+
+  it('a three-file site: styled, its script fetches its own JSON, the app out of reach', async () => {
+    const files: Record<string, [string, string, string]> = {
+      'index.html': [
+        '<link rel="stylesheet" href="css/site.css"><h1 id="title">Quarterly</h1>' +
+          '<ul id="points"></ul><pre id="out">running</pre><script src="js/app.js"></script>',
+        'html',
+        'text/html',
+      ],
+      'css/site.css': ['#title { color: rgb(0, 128, 128) }', 'css', 'text/css'],
+      'js/app.js': [
+        `fetch('data/points.json').then(r => r.json()).then(points => {
+          for (const p of points) { const li = document.createElement('li'); li.textContent = p.label; document.getElementById('points').append(li) }
+          const out = []
+          try { out.push('cookie:' + (document.cookie || 'none')) } catch (e) { out.push('cookie:blocked') }
+          try { out.push('parent:' + parent.document.title) } catch (e) { out.push('parent:blocked') }
+          return fetch(${JSON.stringify(server.url)} + '/auth/keys', { credentials: 'include' })
+            .then(r => 'keys:' + r.status, () => 'keys:failed')
+            .then(k => { out.push(k); document.getElementById('out').textContent = out.join(' ') })
+        })`,
+        'js',
+        'text/javascript',
+      ],
+      'data/points.json': ['[{"label":"alpha"},{"label":"beta"}]', 'json', 'application/json'],
+    }
+    const items = []
+    for (const [path, [text, ext, mime]] of Object.entries(files)) {
+      const sha256 = createHash('sha256').update(text).digest('hex')
+      const meta = { sha256, ext, size: Buffer.byteLength(text), mime }
+      const presign = (await (
+        await api('/v1/upload/presign', { method: 'POST', json: meta })
+      ).json()) as any
+      if (!presign.exists) {
+        const put = await fetch(presign.upload_url, {
+          method: 'PUT',
+          body: text,
+          headers: presign.headers,
+        })
+        expect(put.status).toBe(200)
+      }
+      const fin = (await (
+        await api('/v1/upload/finalize', { method: 'POST', json: meta })
+      ).json()) as any
+      items.push({ path, file_id: fin.file.file_id })
+    }
+    const res = await api('/v1/canvases', { method: 'POST', json: { title: 'Quarterly', items } })
+    expect(res.status).toBe(201)
+    const id = ((await res.json()) as any).canvas_id
+    await page.goto(`${server.url}/c/${id}`)
+    const frame = page.frameLocator('iframe')
+    await expect.poll(() => frame.locator('#points li').count(), { timeout: 10_000 }).toBe(2)
+    expect(await frame.locator('#points').innerText()).toBe('alpha\nbeta')
+    const color = await frame.locator('#title').evaluate((el) => getComputedStyle(el).color)
+    expect(color).toBe('rgb(0, 128, 128)')
+    await expect
+      .poll(() => frame.locator('#out').innerText(), { timeout: 10_000 })
+      .toContain('keys:')
+    const result = await frame.locator('#out').innerText()
+    expect(result).toContain('cookie:blocked')
+    expect(result).toContain('parent:blocked')
+    // The session cookie never rides along: the app answers as to a stranger (or CORS refuses).
+    expect(result).not.toContain('keys:200')
+    // The page lists the site's files.
+    expect(await page.locator('table.files td.primary-cell a').allInnerTexts()).toEqual([
+      'css/site.css',
+      'data/points.json',
+      'index.html',
+      'js/app.js',
+    ])
   })
 
   it('markdown and SVG payloads run nothing', async () => {
