@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js'
@@ -75,8 +76,10 @@ describe('POST /mcp', () => {
       expect(tool.description!.length).toBeGreaterThan(20)
     }
     const publish = tools.find((t) => t.name === 'publish')!
-    expect(publish.inputSchema.required).toEqual(['filename'])
-    expect(Object.keys(publish.inputSchema.properties!)).toContain('content_base64')
+    expect(publish.inputSchema.required).toBeUndefined()
+    expect(Object.keys(publish.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['content', 'content_base64', 'filename', 'files', 'main']),
+    )
     await client.close()
   })
 
@@ -221,6 +224,102 @@ describe('POST /mcp', () => {
       /no tool named/,
     )
     await client.close()
+  })
+
+  it('publishes several files as a site, versions it, and reads any file by path', async () => {
+    const client = await connect(owner.key)
+    const png = btoa(String.fromCharCode(137, 80, 78, 71, 13, 10, 26, 10))
+    const site = await ok(client, 'publish', {
+      files: [
+        { path: 'index.html', content: '<link rel="stylesheet" href="css/a.css"><h1>Hi</h1>' },
+        { path: 'css/a.css', content: 'h1 { color: red }' },
+        { path: 'img/dot.png', content_base64: png },
+      ],
+    })
+    expect(site).toMatchObject({
+      title: 'index.html',
+      ext: 'html',
+      renderer_id: 'html',
+      version: 1,
+    })
+    const detail = await ok(client, 'get_canvas', { canvas_id: site.canvas_id })
+    expect(detail.main).toBe('index.html')
+    expect(detail.items.map((i: any) => i.path)).toEqual(['css/a.css', 'img/dot.png', 'index.html'])
+    const css = await ok(client, 'read_canvas', { canvas_id: site.canvas_id, path: 'css/a.css' })
+    expect(css).toMatchObject({ text: 'h1 { color: red }', path: 'css/a.css', version: 1 })
+    const main = await ok(client, 'read_canvas', { canvas_id: site.canvas_id })
+    expect(main.text).toContain('<h1>Hi</h1>')
+    const image = await ok(client, 'read_canvas', {
+      canvas_id: site.canvas_id,
+      path: 'img/dot.png',
+    })
+    expect(image).toMatchObject({ text: null, reason: 'binary content', size: 8 })
+    const next = await ok(client, 'publish', {
+      canvas_id: site.canvas_id,
+      files: [
+        { path: 'index.html', content: '<h1>Hi again</h1>' },
+        { path: 'notes.md', content: '# Notes' },
+      ],
+      main: 'notes.md',
+    })
+    expect(next).toMatchObject({ version: 2, ext: 'md', renderer_id: 'markdown' })
+    const old = await ok(client, 'read_canvas', {
+      canvas_id: site.canvas_id,
+      version: 1,
+      path: 'css/a.css',
+    })
+    expect(old.text).toBe('h1 { color: red }')
+    const gone = await fails(
+      client,
+      'read_canvas',
+      { canvas_id: site.canvas_id, path: 'css/a.css' },
+      'not_found',
+    )
+    expect(gone).toBe("not_found: path: version 2 has no file 'css/a.css'")
+    await client.close()
+  })
+
+  it('refuses a bad list of files before storing anything', async () => {
+    const client = await connect(owner.key)
+    const count = () =>
+      env.DB.prepare('SELECT count(*) AS n FROM files WHERE workspace_id = ?')
+        .bind(owner.workspaceId)
+        .first<{ n: number }>()
+    const before = await count()
+    const cases: [Record<string, unknown>, string][] = [
+      [{ files: [{ path: '../x.html', content: 'x' }] }, 'invalid_request'],
+      [
+        {
+          files: [
+            { path: 'a.html', content: 'x' },
+            { path: 'a.html', content: 'y' },
+          ],
+        },
+        'invalid_request',
+      ],
+      [{ files: [{ path: 'a.html', content: 'x' }], main: 'b.html' }, 'invalid_request'],
+      [{ files: [{ path: 'a.html', content: 'x' }], filename: 'a.html' }, 'invalid_request'],
+      [{ files: [{ path: 'a.html', content: 'x', content_base64: 'eA==' }] }, 'invalid_request'],
+      [{ files: [{ path: 'a.bin', content_base64: '!!' }] }, 'invalid_request'],
+      [{ content: 'x', filename: 'a.txt', main: 'a.txt' }, 'invalid_request'],
+      [{ files: [] }, 'invalid_request'],
+    ]
+    for (const [args, code] of cases) await fails(client, 'publish', args, code)
+    const small = await connect(owner.key, { MAX_DIRECT_UPLOAD_BYTES: '10' })
+    await fails(
+      small,
+      'publish',
+      {
+        files: [
+          { path: 'a.txt', content: '123456' },
+          { path: 'b.txt', content: '654321' },
+        ],
+      },
+      'payload_too_large',
+    )
+    expect(await count()).toEqual(before)
+    await client.close()
+    await small.close()
   })
 
   it('a read key lists and reads, and may not change anything', async () => {

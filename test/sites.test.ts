@@ -156,10 +156,14 @@ describe('new versions of a site', () => {
       fileIds[path] = await upload(owner.key, bytesOf(text), 'html', 'text/html')
     }
     const canvas = await json(await createSite({ items: itemsOf(fileIds), main: 'pages/p0.html' }))
-    const before = await env.DB.prepare('SELECT count(*) AS n FROM files').first<{ n: number }>()
+    const workspaceFiles = () =>
+      env.DB.prepare('SELECT count(*) AS n FROM files WHERE workspace_id = ?')
+        .bind(owner.workspaceId)
+        .first<{ n: number }>()
+    const before = await workspaceFiles()
     // One file changes: one presign and PUT for it, every other item keeps its file_id.
     const changed = await upload(owner.key, bytesOf('<p>page 7, edited</p>'), 'html', 'text/html')
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM files').first<{ n: number }>()
+    const after = await workspaceFiles()
     expect(after!.n).toBe(before!.n + 1)
     const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
       method: 'PATCH',
@@ -329,9 +333,9 @@ describe('refused lists', () => {
 
   it('refuses generated hostile paths with a 400 naming the item, creating nothing', async () => {
     const count = () =>
-      env.DB.prepare(
-        'SELECT (SELECT count(*) FROM canvases) + (SELECT count(*) FROM version_items) AS n',
-      ).first<{ n: number }>()
+      env.DB.prepare('SELECT count(*) AS n FROM canvases WHERE workspace_id = ?')
+        .bind(owner.workspaceId)
+        .first<{ n: number }>()
     const before = await count()
     await fc.assert(
       fc.asyncProperty(badPath, fc.nat(2), async (path, at) => {

@@ -9,7 +9,8 @@ import {
 } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
-import { publish, readContent } from '../domain/publish'
+import { publish, publishSite, readContent } from '../domain/publish'
+import { currentSiteItems } from '../domain/site-reads'
 import type { Services } from '../domain/services'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
@@ -48,19 +49,21 @@ const shareWithUrl = (ctx: ToolContext, share: Share) => ({
   url: `${ctx.origin}/s/${share.token}`,
 })
 
-function decode(ctx: ToolContext, args: z.output<typeof input.publishInput>): Uint8Array {
+type Content = { content?: string; content_base64?: string }
+
+function decode(ctx: ToolContext, args: Content, field = 'content_base64'): Uint8Array {
   if (args.content !== undefined) return new TextEncoder().encode(args.content)
   const encoded = args.content_base64!
   // Refused before decoding: publish refuses the decoded bytes past the limit anyway.
   const limit = ctx.svc.settings.maxDirectUploadBytes
   if (encoded.length > Math.ceil(limit / 3) * 4) {
-    throw new AppError('payload_too_large', `content_base64: over the limit of ${limit} bytes`)
+    throw new AppError('payload_too_large', `${field}: over the limit of ${limit} bytes`)
   }
   let binary: string
   try {
     binary = atob(encoded)
   } catch {
-    throw new AppError('invalid_request', 'content_base64: is not valid base64')
+    throw new AppError('invalid_request', `${field}: is not valid base64`)
   }
   // Into an array of its final size: Uint8Array.from over the string would first make a list of
   // ten million numbers for a 10 MiB file, past a Worker's memory.
@@ -74,22 +77,35 @@ export const TOOLS = [
     name: 'publish',
     description:
       'Publish a file as a web page and get its URL: HTML, Markdown, CSV, JSON, SVG, images, PDF or ' +
-      'code. With canvas_id, publishes a new version of that canvas (same URL, shown as before; ' +
-      'earlier versions are kept). Answers the canvas with `url`, the page to give a person.',
+      'code; or, with `files`, several files as one site whose relative links work (a report ' +
+      'with its CSS, scripts, images and data). With canvas_id, publishes a new version of that ' +
+      'canvas (same URL; earlier versions are kept). Answers the canvas with `url`, the page to ' +
+      'give a person.',
     input: input.publishInput,
     write: true,
-    run: async (ctx, args) =>
-      withUrl(
+    run: async (ctx, args) => {
+      const options = {
+        title: args.title,
+        canvasId: args.canvas_id,
+        permanent: args.permanent,
+        visibility: args.visibility,
+      }
+      if (args.files) {
+        const files = args.files.map((f, i) => ({
+          path: f.path,
+          bytes: decode(ctx, f, `files.${i}.content_base64`),
+        }))
+        return withUrl(
+          ctx,
+          await publishSite(ctx.svc, ctx.auth, { ...options, files, main: args.main }),
+        )
+      }
+      const bytes = decode(ctx, args)
+      return withUrl(
         ctx,
-        await publish(ctx.svc, ctx.auth, {
-          bytes: decode(ctx, args),
-          filename: args.filename,
-          title: args.title,
-          canvasId: args.canvas_id,
-          permanent: args.permanent,
-          visibility: args.visibility,
-        }),
-      ),
+        await publish(ctx.svc, ctx.auth, { ...options, bytes, filename: args.filename! }),
+      )
+    },
   }),
   tool({
     name: 'list_canvases',
@@ -103,24 +119,30 @@ export const TOOLS = [
   }),
   tool({
     name: 'get_canvas',
-    description: 'A canvas’s details: title, version, size, expiry, file and renderer, and URL.',
+    description:
+      'A canvas’s details: title, version, size, expiry, file and renderer, and URL; of a site, ' +
+      'also its files (`items`, by path) and `main`.',
     input: input.canvasInput,
     write: false,
     run: async (ctx, { canvas_id }) => {
-      const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
-      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
+      const [rows, items] = await ctx.svc.db.batch([
+        canvasByIdStatement(ctx.svc, canvas_id),
+        currentSiteItems(ctx.svc.db, { canvasId: canvas_id }),
+      ])
+      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth, items))
     },
   }),
   tool({
     name: 'read_canvas',
     description:
-      'Read a canvas’s content back: the text of its latest version, or of `version`. Binary or ' +
-      'very large content is not returned; the answer says so and gives a download URL instead.',
+      'Read a canvas’s content back: the text of its latest version, or of `version`; of a site, ' +
+      'its main file or the file at `path` (get_canvas lists them). Binary or very large ' +
+      'content is not returned; the answer says so and gives a download URL instead.',
     input: input.readCanvasInput,
     write: false,
-    run: async (ctx, { canvas_id, version }) => {
-      const read = await readContent(ctx.svc, ctx.auth, canvas_id, version)
-      const about = { canvas_id, version: read.content.version, ext: read.content.ext }
+    run: async (ctx, { canvas_id, version, path }) => {
+      const read = await readContent(ctx.svc, ctx.auth, canvas_id, version, path)
+      const about = { canvas_id, version: read.content.version, ext: read.content.ext, path }
       if (read.kind === 'text') return { ...about, text: read.text }
       return {
         ...about,

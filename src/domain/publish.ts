@@ -5,6 +5,8 @@ import { findContent, type ContentRef } from './canvas-reads'
 import type { Visibility } from './canvas-rows'
 import { createCanvas, makePermanent, updateCanvas } from './canvases'
 import { storeDirect } from './files'
+import { findItem } from './site-reads'
+import { pathExt, planContent, type ContentInput, type Item } from './site-items'
 import type { Actor, Services } from './services'
 
 // Publishing and reading back in one step each, for callers that hold the content itself rather
@@ -34,20 +36,84 @@ export async function publish(svc: Services, actor: Actor, input: PublishInput):
   return publishFile(svc, actor, { fileId: file.file_id, ext, name: input.filename }, input)
 }
 
+/** One file of a site, by its path in the site. */
+export type SiteFile = { path: string; bytes: Uint8Array }
+
+/**
+ * The files a publish of a site may carry: each is stored by the Worker itself (a storage write
+ * and a D1 batch), and a Worker's request has a budget of subrequests. A larger site: `svc push`.
+ */
+export const MAX_PUBLISH_FILES = 200
+
+/** Several files as one canvas (a site), or as a new version of `canvasId`. */
+export async function publishSite(
+  svc: Services,
+  actor: Actor,
+  input: Omit<PublishInput, 'bytes' | 'filename'> & { files: SiteFile[]; main?: string },
+): Promise<Canvas> {
+  const { files, main, ...options } = input
+  const limit = Math.min(svc.settings.maxSiteItems, MAX_PUBLISH_FILES)
+  if (files.length > limit) {
+    throw new AppError(
+      'invalid_request',
+      `files: at most ${limit} files in one publish, got ${files.length}; publish a larger site with svc push`,
+    )
+  }
+  const total = files.reduce((sum, f) => sum + f.bytes.byteLength, 0)
+  if (total > svc.settings.maxDirectUploadBytes) {
+    throw new AppError(
+      'payload_too_large',
+      `files: ${total} bytes in all, over the limit of ${svc.settings.maxDirectUploadBytes} for one publish`,
+    )
+  }
+  // The list's own rules (paths, main) are checked before anything is stored.
+  const plan = planContent(
+    { items: files.map((f) => ({ path: f.path, file_id: 'unstored' })), main },
+    svc.settings.maxSiteItems,
+  )!
+  const items: Item[] = []
+  for (let at = 0; at < files.length; at += STORE_AT_ONCE) {
+    const stored = await Promise.all(
+      files.slice(at, at + STORE_AT_ONCE).map(async (f) => {
+        const type = contentTypeFor(pathExt(f.path) ?? '')
+        const file = await storeDirect(svc, actor, f.bytes.slice().buffer, type)
+        return { path: f.path, file_id: file.file_id }
+      }),
+    )
+    items.push(...stored)
+  }
+  const content = { items, main: plan.main! }
+  return publishContent(svc, actor, content, plan.main!, options)
+}
+
+// Files stored side by side by a publish of a site.
+const STORE_AT_ONCE = 6
+
 /**
  * A stored file as a new canvas (titled `name` unless a title is given), or as a new version of
  * `canvasId` (renamed only if a title is given), then made permanent or public as asked.
  */
-export async function publishFile(
+export function publishFile(
   svc: Services,
   actor: Actor,
   file: { fileId: string; ext: string; name: string },
   options: Omit<PublishInput, 'bytes' | 'filename'>,
 ): Promise<Canvas> {
+  return publishContent(svc, actor, { file_id: file.fileId, ext: file.ext }, file.name, options)
+}
+
+async function publishContent(
+  svc: Services,
+  actor: Actor,
+  content: ContentInput & { ext?: string },
+  name: string,
+  options: Omit<PublishInput, 'bytes' | 'filename'>,
+): Promise<Canvas> {
   if (options.canvasId) {
     const { title, visibility } = options
+    const { ext: _, ...newContent } = content
     let canvas = await updateCanvas(svc, actor, options.canvasId, {
-      file_id: file.fileId,
+      ...newContent,
       title,
       visibility,
     })
@@ -57,9 +123,8 @@ export async function publishFile(
     return canvas
   }
   const canvas = await createCanvas(svc, actor, {
-    file_id: file.fileId,
-    title: options.title ?? file.name,
-    ext: file.ext,
+    ...content,
+    title: options.title ?? name,
     permanent: options.permanent,
   })
   if (options.visibility !== 'public') return canvas
@@ -79,8 +144,12 @@ export async function readContent(
   actor: Actor,
   canvasId: string,
   version?: number,
+  path?: string,
 ): Promise<Read> {
-  const content = await findContent(svc, actor, canvasId, version)
+  const content =
+    path === undefined
+      ? await findContent(svc, actor, canvasId, version)
+      : await findItem(svc, actor, canvasId, path, version)
   const object = await svc.bucket.get(content.blobKey)
   if (!object) throw new AppError('version_not_found', 'the content of this version is gone')
   if (object.size > MAX_READ_BYTES) {

@@ -4,6 +4,7 @@ import {
   createShareFields,
   ext,
   id,
+  itemPath,
   rendererId,
   title,
   updateCanvasFields,
@@ -21,6 +22,22 @@ const canvasId = says(id, 'The canvas id, as publish or list_canvases answered i
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
+const base64 = z.string().check(z.regex(BASE64, 'must be base64'))
+
+/** One file of a site being published: its path and its content, as text or base64. */
+const siteFile = z
+  .strictObject({
+    path: says(itemPath, 'Its path in the site, relative: index.html, css/site.css, img/a.png.'),
+    content: z.optional(says(z.string(), 'Its content as text (UTF-8).')),
+    content_base64: z.optional(says(base64, 'Its content, base64-encoded (binary files).')),
+  })
+  .check(
+    z.refine(
+      (f) => (f.content === undefined) !== (f.content_base64 === undefined),
+      'give exactly one of content and content_base64',
+    ),
+  )
+
 /** On every tool that changes something: a retry with the same key does nothing twice. */
 const once = {
   idempotency_key: z.optional(
@@ -36,14 +53,32 @@ export const publishInput = z
   .strictObject({
     content: z.optional(says(z.string(), 'The file’s content as text (UTF-8).')),
     content_base64: z.optional(
+      says(base64, 'The file’s content, base64-encoded: for binary files such as images or PDFs.'),
+    ),
+    filename: z.optional(
       says(
-        z.string().check(z.regex(BASE64, 'must be base64')),
-        'The file’s content, base64-encoded: for binary files such as images or PDFs.',
+        title,
+        'The file name (with content): its extension chooses how the page is shown: .html, .md, .csv, .json, .svg, .pdf, code files, ...',
       ),
     ),
-    filename: says(
-      title,
-      'The file name; its extension chooses how the page is shown: .html, .md, .csv, .json, .svg, .pdf, code files, ...',
+    files: z.optional(
+      says(
+        z
+          .array(siteFile)
+          .check(
+            z.minLength(1, 'must hold at least one file'),
+            z.maxLength(200, 'must hold at most 200 files'),
+          ),
+        'Instead of content: several files published as one site (an HTML report with its ' +
+          'stylesheet, scripts, images and data), each at its relative path, so links between ' +
+          'them work. At most 200 files and the direct upload limit in all.',
+      ),
+    ),
+    main: z.optional(
+      says(
+        itemPath,
+        'With files: the path shown first (default index.html when present, else the first file).',
+      ),
     ),
     title: z.optional(says(title, 'A title for people; the file name when left out.')),
     canvas_id: z.optional(
@@ -59,8 +94,18 @@ export const publishInput = z
   })
   .check(
     z.refine(
-      (input) => (input.content === undefined) !== (input.content_base64 === undefined),
-      'give exactly one of content and content_base64',
+      (input) =>
+        [input.content, input.content_base64, input.files].filter((v) => v !== undefined).length ===
+        1,
+      'give exactly one of content, content_base64 and files',
+    ),
+    z.refine(
+      (input) => (input.files === undefined) === (input.filename !== undefined),
+      'filename: goes with content or content_base64 (each of files has its own path)',
+    ),
+    z.refine(
+      (input) => input.files !== undefined || input.main === undefined,
+      'main: only goes with files',
     ),
   )
 
@@ -85,6 +130,12 @@ export const changeCanvasInput = z.strictObject({ canvas_id: canvasId, ...once }
 export const readCanvasInput = z.strictObject({
   canvas_id: canvasId,
   version: z.optional(says(versionNumber, 'This version rather than the latest.')),
+  path: z.optional(
+    says(
+      itemPath,
+      'For a site: the file at this path (such as data/table.csv) rather than its main file.',
+    ),
+  ),
 })
 
 export const updateCanvasInput = z
