@@ -7,8 +7,9 @@ import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
 import { database } from '../src/storage/db'
 
 // Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
-// or an update) must leave every live version downloadable and intact, and, past the grace period,
-// no file row or storage object that nothing references.
+// or an update), of single files and of sites, must leave every file of every live version
+// downloadable and intact, and, past the grace period, no file row or storage object that nothing
+// references.
 
 const HOUR = 3600_000
 const CONTENTS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w) => `${w} content`)
@@ -19,20 +20,26 @@ const runSweep = (now: number) =>
   )
 
 type Op =
-  | { kind: 'create'; content: number; permanent: boolean }
-  | { kind: 'update'; canvas: number; content: number; withSweep: boolean }
+  | { kind: 'create'; content: number; permanent: boolean; site: boolean }
+  | { kind: 'update'; canvas: number; content: number; withSweep: boolean; site: boolean }
   | { kind: 'delete'; canvas: number }
   | { kind: 'expire'; canvas: number }
   | { kind: 'share'; canvas: number }
   | { kind: 'sweep'; overlap: boolean; later: boolean }
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), content: fc.nat(4), permanent: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('create' as const),
+    content: fc.nat(4),
+    permanent: fc.boolean(),
+    site: fc.boolean(),
+  }),
   fc.record({
     kind: fc.constant('update' as const),
     canvas: fc.nat(9),
     content: fc.nat(4),
     withSweep: fc.boolean(),
+    site: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('delete' as const), canvas: fc.nat(9) }),
   fc.record({ kind: fc.constant('expire' as const), canvas: fc.nat(9) }),
@@ -40,7 +47,33 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('sweep' as const), overlap: fc.boolean(), later: fc.boolean() }),
 )
 
-type Model = { id: string; permanent: boolean; versions: string[] }
+/** A version's files by path: a single file is the one item `index.txt`. */
+type Files = Record<string, string>
+type Model = { id: string; permanent: boolean; versions: Files[] }
+
+/**
+ * The content of a new version: one file, or a site of three whose files overlap other sites'
+ * (the same bytes at other paths and in other versions), the sharing the sweep must respect.
+ */
+function filesOf(content: number, site: boolean): Files {
+  if (!site) return { 'index.txt': CONTENTS[content] }
+  return {
+    'index.txt': CONTENTS[content],
+    'data/next.txt': CONTENTS[(content + 1) % CONTENTS.length],
+    'data/copy.txt': CONTENTS[content],
+  }
+}
+
+/** Uploads every file; the request body's content part, or null when a sweep got in the way. */
+async function pushFiles(key: string, files: Files) {
+  const items = []
+  for (const [path, text] of Object.entries(files)) {
+    const fileId = await pushContent(key, text)
+    if (!fileId) return null
+    items.push({ path, file_id: fileId })
+  }
+  return items.length === 1 ? { file_id: items[0].file_id } : { items }
+}
 
 /** The presigned flow; null when an overlapping sweep is removing the content (409: retry). */
 async function pushContent(key: string, content: string): Promise<string | null> {
@@ -66,8 +99,10 @@ async function check(key: string, live: Model[]) {
       canvas.versions.map((_, i) => canvas.versions.length - i),
     )
     for (let n = 1; n <= canvas.versions.length; n++) {
-      const res = await call(`/v1/canvases/${canvas.id}/versions/${n}`, { key })
-      expect(await (await follow(res)).text()).toBe(canvas.versions[n - 1])
+      for (const [path, text] of Object.entries(canvas.versions[n - 1])) {
+        const res = await call(`/v1/canvases/${canvas.id}/versions/${n}/content/${path}`, { key })
+        expect(await (await follow(res)).text()).toBe(text)
+      }
     }
   }
 }
@@ -83,34 +118,33 @@ it('keeps every live version intact and leaves nothing unreferenced', async () =
 
       for (const step of ops) {
         if (step.kind === 'create') {
-          const fileId = await pushContent(key, CONTENTS[step.content])
-          if (!fileId) continue
+          const files = filesOf(step.content, step.site)
+          const content = await pushFiles(key, files)
+          if (!content) continue
+          const single = 'file_id' in content ? { ext: 'txt' } : {}
           const res = await call('/v1/canvases', {
             method: 'POST',
             key,
-            json: { file_id: fileId, title: 'p', ext: 'txt', permanent: step.permanent },
+            json: { ...content, ...single, title: 'p', permanent: step.permanent },
           })
           if (res.status === 201) {
             const id = (await json(res)).canvas_id
-            canvases.push({ id, permanent: step.permanent, versions: [CONTENTS[step.content]] })
+            canvases.push({ id, permanent: step.permanent, versions: [files] })
           } else {
             expect((await json(res)).error.code).toMatch(/^(file_not_found|upload_incomplete)$/)
           }
         } else if (step.kind === 'update') {
           const canvas = pick(step.canvas)
           if (!canvas) continue
-          const fileId = await pushContent(key, CONTENTS[step.content])
-          if (!fileId) continue
-          const patch = call(`/v1/canvases/${canvas.id}`, {
-            method: 'PATCH',
-            key,
-            json: { file_id: fileId },
-          })
+          const files = filesOf(step.content, step.site)
+          const content = await pushFiles(key, files)
+          if (!content) continue
+          const patch = call(`/v1/canvases/${canvas.id}`, { method: 'PATCH', key, json: content })
           const [res] = await Promise.all([
             patch,
             step.withSweep ? runSweep(Date.now() + 2 * HOUR) : null,
           ])
-          if (res.status === 200) canvas.versions.push(CONTENTS[step.content])
+          if (res.status === 200) canvas.versions.push(files)
           else expect((await json(res)).error.code).toBe('file_not_found')
         } else if (step.kind === 'delete') {
           const canvas = pick(step.canvas)
@@ -144,7 +178,7 @@ it('keeps every live version intact and leaves nothing unreferenced', async () =
       await check(key, survivors)
       const unreferenced = await env.DB.prepare(
         `SELECT COUNT(*) AS n FROM files f WHERE f.workspace_id = ?
-           AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.file_id = f.file_id)`,
+           AND NOT EXISTS (SELECT 1 FROM version_items i WHERE i.file_id = f.file_id)`,
       )
         .bind(account.workspaceId)
         .first<{ n: number }>()

@@ -82,6 +82,17 @@ function update(
   }
 }
 
+/** The items of a three-file site, uploaded; two share their bytes. */
+async function siteItems(key: string, word: string) {
+  const index = await upload(key, bytesOf(`${word} page`), 'html', 'text/html')
+  const data = await upload(key, bytesOf(`${word} data`))
+  return [
+    { path: 'index.html', file_id: index },
+    { path: 'data/a.txt', file_id: data },
+    { path: 'data/b.txt', file_id: data },
+  ]
+}
+
 const scenarios: Scenario[] = [
   {
     name: 'finalize',
@@ -136,6 +147,18 @@ const scenarios: Scenario[] = [
       }
     },
   },
+  {
+    name: 'create (site)',
+    async setup() {
+      const account = await newAccount()
+      const json = { title: 'site', items: await siteItems(account.key, 'new'), permanent: true }
+      return {
+        account,
+        run: (env) => call('/v1/canvases', { method: 'POST', key: account.key, json, env }),
+      }
+    },
+  },
+  update('update (site)', async (key) => ({ json: { items: await siteItems(key, 'second') } })),
   update('update (file_id)', async (key) => ({
     json: { file_id: await upload(key, bytesOf('second')), title: 'renamed' },
   })),
@@ -202,6 +225,9 @@ describe('the sweep', () => {
     await newCanvas(account.key, 'expires', { title: 'temporary' })
     await newCanvas(account.key, 'expires too', { title: 'temporary 2' })
     await newCanvas(account.key, 'stays', { permanent: true, title: 'kept' })
+    // A temporary site whose files the permanent canvas shares in part.
+    const items = await siteItems(account.key, 'stays')
+    await call('/v1/canvases', { method: 'POST', key: account.key, json: { title: 'site', items } })
     await upload(account.key, bytesOf('finalized, never used'))
     const orphan = bytesOf(`orphan ${crypto.randomUUID()}`)
     await env.BUCKET.put(blobKey(account.workspaceId, await sha256(orphan)), orphan)

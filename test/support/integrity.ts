@@ -4,7 +4,8 @@ import { checkObject } from '../../src/storage/blobs'
 import { objectsOf } from './state'
 
 // What a workspace shows its users, and the promises behind it: no canvas without its versions,
-// no version without its file, no finalized file without its bytes.
+// no version without its files (every item, the main one among them), no finalized file without
+// its bytes.
 
 /** The canvases as a user sees them (no ids or times, so two workspaces can be compared). */
 export async function visibleState(workspaceId: string) {
@@ -14,7 +15,11 @@ export async function visibleState(workspaceId: string) {
        FROM canvases WHERE workspace_id = ?`,
     ).bind(workspaceId),
     env.DB.prepare(
-      `SELECT v.canvas_id, v.version, f.sha256 FROM versions v
+      `SELECT v.canvas_id, v.version, f.sha256, v.main_path,
+         (SELECT group_concat(i.path || '=' || fi.sha256, ',') FROM
+           (SELECT * FROM version_items WHERE canvas_id = v.canvas_id AND version = v.version
+            ORDER BY path) i LEFT JOIN files fi ON fi.file_id = i.file_id) AS items
+       FROM versions v
        JOIN canvases c ON c.canvas_id = v.canvas_id LEFT JOIN files f ON f.file_id = v.file_id
        WHERE c.workspace_id = ? ORDER BY v.version`,
     ).bind(workspaceId),
@@ -37,7 +42,7 @@ export async function visibleState(workspaceId: string) {
 
 /** The promises that must hold after any failure, at any step. */
 export async function expectIntact(workspaceId: string, where: string) {
-  const [canvases, versions, files] = await env.DB.batch([
+  const [canvases, versions, files, items] = await env.DB.batch([
     env.DB.prepare('SELECT canvas_id, version FROM canvases WHERE workspace_id = ?').bind(
       workspaceId,
     ),
@@ -49,7 +54,22 @@ export async function expectIntact(workspaceId: string, where: string) {
     env.DB.prepare(
       "SELECT sha256, size, blob_key FROM files WHERE workspace_id = ? AND status = 'ready'",
     ).bind(workspaceId),
+    env.DB.prepare(
+      `SELECT v.canvas_id, v.version, v.item_count,
+         (SELECT count(*) FROM version_items i WHERE i.canvas_id = v.canvas_id AND i.version = v.version) AS held,
+         EXISTS (SELECT 1 FROM version_items i WHERE i.canvas_id = v.canvas_id AND i.version = v.version
+                 AND i.path = v.main_path AND i.file_id = v.file_id) AS main_held,
+         (SELECT count(*) FROM version_items i LEFT JOIN files f ON f.file_id = i.file_id
+          WHERE i.canvas_id = v.canvas_id AND i.version = v.version
+            AND (f.status IS NOT 'ready' OR f.workspace_id IS NOT c.workspace_id)) AS unready
+       FROM versions v JOIN canvases c ON c.canvas_id = v.canvas_id WHERE c.workspace_id = ?`,
+    ).bind(workspaceId),
   ])
+  for (const v of items.results as Record<string, number>[]) {
+    expect(v.held, `${where}: the items of a version`).toBe(v.item_count)
+    expect(v.main_held, `${where}: the main item of a version`).toBe(1)
+    expect(v.unready, `${where}: the files of a version's items`).toBe(0)
+  }
   const rows = versions.results as {
     canvas_id: string
     version: number
@@ -76,7 +96,8 @@ export async function expectIntact(workspaceId: string, where: string) {
 /** Nothing left over: every object has its file row, every file a version that needs it. */
 export async function expectTidy(workspaceId: string, where: string) {
   const rows = await env.DB.prepare(
-    `SELECT f.blob_key, f.status, EXISTS (SELECT 1 FROM versions v WHERE v.file_id = f.file_id) AS used
+    `SELECT f.blob_key, f.status,
+       EXISTS (SELECT 1 FROM version_items i WHERE i.file_id = f.file_id) AS used
      FROM files f WHERE f.workspace_id = ?`,
   )
     .bind(workspaceId)
