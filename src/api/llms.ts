@@ -56,13 +56,20 @@ curl -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
 Larger files: POST /v1/upload/presign, PUT the bytes to the URL it answers, POST
 /v1/upload/finalize, then create the canvas with the \`file_id\`.
 
+A site (an HTML report with its stylesheet, scripts, images and data): upload each file as above,
+then create the canvas with \`items: [{"path": "index.html", "file_id": "..."}, ...]\` and \`main\`
+(default index.html) instead of \`file_id\` and \`ext\`. Relative links between the files work in
+the page. A new version sends every item again: files whose bytes the workspace already has are
+not uploaded again (presign answers \`exists: true\`). Over MCP: \`publish\` with \`files\`.
+
 Routes:
 
 ${routes.join('\n')}
 
 ## Command line
 
-\`svc push report.html --json\` publishes and prints the canvas as JSON (\`svc --help\` lists every
+\`svc push report.html --json\` publishes and prints the canvas as JSON; \`svc push site/\` publishes
+a folder as a site (\`svc --help\` lists every
 command; every one takes \`--json\`; errors go to stderr as JSON with exit code 1, usage errors 2).
 `
 }
