@@ -435,14 +435,22 @@ describe('update', () => {
           size: 12,
           sha256: expect.any(String),
           created_at: expect.stringMatching(ISO),
+          items: 1,
         },
         {
           version: 2,
           size: 12,
           sha256: expect.any(String),
           created_at: expect.stringMatching(ISO),
+          items: 1,
         },
-        { version: 1, size: 7, sha256: expect.any(String), created_at: expect.stringMatching(ISO) },
+        {
+          version: 1,
+          size: 7,
+          sha256: expect.any(String),
+          created_at: expect.stringMatching(ISO),
+          items: 1,
+        },
       ],
     })
   })

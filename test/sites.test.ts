@@ -435,3 +435,38 @@ describe('share links serve items', () => {
     expect(ok.status).toBe(302)
   })
 })
+
+describe('the archive stream', () => {
+  it('reads each file from storage only when the reader asks for more', async () => {
+    const { archiveStream } = await import('../src/domain/archive')
+    const { readSettings } = await import('../src/lib/settings')
+    const { database } = await import('../src/storage/db')
+    const gets: string[] = []
+    const bucket = {
+      get: async (key: string) => {
+        gets.push(key)
+        return env.BUCKET.get(key)
+      },
+    } as unknown as R2Bucket
+    const svc = { db: database(env.DB), bucket, settings: readSettings(env), now: Date.now }
+    const keys = await env.DB.prepare(
+      'SELECT blob_key, size FROM files WHERE workspace_id = ? LIMIT 3',
+    )
+      .bind(owner.workspaceId)
+      .all<{ blob_key: string; size: number }>()
+    const entries = keys.results.map((r, i) => ({
+      path: `f${i}`,
+      blobKey: r.blob_key,
+      size: r.size,
+    }))
+    expect(entries).toHaveLength(3)
+    const reader = archiveStream(svc, entries, Date.now()).getReader()
+    await reader.read()
+    // The first file's header and bytes are out; nothing else has been fetched yet.
+    expect(gets).toEqual([entries[0].blobKey])
+    let chunks = 1
+    while (!(await reader.read()).done) chunks++
+    expect(gets).toEqual(entries.map((e) => e.blobKey))
+    expect(chunks).toBeGreaterThan(3)
+  })
+})

@@ -77,6 +77,7 @@ export async function listVersions(
       size: versions.size,
       created_at: versions.createdAt,
       sha256: files.sha256,
+      items: versions.itemCount,
     })
     .from(canvases)
     .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))

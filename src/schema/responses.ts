@@ -51,7 +51,10 @@ export const version = z.object({
   version: z.int().check(z.minimum(1)),
   size: count,
   created_at: time,
+  /** The main file's digest. */
   sha256: z.string(),
+  /** How many files the version holds: 1, or a site's count. */
+  items: z.int().check(z.minimum(1)),
 })
 
 export const versionList = z.object({ versions: z.array(version) })
