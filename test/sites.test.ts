@@ -317,6 +317,22 @@ describe('refused lists', () => {
     expect(await json(res)).toEqual(errorOf(code, message))
   })
 
+  it('takes MAX_SITE_ITEMS items at the longest paths in one request', async () => {
+    // 1,000 paths of 512 bytes (one file at every path): the JSON body stays under its 1 MiB cap.
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      path: `${String(i).padStart(4, '0')}/${'é'.repeat(251)}x.css`,
+      file_id: ids['style.css'],
+    }))
+    expect(new TextEncoder().encode(items[0].path).byteLength).toBe(512)
+    const res = await createSite({ items })
+    expect(res.status).toBe(201)
+    const canvas = await json(res)
+    expect(canvas.size).toBe(1000 * FILES['style.css'].text.length)
+    const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
+    expect(detail.items).toHaveLength(1000)
+    expect(detail.main).toBe(items[0].path)
+  })
+
   it('more than MAX_SITE_ITEMS items', async () => {
     const items = Array.from({ length: 6 }, (_, i) => ({ path: `p${i}.txt`, file_id: 'x' }))
     const res = await call('/v1/canvases', {
