@@ -22,6 +22,12 @@ const PASSWORD = {
   name: 'X-Share-Password',
   description: 'The link’s password, when it has one.',
 }
+const SHARE_REDIRECT = {
+  302: {
+    description: 'To a signed storage URL that lives at most a minute.',
+    headers: { Location: 'The signed URL.' },
+  },
+}
 const UNUSABLE = [
   'share_not_found',
   'share_expired',
@@ -54,12 +60,7 @@ publicShares.get(
     tag: 'Public shares',
     auth: 'none',
     headers: [PASSWORD],
-    responses: {
-      302: {
-        description: 'To a signed storage URL that lives at most a minute.',
-        headers: { Location: 'The signed URL.' },
-      },
-    },
+    responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'storage_not_configured'],
   }),
   async (c) => shareDownload(c, c.req.valid('query')),
@@ -76,12 +77,7 @@ publicShares.get(
     tag: 'Public shares',
     auth: 'none',
     headers: [PASSWORD],
-    responses: {
-      302: {
-        description: 'To a signed storage URL that lives at most a minute.',
-        headers: { Location: 'The signed URL.' },
-      },
-    },
+    responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'not_found', 'storage_not_configured'],
   }),
   async (c) => shareDownload(c, c.req.valid('query'), itemPathParam(c)),

@@ -1,10 +1,11 @@
-import { and, eq, exists, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, exists, gt, isNull, or, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
 import { canvases, files, sessions, shareLinks, versionItems, versions } from '../storage/schema'
 import { canvasNotFound, selectVersionContent, type VersionContent } from './canvas-rows'
 import type { Services } from './services'
+import { itemAtPath } from './site-reads'
 import { live } from './live'
 
 // A content frame is reached through a signed URL, but the signature only says who the URL was
@@ -173,14 +174,7 @@ export async function itemUnderGrant(
       and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
     )
     .innerJoin(mainFiles, eq(mainFiles.fileId, versions.fileId))
-    .leftJoin(
-      versionItems,
-      and(
-        eq(versionItems.canvasId, versions.canvasId),
-        eq(versionItems.version, versions.version),
-        eq(versionItems.path, path),
-      ),
-    )
+    .leftJoin(versionItems, itemAtPath(path))
     .leftJoin(itemFiles, eq(itemFiles.fileId, versionItems.fileId))
     .where(and(eq(canvases.canvasId, canvasId), live(now), condition(db, grant, now)))
     .get()

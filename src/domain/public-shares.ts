@@ -4,7 +4,7 @@ import { verifyPassword } from '../lib/crypto'
 import type { PublicShare } from '../schema/responses'
 import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, shareLinks, versionItems, versions } from '../storage/schema'
-import { itemName, itemNotFound } from './site-reads'
+import { itemAtPath, itemName, itemNotFound } from './site-reads'
 import { iso, isoOrNull, type Services } from './services'
 import { live } from './live'
 import { shareNotFound } from './shares'
@@ -54,14 +54,7 @@ const shareSelect = (byPath: boolean) =>
       .$dynamic()
     const withFile = byPath
       ? query
-          .leftJoin(
-            versionItems,
-            and(
-              eq(versionItems.canvasId, versions.canvasId),
-              eq(versionItems.version, versions.version),
-              eq(versionItems.path, p('path')),
-            ),
-          )
+          .leftJoin(versionItems, itemAtPath(p('path')))
           .leftJoin(files, eq(files.fileId, versionItems.fileId))
       : query.leftJoin(files, eq(files.fileId, versions.fileId))
     return withFile.where(eq(shareLinks.token, p('token')))

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import type { Item } from '../schema/responses'
-import { prepared, type Placeholders } from '../storage/db'
+import { prepared, type Bindable, type Placeholders } from '../storage/db'
 import { canvases, files, versionItems, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
 import { live, liveCanvasOf } from './live'
@@ -9,6 +9,15 @@ import { baseName, pathExt } from './site-items'
 import type { Actor, Services } from './services'
 
 // Reading the files of a version: a site's list, one item by path, and what an archive holds.
+
+/** The item at `path` of the version joined as `versions` (for a LEFT JOIN: null when absent). */
+export function itemAtPath(path: Bindable<string>) {
+  return and(
+    eq(versionItems.canvasId, versions.canvasId),
+    eq(versionItems.version, versions.version),
+    eq(versionItems.path, path),
+  )
+}
 
 /** The version asked for, or the canvas's current one. */
 const versionOf = (version?: number) => (version === undefined ? canvases.version : sql`${version}`)
@@ -71,14 +80,7 @@ export async function findItem(
       versions,
       and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, versionOf(version))),
     )
-    .leftJoin(
-      versionItems,
-      and(
-        eq(versionItems.canvasId, versions.canvasId),
-        eq(versionItems.version, versions.version),
-        eq(versionItems.path, path),
-      ),
-    )
+    .leftJoin(versionItems, itemAtPath(path))
     .leftJoin(files, eq(files.fileId, versionItems.fileId))
     .where(liveCanvasOf(actor, canvasId, svc.now()))
     .get()
