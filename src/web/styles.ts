@@ -94,7 +94,8 @@ progress{width:100%;height:10px;accent-color:var(--accent)}
 .diff{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius-lg);overflow:auto;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .diff div{white-space:pre-wrap;overflow-wrap:anywhere;padding:0 var(--s3)}
 .diff .add{background:var(--add)}.diff .del{background:var(--del)}.diff .gap{color:var(--muted);background:var(--bg);padding:var(--s1) var(--s3)}
-.docs table.list td{overflow-wrap:anywhere}
+.docs table.list td,table.files td.primary-cell a{overflow-wrap:anywhere}
+table.files td.primary-cell a{min-width:0}
 `
 
 const VIEWER = `

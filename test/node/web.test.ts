@@ -52,6 +52,33 @@ async function canvas(
   return ((await res.json()) as any).canvas_id as string
 }
 
+/** Creates a site through the upload flow, as `svc push <folder>` does: each file, then items. */
+async function site(title: string, files: Record<string, [string, string, string]>) {
+  const items = []
+  for (const [path, [text, ext, mime]] of Object.entries(files)) {
+    const sha256 = createHash('sha256').update(text).digest('hex')
+    const meta = { sha256, ext, size: Buffer.byteLength(text), mime }
+    const presign = (await (
+      await api('/v1/upload/presign', { method: 'POST', json: meta })
+    ).json()) as any
+    if (!presign.exists) {
+      const put = await fetch(presign.upload_url, {
+        method: 'PUT',
+        body: text,
+        headers: presign.headers,
+      })
+      expect(put.status).toBe(200)
+    }
+    const fin = (await (
+      await api('/v1/upload/finalize', { method: 'POST', json: meta })
+    ).json()) as any
+    items.push({ path, file_id: fin.file.file_id })
+  }
+  const res = await api('/v1/canvases', { method: 'POST', json: { title, items } })
+  expect(res.status).toBe(201)
+  return ((await res.json()) as any).canvas_id as string
+}
+
 async function frameText(target: Page, selector = 'body') {
   await target.waitForSelector('iframe')
   const frame = target.frameLocator('iframe')
@@ -423,29 +450,7 @@ describe('the sandbox', () => {
       ],
       'data/points.json': ['[{"label":"alpha"},{"label":"beta"}]', 'json', 'application/json'],
     }
-    const items = []
-    for (const [path, [text, ext, mime]] of Object.entries(files)) {
-      const sha256 = createHash('sha256').update(text).digest('hex')
-      const meta = { sha256, ext, size: Buffer.byteLength(text), mime }
-      const presign = (await (
-        await api('/v1/upload/presign', { method: 'POST', json: meta })
-      ).json()) as any
-      if (!presign.exists) {
-        const put = await fetch(presign.upload_url, {
-          method: 'PUT',
-          body: text,
-          headers: presign.headers,
-        })
-        expect(put.status).toBe(200)
-      }
-      const fin = (await (
-        await api('/v1/upload/finalize', { method: 'POST', json: meta })
-      ).json()) as any
-      items.push({ path, file_id: fin.file.file_id })
-    }
-    const res = await api('/v1/canvases', { method: 'POST', json: { title: 'Quarterly', items } })
-    expect(res.status).toBe(201)
-    const id = ((await res.json()) as any).canvas_id
+    const id = await site('Quarterly', files)
     await page.goto(`${server.url}/c/${id}`)
     const frame = page.frameLocator('iframe')
     await expect.poll(() => frame.locator('#points li').count(), { timeout: 10_000 }).toBe(2)
@@ -679,7 +684,17 @@ describe('layout', () => {
     ).json()) as any
     const open = await canvas('public.txt', 'for all')
     await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
+    // A site, with a path long enough to wrap on a phone.
+    const siteId = await site('Site', {
+      'index.html': ['<h1>Site</h1>', 'html', 'text/html'],
+      'reports/2026/quarterly-results-appendix-with-a-rather-long-file-name.csv': [
+        'a,b\n1,2\n',
+        'csv',
+        'text/csv',
+      ],
+    })
     owned = ['/', '/?q=report', '/settings', `/c/${id}`, `/c/${id}/diff?from=1&to=2`]
+    owned.push(`/c/${siteId}`)
     owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
     visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]
 
