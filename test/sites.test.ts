@@ -486,3 +486,72 @@ describe('the archive stream', () => {
     expect(chunks).toBeGreaterThan(3)
   })
 })
+
+describe('older versions keep their own look', () => {
+  it('a version is shown and downloaded by its own main file, not the canvas’s latest', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const id = canvas.canvas_id
+    const md = await upload(owner.key, bytesOf('# Notes'), 'md', 'text/markdown')
+    const v2 = await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { items: [{ path: 'README.md', file_id: md }] },
+    })
+    expect(await json(v2)).toMatchObject({ version: 2, ext: 'md', renderer_id: 'markdown' })
+    const v1 = await follow(await call(`/v1/canvases/${id}/versions/1`, { key: owner.key }))
+    expect(v1.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
+    expect(v1.headers.get('Content-Disposition')).toContain('Report.html')
+    const latest = await follow(await call(`/v1/canvases/${id}/content`, { key: owner.key }))
+    expect(latest.headers.get('Content-Type')).toBe('text/markdown; charset=utf-8')
+    const share = await json(
+      await call(`/v1/canvases/${id}/shares`, {
+        method: 'POST',
+        key: owner.key,
+        json: { version: 1 },
+      }),
+    )
+    const meta = await json(await call(`/share/${share.token}`))
+    expect(meta.canvas).toMatchObject({ ext: 'html', renderer_id: 'html', version: 1 })
+  })
+})
+
+describe('a version that holds no items (written by code from before sites)', () => {
+  it('gets none added by a later failed update, and its file survives the sweep', async () => {
+    const canvas = await json(
+      await createSite({ file_id: ids['style.css'], ext: 'css', permanent: true }),
+    )
+    const id = canvas.canvas_id
+    await env.DB.prepare('DELETE FROM version_items WHERE canvas_id = ?').bind(id).run()
+    const res = await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: {
+        items: [
+          { path: 'evil.html', file_id: ids['index.html'] },
+          { path: 'x', file_id: 'nope' },
+        ],
+      },
+    })
+    expect(res.status).toBe(404)
+    const held = await env.DB.prepare('SELECT count(*) AS n FROM version_items WHERE canvas_id = ?')
+      .bind(id)
+      .first<{ n: number }>()
+    expect(held!.n).toBe(0)
+    const { sweep } = await import('../src/domain/sweep')
+    const { readSettings } = await import('../src/lib/settings')
+    const { database } = await import('../src/storage/db')
+    const svc = {
+      db: database(env.DB),
+      bucket: env.BUCKET,
+      settings: readSettings(env),
+      now: Date.now,
+    }
+    await sweep(svc, { now: Date.now() + 48 * 3600_000 })
+    const file = await env.DB.prepare('SELECT status FROM files WHERE file_id = ?')
+      .bind(ids['style.css'])
+      .first<{ status: string }>()
+    expect(file!.status).toBe('ready')
+    const bytes = await follow(await call(`/v1/canvases/${id}/content`, { key: owner.key }))
+    expect(await bytes.text()).toBe(FILES['style.css'].text)
+  })
+})

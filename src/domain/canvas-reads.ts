@@ -12,6 +12,7 @@ import {
   selectVersionContent,
   type CanvasRow,
   type Visibility,
+  versionLook,
 } from './canvas-rows'
 import { live, liveCanvasOf } from './live'
 import { iso, type Actor, type Services } from './services'
@@ -102,8 +103,11 @@ export async function findContent(
     .select({
       title: canvases.title,
       ext: canvases.ext,
+      renderer_id: canvases.rendererId,
       version: versions.version,
+      main_path: versions.mainPath,
       blob_key: files.blobKey,
+      mime: files.mime,
     })
     .from(canvases)
     .leftJoin(
@@ -120,7 +124,8 @@ export async function findContent(
   if (row.version === null || row.blob_key === null) {
     throw new AppError('version_not_found', `version: canvas has no version ${version}`)
   }
-  return { blobKey: row.blob_key, title: row.title, ext: row.ext, version: row.version }
+  const { ext } = versionLook({ ...row, main_path: row.main_path!, mime: row.mime! })
+  return { blobKey: row.blob_key, title: row.title, ext, version: row.version }
 }
 
 /**
@@ -175,7 +180,7 @@ export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor, items: Item[]
 /** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */
 export async function findVersionContent(svc: Services, canvasId: string, version: number) {
   const row = await versionContent(svc.db, { canvasId, version, now: svc.now() }).get()
-  return row ?? null
+  return row ? versionLook(row) : null
 }
 
 const versionContent = prepared(

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { findRenderer } from '../render/registry'
+import { defaultRenderer, findRenderer } from '../render/registry'
+import { pathExt } from './site-items'
 import type { Canvas, CanvasDetail, Item } from '../schema/responses'
 import type { Bindable, Database } from '../storage/db'
 import { canvases, files, versions } from '../storage/schema'
@@ -91,6 +92,7 @@ export function selectVersionContent(db: Database, version: Bindable<number>) {
       renderer_id: canvases.rendererId,
       size: versions.size,
       blob_key: files.blobKey,
+      mime: files.mime,
       main_path: versions.mainPath,
       item_count: versions.itemCount,
     })
@@ -103,3 +105,17 @@ export function selectVersionContent(db: Database, version: Bindable<number>) {
 }
 
 export type VersionContent = Awaited<ReturnType<typeof selectVersionContent>>[number]
+
+/**
+ * A version's own ext and renderer. The canvas's follow its latest main file, so an older version
+ * (a single .txt before a site, a site whose main was index.html before README.md) is shown by
+ * the extension of its own main item's path; by the canvas's renderer when that is the canvas's
+ * ext, else by the default renderer for it.
+ */
+export function versionLook<
+  R extends { ext: string; renderer_id: string; main_path: string; mime: string },
+>(row: R): R {
+  const ext = pathExt(row.main_path) ?? 'bin'
+  if (ext === row.ext) return row
+  return { ...row, ext, renderer_id: defaultRenderer(ext, row.mime).renderer_id }
+}

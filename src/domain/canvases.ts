@@ -198,8 +198,9 @@ export async function updateCanvas(
 
 /**
  * The version the UPDATE just counted, and its items. When the UPDATE changed nothing, both
- * inserts do nothing: the current version exists already (DO NOTHING), and items are added only to
- * a version that has none, which every existing version has.
+ * inserts do nothing: the current version exists already (DO NOTHING), and the items follow only
+ * a version row this batch inserted (`changes()`: the rows of the statement just before, inside
+ * the batch's one transaction), never into a version that exists, nor into one holding items.
  */
 function insertVersion(
   db: Database,
@@ -247,7 +248,7 @@ function insertVersion(
       })
       .from(canvases)
       .innerJoin(eachItem(list), sql`1`)
-      .where(and(current, notExists(held))),
+      .where(and(current, sql`changes() = 1`, notExists(held))),
   )
   return [version, items] as const
 }

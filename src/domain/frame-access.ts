@@ -3,7 +3,12 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
 import { canvases, files, sessions, shareLinks, versionItems, versions } from '../storage/schema'
-import { canvasNotFound, selectVersionContent, type VersionContent } from './canvas-rows'
+import {
+  canvasNotFound,
+  selectVersionContent,
+  versionLook,
+  type VersionContent,
+} from './canvas-rows'
 import type { Services } from './services'
 import { itemAtPath } from './site-reads'
 import { live } from './live'
@@ -93,7 +98,7 @@ export async function contentUnderGrant(
   const row = await selectVersionContent(svc.db, version)
     .where(and(eq(canvases.canvasId, canvasId), live(now), condition(svc.db, grant, now)))
     .get()
-  if (row) return row
+  if (row) return versionLook(row)
   throw refusal(grant)
 }
 
@@ -165,6 +170,7 @@ export async function itemUnderGrant(
       // The main file (for its renderer) and the item asked for, by names of their own.
       size: mainFiles.size,
       blob_key: mainFiles.blobKey,
+      mime: mainFiles.mime,
       item_key: itemFiles.blobKey,
       item_size: itemFiles.size,
     })
@@ -181,7 +187,7 @@ export async function itemUnderGrant(
   if (!row) throw refusal(grant)
   const { item_key, item_size, ...content } = row
   return {
-    ...content,
+    ...versionLook(content),
     item: item_key === null || item_size === null ? null : { blob_key: item_key, size: item_size },
   }
 }

@@ -6,6 +6,7 @@ import { one, prepared, type Placeholders } from '../storage/db'
 import { canvases, files, shareLinks, versionItems, versions } from '../storage/schema'
 import { itemAtPath, itemName, itemNotFound } from './site-reads'
 import { iso, isoOrNull, type Services } from './services'
+import { versionLook } from './canvas-rows'
 import { live } from './live'
 import { shareNotFound } from './shares'
 
@@ -44,6 +45,8 @@ const shareSelect = (byPath: boolean) =>
         content_version: sql<number | null>`${versions.version}`.as('content_version'),
         size: byPath ? files.size : versions.size,
         blob_key: files.blobKey,
+        main_path: versions.mainPath,
+        mime: files.mime,
       })
       .from(shareLinks)
       .leftJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
@@ -146,10 +149,10 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
   }
   return {
     blobKey: row.blob_key!,
-    ...(path === undefined ? { title: row.title!, ext: row.ext! } : itemName(path)),
+    ...(path === undefined ? { title: row.title!, ext: shownLook(row).ext } : itemName(path)),
     canvasId: row.canvas_id!,
     version: row.content_version!,
-    rendererId: row.renderer_id!,
+    rendererId: shownLook(row).renderer_id,
     size: row.size!,
     protected: row.password_hash !== null,
     /** Has a view limit: what is shown under it must not outlive the view by much. */
@@ -204,12 +207,22 @@ function checkUsable(
   if (path === undefined && row.blob_key === null) throw canvasNotFoundError()
 }
 
+/** The ext and renderer of the version the link shows (a pinned one may predate the canvas's). */
+const shownLook = (row: Resolved) =>
+  versionLook({
+    ext: row.ext!,
+    renderer_id: row.renderer_id!,
+    main_path: row.main_path!,
+    mime: row.mime ?? '',
+  })
+
 function present(row: Resolved): PublicShare {
+  const look = shownLook(row)
   return {
     canvas: {
       title: row.title!,
-      ext: row.ext!,
-      renderer_id: row.renderer_id!,
+      ext: look.ext,
+      renderer_id: look.renderer_id,
       version: row.content_version!,
       size: row.size!,
       created_at: iso(row.canvas_created_at!),

@@ -152,6 +152,9 @@ async function markUnreferencedFiles(svc: Services, now: number, batch: number) 
         lte(files.touchedAt, now - graceMs),
         ne(files.status, 'deleting'),
         notExists(db.select(one).from(versionItems).where(eq(versionItems.fileId, files.fileId))),
+        // Also the version rows' own main file: a version written without items (by a Worker
+        // still running the code from before sites, during a deploy) keeps its file all the same.
+        notExists(db.select(one).from(versions).where(eq(versions.fileId, files.fileId))),
       ),
     )
     .limit(batch)
