@@ -160,6 +160,53 @@ describe('a site in its frame', () => {
   })
 })
 
+describe('limits and preflight', () => {
+  it('a site’s files count against their own budget, not the frames’', async () => {
+    const id = await newSite(SITE)
+    const main = await siteFrame(`/c/${id}`, owner.cookie)
+    const { env } = await import('cloudflare:test')
+    const limited = { FRAME_LIMITER: env.AUTH_LIMITER_SMALL }
+    // Twenty files where five frames would be refused: the site's budget is SITE_LIMITER.
+    for (let i = 0; i < 20; i++) {
+      const res = await call(new URL('style.css', main).href, { ip: '192.0.2.77', env: limited })
+      expect(res.status).toBe(200)
+    }
+    const small = { SITE_LIMITER: env.AUTH_LIMITER_SMALL }
+    const statuses = []
+    for (let i = 0; i < 7; i++) {
+      statuses.push(
+        (await call(new URL('style.css', main).href, { ip: '192.0.2.78', env: small })).status,
+      )
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
+    expect(statuses.at(-1)).toBe(429)
+  })
+
+  it('answers a preflight of the site’s own scripts, with no content', async () => {
+    const id = await newSite(SITE)
+    const main = await siteFrame(`/c/${id}`, owner.cookie)
+    const res = await call(new URL('data/points.json', main).href, {
+      method: 'OPTIONS',
+      headers: { Origin: 'null', 'Access-Control-Request-Method': 'GET' },
+    })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*')
+    expect(await res.text()).toBe('')
+  })
+
+  it('refuses paths with C1 controls or bidirectional overrides', async () => {
+    const file_id = await upload(owner.key, bytesOf('x'))
+    for (const path of ['a\u0085b.txt', 'invoice\u202efdp.exe', 'a\u2066b']) {
+      const res = await call('/v1/canvases', {
+        method: 'POST',
+        key: owner.key,
+        json: { title: 't', items: [{ path, file_id }] },
+      })
+      expect(res.status, JSON.stringify(path)).toBe(400)
+    }
+  })
+})
+
 describe('a site on its web page', () => {
   it('lists the shown version’s files, each opening from the site, and downloads a zip', async () => {
     const id = await newSite(SITE)

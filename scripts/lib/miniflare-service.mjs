@@ -44,6 +44,7 @@ export function appOptions(work, bundlePath, bindings = {}) {
       PUBLIC_LIMITER: unlimited,
       SHARE_PASSWORD_LIMITER: unlimited,
       FRAME_LIMITER: unlimited,
+      SITE_LIMITER: unlimited,
     },
     bindings: {
       SIGNUP: 'open',

@@ -4,7 +4,9 @@ import { AppError } from '../lib/errors'
 import type { AppEnv } from './context'
 
 /** Per client IP, for routes anyone can call (login, signup, public share links). */
-export const limitByIp = (binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER') =>
+export const limitByIp = (
+  binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER' | 'SITE_LIMITER',
+) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await limit(c.env[binding], `ip:${clientIp(c)}`)
     await next()

@@ -76,7 +76,12 @@ const utf8Length = (s: string) => new TextEncoder().encode(s).byteLength
 export const itemPath = z.string().check(
   z.minLength(1, 'must not be empty'),
   z.refine((s) => utf8Length(s) <= MAX_PATH_BYTES, `must be at most ${MAX_PATH_BYTES} bytes`),
-  z.refine(noControl, 'must not contain control characters'),
+  z.refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters'),
+  // A name that displays as another (`invoice\u202Efdp.exe`) has no place in a path.
+  z.refine(
+    (s) => !/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(s),
+    'must not contain bidirectional controls',
+  ),
   wholeCharacters,
   z.refine((s) => !s.includes('\\'), 'must separate folders with /, not \\'),
   z.refine((s) => !s.startsWith('/'), 'must be relative (no leading /)'),

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
+import { limitByIp } from '../http/limits'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
@@ -48,7 +49,8 @@ canvas.get('/:id', async (c) => {
   )
 })
 
-canvas.get('/:id/download', async (c) => {
+// A download may be a site's whole version as a zip, streamed through the Worker: bounded per client.
+canvas.get('/:id/download', limitByIp('FRAME_LIMITER'), async (c) => {
   const { svc, session } = c.var
   const view = await findViewable(svc, canvasIdParam(c), session?.workspace.workspace_id ?? null)
   if (!view) throw new AppError('canvas_not_found', 'canvas not found')

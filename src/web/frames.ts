@@ -13,13 +13,29 @@ import {
   siteTokenOf,
   verifyFrame,
 } from './frame-links'
-import { siteFile, siteNotFound } from './site-content'
+import { siteFile, siteNotFound, sitePreflight } from './site-content'
 
 // Content frames, mounted at FRAME_PATH. Public routes: the signature is the credential, and the
 // access it names is checked again on every request.
 export const frames = new Hono<AppEnv>()
 
-frames.use('*', limitByIp('FRAME_LIMITER'))
+// A frame (and its bytes) counts against FRAME_LIMITER; the files a site's page loads, against a
+// budget of their own.
+const framesLimit = limitByIp('FRAME_LIMITER')
+const siteLimit = limitByIp('SITE_LIMITER')
+frames.use('*', (c, next) =>
+  (c.req.path.includes(`${SITE_SEGMENT}/`) ? siteLimit : framesLimit)(c, next),
+)
+
+// A site's scripts may ask with a preflight (a fetch with a JSON Content-Type): any origin may read,
+// nothing is sent with credentials. Only for what could be a site's address.
+frames.options(`/:id/:version${SITE_SEGMENT}/*`, (c) => {
+  const { id, version } = c.req.param()
+  if (!/^\d{1,9}$/.test(version ?? '') || !idSchema.safeParse(id).success) {
+    throw new AppError('not_found', 'not found')
+  }
+  return sitePreflight()
+})
 
 frames.get('/:id/:version', async (c) => {
   const { content, grant } = await frameContent(c)

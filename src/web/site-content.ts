@@ -18,6 +18,7 @@ function siteHeaders(appOrigin: string, type: string) {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length',
     // Access is checked per request, so no cache may answer for us after it is withdrawn.
     'Cache-Control': 'no-store',
   })
@@ -47,6 +48,19 @@ export async function siteFile(
   if (!part) return new Response(object.body, { headers })
   headers.set('Content-Range', `bytes ${part.offset}-${part.offset + part.length - 1}/${item.size}`)
   return new Response(object.body, { status: 206, headers })
+}
+
+/** The answer to a CORS preflight from the site's own scripts. */
+export function sitePreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, HEAD',
+      'Access-Control-Allow-Headers': '*',
+      'Access-Control-Max-Age': '600',
+    },
+  })
 }
 
 /** A path the version does not hold: a small page inside the frame, not the app's error page. */

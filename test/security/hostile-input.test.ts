@@ -28,6 +28,7 @@ const UNLIMITED = {
   PUBLIC_LIMITER: undefined,
   SHARE_PASSWORD_LIMITER: undefined,
   FRAME_LIMITER: undefined,
+  SITE_LIMITER: undefined,
 }
 
 let world: World

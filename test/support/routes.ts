@@ -3,7 +3,7 @@
 // holds it equal to the routes the app registers, so a route added without an entry here, and so
 // without those tests, fails the suite.
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /**
  * - `none`: anyone (health, assets, the login and signup forms and their JSON twins).
@@ -90,6 +90,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false, content: true },
   { method: 'GET', path: '/_frame/:id/:version/raw', auth: 'signed', json: false, content: true },
   // A site's files: the signature travels in the path (the token), every file checked alike.
+  // The CORS preflight of a site's scripts: answers only headers, never content.
+  { method: 'OPTIONS', path: '/_frame/:id/:version/site/*', auth: 'none', json: false },
   {
     method: 'GET',
     path: '/_frame/:id/:version/site/:token/:path{.*}',
