@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, svc } from './support/cli'
+import { freePort } from './support/dev-server'
+
+// The built CLI against a bare HTTP server playing the API, for what the real one does only under
+// load (429).
+
+let server: Server
+let url: string
+let meCalls = 0
+const work = mkdtempSync(join(tmpdir(), 'canvas-fake-'))
+const KEY = 'svc_' + 'k'.repeat(40)
+const SLOW_KEY = 'svc_' + 's'.repeat(40)
+
+const limited = (res: any, seconds: number) => {
+  res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(seconds) })
+  res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'too many requests' } }))
+}
+
+beforeAll(async () => {
+  buildCli()
+  server = createServer((req, res) => {
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify(body))
+    }
+    if (req.headers.authorization === `Bearer ${SLOW_KEY}`) return limited(res, 3600)
+    if (req.url === '/v1/me') {
+      if (++meCalls === 1) return limited(res, 1)
+      return json({ user: { email: 'a@example.com' }, workspace: { name: 'w' }, key: {} })
+    }
+    res.writeHead(404).end()
+  })
+  const port = await freePort()
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  url = `http://127.0.0.1:${port}`
+}, 60_000)
+
+afterAll(() => {
+  server.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+const run = (args: string[], key = KEY) =>
+  svc(mkdtempSync(join(work, 'home-')), args, { CANVAS_API_KEY: key, CANVAS_ENDPOINT: url })
+
+describe('rate limits', () => {
+  it('waits as long as Retry-After says, says so once, and goes on', async () => {
+    const started = Date.now()
+    const res = await run(['whoami', '--json'])
+    expect(res.code, res.stderr).toBe(0)
+    expect(res.stderr).toBe(`rate limited by ${url}: waiting 1 s, then going on\n`)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+    expect(meCalls).toBe(2)
+  })
+
+  it('does not wait an hour: the error comes at once', async () => {
+    const res = await run(['whoami'], SLOW_KEY)
+    expect(res).toMatchObject({ code: 1, stderr: 'error: too many requests (rate_limited)\n' })
+  })
+})
