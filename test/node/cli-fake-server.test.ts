@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, svc } from './support/cli'
 import { freePort } from './support/dev-server'
 
 // The built CLI against a bare HTTP server playing the API, for what the real one does only under
-// load (429).
+// load (429) or would never do (a site whose paths climb out of the folder).
 
 let server: Server
 let url: string
@@ -15,6 +16,22 @@ let meCalls = 0
 const work = mkdtempSync(join(tmpdir(), 'canvas-fake-'))
 const KEY = 'svc_' + 'k'.repeat(40)
 const SLOW_KEY = 'svc_' + 's'.repeat(40)
+
+const item = (path: string) => ({
+  path,
+  file_id: 'f',
+  sha256: '0'.repeat(64),
+  size: 4,
+  mime: 'x/y',
+})
+const canvas = (items: string[]) => ({
+  canvas_id: 'c',
+  title: 'evil',
+  version: 2,
+  items: items.map(item),
+})
+const zip = (names: string[]) =>
+  Buffer.from(zipSync(Object.fromEntries(names.map((n) => [n, Buffer.from('evil')])), { level: 0 }))
 
 const limited = (res: any, seconds: number) => {
   res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(seconds) })
@@ -32,6 +49,14 @@ beforeAll(async () => {
     if (req.url === '/v1/me') {
       if (++meCalls === 1) return limited(res, 1)
       return json({ user: { email: 'a@example.com' }, workspace: { name: 'w' }, key: {} })
+    }
+    if (req.url === '/v1/canvases/climbs') return json(canvas(['index.html', '../escape.txt']))
+    if (req.url === '/v1/canvases/lies') return json(canvas(['index.html', 'a.txt']))
+    if (req.url === '/v1/canvases/lies/versions/2/archive') {
+      return res.end(zip(['index.html', '../a.txt']))
+    }
+    if (req.url === '/v1/canvases/lies/versions/1/archive') {
+      return res.end(zip(['index.html', 'sub/../../escape.txt']))
     }
     res.writeHead(404).end()
   })
@@ -61,5 +86,24 @@ describe('rate limits', () => {
   it('does not wait an hour: the error comes at once', async () => {
     const res = await run(['whoami'], SLOW_KEY)
     expect(res).toMatchObject({ code: 1, stderr: 'error: too many requests (rate_limited)\n' })
+  })
+})
+
+describe('a server whose site paths climb out of the folder', () => {
+  it('is refused before anything is written, whether the list or the archive says so', async () => {
+    for (const args of [
+      ['pull', 'climbs', '-o'],
+      ['pull', 'lies', '-o'],
+      ['pull', 'lies', '--version', '1', '-o'],
+    ]) {
+      const parent = mkdtempSync(join(work, 'pull-'))
+      const res = await run([...args, join(parent, 'out')])
+      expect(res.code, args.join(' ')).toBe(1)
+      expect(res.stderr, args.join(' ')).toMatch(
+        /^error: cannot write '[^']+': a path must not have an empty, \. or \.\. segment \(invalid_path\)\n$/,
+      )
+      expect(readdirSync(parent), args.join(' ')).toEqual([])
+      expect(existsSync(join(work, 'escape.txt'))).toBe(false)
+    }
   })
 })
