@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
+import type { Socket } from 'node:net'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,17 +15,15 @@ import { freePort } from './support/dev-server'
 let server: Server
 let url: string
 let meCalls = 0
+let drops = 0
+const used = new WeakSet<Socket>()
 const work = mkdtempSync(join(tmpdir(), 'canvas-fake-'))
 const KEY = 'svc_' + 'k'.repeat(40)
 const SLOW_KEY = 'svc_' + 's'.repeat(40)
 
-const item = (path: string) => ({
-  path,
-  file_id: 'f',
-  sha256: '0'.repeat(64),
-  size: 4,
-  mime: 'x/y',
-})
+// Every file of these sites holds the same four bytes.
+const EVIL = createHash('sha256').update('evil').digest('hex')
+const item = (path: string) => ({ path, file_id: 'f', sha256: EVIL, size: 4, mime: 'x/y' })
 const canvas = (items: string[]) => ({
   canvas_id: 'c',
   title: 'evil',
@@ -49,6 +49,15 @@ beforeAll(async () => {
     if (req.url === '/v1/me') {
       if (++meCalls === 1) return limited(res, 1)
       return json({ user: { email: 'a@example.com' }, workspace: { name: 'w' }, key: {} })
+    }
+    // The second request on a kept-alive connection finds it closed, as by an idle timeout.
+    if (req.url === '/v1/canvases/dropped/versions/2/archive' && used.has(req.socket) && !drops++) {
+      return req.socket.destroy()
+    }
+    used.add(req.socket)
+    if (req.url === '/v1/canvases/dropped') return json(canvas(['index.html', 'a.txt']))
+    if (req.url === '/v1/canvases/dropped/versions/2/archive') {
+      return res.end(zip(['a.txt', 'index.html']))
     }
     if (req.url === '/v1/canvases/climbs') return json(canvas(['index.html', '../escape.txt']))
     if (req.url === '/v1/canvases/lies') return json(canvas(['index.html', 'a.txt']))
@@ -86,6 +95,16 @@ describe('rate limits', () => {
   it('does not wait an hour: the error comes at once', async () => {
     const res = await run(['whoami'], SLOW_KEY)
     expect(res).toMatchObject({ code: 1, stderr: 'error: too many requests (rate_limited)\n' })
+  })
+})
+
+describe('kept-alive connections', () => {
+  it('a request on a connection the server has just closed is sent again', async () => {
+    const out = join(mkdtempSync(join(work, 'pull-')), 'out')
+    const res = await run(['pull', 'dropped', '-o', out])
+    expect(res).toMatchObject({ code: 0, stderr: `wrote 2 files (8 B) to ${out}\n` })
+    expect(drops).toBe(1)
+    expect(readdirSync(out).sort()).toEqual(['a.txt', 'index.html'])
   })
 })
 
