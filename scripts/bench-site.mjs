@@ -2,9 +2,9 @@
 // Site benchmark: `svc push <folder>` of a 500-file, 50 MiB folder, then the same folder again as
 // a new version with one file changed, then `svc pull -o <folder>` of it, against the built Worker
 // served by Miniflare's own HTTP server on 127.0.0.1 (as `npm run bench:cli` serves it). For each
-// step: wall time, the svc process's peak RSS, and the HTTP requests it made (from its own log,
-// ~/.svc/cli.log: one line per request, 429s included). Run once with the API's rate limit off,
-// to measure the CLI, and once with the per-key limit wrangler.toml sets (600 a minute).
+// step: wall time, the svc process's CPU time and peak RSS, and the HTTP requests it made (from
+// its own log, ~/.svc/cli.log: one line per request, 429s included). Run once with the API's rate
+// limit off, to measure the CLI, and once with the per-key limit wrangler.toml sets (600/min).
 //   node scripts/bench-site.mjs [--files 500] [--mib 50] [--limits 0,600]
 //     [--svc path/to/svc.mjs: measure that build as it is]
 import { spawn, spawnSync } from 'node:child_process'
@@ -107,12 +107,14 @@ function writeSite(dir) {
 async function measure(args, env) {
   const home = mkdtempSync(join(work, 'home-'))
   const report = join(home, 'rss')
+  const cpu = join(home, 'cpu')
   spawnSync('sync')
   const started = performance.now()
   const result = await run(process.execPath, ['--import', reporter, svcPath, ...args], {
     ...env,
     HOME: home,
     RSS_REPORT: report,
+    CPU_REPORT: cpu,
   })
   const seconds = (performance.now() - started) / 1000
   if (result.code !== 0) throw new Error(`svc ${args[0]} failed: ${result.stderr}`)
@@ -121,6 +123,7 @@ async function measure(args, env) {
   return {
     seconds,
     rssMiB: Number(readFileSync(report, 'utf8')) / 1024,
+    cpuSeconds: Number(readFileSync(cpu, 'utf8')) / 1000,
     api: requests.filter((m) => !m[2].startsWith('/_storage/')).length,
     puts: requests.filter((m) => m[1] === 'PUT').length,
     limited: requests.filter((m) => m[3] === '429').length,
@@ -172,12 +175,12 @@ function table(list) {
   const lines = [
     `folder: ${fileCount + 1} files, ${mib(totalBytes)} MiB`,
     '',
-    '| API rate limit | Step | Time | Peak RSS | API requests (429s) | PUTs | Sent |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| API rate limit | Step | Time | svc CPU | Peak RSS | API requests (429s) | PUTs | Sent |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ]
   for (const r of list) {
     lines.push(
-      `| ${r.label} | ${r.step} | ${r.seconds.toFixed(2)} s | ${r.rssMiB.toFixed(1)} MiB | ${r.api} (${r.limited}) | ${r.puts} | ${r.note} |`,
+      `| ${r.label} | ${r.step} | ${r.seconds.toFixed(2)} s | ${r.cpuSeconds.toFixed(2)} s | ${r.rssMiB.toFixed(1)} MiB | ${r.api} (${r.limited}) | ${r.puts} | ${r.note} |`,
     )
   }
   return lines.join('\n')

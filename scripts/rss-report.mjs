@@ -1,5 +1,5 @@
 // Preloaded with `node --import` by the CLI benchmarks and tests: writes the process's peak RSS
-// (KiB) on exit. On Linux it is VmHWM, the peak of this process's own memory: getrusage's maxRSS
+// (KiB) on exit, and its CPU time when asked. On Linux it is VmHWM, the peak of this process's own memory: getrusage's maxRSS
 // (process.resourceUsage) survives exec, so a child started by a large parent (a benchmark that
 // runs Miniflare in its own process) could report the parent's memory instead of its own.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -16,4 +16,7 @@ function peakKiB() {
 
 process.on('exit', () => {
   if (process.env.RSS_REPORT) writeFileSync(process.env.RSS_REPORT, String(peakKiB()))
+  // CPU time used (user + system, ms): what the process itself cost, beside the time it waited.
+  const { user, system } = process.cpuUsage()
+  if (process.env.CPU_REPORT) writeFileSync(process.env.CPU_REPORT, String((user + system) / 1000))
 })
