@@ -1,7 +1,7 @@
 import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { basename, join, relative, resolve, sep } from 'node:path'
 import { CliError } from './errors'
-import { checkSitePaths, maxSiteFiles, shown } from './site-paths'
+import { checkSitePaths, maxSiteFiles, shown, tooManyFiles } from './site-paths'
 
 // The files of a folder as a site's items: regular files, by their path relative to the folder,
 // `/`-separated. Nothing outside the folder is ever read, hidden files and node_modules stay
@@ -17,6 +17,8 @@ export type SiteFile = {
 }
 
 export type Folder = {
+  /** The folder's own name, as given (a link's, not its target's): a site's default title. */
+  name: string
   root: string
   files: SiteFile[]
   /** Every folder walked, for a watch to follow. */
@@ -35,6 +37,7 @@ export function readFolder(path: string, options: { all?: boolean } = {}): Folde
   const root = realpathSync(path)
   const maxFiles = maxSiteFiles()
   const folder: Folder = {
+    name: basename(resolve(path)),
     root,
     files: [],
     folders: [],
@@ -58,11 +61,8 @@ export function readFolder(path: string, options: { all?: boolean } = {}): Folde
       else if (kind.isSymbolicLink()) followLink(path, full)
       // A pipe or a device would block or never end: never read one.
       else folder.left.special.push(path)
-      if (folder.files.length > maxFiles)
-        checkSitePaths(
-          folder.files.map((f) => f.path),
-          maxFiles,
-        )
+      // A folder of a million files is not read to the end to be refused.
+      if (folder.files.length > maxFiles) throw tooManyFiles(maxFiles)
     }
   }
   const add = (path: string, source: string) => {

@@ -1,4 +1,4 @@
-import { basename, sep } from 'node:path'
+import { sep } from 'node:path'
 import type { Api } from './client'
 import { usageError } from './errors'
 import type { Folder } from './folder'
@@ -46,8 +46,7 @@ export async function pushSite(
   const state = { items: upload.items, main }
   if (last && sameSite(last, state)) return null
   const items = upload.items.map(({ path, file_id }) => ({ path, file_id }))
-  const title = basename(folder.root) || 'site'
-  const canvas = await publish(api, options, id, { items, main }, title)
+  const canvas = await publish(api, options, id, { items, main }, folder.name || 'site')
   return { canvas, state, upload }
 }
 

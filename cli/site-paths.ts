@@ -30,12 +30,7 @@ export function pathProblem(path: string): string | null {
  * too many, a path twice, a path that is also another's folder.
  */
 export function checkSitePaths(paths: string[], maxFiles = maxSiteFiles(), verb = 'publish') {
-  if (paths.length > maxFiles) {
-    throw new CliError(
-      `too many files: a site holds at most ${maxFiles}, and this folder has more`,
-      'too_many_files',
-    )
-  }
+  if (paths.length > maxFiles) throw tooManyFiles(maxFiles)
   const problems = paths.flatMap((path) => {
     const problem = pathProblem(path)
     return problem ? [`${shown(path)}: a path ${problem}`] : []
@@ -62,6 +57,12 @@ export function checkSitePaths(paths: string[], maxFiles = maxSiteFiles(), verb 
     }
   }
 }
+
+export const tooManyFiles = (maxFiles: number) =>
+  new CliError(
+    `too many files: a site holds at most ${maxFiles}, and this folder has more`,
+    'too_many_files',
+  )
 
 export function maxSiteFiles(): number {
   const set = process.env.CANVAS_MAX_SITE_ITEMS

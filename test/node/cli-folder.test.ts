@@ -78,6 +78,9 @@ describe('readFolder', () => {
         "'broken', 'env.txt', 'escape-dir' and 1 more (links to a folder, to nothing or out of the folder); " +
         "'pipe' (neither files nor folders)",
     )
+    // Named as given: a link to the folder names the site, not the folder it points to.
+    symlinkSync(root, join(work, 'dist'))
+    expect(readFolder(join(work, 'dist'))).toMatchObject({ name: 'dist', root })
     const all = readFolder(root, { all: true }).files.map((f) => f.path)
     expect(all).toContain('.git/HEAD')
     expect(all).toContain('node_modules/x/index.js')
