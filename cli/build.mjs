@@ -1,6 +1,6 @@
 // Bundles the CLI into the single file dist/svc.mjs (run by `npm ci` through `prepare`).
 import { build } from 'esbuild'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -23,9 +23,12 @@ const lazyBuiltins = {
   },
 }
 
-await build({
+const outfile = new URL('../dist/svc.mjs', import.meta.url).pathname
+
+const result = await build({
   entryPoints: [new URL('./index.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/svc.mjs', import.meta.url).pathname,
+  outfile,
+  write: false,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -43,3 +46,9 @@ await build({
   plugins: [lazyBuiltins],
   logLevel: 'warning',
 })
+
+// Written beside and renamed: a test file building while another runs svc never reads half a file.
+const temp = `${outfile}.${process.pid}.tmp`
+mkdirSync(new URL('../dist', import.meta.url).pathname, { recursive: true })
+writeFileSync(temp, result.outputFiles[0].contents, { mode: 0o755 })
+renameSync(temp, outfile)

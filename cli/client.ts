@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import { CliError } from './errors'
 import { readText, send } from './http'
 import { log } from './log'
@@ -17,7 +17,17 @@ export type RequestOptions = {
 /** An answer read whole (API answers are small); redirects are never followed. */
 type Answer = { status: number; location?: string; text: string }
 
+// The service allows each key so many requests a minute and answers 429 with Retry-After past
+// that (a first push of a large folder makes two requests a file): the client waits and goes on,
+// a few times, rather than fail half-way. A wait longer than this is not waited for.
+const MAX_ATTEMPTS = 5
+const MAX_WAIT_S = 300
+const DEFAULT_WAIT_S = 5
+
 export class Api {
+  /** When requests may go out again after a 429; shared by all requests in flight. */
+  private resumeAt = 0
+
   constructor(
     readonly endpoint: string,
     private readonly apiKey?: string,
@@ -47,7 +57,54 @@ export class Api {
     return new URL(answer.location, this.endpoint).toString()
   }
 
+  /** A route whose answer is content (an archive): its response, unread, once it is a success. */
+  async stream(path: string, options: RequestOptions = {}): Promise<IncomingMessage> {
+    const response = await this.respond(path, options)
+    const status = response.statusCode ?? 0
+    if (status >= 300) throw errorFrom(status, await readText(response))
+    return response
+  }
+
   private async exchange(path: string, options: RequestOptions): Promise<Answer> {
+    const response = await this.respond(path, options)
+    const status = response.statusCode ?? 0
+    let text: string
+    try {
+      text = await readText(response)
+    } catch (err) {
+      throw new CliError(`cannot reach ${this.endpoint}: ${causeOf(err)}`, 'network_error')
+    }
+    if (status >= 400) throw errorFrom(status, text)
+    return { status, location: response.headers.location, text }
+  }
+
+  /** Sends the request, again after a 429 once the wait the service asks for is over. */
+  private async respond(path: string, options: RequestOptions): Promise<IncomingMessage> {
+    for (let attempt = 1; ; attempt++) {
+      const wait = this.resumeAt - Date.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      const response = await this.send(path, options)
+      if (response.statusCode !== 429 || attempt === MAX_ATTEMPTS) return response
+      const seconds = retryAfter(response.headers['retry-after'])
+      if (seconds > MAX_WAIT_S) return response
+      response.resume()
+      this.pause(seconds)
+    }
+  }
+
+  private pause(seconds: number) {
+    const until = Date.now() + seconds * 1000
+    // Requests in flight together meet the same limit: one note for them all.
+    if (until > this.resumeAt + 1000) {
+      log('WARN', 'rate limited', { wait_s: seconds })
+      process.stderr.write(
+        `rate limited by ${this.endpoint}: waiting ${seconds} s, then going on\n`,
+      )
+    }
+    this.resumeAt = Math.max(this.resumeAt, until)
+  }
+
+  private async send(path: string, options: RequestOptions): Promise<IncomingMessage> {
     const method = options.method ?? 'GET'
     const url = new URL(this.endpoint + path)
     for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -65,20 +122,25 @@ export class Api {
       headers['Content-Length'] = String(Buffer.byteLength(body))
     }
     const started = performance.now()
-    let answer: Answer
+    let response: IncomingMessage
     try {
-      const response = await send(url, { method, headers }, body)
-      const location = response.headers.location
-      answer = { status: response.statusCode ?? 0, location, text: await readText(response) }
+      response = await send(url, { method, headers }, body)
     } catch (err) {
       log('ERROR', `${method} ${url.pathname}`, { error: causeOf(err) })
       throw new CliError(`cannot reach ${this.endpoint}: ${causeOf(err)}`, 'network_error')
     }
     const ms = Math.round(performance.now() - started)
-    log('INFO', `${method} ${url.pathname}`, { status: answer.status, ms })
-    if (answer.status >= 400) throw errorFrom(answer.status, answer.text)
-    return answer
+    log('INFO', `${method} ${url.pathname}`, { status: response.statusCode, ms })
+    return response
   }
+}
+
+/** Retry-After in seconds, or as an HTTP date; a wait of at least a second. */
+export function retryAfter(value: string | undefined): number {
+  if (value && /^\d+$/.test(value.trim())) return Math.max(1, Number(value.trim()))
+  const date = value ? Date.parse(value) : NaN
+  if (!Number.isNaN(date)) return Math.max(1, Math.ceil((date - Date.now()) / 1000))
+  return DEFAULT_WAIT_S
 }
 
 /** The server's own `{error:{code,message}}`, or the status when the body is not that. */

@@ -21,12 +21,32 @@ export function open(url: URL, options: RequestOptions): ClientRequest {
   return req
 }
 
-/** Sends a request with a small body or none; answers once the response's headers are in. */
-export function send(url: URL, options: RequestOptions, body?: string): Promise<IncomingMessage> {
+/**
+ * Sends a request with a small body or none; answers once the response's headers are in. A kept-
+ * alive connection the server closed as idle just as it was reused (ECONNRESET before any answer)
+ * never carried the request: it is sent once more, on a new connection.
+ */
+export async function send(
+  url: URL,
+  options: RequestOptions,
+  body?: string,
+): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(url, options, body)
+  } catch (err) {
+    if (!(err as { reused?: boolean }).reused) throw err
+    return sendOnce(url, options, body)
+  }
+}
+
+function sendOnce(url: URL, options: RequestOptions, body?: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = open(url, options)
     req.on('response', resolve)
-    req.on('error', reject)
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && err.code === 'ECONNRESET'
+      reject(Object.assign(err, { reused: stale }))
+    })
     req.end(body)
   })
 }

@@ -9,7 +9,7 @@ import { CliError } from './errors'
 import { gcEvery } from './gc'
 import { open as openRequest, readText, send } from './http'
 import { log } from './log'
-import { progress } from './progress'
+import { progress, type Progress } from './progress'
 
 // Files move as streams: hashing, uploading and downloading never hold a whole file in memory.
 const CHUNK = 64 * 1024
@@ -18,10 +18,16 @@ const IN_FLIGHT = 4
 // Downloads arrive in Node's own per-read buffers: see ./gc for why they are collected this often.
 const GC_INTERVAL = 4 * 1024 * 1024
 
-/** Reads into one reused buffer, so hashing a file of any size allocates nothing per chunk. */
-export async function hashFile(path: string, size: number): Promise<string> {
+/**
+ * Reads into one reused buffer, so hashing a file of any size allocates nothing per chunk. `bar`:
+ * where the bytes are counted (a site's files share one).
+ */
+export async function hashFile(
+  path: string,
+  size: number,
+  bar: Progress = progress('hashing  ', size),
+): Promise<string> {
   const hash = createHash('sha256')
-  const bar = progress('hashing  ', size)
   const buffer = Buffer.allocUnsafe(CHUNK)
   const file = await open(path, 'r')
   try {
@@ -45,10 +51,10 @@ export function putFile(
   size: number,
   contentType: string,
   headers: Record<string, string> = {},
+  bar: Progress = progress('uploading', size),
 ): Promise<void> {
   const target = new URL(url)
   const started = performance.now()
-  const bar = progress('uploading', size)
   return new Promise((resolve, reject) => {
     const req = openRequest(target, {
       method: 'PUT',
@@ -163,7 +169,19 @@ export async function downloadTo(
       )
     }
   }
-  const total = Number(response.headers['content-length'] ?? 0)
+  await writeBody(response, output)
+}
+
+/**
+ * Streams a response's body to `output`, or stdout when null. A file is written beside its target
+ * and renamed at the end, so a failed download leaves nothing. `total`: the size to show progress
+ * against when the response does not say it.
+ */
+export async function writeBody(
+  response: IncomingMessage,
+  output: string | null,
+  total = Number(response.headers['content-length'] ?? 0),
+) {
   const bar = progress('downloading', output ? total : 0)
   const collect = gcEvery(GC_INTERVAL)
   if (!output) {

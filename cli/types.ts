@@ -5,6 +5,7 @@ export type {
   Canvas,
   CanvasDetail,
   Finalized,
+  Item,
   Me,
   Presign,
   PublicShare as ShareMetadata,

@@ -1,55 +1,72 @@
+import { statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
-import { CliError } from '../errors'
-import { begin, canvasJson, globalArgs, print, printJson, type Session } from '../shared'
-import type { Canvas, CreateCanvasRequest } from '../types'
+import { CliError, usageError } from '../errors'
+import { leftOutNote, readFolder } from '../folder'
+import { publish } from '../publish'
+import { pushSite, type SitePush, type SiteState } from '../push-site'
+import { begin, canvasJson, globalArgs, humanSize, print, printJson, type Session } from '../shared'
+import type { HashCache, SiteUpload } from '../site-upload'
+import type { Canvas } from '../types'
 import { uploadFile } from '../upload'
-import { watchChanges } from '../watch'
+import { watchChanges, watchFolder } from '../watch'
 
 const args = {
   ...globalArgs,
-  file: { type: 'positional', required: true, description: 'The file to publish' },
-  title: { type: 'string', description: 'Title (default: the file name)' },
+  file: {
+    type: 'positional',
+    required: true,
+    description:
+      'The file to publish, or a folder: its files as a site (regular files; links only to files inside it)',
+  },
+  title: { type: 'string', description: 'Title (default: the file or folder name)' },
   save: { type: 'boolean', description: 'Keep it permanently instead of 24 hours' },
   id: { type: 'string', description: 'Replace the content of this canvas (a new version)' },
   public: { type: 'boolean', description: 'Make the canvas public' },
   renderer: { type: 'string', description: 'Renderer id (see svc renderers)' },
+  main: {
+    type: 'string',
+    description:
+      "A folder's main file, by its path in the folder (default: index.html, else the first file)",
+  },
+  all: {
+    type: 'boolean',
+    description: 'Include hidden files and folders (.git, .env…) and node_modules in a folder',
+  },
   watch: {
     type: 'boolean',
-    description: 'Keep pushing a new version each time the file changes, until interrupted',
+    description:
+      'Keep pushing a new version each time the file or folder changes, until interrupted',
   },
 } as const
 
 type PushArgs = ParsedArgs<typeof args>
 
 // Errors of the key or the canvas, not of one attempt: watching on would only repeat them.
-const FATAL = new Set(['unauthorized', 'forbidden', 'canvas_not_found', 'usage', 'internal'])
+const FATAL = new Set(['unauthorized', 'forbidden', 'canvas_not_found', 'internal'])
 
 export default defineCommand({
-  meta: { name: 'push', description: 'Upload a file as a canvas (or a new version with --id)' },
+  meta: {
+    name: 'push',
+    description: 'Upload a file or a folder as a canvas (or a new version with --id)',
+  },
   args,
   async run({ args }) {
     const session = begin('push', args)
+    if (isFolder(args.file)) return pushFolder(session, args)
+    if (args.main !== undefined) throw usageError('--main goes with a folder')
+    if (args.all) throw usageError('--all goes with a folder')
     // Without a digest to compare with, an upload always happens: never null.
-    let { canvas, sha256 } = (await push(session.api, args, args.id))!
+    let { canvas, sha256 } = (await pushFile(session.api, args, args.id))!
     report(session, args, canvas, true)
     if (!args.watch) return
     process.stderr.write(`watching ${args.file} for changes (Ctrl-C to stop)\n`)
     await watchChanges(args.file, async () => {
-      // A save that changed nothing, or a file caught mid-rename, makes no version. A failure the
-      // next save may not meet (the file changing mid-upload, the network) is reported and the
-      // watch goes on; one that every push would meet ends it.
-      const next = await push(session.api, args, canvas.canvas_id, sha256).catch((err) => {
-        const error = err instanceof CliError ? err : new CliError(String(err), 'io_error')
-        if (FATAL.has(error.code)) throw error
-        if (error.code !== 'file_not_found') {
-          process.stderr.write(
-            `push failed: ${error.message} (${error.code}); waiting for the next change\n`,
-          )
-        }
-        return null
-      })
+      // A save that changed nothing, or a file caught mid-rename, makes no version.
+      const next = await pushFile(session.api, args, canvas.canvas_id, sha256).catch(
+        notFatal(new Set([...FATAL, 'usage'])),
+      )
       if (!next) return
       ;({ canvas, sha256 } = next)
       report(session, args, canvas, false)
@@ -57,56 +74,102 @@ export default defineCommand({
   },
 })
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /**
  * Uploads the file and makes it a new canvas, or a new version of canvas `id`. With `unless`, the
  * digest of the version in place: the same bytes again make nothing (null).
  */
-async function push(api: Api, args: PushArgs, id?: string, unless?: string) {
+async function pushFile(api: Api, args: PushArgs, id?: string, unless?: string) {
   const file = await uploadFile(api, args.file, unless)
   if (!file) return null
-  let canvas: Canvas
-  if (id) {
-    canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(id)}`, {
-      method: 'PATCH',
-      json: {
-        file_id: file.fileId,
-        title: args.title,
-        renderer_id: args.renderer,
-        visibility: args.public ? 'public' : undefined,
-      },
-    })
-    if (args.save && canvas.expires_at) {
-      canvas = await api.request<Canvas>(`/v1/canvases/${canvas.canvas_id}/permanent`, {
-        method: 'POST',
-      })
-    }
-  } else {
-    canvas = await api.request<Canvas>('/v1/canvases', {
-      method: 'POST',
-      json: {
-        file_id: file.fileId,
-        title: args.title ?? basename(args.file),
-        ext: file.ext,
-        renderer_id: args.renderer,
-        permanent: Boolean(args.save),
-      } satisfies CreateCanvasRequest,
-    })
-    if (args.public) {
-      canvas = await api.request<Canvas>(`/v1/canvases/${canvas.canvas_id}`, {
-        method: 'PATCH',
-        json: { visibility: 'public' },
-      })
-    }
-  }
+  const content = { file_id: file.fileId, ext: file.ext }
+  const canvas = await publish(api, args, id, content, basename(args.file))
   return { canvas, sha256: file.sha256 }
 }
 
+/** A folder as a site; with --watch, a new version each time its files change. */
+async function pushFolder(session: Session, args: PushArgs) {
+  const options = { all: args.all }
+  let folder = readFolder(args.file, options)
+  let note = leftOutNote(folder)
+  if (note) process.stderr.write(`${note}\n`)
+  const cache: HashCache = new Map()
+  // Without a version to compare with, a version is always made: never null.
+  let pushed: SitePush = (await pushSite(session.api, folder, args, args.id, undefined, cache))!
+  report(session, args, pushed.canvas, true, pushed.upload)
+  if (!args.watch) return
+  process.stderr.write(`watching ${args.file} for changes (Ctrl-C to stop)\n`)
+  let state: SiteState = pushed.state
+  const folders = () => folder.folders
+  await watchFolder(
+    folders,
+    async () => {
+      const next = await (async () => {
+        folder = readFolder(args.file, options)
+        const now = leftOutNote(folder)
+        if (now && now !== note) process.stderr.write(`${now}\n`)
+        note = now
+        return pushSite(session.api, folder, args, pushed.canvas.canvas_id, state, cache)
+      })().catch(notFatal(FATAL))
+      if (!next) return
+      pushed = next
+      state = next.state
+      report(session, args, next.canvas, false, next.upload)
+    },
+    options,
+  )
+}
+
+/**
+ * In a watch, a failure the next change may not meet (a file changing mid-upload, the network, a
+ * bad name about to be fixed) is reported and the watch goes on; one that every push would meet
+ * ends it. A file gone since it was seen says nothing: its removal is a change of its own.
+ */
+function notFatal(fatal: Set<string>) {
+  return (err: unknown): null => {
+    const error = err instanceof CliError ? err : new CliError(String(err), 'io_error')
+    if (fatal.has(error.code)) throw error
+    if (error.code !== 'file_not_found') {
+      process.stderr.write(
+        `push failed: ${error.message} (${error.code}); waiting for the next change\n`,
+      )
+    }
+    return null
+  }
+}
+
 /** With --json one document per version (a line each under --watch); else the canvas in brief. */
-function report({ settings }: Session, args: PushArgs, canvas: Canvas, first: boolean) {
+function report(
+  { settings }: Session,
+  args: PushArgs,
+  canvas: Canvas,
+  first: boolean,
+  upload?: SiteUpload,
+) {
   const json = canvasJson(settings, canvas)
-  if (args.json) return args.watch ? print(JSON.stringify(json)) : printJson(json)
+  const files = upload && {
+    files: upload.items.length,
+    uploaded: upload.uploaded,
+    already_there: upload.items.length - upload.uploaded,
+    uploaded_bytes: upload.uploadedBytes,
+  }
+  if (args.json) {
+    const body = files ? { ...json, upload: files } : json
+    return args.watch ? print(JSON.stringify(body)) : printJson(body)
+  }
   const expiry = canvas.expires_at ? `expires ${canvas.expires_at}` : 'permanent'
   if (first) print(canvas.canvas_id)
   print(`version ${canvas.version} · ${expiry}`)
+  if (files) {
+    const sent = `${files.uploaded} uploaded (${humanSize(files.uploaded_bytes)})`
+    print(`${files.files} files · ${sent} · ${files.already_there} already there`)
+  }
   if (first) print(json.view_url)
 }

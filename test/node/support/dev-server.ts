@@ -24,6 +24,9 @@ export function freePort(): Promise<number> {
  */
 export async function startDevServer(extraArgs: string[] = []): Promise<DevServer> {
   const port = await freePort()
+  // wrangler's own choice of inspector port (9229, else the next one free) races between two
+  // servers starting at once: one of them then failed with "Address already in use".
+  const inspector = await freePort()
   const state = mkdtempSync(join(tmpdir(), 'canvas-dev-'))
   const child: ChildProcess = spawn(
     process.execPath,
@@ -35,6 +38,8 @@ export async function startDevServer(extraArgs: string[] = []): Promise<DevServe
       String(port),
       '--persist-to',
       state,
+      '--inspector-port',
+      String(inspector),
       ...extraArgs,
     ],
     {

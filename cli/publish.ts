@@ -1,0 +1,56 @@
+import type { Api } from './client'
+import type { Canvas, CreateCanvasRequest, UpdateCanvasRequest } from './types'
+
+// The last step of every push: a new canvas, or a new version of canvas `id`, with the flags that
+// go with it (--title, --renderer, --save, --public), for a single file and a site alike.
+
+export type PublishOptions = { title?: string; renderer?: string; save?: boolean; public?: boolean }
+
+/** The content of a version: one uploaded file and its extension, or a site's items. */
+export type Content =
+  { file_id: string; ext: string } | { items: { path: string; file_id: string }[]; main?: string }
+
+export async function publish(
+  api: Api,
+  options: PublishOptions,
+  id: string | undefined,
+  content: Content,
+  defaultTitle: string,
+): Promise<Canvas> {
+  let canvas: Canvas
+  if (id) {
+    // An update names no extension: the canvas keeps its own, or takes the main item's.
+    const update = 'items' in content ? content : { file_id: content.file_id }
+    canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      json: {
+        ...update,
+        title: options.title,
+        renderer_id: options.renderer,
+        visibility: options.public ? 'public' : undefined,
+      } satisfies UpdateCanvasRequest,
+    })
+    if (options.save && canvas.expires_at) {
+      canvas = await api.request<Canvas>(`/v1/canvases/${canvas.canvas_id}/permanent`, {
+        method: 'POST',
+      })
+    }
+    return canvas
+  }
+  canvas = await api.request<Canvas>('/v1/canvases', {
+    method: 'POST',
+    json: {
+      ...content,
+      title: options.title ?? defaultTitle,
+      renderer_id: options.renderer,
+      permanent: Boolean(options.save),
+    } satisfies CreateCanvasRequest,
+  })
+  if (options.public) {
+    canvas = await api.request<Canvas>(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      json: { visibility: 'public' },
+    })
+  }
+  return canvas
+}

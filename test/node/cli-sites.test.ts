@@ -1,0 +1,282 @@
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { unzipSync } from 'fflate'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, SVC, svc } from './support/cli'
+import { startDevServer, type DevServer } from './support/dev-server'
+
+// `svc push <folder>` and `svc pull` of a site: the built dist/svc.mjs against a real `wrangler dev`.
+
+let server: DevServer
+let key: string
+let work: string
+
+beforeAll(async () => {
+  buildCli()
+  server = await startDevServer(['--var', 'SIGNUP:open'])
+  const signup = await fetch(`${server.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'sites@example.com', password: 'correct horse battery' }),
+  })
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
+  const res = await fetch(`${server.url}/auth/keys`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ name: 'sites' }),
+  })
+  key = ((await res.json()) as any).key
+  work = mkdtempSync(join(tmpdir(), 'canvas-sites-'))
+}, 90_000)
+
+afterAll(async () => {
+  await server?.stop()
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+const env = () => ({ CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url })
+/** svc with a HOME of its own, so that its log holds this run's requests only. */
+async function run(args: string[], cwd?: string) {
+  const home = mkdtempSync(join(work, 'home-'))
+  const res = await svc(home, args, env(), cwd)
+  const log = readFileSync(join(home, '.svc/cli.log'), 'utf8')
+  const requests = [...log.matchAll(/\[INFO\] (GET|POST|PUT|PATCH) (\S+) \{"status"/g)].map(
+    (m) => `${m[1]} ${m[2].startsWith('/_storage/') ? '/_storage/…' : m[2]}`,
+  )
+  return { ...res, requests }
+}
+async function json(args: string[]) {
+  const res = await run([...args, '--json'])
+  expect(res.code, res.stderr).toBe(0)
+  return { ...JSON.parse(res.stdout), stderr: res.stderr, requests: res.requests }
+}
+async function getCanvas(id: string) {
+  const res = await fetch(`${server.url}/v1/canvases/${id}`, {
+    headers: { Authorization: `Bearer ${key}` },
+  })
+  return (await res.json()) as any
+}
+function folder(files: Record<string, string | Buffer>): string {
+  const root = mkdtempSync(join(work, 'site-'))
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true })
+    writeFileSync(join(root, path), content)
+  }
+  return root
+}
+/** Every file under `root`, by relative path, with its bytes. */
+function contents(root: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const full = join(entry.parentPath, entry.name)
+    out[relative(root, full)] = readFileSync(full).toString('base64')
+  }
+  return out
+}
+
+const SITE = {
+  'index.html': '<link rel="stylesheet" href="css/site.css"><script src="js/app.js"></script>',
+  'css/site.css': 'body { color: teal }',
+  'js/app.js': 'fetch("data/points.json")',
+  'data/points.json': '[1, 2, 3]',
+  'img/logo.png': randomBytes(20_000),
+  'docs/guide/deep/page.md': '# Deep',
+}
+
+describe('push a folder, pull it back', () => {
+  it('publishes nested files as one site; pull and --zip give them back byte for byte', async () => {
+    const root = folder({ ...SITE, '.env': 'TOKEN=secret', '.git/HEAD': 'ref: main' })
+    symlinkSync('/etc/hostname', join(root, 'escape'))
+    const pushed = await json(['push', root])
+    const id = pushed.canvas_id
+    expect(pushed).toMatchObject({ version: 1, ext: 'html', renderer_id: 'html' })
+    expect(pushed.title).toBe(relative(work, root))
+    expect(pushed.upload).toEqual({
+      files: 6,
+      uploaded: 6,
+      already_there: 0,
+      uploaded_bytes: Object.values(SITE).reduce((n, c) => n + Buffer.byteLength(c), 0),
+    })
+    expect(pushed.stderr).toBe(
+      "left out '.env', '.git' (hidden or node_modules; --all includes them); " +
+        "'escape' (links to a folder, to nothing or out of the folder)\n",
+    )
+    const canvas = await getCanvas(id)
+    expect(canvas.main).toBe('index.html')
+    expect(canvas.items.map((i: any) => i.path)).toEqual(Object.keys(SITE).sort())
+
+    const out = join(work, `pulled-${id}`)
+    const pulled = await json(['pull', id, '-o', out])
+    expect(pulled).toMatchObject({ canvas_id: id, version: 1, path: out, files: 6 })
+    const { ['.env']: _env, ['.git/HEAD']: _git, ...expected } = contents(root)
+    expect(contents(out)).toEqual(expected)
+    // One GET of the canvas, one of its archive: not two requests a file.
+    expect(pulled.requests).toEqual([
+      `GET /v1/canvases/${id}`,
+      `GET /v1/canvases/${id}/versions/1/archive`,
+    ])
+    const again = await run(['pull', id, '-o', out])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe(
+      `error: ${join(out, 'css/site.css')} exists; pass --force to overwrite it (file_exists)\n`,
+    )
+    expect(again.requests).toEqual([`GET /v1/canvases/${id}`])
+    expect((await run(['pull', id, '-o', out, '--force'])).code).toBe(0)
+
+    const cwd = mkdtempSync(join(work, 'zip-'))
+    const zipped = await run(['pull', id, '--zip'], cwd)
+    const name = `${pushed.title}-v1.zip`
+    expect(zipped.stderr).toBe(`saved ${name}\n`)
+    const entries = unzipSync(readFileSync(join(cwd, name)))
+    expect(Object.keys(entries).sort()).toEqual(Object.keys(SITE).sort())
+    for (const [path, bytes] of Object.entries(entries)) {
+      expect(Buffer.from(bytes).toString('base64'), path).toBe(expected[path])
+    }
+  })
+
+  it('a new version uploads only what changed; --main picks the main file, which then stays', async () => {
+    const root = folder(SITE)
+    const id = (await json(['push', root])).canvas_id
+    writeFileSync(join(root, 'css/site.css'), 'body { color: navy }')
+    const second = await json(['push', root, '--id', id])
+    expect(second).toMatchObject({ canvas_id: id, version: 2 })
+    expect(second.upload).toMatchObject({ files: 6, uploaded: 1, already_there: 5 })
+    // Unchanged files cost no request at all: the version in place already holds them.
+    expect(second.requests).toEqual([
+      `GET /v1/canvases/${id}`,
+      'POST /v1/upload/presign',
+      'PUT /_storage/…',
+      'POST /v1/upload/finalize',
+      `PATCH /v1/canvases/${id}`,
+    ])
+
+    const third = await json(['push', root, '--id', id, '--main', './js/app.js'])
+    expect(third).toMatchObject({ version: 3, ext: 'js', renderer_id: 'code' })
+    expect(third.upload).toMatchObject({ uploaded: 0, already_there: 6 })
+    expect(third.requests).toEqual([`GET /v1/canvases/${id}`, `PATCH /v1/canvases/${id}`])
+    expect((await json(['push', root, '--id', id])).version).toBe(4)
+    expect((await getCanvas(id)).main).toBe('js/app.js')
+
+    // An older version, from its archive.
+    const v1 = join(work, `v1-${id}`)
+    expect(await json(['pull', id, '--version', '1', '-o', v1])).toMatchObject({ files: 6 })
+    expect(readFileSync(join(v1, 'css/site.css'), 'utf8')).toBe('body { color: teal }')
+
+    const missing = await run(['push', root, '--id', id, '--main', 'js/ap.js'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe(
+      `error: --main: 'js/ap.js' is not a file in ${root}: did you mean 'js/app.js'? (usage)\n`,
+    )
+    expect(missing.requests).toEqual([])
+  })
+
+  it('a canvas can go from a file to a site and back; an older single file pulls as a file', async () => {
+    const single = join(folder({ 'notes.md': '# one' }), 'notes.md')
+    const id = (await json(['push', single])).canvas_id
+    expect((await json(['push', folder(SITE), '--id', id])).version).toBe(2)
+    const out = join(work, `old-${id}.md`)
+    expect(await json(['pull', id, '--version', '1', '-o', out])).toEqual({
+      canvas_id: id,
+      version: 1,
+      path: out,
+      requests: expect.any(Array),
+      stderr: '',
+    })
+    expect(readFileSync(out, 'utf8')).toBe('# one')
+    const zip = join(work, `old-${id}.zip`)
+    expect((await run(['pull', id, '--version', '1', '--zip', '-o', zip])).code).toBe(0)
+    expect(Object.keys(unzipSync(readFileSync(zip)))).toEqual(['index.md'])
+  })
+
+  it('refuses a folder the API would refuse before uploading anything', async () => {
+    const cases: [Record<string, string>, string, Record<string, string>?][] = [
+      [
+        { 'index.html': 'x', 'tab\there.html': 'x' },
+        "error: cannot publish 'tab\\u0009here.html': a path must not contain control characters (invalid_path)\n",
+      ],
+      [
+        { 'index.html': 'x', 'win\\style.css': 'x' },
+        "error: cannot publish 'win\\style.css': a path must separate folders with /, not \\ (invalid_path)\n",
+      ],
+      [
+        { 'a.html': 'x', 'b.html': 'x', 'c/d.html': 'x' },
+        'error: too many files: a site holds at most 2, and this folder has more (too_many_files)\n',
+        { CANVAS_MAX_SITE_ITEMS: '2' },
+      ],
+    ]
+    for (const [files, message, extra] of cases) {
+      const home = mkdtempSync(join(work, 'home-'))
+      const res = await svc(home, ['push', folder(files)], { ...env(), ...extra })
+      expect(res).toMatchObject({ code: 1, stdout: '', stderr: message })
+      expect(readFileSync(join(home, '.svc/cli.log'), 'utf8')).not.toMatch(/\[INFO\] (POST|PUT)/)
+    }
+  })
+})
+
+describe('push a folder --watch', () => {
+  it('makes a new version when a file changes or appears, none when nothing did', async () => {
+    const root = folder({ 'index.html': '<p>one', 'css/a.css': 'a{}' })
+    const child = spawn(process.execPath, [SVC, 'push', root, '--watch', '--json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(work, 'home-')), ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const lines: any[] = []
+    let buffered = ''
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.stdout.on('data', (d) => {
+      buffered += d
+      for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) {
+        lines.push(JSON.parse(buffered.slice(0, i)))
+      }
+    })
+    const until = async (test: () => boolean, what: string) => {
+      const deadline = Date.now() + 15_000
+      while (!test()) {
+        if (Date.now() > deadline) throw new Error(`timed out: ${what}\n${stderr}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    try {
+      await until(() => lines.length === 1 && stderr.includes('watching'), 'the first push')
+      writeFileSync(join(root, 'css/a.css'), 'a{color:red}')
+      await until(() => lines.length === 2, 'version 2')
+      expect(lines[1].upload).toMatchObject({ files: 2, uploaded: 1 })
+      // The same bytes again, and a hidden file: no version.
+      writeFileSync(join(root, 'index.html'), '<p>one')
+      writeFileSync(join(root, '.notes'), 'private')
+      await new Promise((r) => setTimeout(r, 1000))
+      expect(lines).toHaveLength(2)
+      // A file in a folder made after the watch began.
+      mkdirSync(join(root, 'js/lib'), { recursive: true })
+      await new Promise((r) => setTimeout(r, 400))
+      writeFileSync(join(root, 'js/lib/app.js'), 'go()')
+      await until(() => lines.length === 3, 'version 3')
+      expect(lines.map((l) => [l.canvas_id, l.version])).toEqual([
+        [lines[0].canvas_id, 1],
+        [lines[0].canvas_id, 2],
+        [lines[0].canvas_id, 3],
+      ])
+      expect(lines[2].upload).toMatchObject({ files: 3, uploaded: 1, already_there: 2 })
+      const exited = new Promise((resolve) => child.on('close', resolve))
+      child.kill('SIGINT')
+      expect(await exited).toBe(0)
+      const items = (await getCanvas(lines[0].canvas_id)).items.map((i: any) => i.path)
+      expect(items).toEqual(['css/a.css', 'index.html', 'js/lib/app.js'])
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+})
