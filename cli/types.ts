@@ -13,6 +13,7 @@ export type {
   Share,
   Usage,
   Version,
+  VersionItemList,
 } from '../src/schema/responses'
 export type {
   CreateCanvasRequest,

@@ -180,7 +180,7 @@ describe('new versions of a site', () => {
       key: owner.key,
     })
     expect(await (await follow(v2)).text()).toBe('<p>page 7, edited</p>')
-  })
+  }, 30_000)
 
   it('a site can become one file and back; ext and renderer follow the main item', async () => {
     const canvas = await json(await createSite({ items: itemsOf(ids) }))
@@ -553,5 +553,37 @@ describe('a version that holds no items (written by code from before sites)', ()
     expect(file!.status).toBe('ready')
     const bytes = await follow(await call(`/v1/canvases/${id}/content`, { key: owner.key }))
     expect(await bytes.text()).toBe(FILES['style.css'].text)
+  })
+})
+
+describe('the files of a version', () => {
+  it('lists them by path with main; sent back as items, they bring the version back', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids), main: 'style.css' }))
+    const id = canvas.canvas_id
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { file_id: ids['index.html'] },
+    })
+    const v1 = await json(await call(`/v1/canvases/${id}/versions/1/items`, { key: owner.key }))
+    expect(v1.main).toBe('style.css')
+    expect(v1.items.map((i: any) => i.path)).toEqual(Object.keys(ids).sort())
+    const v2 = await json(await call(`/v1/canvases/${id}/versions/2/items`, { key: owner.key }))
+    expect(v2).toEqual({
+      version: 2,
+      main: 'index.css',
+      items: [expect.objectContaining({ path: 'index.css', file_id: ids['index.html'] })],
+    })
+    const back = await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: {
+        items: v1.items.map((i: any) => ({ path: i.path, file_id: i.file_id })),
+        main: v1.main,
+      },
+    })
+    expect(await json(back)).toMatchObject({ version: 3, ext: 'css' })
+    const missing = await call(`/v1/canvases/${id}/versions/9/items`, { key: owner.key })
+    expect((await json(missing)).error.code).toBe('version_not_found')
   })
 })

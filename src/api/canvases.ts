@@ -11,7 +11,7 @@ import {
   type AppEnv,
 } from '../http/context'
 import { archiveResponse } from '../http/archive'
-import { findItem } from '../domain/site-reads'
+import { findItem, listVersionItems } from '../domain/site-reads'
 import { canvasBody } from './multipart'
 import {
   createCanvasBody,
@@ -193,6 +193,24 @@ canvases.get(
   async (c) => {
     const version = parse(versionParam, c.req.param('version'))
     return download(c, c.req.valid('query'), version, itemPathParam(c))
+  },
+)
+
+canvases.get(
+  '/:id/versions/:version/items',
+  documented({
+    summary: 'List the files of a version',
+    description:
+      'Every file of the version by path, with its `main` path: a single file is the one item ' +
+      '`index.<ext>`. Sending these `items` and `main` back as an update brings the version back.',
+    tag: 'Versions and content',
+    auth: 'key',
+    responses: { 200: { description: 'The version’s files.', schema: shapes.versionItemList } },
+    errors: ['canvas_not_found', 'version_not_found'],
+  }),
+  async (c) => {
+    const version = parse(versionParam, c.req.param('version'))
+    return c.json(await listVersionItems(c.var.svc, c.var.auth, canvasIdParam(c), version))
   },
 )
 

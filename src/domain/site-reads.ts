@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import type { Item } from '../schema/responses'
+import type { Item, VersionItemList } from '../schema/responses'
 import { prepared, type Bindable, type Placeholders } from '../storage/db'
 import { canvases, files, versionItems, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
@@ -96,6 +96,52 @@ export const itemName = (path: string) => ({ title: baseName(path), ext: pathExt
 
 export function itemNotFound(path: string, version: number) {
   return new AppError('not_found', `path: version ${version} has no file '${path}'`)
+}
+
+/** Every file of one version, by path, with its main file's path: what a rollback sends again. */
+export async function listVersionItems(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  version: number,
+): Promise<VersionItemList> {
+  const rows = await svc.db
+    .select({
+      version: versions.version,
+      main: versions.mainPath,
+      path: versionItems.path,
+      file_id: files.fileId,
+      sha256: files.sha256,
+      size: files.size,
+      mime: files.mime,
+    })
+    .from(canvases)
+    .leftJoin(
+      versions,
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+    )
+    .leftJoin(
+      versionItems,
+      and(eq(versionItems.canvasId, versions.canvasId), eq(versionItems.version, versions.version)),
+    )
+    .leftJoin(files, eq(files.fileId, versionItems.fileId))
+    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .orderBy(asc(versionItems.path))
+  if (rows.length === 0) throw canvasNotFound()
+  if (rows[0].version === null) {
+    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+  }
+  return {
+    version,
+    main: rows[0].main!,
+    items: rows.map((r) => ({
+      path: r.path!,
+      file_id: r.file_id!,
+      sha256: r.sha256!,
+      size: r.size!,
+      mime: r.mime!,
+    })),
+  }
 }
 
 export type ArchiveEntry = { path: string; blobKey: string; size: number }

@@ -48,6 +48,7 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   CanvasList: responses.canvasList,
   Version: responses.version,
   VersionList: responses.versionList,
+  VersionItemList: responses.versionItemList,
   File: responses.file,
   Presign: responses.presign,
   Finalized: responses.finalized,

@@ -32,6 +32,12 @@ export const canvas = z.object({
 
 export const item = z.extend(file, { path: z.string() })
 
+export const versionItemList = z.object({
+  version: z.int().check(z.minimum(1)),
+  main: z.string(),
+  items: z.array(item),
+})
+
 export const canvasDetail = z.extend(canvas, {
   file,
   renderer: z.object({ renderer_id: z.string(), name: z.string() }),
@@ -177,6 +183,7 @@ export const unhealthy = z.extend(error, { ok: z.literal(false) })
 export type Canvas = z.output<typeof canvas>
 export type CanvasDetail = z.output<typeof canvasDetail>
 export type Item = z.output<typeof item>
+export type VersionItemList = z.output<typeof versionItemList>
 export type CanvasList = z.output<typeof canvasList>
 export type Version = z.output<typeof version>
 export type Presign = z.output<typeof presign>

@@ -198,6 +198,17 @@ describe('push a folder, pull it back', () => {
     const zip = join(work, `old-${id}.zip`)
     expect((await run(['pull', id, '--version', '1', '--zip', '-o', zip])).code).toBe(0)
     expect(Object.keys(unzipSync(readFileSync(zip)))).toEqual(['index.md'])
+
+    // Rollback brings a version back whole, site or file, in two requests and no upload.
+    const back = await json(['rollback', id, '2'])
+    expect(back).toMatchObject({ version: 3, ext: 'html' })
+    expect(back.requests).toEqual([
+      `GET /v1/canvases/${id}/versions/2/items`,
+      `PATCH /v1/canvases/${id}`,
+    ])
+    expect((await getCanvas(id)).items).toHaveLength(Object.keys(SITE).length)
+    expect(await json(['rollback', id, '1'])).toMatchObject({ version: 4, ext: 'md' })
+    expect((await getCanvas(id)).items).toBeUndefined()
   })
 
   it('refuses a folder the API would refuse before uploading anything', async () => {

@@ -555,7 +555,7 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
     )
     expect((await svc(home, ['pull', id])).stdout).toBe('two')
     expect((await svc(home, ['rollback', id, '9'])).stderr).toBe(
-      'error: canvas has no version 9 (version_not_found)\n',
+      'error: version: canvas has no version 9 (version_not_found)\n',
     )
 
     expect(
@@ -689,6 +689,7 @@ describe('--json, for scripts and agents', () => {
         size: 3,
         sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
         created_at: expect.any(String),
+        items: 1,
       })),
     })
     const once = await svc(home, ['share', id, '--max-views', '1'])

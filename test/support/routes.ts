@@ -54,6 +54,7 @@ export const ROUTES: Route[] = [
   { ...key('GET', '/v1/canvases/:id/versions/:version'), content: true },
   { ...key('GET', '/v1/canvases/:id/content/:path{.+}'), content: true },
   { ...key('GET', '/v1/canvases/:id/versions/:version/content/:path{.+}'), content: true },
+  key('GET', '/v1/canvases/:id/versions/:version/items'),
   // JSON errors; the answer itself is a zip.
   { ...key('GET', '/v1/canvases/:id/versions/:version/archive'), content: true },
   key('POST', '/v1/canvases/:id/shares'),
