@@ -303,6 +303,7 @@ describe('list', () => {
       canvases: [expect.objectContaining({ canvas_id: b.canvas_id })],
       limit: 1,
       offset: 1,
+      next_cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
     })
     // Another workspace sees none of them.
     const other = await newAccount()

@@ -20,6 +20,7 @@ import {
   listQuery,
   updateCanvasBody,
   versionParam,
+  versionsQuery,
 } from '../schema/requests'
 import { documented } from '../http/route-docs'
 import { parse, query } from '../http/validate'
@@ -52,7 +53,10 @@ canvases.get(
   query(listQuery),
   documented({
     summary: 'List canvases',
-    description: 'Newest first; `limit` 1 to 100 (default 20).',
+    description:
+      'Newest first; `limit` 1 to 100 (default 20). Each page answers `next_cursor` (null on ' +
+      'the last); pass it as `cursor` for the next page, which costs what the first does at any ' +
+      'depth (`offset` still works, slower the deeper it goes; not both).',
     tag: 'Canvases',
     auth: 'key',
     responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
@@ -136,16 +140,20 @@ canvases.get(
 
 canvases.get(
   '/:id/versions',
+  query(versionsQuery),
   documented({
     summary: 'List versions',
-    description: 'Newest first.',
+    description:
+      'Newest first: every version, or with `limit` (1 to 1000) a page of them with ' +
+      '`next_cursor` (null on the last page), passed back as `cursor` for the next.',
     tag: 'Versions and content',
     auth: 'key',
-    responses: { 200: { description: 'Every version.', schema: shapes.versionList } },
+    responses: { 200: { description: 'The versions.', schema: shapes.versionList } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    return c.json({ versions: await listVersions(c.var.svc, c.var.auth, canvasIdParam(c)) })
+    const page = c.req.valid('query')
+    return c.json(await listVersions(c.var.svc, c.var.auth, canvasIdParam(c), page))
   },
 )
 

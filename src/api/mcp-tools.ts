@@ -158,9 +158,7 @@ export const TOOLS = [
     description: 'Every version of a canvas, newest first.',
     input: input.canvasInput,
     write: false,
-    run: async (ctx, { canvas_id }) => ({
-      versions: await listVersions(ctx.svc, ctx.auth, canvas_id),
-    }),
+    run: async (ctx, { canvas_id }) => listVersions(ctx.svc, ctx.auth, canvas_id),
   }),
   tool({
     name: 'update_canvas',

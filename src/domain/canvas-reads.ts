@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { canvasCursor, readCanvasCursor, readVersionCursor, versionCursor } from './cursors'
 import { AppError } from '../lib/errors'
 import { one, prepared, type Placeholders } from '../storage/db'
-import type { CanvasList, Item, Version } from '../schema/responses'
+import type { CanvasList, Item, VersionList } from '../schema/responses'
 import { currentSiteItems } from './site-reads'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
@@ -19,60 +20,101 @@ import { iso, type Actor, type Services } from './services'
 
 // Reading canvases: lists, versions, the content behind a version, and the web viewer's view.
 
-export type ListQuery = { visibility?: Visibility; ext?: string; limit: number; offset: number }
+export type ListQuery = {
+  visibility?: Visibility
+  ext?: string
+  limit: number
+  offset: number
+  /** A `next_cursor` of an earlier page (then `offset` is 0). */
+  cursor?: string
+}
 
 export async function listCanvases(
   svc: Services,
   actor: Actor,
   query: ListQuery,
 ): Promise<CanvasList> {
-  const statement = listPages[Number(!!query.visibility) * 2 + Number(!!query.ext)]
-  const rows = await statement(svc.db, {
-    ...query,
+  const after = query.cursor ? readCanvasCursor(query.cursor) : null
+  const variant = Number(!!after) * 4 + Number(!!query.visibility) * 2 + Number(!!query.ext)
+  const rows = await listPages[variant](svc.db, {
+    visibility: query.visibility,
+    ext: query.ext,
+    // One more than asked: whether it comes back says whether there is a next page.
+    limit: query.limit + 1,
+    offset: after ? 0 : query.offset,
+    afterAt: after?.createdAt ?? 0,
+    afterId: after?.canvasId ?? '',
     workspaceId: actor.workspaceId,
     now: svc.now(),
   }).all()
-  return { canvases: rows.map(presentCanvas), limit: query.limit, offset: query.offset }
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    canvases: page.map(presentCanvas),
+    limit: query.limit,
+    offset: after ? 0 : query.offset,
+    next_cursor:
+      rows.length > query.limit && last ? canvasCursor(last.created_at, last.canvas_id) : null,
+  }
 }
 
-type ListValues = ListQuery & { workspaceId: string; now: number }
+type ListValues = Omit<ListQuery, 'cursor'> & {
+  workspaceId: string
+  now: number
+  afterAt: number
+  afterId: string
+}
 
-// One statement per combination of filters (none, ext, visibility, both), each prepared once: a
-// filter not given is left out of the SQL rather than written as "? IS NULL OR ...", which would
-// keep SQLite from using the index for it.
-const listPages = [false, true].flatMap((byVisibility) =>
-  [false, true].map((byExt) =>
-    prepared((db, p: Placeholders<ListValues>) => {
-      const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
-      // The page's ids come from the covering index alone; only those rows are then joined, so a
-      // deep OFFSET skips index entries, not joined rows.
-      const page = db
-        .select({ canvasId: canvases.canvasId })
-        .from(canvases)
-        .where(
-          and(
-            eq(canvases.workspaceId, p('workspaceId')),
-            live(p('now')),
-            byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
-            byExt ? eq(canvases.ext, p('ext')) : undefined,
-          ),
-        )
-        .orderBy(...order)
-        .limit(p('limit'))
-        .offset(p('offset'))
-      return selectCanvas(db)
-        .where(inArray(canvases.canvasId, page))
-        .orderBy(...order)
-    }),
+// One statement per combination of filters (none, ext, visibility, both) and of offset or cursor,
+// each prepared once: a filter not given is left out of the SQL rather than written as
+// "? IS NULL OR ...", which would keep SQLite from using the index for it.
+const listPages = [false, true].flatMap((byCursor) =>
+  [false, true].flatMap((byVisibility) =>
+    [false, true].map((byExt) =>
+      prepared((db, p: Placeholders<ListValues>) => {
+        const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
+        // The page's ids come from the covering index alone; only those rows are then joined, so a
+        // deep OFFSET skips index entries, not joined rows.
+        const page = db
+          .select({ canvasId: canvases.canvasId })
+          .from(canvases)
+          .where(
+            and(
+              eq(canvases.workspaceId, p('workspaceId')),
+              live(p('now')),
+              byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
+              byExt ? eq(canvases.ext, p('ext')) : undefined,
+              // Row values: the index is entered at the cursor (the builder has no row values).
+              byCursor
+                ? sql`(${canvases.createdAt}, ${canvases.canvasId}) < (${p('afterAt')}, ${p('afterId')})`
+                : undefined,
+            ),
+          )
+          .orderBy(...order)
+          .limit(p('limit'))
+          .offset(p('offset'))
+        return selectCanvas(db)
+          .where(inArray(canvases.canvasId, page))
+          .orderBy(...order)
+      }),
+    ),
   ),
 )
 
+export type VersionsPage = { limit?: number; cursor?: string }
+
+/** Newest first: every version, or with `limit` or `cursor` a page of them and `next_cursor`. */
 export async function listVersions(
   svc: Services,
   actor: Actor,
   canvasId: string,
-): Promise<Version[]> {
-  const rows = await svc.db
+  page: VersionsPage = {},
+): Promise<VersionList> {
+  const paged = page.limit !== undefined || page.cursor !== undefined
+  const before = page.cursor ? readVersionCursor(page.cursor) : null
+  const limit = page.limit ?? 100
+  // LEFT JOIN: a canvas whose page past the cursor is empty is still a canvas (one NULL row).
+  const query = svc.db
     .select({
       version: versions.version,
       size: versions.size,
@@ -81,13 +123,31 @@ export async function listVersions(
       items: versions.itemCount,
     })
     .from(canvases)
-    .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
-    .innerJoin(files, eq(files.fileId, versions.fileId))
+    .leftJoin(
+      versions,
+      and(
+        eq(versions.canvasId, canvases.canvasId),
+        before === null ? undefined : lt(versions.version, before),
+      ),
+    )
+    .leftJoin(files, eq(files.fileId, versions.fileId))
     .where(liveCanvasOf(actor, canvasId, svc.now()))
     .orderBy(desc(versions.version))
-  // A live canvas always has at least one version, so none means no canvas.
+  const rows = paged ? await query.limit(limit + 1) : await query
   if (rows.length === 0) throw canvasNotFound()
-  return rows.map((v) => ({ ...v, created_at: iso(v.created_at) }))
+  const found = rows
+    .filter((v) => v.version !== null)
+    .map((v) => ({
+      version: v.version!,
+      size: v.size!,
+      created_at: iso(v.created_at!),
+      sha256: v.sha256!,
+      items: v.items!,
+    }))
+  if (!paged) return { versions: found }
+  const shown = found.slice(0, limit)
+  const next = found.length > limit ? versionCursor(shown.at(-1)!.version) : null
+  return { versions: shown, next_cursor: next }
 }
 
 export type ContentRef = { blobKey: string; title: string; ext: string; version: number }

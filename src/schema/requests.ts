@@ -138,12 +138,25 @@ const count = (min: number, max: number) =>
     ),
   )
 
-export const listQuery = z.object({
-  visibility: z.optional(visibility),
-  ext: z.optional(ext),
-  limit: count(1, 100),
-  offset: count(0, 1_000_000_000),
-})
+/** A `next_cursor` as the API gave it: opaque, URL-safe. */
+const cursor = z.optional(pattern(/^[A-Za-z0-9_-]{1,200}$/, 'is not a cursor this API gave'))
+
+export const listQuery = z
+  .object({
+    visibility: z.optional(visibility),
+    ext: z.optional(ext),
+    limit: count(1, 100),
+    offset: count(0, 1_000_000_000),
+    cursor,
+  })
+  .check(
+    z.refine(
+      (q) => q.cursor === undefined || q.offset === undefined,
+      'cursor: give either cursor or offset, not both',
+    ),
+  )
+
+export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
 
 export const downloadQuery = z.object({
   dl: z.optional(z.enum(['0', '1', 'true', 'false'], 'must be 1 or 0')),

@@ -51,6 +51,8 @@ export const canvasList = z.object({
   canvases: z.array(canvas),
   limit: count,
   offset: count,
+  /** Pass as `cursor` for the next page; null on the last. */
+  next_cursor: z.nullable(z.string()),
 })
 
 export const version = z.object({
@@ -63,7 +65,11 @@ export const version = z.object({
   items: z.int().check(z.minimum(1)),
 })
 
-export const versionList = z.object({ versions: z.array(version) })
+export const versionList = z.object({
+  versions: z.array(version),
+  /** With `limit` or `cursor`: pass as `cursor` for the next page; null on the last. */
+  next_cursor: z.optional(z.nullable(z.string())),
+})
 
 export const presign = z.object({
   file_id: z.string(),
@@ -186,6 +192,7 @@ export type Item = z.output<typeof item>
 export type VersionItemList = z.output<typeof versionItemList>
 export type CanvasList = z.output<typeof canvasList>
 export type Version = z.output<typeof version>
+export type VersionList = z.output<typeof versionList>
 export type Presign = z.output<typeof presign>
 export type Finalized = z.output<typeof finalized>
 export type Share = z.output<typeof share>

@@ -322,6 +322,13 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       fc.constantFrom('limit=0', 'limit=101', 'limit=-1', 'limit=1e3', 'offset=-5', 'offset=x'),
       fc.constantFrom('visibility=everyone', 'ext=.txt', 'ext=..%2F', 'limit=%00', 'limit=%ZZ'),
       wild.map((w) => `limit=${percentEncode(w)}x`),
+      // Cursors it never gave, and a cursor beside an offset.
+      fc.constantFrom('cursor=', 'cursor=%00', 'cursor=Yy4x', 'cursor=YQ&offset=1', 'cursor=a=b'),
+      wild.map((w) => `cursor=${percentEncode(w)}`),
+    ),
+    'GET /v1/canvases/:id/versions': fc.oneof(
+      fc.constantFrom('limit=0', 'limit=1001', 'cursor=di4w', 'cursor=%2F', 'limit=1&limit=2'),
+      wild.map((w) => `cursor=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
     // The diff of two versions: each must be one the canvas has.
