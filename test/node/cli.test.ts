@@ -675,7 +675,12 @@ describe('--json, for scripts and agents', () => {
       version: 2,
     })
     const list = await run(['list'])
-    expect(list).toStrictEqual({ canvases: expect.any(Array), limit: 20, offset: 0 })
+    expect(list).toStrictEqual({
+      canvases: expect.any(Array),
+      limit: 20,
+      offset: 0,
+      next_cursor: null,
+    })
     for (const canvas of list.canvases) expect(canvas).toStrictEqual(CANVAS)
     expect(await run(['update', id, '--title', 'Renamed'])).toStrictEqual({
       ...CANVAS,

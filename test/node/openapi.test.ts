@@ -75,7 +75,13 @@ describe('/openapi.json', () => {
     expect(get.security).toEqual([{ apiKey: [] }])
     expect(doc.paths['/share/{token}'].get.security).toEqual([])
     const list = doc.paths['/v1/canvases'].get
-    expect(list.parameters!.map((p) => p.name)).toEqual(['visibility', 'ext', 'limit', 'offset'])
+    expect(list.parameters!.map((p) => p.name)).toEqual([
+      'visibility',
+      'ext',
+      'limit',
+      'offset',
+      'cursor',
+    ])
     expect(list.responses['400'].description).toBe('`invalid_request`')
     const create = doc.paths['/v1/canvases'].post
     expect(create.parameters!.map((p) => p.name)).toEqual(['Idempotency-Key'])
