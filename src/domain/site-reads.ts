@@ -98,72 +98,24 @@ export function itemNotFound(path: string, version: number) {
   return new AppError('not_found', `path: version ${version} has no file '${path}'`)
 }
 
-/** Every file of one version, by path, with its main file's path: what a rollback sends again. */
-export async function listVersionItems(
-  svc: Services,
-  actor: Actor,
-  canvasId: string,
-  version: number,
-): Promise<VersionItemList> {
+/**
+ * Every file of one version in path order, with the version's main path, the canvas's title and
+ * the version's time: what a version's item list, its archive and its web page are made of.
+ * `actor` null: the caller has authorized the read (a web page of a canvas it may see).
+ */
+async function versionFiles(svc: Services, actor: Actor | null, canvasId: string, version: number) {
+  const now = svc.now()
   const rows = await svc.db
     .select({
-      version: versions.version,
+      title: canvases.title,
+      created_at: versions.createdAt,
       main: versions.mainPath,
       path: versionItems.path,
       file_id: files.fileId,
       sha256: files.sha256,
       size: files.size,
       mime: files.mime,
-    })
-    .from(canvases)
-    .leftJoin(
-      versions,
-      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
-    )
-    .leftJoin(
-      versionItems,
-      and(eq(versionItems.canvasId, versions.canvasId), eq(versionItems.version, versions.version)),
-    )
-    .leftJoin(files, eq(files.fileId, versionItems.fileId))
-    .where(liveCanvasOf(actor, canvasId, svc.now()))
-    .orderBy(asc(versionItems.path))
-  if (rows.length === 0) throw canvasNotFound()
-  if (rows[0].version === null) {
-    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
-  }
-  return {
-    version,
-    main: rows[0].main!,
-    items: rows.map((r) => ({
-      path: r.path!,
-      file_id: r.file_id!,
-      sha256: r.sha256!,
-      size: r.size!,
-      mime: r.mime!,
-    })),
-  }
-}
-
-export type ArchiveEntry = { path: string; blobKey: string; size: number }
-
-/**
- * Every item of one version, in path order, with what names the archive. `actor` null: the
- * caller has authorized the read (the web page of a canvas it may see).
- */
-export async function archiveEntries(
-  svc: Services,
-  actor: Actor | null,
-  canvasId: string,
-  version: number,
-) {
-  const now = svc.now()
-  const rows = await svc.db
-    .select({
-      title: canvases.title,
-      created_at: versions.createdAt,
-      path: versionItems.path,
       blob_key: files.blobKey,
-      size: files.size,
     })
     .from(canvases)
     .leftJoin(
@@ -184,12 +136,44 @@ export async function archiveEntries(
   if (first.created_at === null) {
     throw new AppError('version_not_found', `version: canvas has no version ${version}`)
   }
-  const entries: ArchiveEntry[] = rows.map((r) => ({
-    path: r.path!,
-    blobKey: r.blob_key!,
-    size: r.size!,
-  }))
-  return { title: first.title, createdAt: first.created_at, entries }
+  return {
+    title: first.title,
+    createdAt: first.created_at,
+    main: first.main!,
+    files: rows.map((r) => ({
+      path: r.path!,
+      file_id: r.file_id!,
+      sha256: r.sha256!,
+      size: r.size!,
+      mime: r.mime!,
+      blobKey: r.blob_key!,
+    })),
+  }
+}
+
+/** Every file of one version, by path, with its main file's path: what a rollback sends again. */
+export async function listVersionItems(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  version: number,
+): Promise<VersionItemList> {
+  const { main, files } = await versionFiles(svc, actor, canvasId, version)
+  return { version, main, items: files.map(({ blobKey: _, ...item }) => item) }
+}
+
+export type ArchiveEntry = { path: string; blobKey: string; size: number }
+
+/** Every item of one version, in path order, with what names the archive. */
+export async function archiveEntries(
+  svc: Services,
+  actor: Actor | null,
+  canvasId: string,
+  version: number,
+) {
+  const { title, createdAt, files } = await versionFiles(svc, actor, canvasId, version)
+  const entries: ArchiveEntry[] = files.map(({ path, blobKey, size }) => ({ path, blobKey, size }))
+  return { title, createdAt, entries }
 }
 
 /**
@@ -197,20 +181,8 @@ export async function archiveEntries(
  * has authorized the read).
  */
 export async function versionItemList(svc: Services, canvasId: string, version: number) {
-  const rows = await svc.db
-    .select({ path: versionItems.path, size: files.size, main: versions.mainPath })
-    .from(versionItems)
-    .innerJoin(files, eq(files.fileId, versionItems.fileId))
-    .innerJoin(
-      versions,
-      and(eq(versions.canvasId, versionItems.canvasId), eq(versions.version, versionItems.version)),
-    )
-    .innerJoin(canvases, eq(canvases.canvasId, versionItems.canvasId))
-    .where(
-      and(eq(versionItems.canvasId, canvasId), eq(versionItems.version, version), live(svc.now())),
-    )
-    .orderBy(asc(versionItems.path))
-  return { files: rows.map(({ path, size }) => ({ path, size })), main: rows[0]?.main ?? '' }
+  const { main, files } = await versionFiles(svc, null, canvasId, version)
+  return { files: files.map(({ path, size }) => ({ path, size })), main }
 }
 
 export type { Item }

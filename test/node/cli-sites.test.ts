@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import {
   mkdirSync,
@@ -13,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, SVC, svc } from './support/cli'
+import { buildCli, svc, watchPush } from './support/cli'
 import { startDevServer, type DevServer } from './support/dev-server'
 
 // `svc push <folder>` and `svc pull` of a site: the built dist/svc.mjs against a real `wrangler dev`.
@@ -239,29 +238,12 @@ describe('push a folder, pull it back', () => {
 describe('push a folder --watch', () => {
   it('makes a new version when a file changes or appears, none when nothing did', async () => {
     const root = folder({ 'index.html': '<p>one', 'css/a.css': 'a{}' })
-    const child = spawn(process.execPath, [SVC, 'push', root, '--watch', '--json'], {
-      env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(work, 'home-')), ...env() },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, lines, until, stderr } = watchPush(root, {
+      HOME: mkdtempSync(join(work, 'home-')),
+      ...env(),
     })
-    const lines: any[] = []
-    let buffered = ''
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    child.stdout.on('data', (d) => {
-      buffered += d
-      for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) {
-        lines.push(JSON.parse(buffered.slice(0, i)))
-      }
-    })
-    const until = async (test: () => boolean, what: string) => {
-      const deadline = Date.now() + 15_000
-      while (!test()) {
-        if (Date.now() > deadline) throw new Error(`timed out: ${what}\n${stderr}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
     try {
-      await until(() => lines.length === 1 && stderr.includes('watching'), 'the first push')
+      await until(() => lines.length === 1 && stderr().includes('watching'), 'the first push')
       writeFileSync(join(root, 'css/a.css'), 'a{color:red}')
       await until(() => lines.length === 2, 'version 2')
       expect(lines[1].upload).toMatchObject({ files: 2, uploaded: 1 })

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, SVC, svc } from './support/cli'
+import { buildCli, SVC, svc, watchPush } from './support/cli'
 import { freePort, startDevServer, type DevServer } from './support/dev-server'
 
 // The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
@@ -858,29 +858,9 @@ describe('push --watch', () => {
     const dir = mkdtempSync(join(work, 'watch-'))
     const path = join(dir, 'live.md')
     writeFileSync(path, '# one')
-    const child = spawn(process.execPath, [SVC, 'push', path, '--watch', '--json'], {
-      env: { PATH: process.env.PATH ?? '', HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const lines: any[] = []
-    let buffered = ''
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    child.stdout.on('data', (d) => {
-      buffered += d
-      for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) {
-        lines.push(JSON.parse(buffered.slice(0, i)))
-      }
-    })
-    const until = async (test: () => boolean, what: string) => {
-      const deadline = Date.now() + 15_000
-      while (!test()) {
-        if (Date.now() > deadline) throw new Error(`timed out: ${what}\n${stderr}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
+    const { child, lines, until, stderr } = watchPush(path, { HOME: home })
     try {
-      await until(() => lines.length === 1 && stderr.includes('watching'), 'the first push')
+      await until(() => lines.length === 1 && stderr().includes('watching'), 'the first push')
       const id = lines[0].canvas_id
       writeFileSync(path, '# two')
       await until(() => lines.length === 2, 'version 2')

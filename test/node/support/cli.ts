@@ -44,3 +44,32 @@ export function svc(
     })
   })
 }
+
+/**
+ * `svc push <target> --watch --json` running in the background: each JSON line it prints lands
+ * in `lines`; `until` waits (15 s at most) for a condition, failing with the child's stderr.
+ */
+export function watchPush(target: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [SVC, 'push', target, '--watch', '--json'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: any[] = []
+  let buffered = ''
+  let stderr = ''
+  child.stderr.on('data', (d) => (stderr += d))
+  child.stdout.on('data', (d) => {
+    buffered += d
+    for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) {
+      lines.push(JSON.parse(buffered.slice(0, i)))
+    }
+  })
+  const until = async (test: () => boolean, what: string) => {
+    const deadline = Date.now() + 15_000
+    while (!test()) {
+      if (Date.now() > deadline) throw new Error(`timed out: ${what}\n${stderr}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  return { child, lines, until, stderr: () => stderr }
+}
