@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { bytesOf, call, errorOf, json, newAccount, newCanvas, upload } from './support/api'
+import { sweepUntilDone } from './support/state'
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
@@ -527,9 +528,9 @@ describe('update', () => {
 })
 
 describe('delete and permanent', () => {
-  it('delete removes the canvas and all versions at once', async () => {
+  it('delete takes the canvas from every read at once; the sweep then removes its rows', async () => {
     const account = await newAccount()
-    const canvas = await newCanvas(account.key)
+    const canvas = await newCanvas(account.key, 'to delete', { permanent: true })
     await call(`/v1/canvases/${canvas.canvas_id}`, {
       method: 'PATCH',
       key: account.key,
@@ -541,16 +542,36 @@ describe('delete and permanent', () => {
     })
     expect(res.status).toBe(200)
     expect(await json(res)).toEqual({ success: true })
-    expect(
-      await env.DB.prepare('SELECT 1 FROM versions WHERE canvas_id = ?')
-        .bind(canvas.canvas_id)
-        .first(),
-    ).toBeNull()
-    expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key })).status).toBe(404)
+    for (const path of ['', '/versions', '/content', '/versions/1', '/versions/1/items']) {
+      const read = await call(`/v1/canvases/${canvas.canvas_id}${path}`, { key: account.key })
+      expect(read.status, path).toBe(404)
+    }
+    const listed = await json(await call('/v1/canvases', { key: account.key }))
+    expect(listed.canvases).toEqual([])
     expect(
       (await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key }))
         .status,
     ).toBe(404)
+    expect(
+      (
+        await call(`/v1/canvases/${canvas.canvas_id}/permanent`, {
+          method: 'POST',
+          key: account.key,
+        })
+      ).status,
+    ).toBe(404)
+    const versionsOf = () =>
+      env.DB.prepare('SELECT count(*) AS n FROM versions WHERE canvas_id = ?')
+        .bind(canvas.canvas_id)
+        .first('n')
+    expect(await versionsOf()).toBe(2)
+    await sweepUntilDone(Date.now())
+    expect(await versionsOf()).toBe(0)
+    expect(
+      await env.DB.prepare('SELECT 1 FROM canvases WHERE canvas_id = ?')
+        .bind(canvas.canvas_id)
+        .first(),
+    ).toBeNull()
   })
 
   it('make permanent clears expires_at and is idempotent', async () => {

@@ -20,6 +20,7 @@ import {
 import { seedCanvases } from './support/seed'
 import { countRows } from './support/state'
 import { database } from '../src/storage/db'
+import { meteredD1 } from '../src/storage/metered-d1'
 
 const HOUR = 3600_000
 const services = () => ({
@@ -308,5 +309,102 @@ describe('links and sessions', () => {
     expect(
       await countRows('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?', account.userId),
     ).toBe(0)
+  })
+})
+
+describe('a canvas of more items than a batch', () => {
+  it('goes over several batches, items first, and its files are collected', async () => {
+    const account = await newAccount()
+    const tag = crypto.randomUUID()
+    const items = []
+    for (let i = 0; i < 5; i++) {
+      items.push({ path: `p${i}.txt`, file_id: await upload(account.key, bytesOf(`${tag} ${i}`)) })
+    }
+    const site = await json(
+      await call('/v1/canvases', {
+        method: 'POST',
+        key: account.key,
+        json: { title: 'big', items, main: 'p0.txt' },
+      }),
+    )
+    await call(`/v1/canvases/${site.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { items: items.slice(1), main: 'p1.txt' },
+    })
+    await env.DB.prepare('UPDATE canvases SET expires_at = ? WHERE canvas_id = ?')
+      .bind(Date.now() - 1, site.canvas_id)
+      .run()
+    let runs = 0
+    for (;;) {
+      runs++
+      const summary = await runSweep({ now: Date.now() + 3 * HOUR, batchSize: 2, budgetMs: 0 })
+      if (summary.complete) break
+      expect(runs).toBeLessThan(100)
+    }
+    expect(runs).toBeGreaterThan(3)
+    for (const table of ['canvases', 'versions', 'version_items']) {
+      expect(
+        await countRows(`SELECT COUNT(*) AS n FROM ${table} WHERE canvas_id = ?`, site.canvas_id),
+        table,
+      ).toBe(0)
+    }
+    expect(
+      await countRows(
+        'SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?',
+        account.workspaceId,
+      ),
+    ).toBe(0)
+  })
+})
+
+describe('what the sweep costs in D1', () => {
+  it('reads at most 10 rows per canvas it removes and per file it collects', async () => {
+    const account = await newAccount()
+    const count = 1000
+    const old = Date.now() - 48 * HOUR
+    // Expired canvases, each with a version holding a file of its own, past the grace period.
+    const ids = JSON.stringify(
+      Array.from({ length: count }, (_, i) => `cost${i}x${account.userId}`),
+    )
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
+         SELECT 'f' || value, ?1, 'sha' || value, 10, 'text/plain', 'files/xx/' || value, 'ready', ?2, ?2
+         FROM json_each(?3)`,
+      ).bind(account.workspaceId, old, ids),
+      env.DB.prepare(
+        `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
+                               visibility, version, created_at, updated_at, expires_at, size)
+         SELECT value, ?1, ?2, 'expired', 'txt', 'text', 'private', 1, ?3, ?3, ?3, 10 FROM json_each(?4)`,
+      ).bind(account.workspaceId, account.userId, old, ids),
+      env.DB.prepare(
+        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count)
+         SELECT value, 1, 'f' || value, 10, ?1, 'index.txt', 1 FROM json_each(?2)`,
+      ).bind(old, ids),
+      env.DB.prepare(
+        `INSERT INTO version_items (canvas_id, version, path, file_id)
+         SELECT value, 1, 'index.txt', 'f' || value FROM json_each(?1)`,
+      ).bind(ids),
+    ])
+    const { db, meter } = meteredD1(env.DB)
+    const summary = await sweep({ ...services(), db: database(db) }, { now: Date.now() })
+    expect(summary.complete).toBe(true)
+    // Other test files' leftovers may be swept too: they count on both sides.
+    expect(summary.canvases).toBeGreaterThanOrEqual(count)
+    expect(summary.files).toBeGreaterThanOrEqual(count)
+    const perItem = meter.rowsRead / (summary.canvases + summary.files)
+    expect(perItem).toBeLessThanOrEqual(10)
+    expect(
+      await countRows(
+        'SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?',
+        account.workspaceId,
+      ),
+    ).toBe(0)
+    console.log(
+      `sweep: ${summary.canvases} canvases and ${summary.files} files removed; ` +
+        `${meter.roundTrips} round trips, ${meter.rowsRead} rows read ` +
+        `(${perItem.toFixed(2)} per canvas or file), ${meter.rowsWritten} rows written`,
+    )
   })
 })

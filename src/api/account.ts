@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { keyOwner } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { AppEnv } from '../http/context'
@@ -16,11 +17,12 @@ account.get(
     auth: 'key',
     responses: { 200: { description: 'The key’s owner.', schema: shapes.me } },
   }),
-  (c) => {
+  async (c) => {
     const auth = c.var.auth
+    const owner = await keyOwner(c.var.svc, auth)
     return c.json({
-      user: { user_id: auth.userId, email: auth.email },
-      workspace: { workspace_id: auth.workspaceId, name: auth.workspaceName },
+      user: { user_id: auth.userId, email: owner.email },
+      workspace: { workspace_id: auth.workspaceId, name: owner.workspaceName },
       key: { key_id: auth.keyId, name: auth.keyName, scopes: auth.scopes },
     })
   },

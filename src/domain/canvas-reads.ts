@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, lt, sql } from 'drizzle-orm'
 import { canvasCursor, readCanvasCursor, readVersionCursor, versionCursor } from './cursors'
 import { AppError } from '../lib/errors'
 import { one, prepared, type Placeholders } from '../storage/db'
@@ -6,6 +6,7 @@ import type { CanvasList, Item, VersionList } from '../schema/responses'
 import { currentSiteItems } from './site-reads'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
+  canvasColumns,
   canvasNotFound,
   presentCanvas,
   presentCanvasDetail,
@@ -72,11 +73,10 @@ const listPages = [false, true].flatMap((byCursor) =>
   [false, true].flatMap((byVisibility) =>
     [false, true].map((byExt) =>
       prepared((db, p: Placeholders<ListValues>) => {
-        const order = [desc(canvases.createdAt), desc(canvases.canvasId)]
-        // The page's ids come from the covering index alone; only those rows are then joined, so a
-        // deep OFFSET skips index entries, not joined rows.
-        const page = db
-          .select({ canvasId: canvases.canvasId })
+        // Every column shown is in canvases_workspace_created_idx: the page is read from the
+        // index alone, entered at the cursor, one row read per canvas.
+        return db
+          .select(canvasColumns)
           .from(canvases)
           .where(
             and(
@@ -84,18 +84,15 @@ const listPages = [false, true].flatMap((byCursor) =>
               live(p('now')),
               byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
               byExt ? eq(canvases.ext, p('ext')) : undefined,
-              // Row values: the index is entered at the cursor (the builder has no row values).
+              // Row values (the builder has none): the index is entered at the cursor.
               byCursor
                 ? sql`(${canvases.createdAt}, ${canvases.canvasId}) < (${p('afterAt')}, ${p('afterId')})`
                 : undefined,
             ),
           )
-          .orderBy(...order)
+          .orderBy(desc(canvases.createdAt), desc(canvases.canvasId))
           .limit(p('limit'))
           .offset(p('offset'))
-        return selectCanvas(db)
-          .where(inArray(canvases.canvasId, page))
-          .orderBy(...order)
       }),
     ),
   ),
@@ -192,10 +189,17 @@ export async function findContent(
  * A canvas for the web viewer with its version list: the owner's workspace sees it always, anyone
  * else only when it is public. Null otherwise (the viewer answers 404 without saying why).
  */
+/** The most versions a page lists (newest first); any other opens by its number. */
+export const LISTED_VERSIONS = 50
+
+/**
+ * A canvas as the web shows it: to its owner with its latest versions, to anyone else while it is
+ * public (no versions read: the version list asks for the owner's workspace).
+ */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
   const [canvas, list, items] = await svc.db.batch([
     canvasById(svc.db, { canvasId, now: svc.now() }),
-    versionList(svc.db, { canvasId }),
+    versionList(svc.db, { canvasId, workspaceId: workspaceId ?? '' }),
     currentSiteItems(svc.db, { canvasId }),
   ])
   const row = canvas[0]
@@ -209,12 +213,14 @@ export async function findViewable(svc: Services, canvasId: string, workspaceId:
   }
 }
 
-const versionList = prepared((db, p: Placeholders<{ canvasId: string }>) =>
+const versionList = prepared((db, p: Placeholders<{ canvasId: string; workspaceId: string }>) =>
   db
     .select({ version: versions.version, size: versions.size, created_at: versions.createdAt })
     .from(versions)
-    .where(eq(versions.canvasId, p('canvasId')))
-    .orderBy(desc(versions.version)),
+    .innerJoin(canvases, eq(canvases.canvasId, versions.canvasId))
+    .where(and(eq(versions.canvasId, p('canvasId')), eq(canvases.workspaceId, p('workspaceId'))))
+    .orderBy(desc(versions.version))
+    .limit(LISTED_VERSIONS),
 )
 
 export async function hasAnyUser(svc: Services): Promise<boolean> {

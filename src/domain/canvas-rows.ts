@@ -14,25 +14,33 @@ import { iso, isoOrNull, type Actor, type Services } from './services'
 export type Visibility = (typeof canvases.$inferSelect)['visibility']
 
 // Every read of a canvas joins its current version and file: one statement, one round trip.
+/**
+ * The columns of a canvas the API shows in a list, all in the canvas row (and in the list's
+ * index). Named as the API names them: D1 keys a batch's rows by column name.
+ */
+export const canvasColumns = {
+  canvas_id: canvases.canvasId,
+  workspace_id: canvases.workspaceId,
+  owner_user_id: canvases.ownerUserId,
+  title: canvases.title,
+  ext: canvases.ext,
+  renderer_id: canvases.rendererId,
+  visibility: canvases.visibility,
+  version: canvases.version,
+  created_at: canvases.createdAt,
+  updated_at: canvases.updatedAt,
+  expires_at: canvases.expiresAt,
+  size: canvases.size,
+}
+
 export function selectCanvas(db: Database) {
   return db
     .select({
-      canvas_id: canvases.canvasId,
-      workspace_id: canvases.workspaceId,
-      owner_user_id: canvases.ownerUserId,
-      title: canvases.title,
-      ext: canvases.ext,
-      renderer_id: canvases.rendererId,
-      visibility: canvases.visibility,
-      version: canvases.version,
-      created_at: canvases.createdAt,
-      updated_at: canvases.updatedAt,
-      expires_at: canvases.expiresAt,
-      size: versions.size,
+      ...canvasColumns,
       main_path: versions.mainPath,
       item_count: versions.itemCount,
       file_id: files.fileId,
-      // Renamed: D1 keys a batch's rows by column name, and the version's is `size` too.
+      // Renamed: D1 keys a batch's rows by column name, and the canvas's is `size` too.
       file_size: sql<number>`${files.size}`.as('file_size'),
       sha256: files.sha256,
       mime: files.mime,
@@ -46,8 +54,10 @@ export function selectCanvas(db: Database) {
 }
 
 export type CanvasRow = Awaited<ReturnType<typeof selectCanvas>>[number]
+/** A canvas row without its version and file: what a list and a write's RETURNING give. */
+export type CanvasFields = { [K in keyof typeof canvasColumns]: CanvasRow[K] }
 
-export function presentCanvas(row: CanvasRow): Canvas {
+export function presentCanvas(row: CanvasFields): Canvas {
   return {
     canvas_id: row.canvas_id,
     owner_user_id: row.owner_user_id,

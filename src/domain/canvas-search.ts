@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Canvas } from '../schema/responses'
 import { canvases } from '../storage/schema'
-import { presentCanvas, selectCanvas, type Visibility } from './canvas-rows'
+import { canvasColumns, presentCanvas, type Visibility } from './canvas-rows'
 import { live } from './live'
 import type { Actor, Services } from './services'
 
@@ -26,12 +26,12 @@ export async function recentCanvases(
 ): Promise<Canvas[]> {
   // No title holds a control character (titles refuse them), so such a search finds nothing.
   if (query.search && /\p{Cc}/u.test(query.search)) return []
-  const order = [desc(canvases.updatedAt), desc(canvases.canvasId)]
-  // As the API's list: the page's ids from the covering index, then only those rows joined. A
-  // title search reads the workspace's rows, which the page size and offset cap do not bound:
-  // it is one person's own list, typed into a box.
-  const page = svc.db
-    .select({ canvasId: canvases.canvasId })
+  // As the API's list, the page is read from an index holding every column shown
+  // (canvases_workspace_updated_idx), one row read per canvas. A title search reads the
+  // workspace's entries, which the page size and offset cap do not bound: it is one person's own
+  // list, typed into a box.
+  return svc.db
+    .select(canvasColumns)
     .from(canvases)
     .where(
       and(
@@ -44,13 +44,10 @@ export async function recentCanvases(
           : undefined,
       ),
     )
-    .orderBy(...order)
+    .orderBy(desc(canvases.updatedAt), desc(canvases.canvasId))
     .limit(query.limit)
     .offset(query.offset)
-  const rows = await selectCanvas(svc.db)
-    .where(inArray(canvases.canvasId, page))
-    .orderBy(...order)
-  return rows.map(presentCanvas)
+    .then((rows) => rows.map(presentCanvas))
 }
 
 /** The text with LIKE's wildcards taken literally: a search for "50%" finds "50%", not "50". */

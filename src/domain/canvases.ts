@@ -1,18 +1,17 @@
-import { and, eq, exists, gt, inArray, notExists, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId } from '../lib/crypto'
 import { defaultRenderer, findRenderer } from '../render/registry'
-import { one, value, type Database } from '../storage/db'
+import { value, type Database } from '../storage/db'
 import { canvases, files, versionItems, versions } from '../storage/schema'
 import {
+  canvasColumns,
   canvasNotFound,
   presentCanvas,
-  selectCanvas,
   selectLive,
-  type CanvasRow,
   type Visibility,
 } from './canvas-rows'
-import { allItemsReady, eachItem, itemField, itemsSize } from './item-list'
+import { eachItem, itemField, readyItems } from './item-list'
 import { liveCanvasOf } from './live'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import type { Actor, Services } from './services'
@@ -47,47 +46,49 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   const canvasId = newId()
   const expiresAt = input.permanent ? null : now + svc.settings.tempCanvasTtl * 1000
   const db = svc.db
-  const [, , , selected] = await db.batch([
-    db.insert(canvases).select((qb) =>
-      qb
-        .select({
-          canvasId: value(canvases.canvasId, canvasId),
-          workspaceId: value(canvases.workspaceId, actor.workspaceId),
-          ownerUserId: value(canvases.ownerUserId, actor.userId),
-          title: value(canvases.title, input.title),
-          ext: value(canvases.ext, ext),
-          rendererId: (rendererId !== null ? sql<string>`${rendererId}` : rendererFor(ext)).as(
-            'renderer_id',
-          ),
-          visibility: value(canvases.visibility, 'private'),
-          version: value(canvases.version, 1),
-          createdAt: value(canvases.createdAt, now),
-          updatedAt: value(canvases.updatedAt, now),
-          expiresAt: value(canvases.expiresAt, expiresAt),
-        })
-        .from(files)
-        .where(
-          and(
-            eq(files.fileId, mainFile),
-            eq(files.workspaceId, actor.workspaceId),
-            eq(files.status, 'ready'),
-            allItemsReady(db, list, actor.workspaceId),
-          ),
-        ),
-    ),
+  const ready = readyItems(db, list, actor.workspaceId).as('ready')
+  // Each statement follows only the row the one before it inserted (`changes()`: the rows of the
+  // statement just before, inside the batch's one transaction). Rows read, a single file: the
+  // list's item and its file, then the canvas row; the answer comes back by RETURNING.
+  const [inserted] = await db.batch([
+    db
+      .insert(canvases)
+      .select((qb) =>
+        qb
+          .select({
+            canvasId: value(canvases.canvasId, canvasId),
+            workspaceId: value(canvases.workspaceId, actor.workspaceId),
+            ownerUserId: value(canvases.ownerUserId, actor.userId),
+            title: value(canvases.title, input.title),
+            ext: value(canvases.ext, ext),
+            rendererId: (rendererId !== null
+              ? sql<string>`${rendererId}`
+              : rendererFor(ext, mainFile)
+            ).as('renderer_id'),
+            visibility: value(canvases.visibility, 'private'),
+            version: value(canvases.version, 1),
+            createdAt: value(canvases.createdAt, now),
+            updatedAt: value(canvases.updatedAt, now),
+            expiresAt: value(canvases.expiresAt, expiresAt),
+            size: sql<number>`${ready.size}`.as('size'),
+          })
+          .from(ready)
+          .where(isNotNull(ready.size)),
+      )
+      .returning(canvasColumns),
     db.insert(versions).select((qb) =>
       qb
         .select({
           canvasId: canvases.canvasId,
           version: value(versions.version, 1),
           fileId: value(versions.fileId, mainFile),
-          size: itemsSize(db, list, actor.workspaceId).as('size'),
+          size: canvases.size,
           createdAt: value(versions.createdAt, now),
           mainPath: value(versions.mainPath, main),
           itemCount: value(versions.itemCount, list.length),
         })
         .from(canvases)
-        .where(eq(canvases.canvasId, canvasId)),
+        .where(and(eq(canvases.canvasId, canvasId), sql`changes() = 1`)),
     ),
     db.insert(versionItems).select((qb) =>
       qb
@@ -98,11 +99,10 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           fileId: itemField('file_id').as('file_id'),
         })
         .from(eachItem(list))
-        .where(exists(db.select(one).from(canvases).where(eq(canvases.canvasId, canvasId)))),
+        .where(sql`changes() = 1`),
     ),
-    selectCanvas(db).where(eq(canvases.canvasId, canvasId)),
   ])
-  const row = selected[0]
+  const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
   return presentCanvas(row)
 }
@@ -149,6 +149,11 @@ export async function updateCanvas(
   // A site's ext follows its main item; a single file keeps the canvas's.
   const ext = plan?.main ? siteExt(plan.main) : undefined
   const mainFile = plan?.items.find((item) => item.path === plan.main)?.file_id
+  // The size when every item is ready, else NULL. Written twice (SET and WHERE) it is read twice:
+  // two rows a file, fewer than UPDATE ... FROM a derived table, which SQLite materializes.
+  const size = plan
+    ? sql<number | null>`(${readyItems(db, plan.items, actor.workspaceId)})`
+    : undefined
   const update = db
     .update(canvases)
     .set({
@@ -160,34 +165,25 @@ export async function updateCanvas(
       rendererId:
         input.renderer_id ??
         (ext
-          ? sql`CASE WHEN ${canvases.ext} = ${ext} THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile)} END`
+          ? sql`CASE WHEN ${canvases.ext} = ${ext} THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile!)} END`
           : undefined),
       // Arithmetic on the column: the builder sets only values and SQL.
       version: plan ? sql`${canvases.version} + 1` : undefined,
+      size,
     })
-    .where(
-      and(
-        liveCanvasOf(actor, canvasId, now),
-        plan ? allItemsReady(db, plan.items, canvases.workspaceId) : undefined,
-      ),
-    )
-  const select = selectLive(svc, actor, canvasId)
-  let updated: D1Result
-  let row: CanvasRow | undefined
-  if (plan) {
-    const [u, , , selected] = await db.batch([
-      update,
-      ...insertVersion(db, actor, canvasId, plan, now),
-      select,
-    ])
-    ;[updated, row] = [u, selected[0]]
-  } else {
-    const [u, selected] = await db.batch([update, select])
-    ;[updated, row] = [u, selected[0]]
-  }
-  if (updated.meta.changes !== 1 || !row) {
-    if (!row) throw canvasNotFound()
-    await explainMissingFile(svc, actor, plan!)
+    .where(and(liveCanvasOf(actor, canvasId, now), size ? isNotNull(size) : undefined))
+    .returning(canvasColumns)
+  // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
+  // and the new version row; the answer comes back by RETURNING.
+  const [updated] = plan
+    ? await db.batch([update, ...insertVersion(db, actor, canvasId, plan, now)])
+    : await db.batch([update])
+  const row = updated[0]
+  if (!row) {
+    // Why nothing changed, asked only then: no such canvas, or content that is not ready.
+    const [exists] = await selectLive(svc, actor, canvasId)
+    if (!exists || !plan) throw canvasNotFound()
+    await explainMissingFile(svc, actor, plan)
   }
   if (plan) svc.live?.(canvasId, { type: 'version', version: row.version })
   if (input.visibility === 'private') {
@@ -197,10 +193,11 @@ export async function updateCanvas(
 }
 
 /**
- * The version the UPDATE just counted, and its items. When the UPDATE changed nothing, both
- * inserts do nothing: the current version exists already (DO NOTHING), and the items follow only
- * a version row this batch inserted (`changes()`: the rows of the statement just before, inside
- * the batch's one transaction), never into a version that exists, nor into one holding items.
+ * The version the UPDATE just counted, and its items. Each follows only the row the statement
+ * before it wrote (`changes()`: the rows of the statement just before, inside the batch's one
+ * transaction): no version when the UPDATE changed nothing (and DO NOTHING should that version
+ * exist), and items only into the version row just inserted, found by its rowid
+ * (`last_insert_rowid()`), never into one that existed.
  */
 function insertVersion(
   db: Database,
@@ -210,9 +207,6 @@ function insertVersion(
   now: number,
 ) {
   const list = plan.items
-  const current = and(eq(canvases.canvasId, canvasId), eq(canvases.workspaceId, actor.workspaceId))
-  // A single file's path is `index.<ext>` of the canvas as it stands.
-  const singlePath = sql<string>`'index.' || ${canvases.ext}`
   const mainFile =
     plan.main === null ? list[0].file_id : list.find((i) => i.path === plan.main)!.file_id
   const version = db
@@ -223,44 +217,55 @@ function insertVersion(
           canvasId: canvases.canvasId,
           version: canvases.version,
           fileId: value(versions.fileId, mainFile),
-          size: itemsSize(db, list, canvases.workspaceId).as('size'),
+          // Set by the UPDATE from the same list.
+          size: canvases.size,
           createdAt: value(versions.createdAt, now),
-          mainPath: (plan.main === null ? singlePath : sql<string>`${plan.main}`).as('main_path'),
+          // A single file's path is `index.<ext>` of the canvas as it stands.
+          mainPath: (plan.main === null
+            ? sql<string>`'index.' || ${canvases.ext}`
+            : sql<string>`${plan.main}`
+          ).as('main_path'),
           itemCount: value(versions.itemCount, list.length),
         })
         .from(canvases)
-        .where(current),
+        .where(
+          and(
+            sql`changes() = 1`,
+            eq(canvases.canvasId, canvasId),
+            eq(canvases.workspaceId, actor.workspaceId),
+          ),
+        ),
     )
     .onConflictDoNothing()
-  const held = db
-    .select(one)
-    .from(versionItems)
-    .where(
-      and(eq(versionItems.canvasId, canvases.canvasId), eq(versionItems.version, canvases.version)),
-    )
   const items = db.insert(versionItems).select((qb) =>
     qb
       .select({
-        canvasId: canvases.canvasId,
-        version: canvases.version,
-        path: sql<string>`coalesce(${itemField('path')}, ${singlePath})`.as('path'),
+        canvasId: versions.canvasId,
+        version: versions.version,
+        // A single file's one item sits at the version's main path.
+        path: sql<string>`coalesce(${itemField('path')}, ${versions.mainPath})`.as('path'),
         fileId: itemField('file_id').as('file_id'),
       })
-      .from(canvases)
+      .from(versions)
       .innerJoin(eachItem(list), sql`1`)
-      .where(and(current, sql`changes() = 1`, notExists(held))),
+      .where(and(sql`changes() = 1`, sql`${versions}.rowid = last_insert_rowid()`)),
   )
   return [version, items] as const
 }
+
 /**
- * Versions go with the canvas (ON DELETE CASCADE) in the same statement; its share links stay,
- * their canvas_id set to NULL (they answer canvas_not_found), until the sweep drops them.
+ * A deleted canvas expires now: from this instant every read answers canvas_not_found, as for any
+ * expired canvas, and the sweep removes it with its versions (its share links stay, their
+ * canvas_id set to NULL, answering canvas_not_found, until the sweep drops them). Removing the
+ * rows here would read every version, item and link of the canvas (D1 bills rows read); marking
+ * it reads one row, whatever the canvas holds.
  */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
-  // RETURNING, not meta.changes: D1 counts the cascaded rows in `changes` too.
+  const now = svc.now()
   const deleted = await svc.db
-    .delete(canvases)
-    .where(liveCanvasOf(actor, canvasId, svc.now()))
+    .update(canvases)
+    .set({ expiresAt: now })
+    .where(liveCanvasOf(actor, canvasId, now))
     .returning({ title: canvases.title })
     .get()
   if (!deleted) throw canvasNotFound()
@@ -301,12 +306,10 @@ function requireRenderer(rendererId: string) {
  * The renderer an extension maps to; for an extension no renderer claims, the main file's type
  * decides between text and download (CASE: the builder has no conditional expression).
  */
-function rendererFor(ext: string, mainFile?: string): SQL<string> {
+function rendererFor(ext: string, mainFile: string): SQL<string> {
   const renderer = defaultRenderer(ext)
   if (renderer.exts.includes(ext)) return sql<string>`${renderer.renderer_id}`
   const byType = sql`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`
-  // In the INSERT of a new canvas the main file is the row being selected from.
-  if (!mainFile) return sql<string>`${byType}`
   return sql<string>`(SELECT ${byType} FROM ${files} WHERE ${files.fileId} = ${mainFile})`
 }
 

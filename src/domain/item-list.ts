@@ -1,4 +1,4 @@
-import { and, eq, notExists, sql, type Column } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '../storage/db'
 import { files } from '../storage/schema'
 
@@ -15,36 +15,27 @@ export const eachItem = (list: ItemList) => sql`json_each(${JSON.stringify(list)
 export const itemField = (name: 'path' | 'file_id') =>
   sql<string>`json_extract(value, ${sql.raw(`'$.${name}'`)})`
 
-/** The item's file, if it is a finalized file of `workspaceId`. */
-function readyFile(workspaceId: Column | string) {
-  return and(
-    eq(files.fileId, itemField('file_id')),
-    eq(files.workspaceId, workspaceId),
-    eq(files.status, 'ready'),
-  )
-}
-
-/** True when every item names a finalized file of the workspace. */
-export function allItemsReady(db: Database, list: ItemList, workspaceId: Column | string) {
-  const unready = db
-    .select({ one: sql`1` })
+/**
+ * One row, `size`: the version's size (the sum of its items' sizes; a file at two paths counts
+ * twice) when every item names a finalized file of the workspace, else NULL. One pass over the
+ * list, each item's file looked up by its key: a LEFT JOIN keeps json_each outside, where a
+ * plain join let SQLite scan the workspace's files instead (rows read growing with the
+ * workspace). As a derived table (`.as()`), a statement reads it once however often it uses
+ * `size`; as a scalar subquery, once each place it is written.
+ */
+export function readyItems(db: Database, list: ItemList, workspaceId: string) {
+  return db
+    .select({
+      size: sql<number | null>`CASE WHEN count(${files.fileId}) = ${list.length}
+        THEN coalesce(sum(${files.size}), 0) END`.as('ready_size'),
+    })
     .from(eachItem(list))
-    .where(
-      notExists(
-        db
-          .select({ one: sql`1` })
-          .from(files)
-          .where(readyFile(workspaceId)),
+    .leftJoin(
+      files,
+      and(
+        eq(files.fileId, itemField('file_id')),
+        eq(files.workspaceId, workspaceId),
+        eq(files.status, 'ready'),
       ),
     )
-  return notExists(unready)
-}
-
-/** The version's size: the sum of its items' sizes (a file at two paths counts twice). */
-export function itemsSize(db: Database, list: ItemList, workspaceId: Column | string) {
-  const sum = db
-    .select({ size: sql<number>`coalesce(sum(${files.size}), 0)` })
-    .from(eachItem(list))
-    .innerJoin(files, readyFile(workspaceId))
-  return sql<number>`${sum}`
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
 import { SCOPES, type Scope } from '../schema/requests'
@@ -11,8 +11,6 @@ export type KeyAuth = Actor & {
   keyId: string
   keyName: string
   scopes: Scope[]
-  email: string
-  workspaceName: string
   lastUsedAt: number | null
 }
 
@@ -99,8 +97,9 @@ export async function keyHashOf(secret: string): Promise<string | null> {
 }
 
 /**
- * The lookup of a key with its user and workspace, as a statement, so a route can batch it with
- * its own query and answer in one D1 round trip.
+ * The lookup of a key, as a statement, so a route can batch it with its own query and answer in
+ * one D1 round trip. The key row alone: it names its user and workspace, and every request pays
+ * for the rows it reads (D1 bills them), so their names are read only where shown (keyOwner).
  */
 export function keyStatement(svc: Services, keyHash: string) {
   return keyLookup(svc.db, { keyHash })
@@ -115,13 +114,8 @@ const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
       lastUsedAt: apiKeys.lastUsedAt,
       userId: apiKeys.userId,
       workspaceId: apiKeys.workspaceId,
-      email: users.email,
-      // Renamed: D1 hands a batch's rows over keyed by column name, and the key has a `name` too.
-      workspaceName: sql<string>`${workspaces.name}`.as('workspace_name'),
     })
     .from(apiKeys)
-    .innerJoin(users, eq(users.userId, apiKeys.userId))
-    .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
     .where(and(eq(apiKeys.keyHash, p('keyHash')), isNull(apiKeys.revokedAt))),
 )
 
@@ -135,13 +129,23 @@ export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
     scopes: parseScopes(row.scopes),
     userId: row.userId,
     workspaceId: row.workspaceId,
-    email: row.email,
-    workspaceName: row.workspaceName,
     lastUsedAt: row.lastUsedAt,
   }
 }
 
-/** One D1 round trip: the key with its user and workspace, or null for unknown and revoked keys. */
+/** The email of the key's user and the name of its workspace. */
+export async function keyOwner(svc: Services, actor: Actor) {
+  const row = await svc.db
+    .select({ email: users.email, workspaceName: workspaces.name })
+    .from(users)
+    .innerJoin(workspaces, eq(workspaces.workspaceId, actor.workspaceId))
+    .where(eq(users.userId, actor.userId))
+    .get()
+  if (!row) throw new AppError('unauthorized', 'the key’s user or workspace no longer exists')
+  return row
+}
+
+/** One D1 round trip: the key, or null for unknown and revoked keys. */
 export async function authenticateKey(svc: Services, secret: string): Promise<KeyAuth | null> {
   const hash = await keyHashOf(secret)
   if (!hash) return null

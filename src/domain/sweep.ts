@@ -1,7 +1,6 @@
 import {
   and,
   asc,
-  count,
   eq,
   exists,
   inArray,
@@ -15,6 +14,7 @@ import {
 } from 'drizzle-orm'
 import { parseBlobKey } from '../storage/blobs'
 import { one, value } from '../storage/db'
+import type { BatchItem } from 'drizzle-orm/batch'
 import {
   canvases,
   files,
@@ -90,7 +90,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
   }
   const steps = [
     () => removeExpiredCanvases(svc, now, batch, summary),
-    () => markUnreferencedFiles(svc, now, batch),
+    () => examineUncheckedFiles(svc, now, batch),
     () => adoptOrphanObjects(svc, now, summary),
     () => removeDeletingFiles(svc, batch, summary),
     () => removeOldShares(svc, now, batch, summary),
@@ -113,57 +113,150 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
   return summary
 }
 
-/** Expired temporary canvases go with their versions (cascade) and share links. */
+// D1 bills rows read, and a statement deleting through a list (`IN (SELECT value FROM
+// json_each(?))`) reads about five rows per row it deletes, a cascade as many per child row;
+// a statement naming one row by its whole key reads one. So the sweep gathers the keys with one
+// query that walks an index, then deletes and examines row by row, every statement of a step in
+// one batch (one round trip, one transaction). Figures in BENCHMARKS.md.
+
+/**
+ * Expired canvases (deleted ones among them: a delete expires a canvas) go with their versions,
+ * items and share links. The files their items held are examined in the same transaction.
+ */
 async function removeExpiredCanvases(svc: Services, now: number, batch: number, s: SweepSummary) {
   const db = svc.db
-  const expired = () =>
-    db
-      .select({ canvasId: canvases.canvasId })
-      .from(canvases)
-      .where(and(isNotNull(canvases.expiresAt), lte(canvases.expiresAt, now)))
-      .orderBy(asc(canvases.expiresAt), asc(canvases.canvasId))
-      .limit(batch)
-  const [[counted], , deleted] = await db.batch([
-    db.select({ n: count() }).from(versions).where(inArray(versions.canvasId, expired())),
-    db.delete(shareLinks).where(inArray(shareLinks.canvasId, expired())),
-    db
-      .delete(canvases)
-      .where(inArray(canvases.canvasId, expired()))
-      .returning({ canvasId: canvases.canvasId }),
-  ])
-  s.versions += counted.n
-  s.canvases += deleted.length
-  return deleted.length === batch
+  const expired = db
+    .select({ canvasId: canvases.canvasId, expiresAt: canvases.expiresAt })
+    .from(canvases)
+    .where(and(isNotNull(canvases.expiresAt), lte(canvases.expiresAt, now)))
+    .orderBy(asc(canvases.expiresAt), asc(canvases.canvasId))
+    .limit(batch)
+    .as('expired')
+  // At most `batch` items: a canvas of many versions of many files takes several batches, its
+  // items first, and goes itself with the batch that finds none of them left.
+  const held = await db
+    .select({
+      canvasId: expired.canvasId,
+      version: versionItems.version,
+      path: versionItems.path,
+      fileId: versionItems.fileId,
+    })
+    .from(expired)
+    .leftJoin(versionItems, eq(versionItems.canvasId, expired.canvasId))
+    .orderBy(
+      asc(expired.expiresAt),
+      asc(expired.canvasId),
+      asc(versionItems.version),
+      asc(versionItems.path),
+    )
+    .limit(batch)
+  if (held.length === 0) return false
+  const ids = [...new Set(held.map((h) => h.canvasId))]
+  // The list may be cut short inside its last canvas: that one waits for the next batch, unless
+  // it is the only one (a canvas of more items than a batch), whose items then go batch by batch
+  // before it goes itself.
+  const cut = held.length === batch
+  const partial = cut && ids.length === 1 && held[0].fileId !== null
+  const whole = partial ? [] : cut && ids.length > 1 ? ids.slice(0, -1) : ids
+  const items = held.filter((h) => h.fileId !== null && (partial || whole.includes(h.canvasId)))
+  const versionKeys = new Map(items.map((h) => [`${h.canvasId}/${h.version}`, h]))
+  const fileIds = [...new Set(items.map((h) => h.fileId!))]
+  const statements: BatchItem<'sqlite'>[] = [
+    ...items.map((h) =>
+      db
+        .delete(versionItems)
+        .where(
+          and(
+            eq(versionItems.canvasId, h.canvasId),
+            eq(versionItems.version, h.version!),
+            eq(versionItems.path, h.path!),
+          ),
+        ),
+    ),
+    // A version without items (written by a Worker running the code from before sites), and
+    // a partial canvas's versions, go with their canvas (cascade).
+    ...(partial ? [] : [...versionKeys.values()]).map((h) =>
+      db
+        .delete(versions)
+        .where(and(eq(versions.canvasId, h.canvasId), eq(versions.version, h.version!))),
+    ),
+    ...whole.map((id) => db.delete(shareLinks).where(eq(shareLinks.canvasId, id))),
+    ...whole.map((id) =>
+      db
+        .delete(canvases)
+        .where(
+          and(
+            eq(canvases.canvasId, id),
+            isNotNull(canvases.expiresAt),
+            lte(canvases.expiresAt, now),
+          ),
+        )
+        .returning({ canvasId: canvases.canvasId }),
+    ),
+    // A partial canvas's versions still name their main files: those files are left for
+    // examineUncheckedFiles, which comes to them once the canvas is gone.
+    ...fileIds.map((fileId) =>
+      partial
+        ? db.update(files).set({ checkedAt: null }).where(eq(files.fileId, fileId))
+        : examineFile(svc, now, fileId),
+    ),
+  ]
+  const results = await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
+  const firstCanvas = items.length + (partial ? 0 : versionKeys.size) + whole.length
+  s.canvases += results
+    .slice(firstCanvas, firstCanvas + whole.length)
+    .filter((rows) => (rows as unknown[]).length > 0).length
+  if (!partial) s.versions += versionKeys.size
+  return cut || ids.length === batch
+}
+
+/** How long a file nothing holds is kept after it was last touched: an upload URL's life, and more. */
+const graceOf = (svc: Services) => (svc.settings.uploadUrlTtl + 3600) * 1000
+
+/**
+ * Examines one file: past its grace period, marked `deleting` when no version holds it (a
+ * version's files are its items, the main one included), else noted as checked; within it, left
+ * for examineUncheckedFiles to come back to once it is over. From the mark on nothing can attach
+ * or re-upload the file (those statements require another status), and the mark itself is
+ * conditioned on there being no version: the race is settled by D1. Reads: the file, and one
+ * index entry each to ask whether an item or a version holds it.
+ */
+function examineFile(svc: Services, now: number, fileId: string) {
+  const db = svc.db
+  const old = lte(files.touchedAt, now - graceOf(svc))
+  const unheld = and(
+    old,
+    notExists(db.select(one).from(versionItems).where(eq(versionItems.fileId, files.fileId))),
+    // Also the version rows' own main file: a version written without items (by a Worker
+    // still running the code from before sites, during a deploy) keeps its file all the same.
+    notExists(db.select(one).from(versions).where(eq(versions.fileId, files.fileId))),
+  )
+  return db
+    .update(files)
+    .set({
+      status: sql`CASE WHEN ${unheld} THEN 'deleting' ELSE ${files.status} END`,
+      checkedAt: sql`CASE WHEN ${old} THEN ${now} ELSE NULL END`,
+    })
+    .where(and(eq(files.fileId, fileId), ne(files.status, 'deleting')))
 }
 
 /**
- * Files no version holds (a version's files are its items, the main one included), untouched for
- * longer than an upload URL lives, become `deleting`. From then on nothing can attach or re-upload them (those statements require another status),
- * and the mark itself is conditioned on there being no version: the race is settled by D1.
+ * Files never examined since they were made or since a canvas holding them went (checked_at NULL,
+ * in a partial index of their own), once their grace period is over: uploads never attached, and
+ * files whose canvases went before the grace period ended.
  */
-async function markUnreferencedFiles(svc: Services, now: number, batch: number) {
-  const graceMs = (svc.settings.uploadUrlTtl + 3600) * 1000
+async function examineUncheckedFiles(svc: Services, now: number, batch: number) {
   const db = svc.db
-  const unreferenced = db
+  const due = await db
     .select({ fileId: files.fileId })
     .from(files)
-    .where(
-      and(
-        lte(files.touchedAt, now - graceMs),
-        ne(files.status, 'deleting'),
-        notExists(db.select(one).from(versionItems).where(eq(versionItems.fileId, files.fileId))),
-        // Also the version rows' own main file: a version written without items (by a Worker
-        // still running the code from before sites, during a deploy) keeps its file all the same.
-        notExists(db.select(one).from(versions).where(eq(versions.fileId, files.fileId))),
-      ),
-    )
+    .where(and(isNull(files.checkedAt), lte(files.touchedAt, now - graceOf(svc))))
+    .orderBy(asc(files.touchedAt))
     .limit(batch)
-  const marked = await db
-    .update(files)
-    .set({ status: 'deleting' })
-    .where(inArray(files.fileId, unreferenced))
-    .returning({ fileId: files.fileId })
-  return marked.length === batch
+  if (due.length === 0) return false
+  const [first, ...rest] = due.map((f) => examineFile(svc, now, f.fileId))
+  await db.batch([first, ...rest])
+  return due.length === batch
 }
 
 /**
@@ -222,6 +315,7 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
             createdAt: value(files.createdAt, now),
             finalizedAt: value(files.finalizedAt, null),
             touchedAt: value(files.touchedAt, now),
+            checkedAt: value(files.checkedAt, now),
           })
           .from(jsonEach(rows))
           .where(exists(workspaceOf())),
@@ -245,7 +339,7 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
   return listing.truncated
 }
 
-/** Deletes the objects of `deleting` files, then their rows. Safe to repeat after a crash. */
+/** Deletes the objects of `deleting` files, then their rows (one by one: a read each). */
 async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary) {
   const db = svc.db
   const results = await db
@@ -255,14 +349,13 @@ async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary
     .limit(Math.min(batch, R2_DELETE_MAX))
   if (results.length === 0) return false
   await svc.bucket.delete(results.map((r) => r.blobKey))
-  // json_each's own column, which the schema does not know.
-  const ids = db
-    .select({ value: sql<string>`value`.as('value') })
-    .from(jsonEach(results.map((r) => r.fileId)))
-  const deleted = await db
-    .delete(files)
-    .where(and(eq(files.status, 'deleting'), inArray(files.fileId, ids)))
-    .returning({ size: files.size })
+  const [first, ...rest] = results.map((r) =>
+    db
+      .delete(files)
+      .where(and(eq(files.fileId, r.fileId), eq(files.status, 'deleting')))
+      .returning({ size: files.size }),
+  )
+  const deleted = (await db.batch([first, ...rest])).flat()
   s.files += deleted.length
   s.objects += deleted.length
   for (const row of deleted) s.bytes_freed += row.size

@@ -10,10 +10,11 @@ const RUNNERS = new Set(['first', 'all', 'run', 'raw'])
 const INNER = Symbol('inner')
 
 /**
- * With `rawFromAll`, a statement's raw() is served by all() and its rows turned into arrays of
- * values in column order, as Drizzle's own batch path does with D1's results: Drizzle reads through
- * raw() outside a batch, and only all() tells what D1 read. Column names must then be distinct,
- * which they must be for Drizzle's batches anyway.
+ * With `rawFromAll`, a statement's raw() and first() are served by all(): raw() turns its rows into
+ * arrays of values in column order, as Drizzle's own batch path does with D1's results, and
+ * first() takes the first row (or its one column). Drizzle reads through raw() outside a batch,
+ * and only all() tells what D1 read. Column names must then be distinct, which they must be for
+ * Drizzle's batches anyway.
  */
 export function interceptD1(
   db: D1Database,
@@ -35,6 +36,16 @@ export function interceptD1(
             }
             const { results } = await around({ method: 'all', statements: 1 }, () => target.all())
             return results.map((row) => Object.values(row))
+          }
+        }
+        if (prop === 'first' && rawFromAll) {
+          return async (column?: string) => {
+            const { results } = await around({ method: 'all', statements: 1 }, () => target.all())
+            const row = (results[0] ?? null) as Record<string, unknown> | null
+            if (column === undefined || row === null) return row
+            if (!(column in row))
+              throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`)
+            return row[column]
           }
         }
         if (typeof prop === 'string' && RUNNERS.has(prop)) {
@@ -83,7 +94,7 @@ export function meteredD1(db: D1Database): { db: D1Database; meter: D1Meter } {
       meter.roundTrips++
       meter.statements += trip.statements
       const result = await run()
-      // first() and raw() give no meta; run(), all() and each result of a batch do.
+      // run(), all() and each result of a batch carry D1's meta (first() and raw() come by all()).
       if (trip.method === 'batch') (result as D1Result[]).forEach(count)
       else if (trip.method === 'run' || trip.method === 'all') count(result)
       return result

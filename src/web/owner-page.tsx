@@ -24,7 +24,7 @@ export async function ownerPage<E extends AppEnv>(
 ) {
   const { svc } = c.var
   const { canvas, versions } = view
-  const shown = pickVersion(c.req.query('v'), versions, canvas.version)
+  const shown = pickVersion(c.req.query('v'), canvas.version)
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
@@ -60,11 +60,8 @@ export async function ownerPage<E extends AppEnv>(
 }
 
 /** The version asked for in `?v=`, if the canvas has it; else the current one. */
-export function pickVersion(
-  raw: string | undefined,
-  versions: { version: number }[],
-  current: number,
-) {
+/** The version asked for, if the canvas has it (its versions are 1 to the current), else the current. */
+export function pickVersion(raw: string | undefined, current: number) {
   const wanted = Number(raw)
-  return versions.some((v) => v.version === wanted) ? wanted : current
+  return Number.isInteger(wanted) && wanted >= 1 && wanted <= current ? wanted : current
 }

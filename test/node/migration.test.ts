@@ -112,3 +112,29 @@ describe('0004_version_items on a database seeded before it', () => {
     expect(left.results).toEqual([{ canvas_id: 'c2' }])
   })
 })
+
+describe('0005_sweep_and_list on the same database', () => {
+  it('copies each canvas its current size, and a page of the list reads one index', async () => {
+    await apply(migrations.find((name) => name.startsWith('0005'))!)
+    const sizes = await db.prepare('SELECT canvas_id, size FROM canvases').all()
+    expect(sizes.results).toEqual([{ canvas_id: 'c2', size: 30 }])
+    const plan = await db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
+           visibility, version, created_at, updated_at, expires_at, size FROM canvases
+         WHERE workspace_id = ? AND (expires_at IS NULL OR expires_at > ?)
+           AND (created_at, canvas_id) < (?, ?)
+         ORDER BY created_at DESC, canvas_id DESC LIMIT 21`,
+      )
+      .bind('w1', 0, 99, 'zz')
+      .all<{ detail: string }>()
+    expect(plan.results.map((r) => r.detail).join('; ')).toMatch(
+      /SEARCH canvases USING COVERING INDEX canvases_workspace_created_idx/,
+    )
+    // Every file is left for the sweep to examine once.
+    const unchecked = await db
+      .prepare('SELECT count(*) AS n FROM files WHERE checked_at IS NULL')
+      .first('n')
+    expect(unchecked).toBe(3)
+  })
+})

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../src/lib/settings'
 import { bytesOf, call, follow, json, newAccount, newCanvas, sha256, upload } from '../support/api'
+import { expectIntact } from '../support/integrity'
 import { countRows, sweepUntilDone } from '../support/state'
 
 // Requests that race each other: every acknowledged write is kept, versions never skip or repeat,
@@ -126,15 +127,12 @@ describe('a delete racing updates and share downloads', () => {
     for (const res of rest) expect([200, 302, 404]).toContain(res.status)
     const served = (await Promise.all(downloads)).filter((r) => r.status === 302)
 
-    // All or nothing: the canvas, its versions and its links' canvas are gone together.
-    expect(await countRows('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', id)).toBe(0)
-    expect(await countRows('SELECT COUNT(*) AS n FROM versions WHERE canvas_id = ?', id)).toBe(0)
-    expect(await countRows('SELECT COUNT(*) AS n FROM share_links WHERE canvas_id = ?', id)).toBe(0)
+    // The canvas is gone from every read at once; its rows stay whole until the sweep.
+    await expectIntact(account.workspaceId, 'after the delete')
     const link = await env.DB.prepare('SELECT view_count FROM share_links WHERE token = ?')
       .bind(share.token)
       .first<{ view_count: number }>()
     // Every download that was served was counted, none that was refused.
-    // The link outlives its canvas (canvas_id set to NULL) until the sweep drops it.
     expect(link).not.toBeNull()
     expect(link!.view_count).toBe(served.length)
     expect((await call(`/v1/canvases/${id}`, { key: account.key })).status).toBe(404)
@@ -142,8 +140,15 @@ describe('a delete racing updates and share downloads', () => {
     // Each signed URL handed out before the delete still names stored bytes until the sweep.
     for (const res of served) expect((await follow(res)).status).toBe(200)
 
-    // Past the grace period, the sweep removes the files nothing references, rows and objects.
+    // Past the grace period, the sweep removes the canvas with its versions and links, and the
+    // files nothing references, rows and objects.
     await sweepUntilDone(Date.now() + (readSettings(env).uploadUrlTtl + 7200) * 1000)
+    expect(await countRows('SELECT COUNT(*) AS n FROM canvases WHERE canvas_id = ?', id)).toBe(0)
+    expect(await countRows('SELECT COUNT(*) AS n FROM versions WHERE canvas_id = ?', id)).toBe(0)
+    expect(
+      await countRows('SELECT COUNT(*) AS n FROM share_links WHERE token = ?', share.token),
+    ).toBe(0)
+    expect((await call(`/share/${share.token}/content`)).status).toBe(404)
     expect(
       await countRows(
         'SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?',

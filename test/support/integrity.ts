@@ -7,12 +7,17 @@ import { objectsOf } from './state'
 // no version without its files (every item, the main one among them), no finalized file without
 // its bytes.
 
-/** The canvases as a user sees them (no ids or times, so two workspaces can be compared). */
+/**
+ * The canvases as a user sees them (no ids or times, so two workspaces can be compared): live ones
+ * only, since a deleted canvas is an expired one until the sweep removes its rows.
+ */
 export async function visibleState(workspaceId: string) {
+  const now = Date.now()
+  const live = `(c.expires_at IS NULL OR c.expires_at > ${now})`
   const [canvases, versions, shares] = await env.DB.batch([
     env.DB.prepare(
       `SELECT canvas_id, title, ext, renderer_id, visibility, version, expires_at IS NULL AS permanent
-       FROM canvases WHERE workspace_id = ?`,
+       FROM canvases c WHERE workspace_id = ? AND ${live}`,
     ).bind(workspaceId),
     env.DB.prepare(
       `SELECT v.canvas_id, v.version, f.sha256, v.main_path,
@@ -21,11 +26,11 @@ export async function visibleState(workspaceId: string) {
             ORDER BY path) i LEFT JOIN files fi ON fi.file_id = i.file_id) AS items
        FROM versions v
        JOIN canvases c ON c.canvas_id = v.canvas_id LEFT JOIN files f ON f.file_id = v.file_id
-       WHERE c.workspace_id = ? ORDER BY v.version`,
+       WHERE c.workspace_id = ? AND ${live} ORDER BY v.version`,
     ).bind(workspaceId),
     env.DB.prepare(
       `SELECT s.canvas_id, s.view_count, s.password_hash IS NOT NULL AS protected FROM share_links s
-       JOIN canvases c ON c.canvas_id = s.canvas_id WHERE c.workspace_id = ?`,
+       JOIN canvases c ON c.canvas_id = s.canvas_id WHERE c.workspace_id = ? AND ${live}`,
     ).bind(workspaceId),
   ])
   type Row = Record<string, unknown> & { canvas_id: string; title: string }

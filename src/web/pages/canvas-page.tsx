@@ -63,6 +63,11 @@ export function CanvasPage(
                     v{v.version} · {v.created_at.slice(0, 16).replace('T', ' ')}
                   </option>
                 ))}
+                {!props.versions.some((v) => v.version === props.shown) && (
+                  <option value={String(props.shown)} selected>
+                    v{props.shown}
+                  </option>
+                )}
               </select>
               <button type="submit" data-without-js>
                 Show

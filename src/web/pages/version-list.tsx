@@ -45,6 +45,12 @@ export function VersionList(props: {
           </tr>
         ))}
       </ListTable>
+      {props.current > versions.length && (
+        <p class="muted">
+          The latest {versions.length} of {props.current} versions. An older one opens by its
+          number: <code>/c/{canvasId}?v=1</code>.
+        </p>
+      )}
       {props.textual && versions.length > 1 && (
         <form class="row spaced" method="get" action={`/c/${canvasId}/diff`}>
           <div>

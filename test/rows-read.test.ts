@@ -1,0 +1,187 @@
+import { env } from 'cloudflare:test'
+import { expect, it } from 'vitest'
+import {
+  bytesOf,
+  call,
+  json,
+  metaOf,
+  newAccount,
+  newCanvas,
+  presignAndPut,
+  upload,
+} from './support/api'
+import { seedCanvases } from './support/seed'
+import { meteredD1 } from '../src/storage/metered-d1'
+
+// What D1 bills: rows read and rows written, from D1's own `meta` of every statement a request
+// runs. Budget (issue: scale and cost): a point read or write reads at most 10 rows; a page of a
+// list at most its length + 10, at any depth when paged by cursor. The table in BENCHMARKS.md
+// comes from here (`npx vitest run --project workers test/rows-read.test.ts`).
+
+type Cost = { trips: number; read: number; written: number }
+type Init = Parameters<typeof call>[1] & {}
+
+const POINT = 10
+
+it('keeps every route within its D1 rows budget, whatever the workspace holds', async () => {
+  const account = await newAccount()
+  const key = account.key
+  // 300 more canvases, so that a list or a write that reads the workspace would show it.
+  const seeded = await upload(key, bytesOf('seeded bytes for the rows budget'))
+  await seedCanvases(account.workspaceId, account.userId, seeded, 300, null)
+  const canvas = await newCanvas(key, 'rows v1', { permanent: true })
+  const id = canvas.canvas_id
+  for (const n of [2, 3]) {
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key,
+      json: { file_id: await upload(key, bytesOf(`rows v${n}`)) },
+    })
+  }
+  const site = await json(
+    await call('/v1/canvases', {
+      method: 'POST',
+      key,
+      json: {
+        title: 'site',
+        permanent: true,
+        items: [
+          { path: 'index.html', file_id: await upload(key, bytesOf('<p>hi</p>'), 'html') },
+          { path: 'css/a.css', file_id: await upload(key, bytesOf('p{}'), 'css') },
+        ],
+      },
+    }),
+  )
+  const link = await json(await call(`/v1/canvases/${id}/shares`, { method: 'POST', key }))
+  const publicId = (await newCanvas(key, 'public rows', { permanent: true })).canvas_id
+  await call(`/v1/canvases/${publicId}`, { method: 'PATCH', key, json: { visibility: 'public' } })
+  await call('/v1/me', { key }) // last_used_at is fresh: its write does not run again
+
+  const measure = async (path: string, init: Init = {}): Promise<Cost> => {
+    const { db, meter } = meteredD1(env.DB)
+    const res = await call(path, { key, ...init, env: { DB: db } })
+    expect(res.status, `${init.method ?? 'GET'} ${path}`).toBeLessThan(400)
+    return { trips: meter.roundTrips, read: meter.rowsRead, written: meter.rowsWritten }
+  }
+  // The cursor to page 11 of 300 canvases and more, 20 a page.
+  let cursor: string | null = null
+  for (let page = 0; page < 10; page++) {
+    const query: string = cursor ? `&cursor=${cursor}` : ''
+    cursor = (await json(await call(`/v1/canvases?limit=20${query}`, { key }))).next_cursor
+  }
+  expect(cursor).not.toBeNull()
+
+  const points: Record<string, Cost> = {
+    'GET /v1/me': await measure('/v1/me'),
+    'GET /v1/canvases/:id': await measure(`/v1/canvases/${id}`),
+    'GET /v1/canvases/:id/content': await measure(`/v1/canvases/${id}/content`),
+    'GET /v1/canvases/:id/versions/:n': await measure(`/v1/canvases/${id}/versions/1`),
+    'GET /v1/canvases/:id/versions/:n/items (2 files)': await measure(
+      `/v1/canvases/${site.canvas_id}/versions/1/items`,
+    ),
+    'GET /v1/canvases/:id/content/:path': await measure(
+      `/v1/canvases/${site.canvas_id}/content/css/a.css`,
+    ),
+    'GET /v1/canvases/:id/shares': await measure(`/v1/canvases/${id}/shares`),
+    'GET /share/:token': await measure(`/share/${link.token}`, { key: undefined }),
+    'GET /share/:token/content': await measure(`/share/${link.token}/content`, {
+      key: undefined,
+    }),
+    'GET /c/:id (public viewer)': await measure(`/c/${publicId}`, { key: undefined }),
+    'POST /v1/upload/presign': await measure('/v1/upload/presign', {
+      method: 'POST',
+      json: await metaOf(bytesOf('presigned for the rows budget')),
+    }),
+  }
+  const { meta } = await presignAndPut(key, bytesOf('finalized for the rows budget'))
+  points['POST /v1/upload/finalize'] = await measure('/v1/upload/finalize', {
+    method: 'POST',
+    json: meta,
+  })
+  points['POST /v1/canvases'] = await measure('/v1/canvases', {
+    method: 'POST',
+    json: { file_id: await upload(key, bytesOf('created')), title: 't', ext: 'txt' },
+  })
+  const form = new FormData()
+  form.append('file', new File(['uploaded in the request'], 'direct.txt'))
+  points['POST /v1/canvases (multipart)'] = await measure('/v1/canvases', {
+    method: 'POST',
+    body: form,
+  })
+  points['PATCH /v1/canvases/:id (new version)'] = await measure(`/v1/canvases/${id}`, {
+    method: 'PATCH',
+    json: { file_id: await upload(key, bytesOf('rows v4')) },
+  })
+  points['PATCH /v1/canvases/:id (title)'] = await measure(`/v1/canvases/${id}`, {
+    method: 'PATCH',
+    json: { title: 'renamed' },
+  })
+  points['POST /v1/canvases/:id/permanent'] = await measure(`/v1/canvases/${id}/permanent`, {
+    method: 'POST',
+  })
+  points['POST /v1/canvases/:id/shares'] = await measure(`/v1/canvases/${id}/shares`, {
+    method: 'POST',
+    json: {},
+  })
+  points['DELETE /v1/canvases/:id/shares/:token'] = await measure(
+    `/v1/canvases/${id}/shares/${link.token}`,
+    { method: 'DELETE' },
+  )
+  points['DELETE /v1/canvases/:id'] = await measure(`/v1/canvases/${site.canvas_id}`, {
+    method: 'DELETE',
+  })
+  for (const [route, cost] of Object.entries(points)) {
+    expect(cost.read, route).toBeLessThanOrEqual(POINT)
+  }
+
+  // Lists: [cost, length of the page].
+  const lists: Record<string, [Cost, number]> = {
+    'GET /v1/canvases?limit=20': [await measure('/v1/canvases?limit=20'), 20],
+    'GET /v1/canvases?limit=20&cursor= (page 11)': [
+      await measure(`/v1/canvases?limit=20&cursor=${cursor}`),
+      20,
+    ],
+    'GET /v1/canvases?limit=100': [await measure('/v1/canvases?limit=100'), 100],
+    'GET /v1/canvases/:id/versions (4)': [await measure(`/v1/canvases/${id}/versions`), 4],
+    'GET /v1/canvases/:id/versions?limit=2&cursor=': [
+      await measure(
+        `/v1/canvases/${id}/versions?limit=2&cursor=${(await json(await call(`/v1/canvases/${id}/versions?limit=2`, { key }))).next_cursor}`,
+      ),
+      2,
+    ],
+    'GET / (dashboard, 20 a page)': [
+      await measure('/', { key: undefined, cookie: account.cookie }),
+      20,
+    ],
+  }
+  for (const [route, [cost, length]] of Object.entries(lists)) {
+    expect(cost.read, route).toBeLessThanOrEqual(length + 10)
+  }
+
+  // The owner's page of a canvas shows three lists (its latest versions, its links, the files of
+  // the version shown) beside the session and the canvas: each list's rows and 10 for each.
+  const owner = await measure(`/c/${id}`, { key: undefined, cookie: account.cookie })
+  const listed = 4 + 1 + 1
+  expect(owner.read).toBeLessThanOrEqual(listed + 30)
+
+  // Not held to a budget, shown for what they cost: an offset walks every entry before the page,
+  // and usage adds up the workspace (one row per canvas, version, file and link it holds).
+  const unbounded: Record<string, Cost> = {
+    'GET /v1/canvases?limit=20&offset=300': await measure('/v1/canvases?limit=20&offset=300'),
+    'GET /v1/usage (300 canvases)': await measure('/v1/usage'),
+  }
+  expect(unbounded['GET /v1/canvases?limit=20&offset=300'].read).toBeGreaterThan(300)
+
+  const row = (route: string, c: Cost, budget: string) =>
+    `| ${route} | ${c.trips} | ${c.read} | ${c.written} | ${budget} |`
+  console.log(
+    [
+      '| Route | D1 round trips | rows read | rows written | budget (rows read) |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...Object.entries(points).map(([r, c]) => row(r, c, `≤ ${POINT}`)),
+      ...Object.entries(lists).map(([r, [c, n]]) => row(r, c, `≤ ${n + 10}`)),
+      row('GET /c/:id (owner page: 4 versions, 1 link, 1 file)', owner, `≤ ${listed + 30}`),
+      ...Object.entries(unbounded).map(([r, c]) => row(r, c, '—')),
+    ].join('\n'),
+  )
+})
