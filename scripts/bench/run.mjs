@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { appOptions, buildWorker, migrate, serve } from '../lib/miniflare-service.mjs'
 import { describe } from '../lib/retry.mjs'
+import { lastPage } from './pages.mjs'
 import { isMeasured, notMeasured, notMeasuredIn, throughputTable, writeReport } from './report.mjs'
 import {
   copyCanvasRow,
@@ -231,9 +232,10 @@ async function bundleBaseline(file) {
 }
 
 /**
- * List and get latency with 1,000 vs 100,000 canvases in the workspace: both workspaces seeded
- * first, then measured in turns, run after run, so a noisy moment hits both sizes alike; a
- * workspace whose seeding fails is reported as not measured, beside the other.
+ * List and get latency with 1,000 vs 100,000 canvases in the workspace: the first page, the last
+ * page by cursor and by offset (the same canvases, lastPage), and a canvas by id. Both workspaces
+ * are seeded first, then measured in turns, run after run, so a noisy moment hits both sizes
+ * alike; a workspace whose seeding fails is reported as not measured, beside the other.
  */
 async function scaling(app) {
   const workspaces = []
@@ -255,17 +257,20 @@ async function scaling(app) {
   return workspaces.map((w) => (isMeasured(w) ? scaleRow(w) : w))
 }
 
-/** A workspace of `count` canvases and the URLs measured in it. */
+/** A workspace of `count` canvases, its deepest page found, and the URLs measured in it. */
 async function scaleWorkspace(app, count) {
   const key = await seedWorkspace(app, count)
+  const last = await lastPage(app.url, key)
   const list = `${app.url}/v1/canvases`
+  // In the order measured: the first page and the last by cursor back to back, for their ratio.
   const urls = {
     list,
+    cursor: `${list}?cursor=${last.cursor}`,
     get: `${list}/s${count}x${Math.floor(count / 2)}`,
-    deep: `${list}?offset=${Math.max(0, count - 40)}`,
+    offset: `${list}?offset=${last.offset}`,
   }
   const runs = Object.fromEntries(Object.keys(urls).map((figure) => [figure, []]))
-  return { count, urls, runs, auth: bearer(key) }
+  return { count, total: last.total, limit: last.limit, urls, runs, auth: bearer(key) }
 }
 
 function bearer(key) {
@@ -285,13 +290,29 @@ function p50(url, headers) {
   return notMeasured(reason)
 }
 
-/** The medians of one workspace's figures over the runs measured. */
-function scaleRow({ count, runs }) {
+/**
+ * The medians of one workspace's figures over the runs measured; the last page by cursor over
+ * the first page is the median of each run's own ratio (the two measured back to back).
+ */
+function scaleRow({ count, total, limit, runs }) {
   const figure = (name) => {
     const measured = runs[name].filter(isMeasured)
     return measured.length ? median(measured) : runs[name][0]
   }
-  return { count, list: figure('list'), get: figure('get'), deep: figure('deep') }
+  const ratios = runs.list.flatMap((first, i) => {
+    const last = runs.cursor[i]
+    return isMeasured(first) && isMeasured(last) ? [last / first] : []
+  })
+  return {
+    count,
+    total,
+    limit,
+    list: figure('list'),
+    cursor: figure('cursor'),
+    get: figure('get'),
+    offset: figure('offset'),
+    cursorRatio: ratios.length ? median(ratios) : notMeasured('no run measured both pages'),
+  }
 }
 
 /**
