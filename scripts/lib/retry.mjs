@@ -43,11 +43,15 @@ export function isTransient(err) {
   return false
 }
 
-/** An error and its causes on one line: "fetch failed: write EPIPE (EPIPE)". */
+/**
+ * An error and its causes on one line: "fetch failed: write EPIPE (EPIPE)". A cause that its
+ * error's message already tells (as retry's does) is not told twice.
+ */
 export function describe(err) {
   const parts = []
   for (let e = err; e && parts.length < 4; e = e.cause) {
     const message = e instanceof Error ? e.message : String(e)
+    if (parts.length && parts.at(-1).includes(message)) break
     parts.push(e.code && !message.includes(e.code) ? `${message} (${e.code})` : message)
   }
   return parts.join(': ')
