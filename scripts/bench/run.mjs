@@ -6,6 +6,8 @@
 //   node scripts/bench/run.mjs [--runs 5] [--seconds 5] [--connections 32] [--only <text>]
 // --only measures just the routes whose name contains <text> (beside both baselines), prints the
 // table and leaves BENCHMARKS.md alone: for trying a change quickly.
+// Seeding retries what the runtime drops (scripts/lib/retry.mjs); a figure wrk could not measure,
+// or a section that failed all the same, is reported as "not measured (why)" beside the rest.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,8 +15,17 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { appOptions, buildWorker, migrate, serve } from '../lib/miniflare-service.mjs'
-import { throughputTable, writeReport } from './report.mjs'
-import { copyCanvasRow, presignScript, seedApp, seedExpired, seedWorkspace } from './seed.mjs'
+import { describe } from '../lib/retry.mjs'
+import { lastPage } from './pages.mjs'
+import { isMeasured, notMeasured, notMeasuredIn, throughputTable, writeReport } from './report.mjs'
+import {
+  copyCanvasRow,
+  presignScript,
+  seedApp,
+  seedExpired,
+  seedWorkspace,
+  withDb,
+} from './seed.mjs'
 import { ensureWrk, median, wrk as load } from './wrk.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -47,6 +58,62 @@ try {
     },
   })
   await migrate(app.mf)
+  // Each section stands alone: one that fails after its retries is reported as not measured,
+  // and the others are still measured, printed and written.
+  const rows = await section('throughput', () => throughput(app))
+  if (ONLY) {
+    if (!isMeasured(rows)) throw new Error(`throughput not measured: ${rows.notMeasured}`)
+    console.log(throughputTable(rows, RUNS).join('\n'))
+  } else {
+    const scale = await section('scaling', () => scaling(app))
+    const sweep = await section('sweep', () => sweepBench(app, sweepLines))
+    if (![rows, scale, sweep].some(isMeasured))
+      throw new Error('nothing was measured: BENCHMARKS.md is left as it was')
+    writeReport(join(root, 'BENCHMARKS.md'), {
+      rows,
+      bundle,
+      scale,
+      sweep,
+      runs: RUNS,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    })
+    const missing = notMeasuredIn({ rows, scale, sweep })
+    if (missing.length)
+      console.error(`Not measured (${missing.length}), see above:\n  ${missing.join('\n  ')}`)
+  }
+} finally {
+  for (const s of servers)
+    await s.mf.dispose().catch((err) => console.error(`disposing of ${s.name}: ${describe(err)}`))
+  rmSync(work, { recursive: true, force: true })
+}
+
+/** `measure()`, or when it throws, its reason as a figure not measured (told on stderr). */
+async function section(name, measure) {
+  try {
+    return await measure()
+  } catch (err) {
+    console.error(`${name}: not measured:`, err)
+    return notMeasured(err)
+  }
+}
+
+/** One wrk run's figures, or when wrk fails, the reason as a figure not measured. */
+function tryWrk(target, seconds, run = 'not measured') {
+  try {
+    return wrk(target, seconds)
+  } catch (err) {
+    console.error(`${run}: ${describe(err)}`)
+    // The route's row already names the URL: the table gets wrk's own reason.
+    return notMeasured(err.wrkFailure ? `wrk: ${err.wrkFailure}` : err)
+  }
+}
+
+/**
+ * The routes beside both baselines, run after run in turns: the app's data seeded through the
+ * API, the bare D1 Worker given its own copy of the canvas row it reads.
+ */
+async function throughput(app) {
   const seed = await seedApp(app.url)
   const hono = await serveBench('hono', {
     modules: true,
@@ -65,8 +132,24 @@ try {
   await migrate(d1.mf)
   await copyCanvasRow(app.mf, d1.mf, seed.canvasId)
 
+  const measured = routes(app, hono, d1, seed).filter(
+    (t) => !ONLY || t.kind || t.name.includes(ONLY),
+  )
+  const results = new Map(measured.map((t) => [t.name, []]))
+  for (const t of measured) tryWrk(t, 1, 'warm-up, not counted')
+  for (let run = 0; run < RUNS; run++) {
+    for (const t of measured) results.get(t.name).push(tryWrk(t, SECONDS))
+  }
+  const baselineRuns = {
+    hono: results.get(measured.find((t) => t.kind === 'hono').name),
+    d1: results.get(measured.find((t) => t.kind === 'd1').name),
+  }
+  return measured.map((t) => throughputRow(t, results.get(t.name), baselineRuns[t.baseline]))
+}
+
+function routes(app, hono, d1, seed) {
   const auth = ['-H', `Authorization: Bearer ${seed.key}`]
-  const targets = [
+  return [
     { name: 'bare Hono (baseline)', url: `${hono.url}/`, kind: 'hono' },
     { name: 'bare D1 read (baseline)', url: `${d1.url}/`, kind: 'd1' },
     { name: 'GET /health', url: `${app.url}/health`, baseline: 'hono', target: 0.9 },
@@ -103,50 +186,31 @@ try {
       target: 0.6,
     },
   ]
-  const measured = targets.filter((t) => !ONLY || t.kind || t.name.includes(ONLY))
-  const results = new Map(measured.map((t) => [t.name, []]))
-  for (const t of measured) wrk(t, 1) // warm-up
-  for (let run = 0; run < RUNS; run++) {
-    for (const t of measured) results.get(t.name).push(wrk(t, SECONDS))
+}
+
+/**
+ * A route's medians over the runs wrk measured, or not measured when none was. Its ratio is the
+ * median of each run's figure over its own baseline, measured moments apart (the machine's load
+ * drifts between runs far more than between neighbours), over the runs where both were measured.
+ */
+function throughputRow(t, runs, baselineRuns) {
+  const ok = runs.filter(isMeasured)
+  if (ok.length === 0) return { ...t, notMeasured: runs[0].notMeasured }
+  const ratios = baselineRuns
+    ? runs.flatMap((r, i) =>
+        isMeasured(r) && isMeasured(baselineRuns[i]) ? [r.rps / baselineRuns[i].rps] : [],
+      )
+    : []
+  return {
+    ...t,
+    runs: ok.length,
+    rps: median(ok.map((r) => r.rps)),
+    ratio: median(ratios),
+    p50: median(ok.map((r) => r.p50)),
+    p99: median(ok.map((r) => r.p99)),
+    statusErrors: ok.reduce((n, r) => n + r.statusErrors, 0),
+    socketErrors: ok.reduce((n, r) => n + r.socketErrors, 0),
   }
-  const baselineRuns = {
-    hono: results.get(measured.find((t) => t.kind === 'hono').name),
-    d1: results.get(measured.find((t) => t.kind === 'd1').name),
-  }
-  const rows = measured.map((t) => {
-    const runs = results.get(t.name)
-    return {
-      ...t,
-      rps: median(runs.map((r) => r.rps)),
-      // Each run's figure over its own baseline, measured moments apart: the machine's load
-      // drifts between runs far more than between neighbours.
-      ratio: t.baseline
-        ? median(runs.map((r, i) => r.rps / baselineRuns[t.baseline][i].rps))
-        : undefined,
-      p50: median(runs.map((r) => r.p50)),
-      p99: median(runs.map((r) => r.p99)),
-      statusErrors: runs.reduce((n, r) => n + r.statusErrors, 0),
-      socketErrors: runs.reduce((n, r) => n + r.socketErrors, 0),
-    }
-  })
-  if (ONLY) {
-    console.log(throughputTable(rows).join('\n'))
-  } else {
-    const scale = await scaling(app)
-    const sweepResult = await sweepBench(app, sweepLines)
-    writeReport(join(root, 'BENCHMARKS.md'), {
-      rows,
-      bundle,
-      scale,
-      sweep: sweepResult,
-      runs: RUNS,
-      seconds: SECONDS,
-      connections: CONNECTIONS,
-    })
-  }
-} finally {
-  for (const s of servers) await s.mf.dispose().catch(() => {})
-  rmSync(work, { recursive: true, force: true })
 }
 
 async function serveBench(name, options) {
@@ -168,50 +232,106 @@ async function bundleBaseline(file) {
 }
 
 /**
- * List and get latency with 1,000 vs 100,000 canvases in the workspace: both workspaces seeded
- * first, then measured in turns, run after run, so a noisy moment hits both sizes alike.
+ * List and get latency with 1,000 vs 100,000 canvases in the workspace: the first page, the last
+ * page by cursor and by offset (the same canvases, lastPage), and a canvas by id. Both workspaces
+ * are seeded first, then measured in turns, run after run, so a noisy moment hits both sizes
+ * alike; a workspace whose seeding fails is reported as not measured, beside the other.
  */
 async function scaling(app) {
   const workspaces = []
-  for (const count of [1000, 100000])
-    workspaces.push({ count, key: await seedWorkspace(app, count) })
-  const runs = new Map(workspaces.map((w) => [w.count, { list: [], get: [], deep: [] }]))
+  for (const count of [1000, 100000]) {
+    workspaces.push({
+      count,
+      ...(await section(`scaling at ${count}`, () => scaleWorkspace(app, count))),
+    })
+  }
+  const seeded = workspaces.filter(isMeasured)
+  if (seeded.length === 0) throw new Error(workspaces[0].notMeasured)
   for (let run = 0; run < RUNS; run++) {
-    for (const { count, key } of workspaces) {
-      const auth = ['-H', `Authorization: Bearer ${key}`]
-      const figures = runs.get(count)
-      figures.list.push(wrk({ url: `${app.url}/v1/canvases`, headers: auth }, SECONDS).p50)
-      const middle = `${app.url}/v1/canvases/s${count}x${Math.floor(count / 2)}`
-      figures.get.push(wrk({ url: middle, headers: auth }, SECONDS).p50)
-      const last = `${app.url}/v1/canvases?offset=${Math.max(0, count - 40)}`
-      figures.deep.push(wrk({ url: last, headers: auth }, SECONDS).p50)
+    for (const w of seeded) {
+      for (const [figure, url] of Object.entries(w.urls)) {
+        w.runs[figure].push(p50(url, w.auth))
+      }
     }
   }
-  return workspaces.map(({ count }) => {
-    const figures = runs.get(count)
-    return {
-      count,
-      list: median(figures.list),
-      get: median(figures.get),
-      deep: median(figures.deep),
-    }
-  })
+  return workspaces.map((w) => (isMeasured(w) ? scaleRow(w) : w))
 }
 
-/** 10,000 expired canvases through the scheduled handler: runs needed and time. */
+/** A workspace of `count` canvases, its deepest page found, and the URLs measured in it. */
+async function scaleWorkspace(app, count) {
+  const key = await seedWorkspace(app, count)
+  const last = await lastPage(app.url, key)
+  const list = `${app.url}/v1/canvases`
+  // In the order measured: the first page and the last by cursor back to back, for their ratio.
+  const urls = {
+    list,
+    cursor: `${list}?cursor=${last.cursor}`,
+    get: `${list}/s${count}x${Math.floor(count / 2)}`,
+    offset: `${list}?offset=${last.offset}`,
+  }
+  const runs = Object.fromEntries(Object.keys(urls).map((figure) => [figure, []]))
+  return { count, total: last.total, limit: last.limit, urls, runs, auth: bearer(key) }
+}
+
+function bearer(key) {
+  return ['-H', `Authorization: Bearer ${key}`]
+}
+
+/**
+ * One wrk run's p50 at `url`, or not measured: also when any answer was not 2xx, whose latency
+ * is not the page's.
+ */
+function p50(url, headers) {
+  const result = tryWrk({ url, headers }, SECONDS)
+  if (!isMeasured(result)) return result
+  if (result.statusErrors === 0) return result.p50
+  const reason = `${result.statusErrors} of ${result.requests} answers not 2xx`
+  console.error(`not measured: ${url}: ${reason}`)
+  return notMeasured(reason)
+}
+
+/**
+ * The medians of one workspace's figures over the runs measured; the last page by cursor over
+ * the first page is the median of each run's own ratio (the two measured back to back).
+ */
+function scaleRow({ count, total, limit, runs }) {
+  const figure = (name) => {
+    const measured = runs[name].filter(isMeasured)
+    return measured.length ? median(measured) : runs[name][0]
+  }
+  const ratios = runs.list.flatMap((first, i) => {
+    const last = runs.cursor[i]
+    return isMeasured(first) && isMeasured(last) ? [last / first] : []
+  })
+  return {
+    count,
+    total,
+    limit,
+    list: figure('list'),
+    cursor: figure('cursor'),
+    get: figure('get'),
+    offset: figure('offset'),
+    cursorRatio: ratios.length ? median(ratios) : notMeasured('no run measured both pages'),
+  }
+}
+
+/**
+ * 10,000 expired canvases through the scheduled handler: runs needed and time. A handler run is
+ * not retried (the figures are its runs); a failed one leaves the sweep not measured.
+ */
 async function sweepBench(app, summaries) {
   await seedExpired(app, 10000)
-  const db = await app.mf.getD1Database('DB')
   const worker = await app.mf.getWorker()
+  const left = () =>
+    withDb(app.mf, 'counting the expired canvases left', (db) =>
+      db.prepare("SELECT COUNT(*) AS n FROM canvases WHERE canvas_id LIKE 'sweepbench%'").first(),
+    )
   let runs = 0
   const started = performance.now()
   while (runs < 10) {
     runs++
     await worker.scheduled({ scheduledTime: new Date(), cron: '*/15 * * * *' })
-    const left = await db
-      .prepare("SELECT COUNT(*) AS n FROM canvases WHERE canvas_id LIKE 'sweepbench%'")
-      .first()
-    if (left.n === 0) break
+    if ((await left()).n === 0) break
   }
   // The runtime's log reaches us a moment after the handler returns.
   for (let i = 0; i < 50 && summaries.length < runs; i++)

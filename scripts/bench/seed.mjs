@@ -1,23 +1,45 @@
 // The data the benchmark measures: an account with canvases and a share link through the API,
-// and, for scale, tens of thousands of canvases written straight into D1.
+// and, for scale, tens of thousands of canvases written straight into D1. Every step is retried
+// when its socket fails or the runtime answers 5xx (scripts/lib/retry.mjs) and made safe to
+// repeat: API writes carry an Idempotency-Key, D1 inserts skip rows already there.
+import { randomUUID } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAccount, fetchRetry as fetch } from '../lib/local-service.mjs'
+import { createAccount, expectStatus, fetchRetry } from '../lib/local-service.mjs'
+import { retry } from '../lib/retry.mjs'
 
 /** A signed-up account's read+write key. */
 const account = async (url, email) => (await createAccount(url, email)).key
+
+/**
+ * One API request and its answer's JSON, refused unless `status`. A write is sent with an
+ * Idempotency-Key that its retries share, so one whose answer was lost is answered again rather
+ * than done twice.
+ */
+async function api(url, key, method, path, { body, json, status = 200 } = {}) {
+  const headers = { Authorization: `Bearer ${key}` }
+  if (method !== 'GET') headers['Idempotency-Key'] = randomUUID()
+  if (json !== undefined) headers['Content-Type'] = 'application/json'
+  const res = await fetchRetry(`${url}${path}`, {
+    method,
+    headers,
+    body: json !== undefined ? JSON.stringify(json) : body,
+  })
+  await expectStatus(res, [status], `${method} ${path}`)
+  return res.json()
+}
+
+/** One step against the app's D1 through Miniflare's proxy, which is a socket too: retried. */
+export const withDb = (mf, what, step) =>
+  retry(what, async () => step(await mf.getD1Database('DB')))
 
 /** A permanent canvas made by a multipart upload; returns its id. */
 async function create(url, key, name, content) {
   const form = new FormData()
   form.append('file', new Blob([content]), name)
   form.append('permanent', 'true')
-  const res = await fetch(`${url}/v1/canvases`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}` },
-    body: form,
-  })
-  return (await res.json()).canvas_id
+  const made = await api(url, key, 'POST', '/v1/canvases', { body: form, status: 201 })
+  return made.canvas_id
 }
 
 /** 20 private canvases (a list page), a public one, and a share link of the last private one. */
@@ -28,40 +50,35 @@ export async function seedApp(url) {
     canvasId = await create(url, key, `note-${i}.md`, `# Note ${i}\n\nSome text.`)
   }
   const publicId = await create(url, key, 'public.md', '# Public\n\nHello.')
-  await fetch(`${url}/v1/canvases/${publicId}`, {
-    method: 'PATCH',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ visibility: 'public' }),
-  })
-  const share = await fetch(`${url}/v1/canvases/${canvasId}/shares`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}` },
-  })
-  const { token } = await share.json()
-  return { key, canvasId, publicId, token }
+  await api(url, key, 'PATCH', `/v1/canvases/${publicId}`, { json: { visibility: 'public' } })
+  const share = await api(url, key, 'POST', `/v1/canvases/${canvasId}/shares`, { status: 201 })
+  return { key, canvasId, publicId, token: share.token }
 }
 
 /** The bare D1 Worker's database gets its own copy of the canvas row it reads. */
 export async function copyCanvasRow(fromMf, toMf, canvasId) {
-  const row = await (
-    await fromMf.getD1Database('DB')
+  const row = await withDb(fromMf, 'reading the canvas row to copy', (db) =>
+    db.prepare('SELECT * FROM canvases WHERE canvas_id = ?').bind(canvasId).first(),
   )
-    .prepare('SELECT * FROM canvases WHERE canvas_id = ?')
-    .bind(canvasId)
-    .first()
-  const db = await toMf.getD1Database('DB')
+  if (!row) throw new Error(`copying canvas ${canvasId}: no such row`)
   const columns = Object.keys(row)
-  await db.batch([
-    db.prepare("INSERT INTO users VALUES (?, 'x@example.com', 'x', 0)").bind(row.owner_user_id),
-    db
-      .prepare("INSERT INTO workspaces VALUES (?, 'x', ?, 0)")
-      .bind(row.workspace_id, row.owner_user_id),
-    db
-      .prepare(
-        `INSERT INTO canvases (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      )
-      .bind(...Object.values(row)),
-  ])
+  // ON CONFLICT DO NOTHING: a retry after a lost answer finds the rows there.
+  await withDb(toMf, 'copying the canvas row to the bare D1 Worker', (db) =>
+    db.batch([
+      db
+        .prepare("INSERT INTO users VALUES (?, 'x@example.com', 'x', 0) ON CONFLICT DO NOTHING")
+        .bind(row.owner_user_id),
+      db
+        .prepare("INSERT INTO workspaces VALUES (?, 'x', ?, 0) ON CONFLICT DO NOTHING")
+        .bind(row.workspace_id, row.owner_user_id),
+      db
+        .prepare(
+          `INSERT INTO canvases (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+           ON CONFLICT DO NOTHING`,
+        )
+        .bind(...Object.values(row)),
+    ]),
+  )
 }
 
 /** A wrk script that POSTs one presign body. */
@@ -78,9 +95,7 @@ export function presignScript(work) {
 /** A new workspace holding `count` canvases (ids `s<count>x<n>`); returns its API key. */
 export async function seedWorkspace(app, count) {
   const key = await account(app.url, `scale${count}@example.com`)
-  const me = await (
-    await fetch(`${app.url}/v1/me`, { headers: { Authorization: `Bearer ${key}` } })
-  ).json()
+  const me = await api(app.url, key, 'GET', '/v1/me')
   const first = await create(app.url, key, 'seed.txt', 'seed')
   const ids = Array.from({ length: count }, (_, i) => `s${count}x${i}`)
   await insertCanvases(app, me.workspace.workspace_id, first, ids, null)
@@ -89,48 +104,78 @@ export async function seedWorkspace(app, count) {
 
 /** `count` canvases (ids `sweepbench<n>`) of the bench account that expired a second ago. */
 export async function seedExpired(app, count) {
-  const db = await app.mf.getD1Database('DB')
-  const me = await db
-    .prepare(
-      `SELECT c.workspace_id, c.canvas_id FROM canvases c JOIN users u ON u.user_id = c.owner_user_id
-       WHERE u.email = 'bench@example.com' LIMIT 1`,
-    )
-    .first()
+  const me = await withDb(app.mf, "finding the bench account's workspace", (db) =>
+    db
+      .prepare(
+        `SELECT c.workspace_id, c.canvas_id FROM canvases c JOIN users u ON u.user_id = c.owner_user_id
+         WHERE u.email = 'bench@example.com' LIMIT 1`,
+      )
+      .first(),
+  )
+  if (!me) throw new Error('seeding expired canvases: the bench account (seedApp) has no canvas')
   const ids = Array.from({ length: count }, (_, i) => `sweepbench${i}`)
   await insertCanvases(app, me.workspace_id, me.canvas_id, ids, Date.now() - 1000)
 }
 
 /**
  * Canvases straight into D1, 1,000 a batch, each with a version 1 holding the content of
- * `modelId`'s current version; the API would take minutes. Newest first by id order.
+ * `modelId`'s current version; the API would take minutes. Newest first by id order. A batch is
+ * one transaction, retried whole; a retry after a lost answer skips the rows its first try wrote
+ * (ON CONFLICT DO NOTHING, hence the `WHERE true` SQLite asks of an INSERT … SELECT with it), and
+ * the batch counts the chunk's rows afterwards, so none can be missing unnoticed.
  */
 async function insertCanvases(app, workspaceId, modelId, ids, expiresAt) {
-  const db = await app.mf.getD1Database('DB')
-  const model = await db
-    .prepare(
-      `SELECT c.owner_user_id, v.file_id, v.size FROM canvases c
-       JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = c.version WHERE c.canvas_id = ?`,
-    )
-    .bind(modelId)
-    .first()
+  const model = await withDb(app.mf, `reading the model canvas ${modelId}`, (db) =>
+    db
+      .prepare(
+        `SELECT c.owner_user_id, v.file_id, v.size FROM canvases c
+         JOIN versions v ON v.canvas_id = c.canvas_id AND v.version = c.version WHERE c.canvas_id = ?`,
+      )
+      .bind(modelId)
+      .first(),
+  )
+  if (!model) throw new Error(`seeding canvases: the model canvas ${modelId} has no version`)
   const now = Date.now()
   for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = JSON.stringify(ids.slice(i, i + 1000))
-    await db.batch([
-      db
-        .prepare(
-          `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
-                                 visibility, version, created_at, updated_at, expires_at)
-           SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, ?
-           FROM json_each(?)`,
-        )
-        .bind(workspaceId, model.owner_user_id, now - i, now - i, expiresAt, chunk),
-      db
-        .prepare(
-          `INSERT INTO versions (canvas_id, version, file_id, size, created_at)
-           SELECT value, 1, ?, ?, ? FROM json_each(?)`,
-        )
-        .bind(model.file_id, model.size, now, chunk),
-    ])
+    const chunk = ids.slice(i, i + 1000)
+    const what = `inserting canvases ${i + 1}–${i + chunk.length} of ${ids.length}`
+    const [, , counted] = await withDb(app.mf, what, (db) =>
+      db.batch(insertChunk(db, { workspaceId, model, newest: now - i, now, expiresAt, chunk })),
+    )
+    const { canvases, versions } = counted.results[0]
+    if (canvases !== chunk.length || versions !== chunk.length)
+      throw new Error(`${what}: ${canvases} canvases and ${versions} versions in D1 afterwards`)
   }
+}
+
+/**
+ * The statements of one chunk: its canvases (created a millisecond apart from `newest` back),
+ * their versions 1, and a count of both.
+ */
+function insertChunk(db, { workspaceId, model, newest, now, expiresAt, chunk }) {
+  const json = JSON.stringify(chunk)
+  return [
+    db
+      .prepare(
+        `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
+                               visibility, version, created_at, updated_at, expires_at)
+         SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, ?
+         FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+      )
+      .bind(workspaceId, model.owner_user_id, newest, newest, expiresAt, json),
+    db
+      .prepare(
+        `INSERT INTO versions (canvas_id, version, file_id, size, created_at)
+         SELECT value, 1, ?, ?, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+      )
+      .bind(model.file_id, model.size, now, json),
+    db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM canvases WHERE canvas_id IN (SELECT value FROM json_each(?)))
+                  AS canvases,
+                (SELECT COUNT(*) FROM versions
+                  WHERE version = 1 AND canvas_id IN (SELECT value FROM json_each(?))) AS versions`,
+      )
+      .bind(json, json),
+  ]
 }

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { retry, TransientAnswer } from './retry.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -48,20 +49,35 @@ export async function startService(work, extraArgs = []) {
   throw new Error('the dev server did not start')
 }
 
-/** Signs up (the first user is always allowed) and returns a read+write API key and the cookie. */
+/**
+ * Signs up (the first user is always allowed) and returns a read+write API key and the cookie.
+ * Both requests are retried (fetchRetry); a signup retried after its answer was lost finds the
+ * account made, and logs in to it instead.
+ */
 export async function createAccount(url, email) {
-  const signup = await fetch(`${url}/auth/signup`, {
+  const credentials = {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password: 'a long password' }),
-  })
-  const cookie = signup.headers.get('set-cookie').split(';')[0]
-  const res = await fetch(`${url}/auth/keys`, {
+  }
+  let session = await fetchRetry(`${url}/auth/signup`, credentials)
+  if (session.status === 409) session = await fetchRetry(`${url}/auth/login`, credentials)
+  await expectStatus(session, [200, 201], `signing up ${email}`)
+  const cookie = session.headers.get('set-cookie').split(';')[0]
+  // A key made twice by a retry is one unused key more: harmless here.
+  const res = await fetchRetry(`${url}/auth/keys`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Cookie: cookie },
     body: JSON.stringify({ name: 'script' }),
   })
+  await expectStatus(res, [201], `creating an API key for ${email}`)
   return { key: (await res.json()).key, cookie }
+}
+
+/** Throws, naming `what` and quoting the answer, unless `res` has one of `statuses`. */
+export async function expectStatus(res, statuses, what) {
+  if (statuses.includes(res.status)) return
+  throw new Error(`${what}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`)
 }
 
 export function freePort() {
@@ -75,14 +91,22 @@ export function freePort() {
 }
 
 /**
- * fetch, once more on a failed socket: keep-alive sockets left idle during a long measurement
- * may have been closed by the server in the meantime.
+ * fetch, tried again (up to `tries` times, with growing waits, each retry said on stderr) when
+ * its socket fails or the answer is a 5xx or 429: keep-alive sockets left idle during a long
+ * measurement may have been closed by the server in the meantime, and a runtime busy with
+ * seeding can drop one. Other answers are the caller's to judge. A write is only safe to send
+ * again if repeating it is harmless or it carries an Idempotency-Key; its body must be a string,
+ * bytes or a FormData (sent again as it is).
  */
-export async function fetchRetry(url, init) {
-  try {
-    return await fetch(url, init)
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err
-    return fetch(url, init)
-  }
+export function fetchRetry(url, init = {}, { tries } = {}) {
+  return retry(
+    `${init.method ?? 'GET'} ${url}`,
+    async () => {
+      const res = await fetch(url, init)
+      if (res.status < 500 && res.status !== 429) return res
+      const retryAfter = Number(res.headers.get('retry-after')) || undefined
+      throw new TransientAnswer(res.status, await res.text(), retryAfter)
+    },
+    { tries },
+  )
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { freePort } from './local-service.mjs'
+import { describe, isTransient, retry } from './retry.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -59,17 +60,34 @@ export function appOptions(work, bundlePath, bindings = {}) {
   }
 }
 
-/** Starts Miniflare on a free 127.0.0.1 port; the caller disposes of `mf`. */
-export async function serve(options) {
-  const port = await freePort()
-  const mf = new Miniflare({ ...options, host: '127.0.0.1', port })
-  const url = (await mf.ready).toString().replace(/\/$/, '')
-  return { mf, url }
+/**
+ * Starts Miniflare on a free 127.0.0.1 port; the caller disposes of `mf`. Another process may
+ * take the port between its choice and Miniflare's listen: then another port is tried.
+ */
+export function serve(options) {
+  const portTaken = (err) => /EADDRINUSE|address already in use/i.test(describe(err))
+  return retry(
+    'starting Miniflare',
+    async () => {
+      const port = await freePort()
+      const mf = new Miniflare({ ...options, host: '127.0.0.1', port })
+      try {
+        const url = (await mf.ready).toString().replace(/\/$/, '')
+        return { mf, url }
+      } catch (err) {
+        await mf.dispose().catch((e) => console.error(`disposing of a failed Miniflare: ${e}`))
+        throw err
+      }
+    },
+    { tries: 3, retryable: (err) => portTaken(err) || isTransient(err) },
+  )
 }
 
-/** Applies drizzle/*.sql to the `DB` binding. */
+/**
+ * Applies drizzle/*.sql to the `DB` binding, statement by statement, each retried when the
+ * binding's socket fails (isTransient).
+ */
 export async function migrate(mf) {
-  const db = await mf.getD1Database('DB')
   const dir = join(root, 'drizzle')
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
@@ -77,7 +95,16 @@ export async function migrate(mf) {
     const sql = readFileSync(join(dir, file), 'utf8')
     // One exec of a whole Drizzle file fails in Miniflare: run it statement by statement.
     for (const statement of sql.split('--> statement-breakpoint')) {
-      if (statement.trim()) await db.prepare(statement).run()
+      if (!statement.trim()) continue
+      await retry(`migration ${file}`, async (n) => {
+        try {
+          await (await mf.getD1Database('DB')).prepare(statement).run()
+        } catch (err) {
+          // A try whose answer was lost may have applied the statement: its retry finds it done.
+          if (n > 1 && /already exists|duplicate column/i.test(describe(err))) return
+          throw err
+        }
+      })
     }
   }
 }
