@@ -344,5 +344,7 @@ async function sweepBench(app, summaries) {
     statements: total('statements'),
     rowsRead: total('rows_read'),
     rowsWritten: total('rows_written'),
+    canvases: summaries.reduce((n, line) => n + line.canvases, 0),
+    files: summaries.reduce((n, line) => n + line.files, 0),
   }
 }

@@ -139,7 +139,7 @@ async function insertCanvases(app, workspaceId, modelId, ids, expiresAt) {
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000)
     const what = `inserting canvases ${i + 1}–${i + chunk.length} of ${ids.length}`
-    const [, , counted] = await withDb(app.mf, what, (db) =>
+    const [, , , counted] = await withDb(app.mf, what, (db) =>
       db.batch(insertChunk(db, { workspaceId, model, newest: now - i, now, expiresAt, chunk })),
     )
     const { canvases, versions } = counted.results[0]
@@ -150,7 +150,7 @@ async function insertCanvases(app, workspaceId, modelId, ids, expiresAt) {
 
 /**
  * The statements of one chunk: its canvases (created a millisecond apart from `newest` back),
- * their versions 1, and a count of both.
+ * their versions 1 with their one item each, as the API writes them, and a count of both.
  */
 function insertChunk(db, { workspaceId, model, newest, now, expiresAt, chunk }) {
   const json = JSON.stringify(chunk)
@@ -158,17 +158,23 @@ function insertChunk(db, { workspaceId, model, newest, now, expiresAt, chunk }) 
     db
       .prepare(
         `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
-                               visibility, version, created_at, updated_at, expires_at)
-         SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, ?
+                               visibility, version, created_at, updated_at, expires_at, size)
+         SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ? - key, ? - key, ?, ?
          FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
       )
-      .bind(workspaceId, model.owner_user_id, newest, newest, expiresAt, json),
+      .bind(workspaceId, model.owner_user_id, newest, newest, expiresAt, model.size, json),
     db
       .prepare(
-        `INSERT INTO versions (canvas_id, version, file_id, size, created_at)
-         SELECT value, 1, ?, ?, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count)
+         SELECT value, 1, ?, ?, ?, 'index.txt', 1 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
       )
       .bind(model.file_id, model.size, now, json),
+    db
+      .prepare(
+        `INSERT INTO version_items (canvas_id, version, path, file_id)
+         SELECT value, 1, 'index.txt', ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+      )
+      .bind(model.file_id, json),
     db
       .prepare(
         `SELECT (SELECT COUNT(*) FROM canvases WHERE canvas_id IN (SELECT value FROM json_each(?)))
