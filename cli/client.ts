@@ -1,4 +1,5 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
+import { BOOKMARK_HEADER, newerBookmark, saveBookmark, storedBookmark } from './bookmark'
 import { CliError } from './errors'
 import { readText, send } from './http'
 import { log } from './log'
@@ -27,11 +28,16 @@ const DEFAULT_WAIT_S = 5
 export class Api {
   /** When requests may go out again after a 429; shared by all requests in flight. */
   private resumeAt = 0
+  /** The newest database bookmark the service gave (cli/bookmark.ts), sent back on every request. */
+  private bookmark: string | undefined
+  private saving = false
 
   constructor(
     readonly endpoint: string,
     private readonly apiKey?: string,
-  ) {}
+  ) {
+    this.bookmark = storedBookmark(endpoint)
+  }
 
   async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
     const answer = await this.exchange(path, options)
@@ -111,6 +117,7 @@ export class Api {
       if (value !== undefined) url.searchParams.set(name, String(value))
     }
     const headers: Record<string, string> = { ...options.headers }
+    if (this.bookmark) headers[BOOKMARK_HEADER] = this.bookmark
     if (options.auth !== false) {
       if (!this.apiKey)
         throw new CliError('not logged in: run `svc login` or set CANVAS_API_KEY', 'unauthorized')
@@ -131,6 +138,15 @@ export class Api {
     }
     const ms = Math.round(performance.now() - started)
     log('INFO', `${method} ${url.pathname}`, { status: response.statusCode, ms })
+    const bookmark = newerBookmark(this.bookmark, response.headers[BOOKMARK_HEADER])
+    if (bookmark !== this.bookmark) {
+      // Saved once, as the command ends: every answer may bring a newer one.
+      if (!this.saving) {
+        this.saving = true
+        process.once('exit', () => saveBookmark(this.endpoint, this.bookmark!))
+      }
+      this.bookmark = bookmark
+    }
     return response
   }
 }

@@ -1,12 +1,23 @@
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../lib/settings'
 import { liveNotifier } from '../live/notify'
-import { database } from '../storage/db'
+import { getCookie, setCookie } from 'hono/cookie'
+import { d1Session, database } from '../storage/db'
 import { afterResponse, type AppEnv } from './context'
 
+/**
+ * Each request runs its D1 queries in a session (read replication): from the bookmark the client
+ * last got, sent back in the `x-d1-bookmark` header (the CLI, any API client) or the bookmark
+ * cookie (browsers, after a form post), so a replica answers it only once it holds the client's own
+ * writes. The session's last bookmark goes out in the answer's header.
+ */
 export const services = createMiddleware<AppEnv>(async (c, next) => {
+  const session = d1Session(
+    c.env.DB,
+    c.req.header(BOOKMARK_HEADER) ?? getCookie(c, BOOKMARK_COOKIE),
+  )
   c.set('svc', {
-    db: database(c.env.DB),
+    db: database(session),
     bucket: c.env.BUCKET,
     settings: readSettings(c.env),
     now: Date.now,
@@ -14,4 +25,29 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
   })
   await next()
+  const bookmark = session.getBookmark()
+  if (!bookmark) return
+  try {
+    c.res.headers.set(BOOKMARK_HEADER, bookmark)
+  } catch {
+    // A response whose headers cannot change (a stream passed through whole): none to add.
+    return
+  }
+  // A browser sends no header of its own: after a write it gets the cookie, so the page it is
+  // sent to next reads that write. Five minutes is far longer than a replica lags.
+  const path = c.req.path
+  const api = path.startsWith('/v1/') || path === '/mcp'
+  const wrote = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400
+  if (!api && wrote) {
+    setCookie(c, BOOKMARK_COOKIE, bookmark, {
+      path: '/',
+      httpOnly: true,
+      secure: new URL(c.req.url).protocol === 'https:',
+      sameSite: 'Lax',
+      maxAge: 300,
+    })
+  }
 })
+
+export const BOOKMARK_HEADER = 'x-d1-bookmark'
+const BOOKMARK_COOKIE = 'canvas_bookmark'

@@ -7,8 +7,13 @@ import { DrizzleQueryError } from 'drizzle-orm/errors'
 // no schema is passed and its code stays out of the Worker bundle.
 export type Database = DrizzleD1Database
 
-// A binding lives as long as its isolate: its handle is built once, not on every request.
-const handles = new WeakMap<D1Database, Database>()
+/** What Drizzle runs statements on: the binding itself, or a session of it (read replicas). */
+export type D1Client = D1Database | D1DatabaseSession
+
+// A binding lives as long as its isolate: its handle is built once, not on every request. A
+// session lives for one request, and so does its handle.
+const handles = new WeakMap<D1Client, Database>()
+const clients = new WeakMap<Database, D1Client>()
 
 // Outside a batch, Drizzle wraps a failed statement's error in one whose message holds the SQL and
 // its bound values (hashes of passwords, sessions and keys among them), and error handlers log
@@ -24,11 +29,28 @@ d1Query.queryWithCache = async function (...args) {
   }
 }
 
-export function database(d1: D1Database): Database {
+export function database(d1: D1Client): Database {
   let db = handles.get(d1)
-  if (!db) handles.set(d1, (db = drizzle(d1)))
+  if (!db) {
+    // Drizzle asks of its client only prepare() and batch(), which a session has.
+    db = drizzle(d1 as D1Database)
+    handles.set(d1, db)
+    clients.set(db, d1)
+  }
   return db
 }
+
+/**
+ * Read routes run in a D1 session, so that with read replication enabled a replica may answer
+ * them, while `bookmark` (the last one this client was given) makes the session start no earlier
+ * than the client's own last write. Anything that is not a bookmark D1 gave (8-8-8-32 hex digits)
+ * is ignored: the session then starts at any replica.
+ */
+export function d1Session(d1: D1Database, bookmark: string | undefined): D1DatabaseSession {
+  return d1.withSession(bookmark && BOOKMARK.test(bookmark) ? bookmark : 'first-unconstrained')
+}
+
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/
 
 /**
  * A bound value selected into `column` by INSERT ... SELECT: the builder selects only columns and
@@ -62,26 +84,30 @@ export type Bound<R> = RunnableQuery<R, 'sqlite'> & {
 }
 
 /**
- * A statement built once per database handle, with placeholders where its values go, and bound to
- * values per call. Turning a builder into SQL costs Drizzle 0.2-0.3 ms per statement (measured in
- * Node: a key lookup 224 µs, a canvas read 326 µs), more than the rest of a hot read's own work, so
- * the statements every request runs are built here rather than per request.
+ * A statement built once, with placeholders where its values go, and bound to values per call.
+ * Turning a builder into SQL costs Drizzle 0.2-0.3 ms per statement (measured in Node: a key
+ * lookup 224 µs, a canvas read 326 µs), more than the rest of a hot read's own work, so the
+ * statements every request runs are built here once rather than per request (or per session).
  *
  * `db.batch` runs a prepared query with the values it was prepared with and has no way to pass
- * placeholder values, so a bound statement is the prepared query with its parameters filled in:
- * an object whose prototype is the prepared query, so every other field and method is Drizzle's.
+ * placeholder values, so a bound statement is the prepared query with its parameters filled in
+ * and its D1 statement prepared on the handle's own client (the binding, or the request's
+ * session): an object whose prototype is the prepared query, so every other field and method is
+ * Drizzle's.
  */
 export function prepared<V extends Record<string, unknown>, R>(
   build: (db: Database, p: Placeholders<V>) => Preparable<R>,
 ): (db: Database, values: V) => Bound<R> {
-  const built = new WeakMap<Database, PreparedQuery>()
+  let query: PreparedQuery | undefined
   const placeholder: Placeholders<V> = (name) => sql.placeholder(name)
   return (db, values) => {
-    let query = built.get(db)
-    if (!query) built.set(db, (query = build(db, placeholder).prepare()))
+    query ??= build(db, placeholder).prepare()
     const { sql: text, params } = query.getQuery()
+    const client = clients.get(db)
+    if (!client) throw new Error('prepared statements run on handles made by database()')
     const bound: PreparedQuery = Object.create(query, {
       query: { value: { sql: text, params: fillPlaceholders(params, values) } },
+      stmt: { value: client.prepare(text) },
     })
     // `_` is a declared type, never a value, in Drizzle's queries too: only the type needs it.
     return {

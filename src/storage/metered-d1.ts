@@ -55,23 +55,29 @@ export function interceptD1(
         return typeof value === 'function' ? value.bind(target) : value
       },
     })
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrapStatement(target.prepare(query))
-      if (prop === 'batch') {
-        return (statements: D1PreparedStatement[]) =>
-          around({ method: 'batch', statements: statements.length }, () =>
-            target.batch(statements.map(unwrap)),
-          )
-      }
-      if (prop === 'exec') {
-        return (query: string) =>
-          around({ method: 'exec', statements: 1 }, () => target.exec(query))
-      }
-      const value = Reflect.get(target, prop, target)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
+  // The binding and each of its sessions (read replicas) alike: statements and batches go by.
+  const wrapClient = <C extends D1Database | D1DatabaseSession>(client: C): C =>
+    new Proxy(client, {
+      get(target, prop) {
+        if (prop === 'prepare') return (query: string) => wrapStatement(target.prepare(query))
+        if (prop === 'batch') {
+          return (statements: D1PreparedStatement[]) =>
+            around({ method: 'batch', statements: statements.length }, () =>
+              target.batch(statements.map(unwrap)),
+            )
+        }
+        if (prop === 'exec') {
+          return (query: string) =>
+            around({ method: 'exec', statements: 1 }, () => (target as D1Database).exec(query))
+        }
+        if (prop === 'withSession') {
+          return (constraint?: string) => wrapClient((target as D1Database).withSession(constraint))
+        }
+        const value = Reflect.get(target, prop, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  return wrapClient(db)
 }
 
 export type D1Meter = {

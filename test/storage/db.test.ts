@@ -38,7 +38,7 @@ it("a failed statement throws D1's own error, without the SQL or its bound value
   expect(String(failure)).not.toContain('insert into')
 })
 
-it('a prepared statement is built once per handle and bound to each call’s values, alone or batched', async () => {
+it('a prepared statement is built once and bound to each call’s values and handle, alone or batched', async () => {
   await env.DB.batch([
     env.DB.prepare("INSERT OR REPLACE INTO sweep_state (key, value) VALUES ('p1', 'one')"),
     env.DB.prepare("INSERT OR REPLACE INTO sweep_state (key, value) VALUES ('p2', 'two')"),
@@ -64,10 +64,15 @@ it('a prepared statement is built once per handle and bound to each call’s val
   expect(second).toEqual([{ key: 'p1', value: 'one' }])
   expect(plain).toEqual([{ key: 'p1' }])
   expect(builds).toBe(1)
-  // Another handle (here the sweep's metered one) gets a statement of its own.
-  expect(await byKey(database(meteredD1(env.DB).db), { key: 'p1' }).get()).toEqual({
+  // Another handle (a metered one, a request's session) runs it on its own client, unbuilt again.
+  const metered = meteredD1(env.DB)
+  expect(await byKey(database(metered.db), { key: 'p1' }).get()).toEqual({
     key: 'p1',
     value: 'one',
   })
-  expect(builds).toBe(2)
+  expect(metered.meter.roundTrips).toBe(1)
+  const session = env.DB.withSession('first-unconstrained')
+  expect(await byKey(database(session), { key: 'p2' }).get()).toEqual({ key: 'p2', value: 'two' })
+  expect(session.getBookmark()).not.toBeNull()
+  expect(builds).toBe(1)
 })
