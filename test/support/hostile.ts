@@ -464,5 +464,31 @@ export function hostileRequests(world: World): {
       .filter((a): a is fc.Arbitrary<Hostile> => a !== null)
     return fc.oneof(wrongMethod(route, world), ...makers)
   })
-  return { arbitrary: fc.oneof(...perRoute), routes: ROUTES }
+  // Any of them may also carry a database bookmark that is not one: ignored, it changes nothing.
+  const arbitrary = fc
+    .tuple(fc.oneof(...perRoute), fc.option(junkBookmark, { nil: undefined }))
+    .map(([hostile, bookmark]) =>
+      bookmark === undefined
+        ? hostile
+        : {
+            ...hostile,
+            init: {
+              ...hostile.init,
+              headers: { ...(hostile.init.headers as {}), 'x-d1-bookmark': bookmark },
+            },
+          },
+    )
+  return { arbitrary, routes: ROUTES }
 }
+
+/** Bookmark-like values D1 never gave: a header of any printable text, or one digit wrong. */
+const junkBookmark = fc.oneof(
+  fc
+    .string({ maxLength: 300, unit: 'binary-ascii' })
+    .map((s) => s.replace(/[\0\r\n]/g, 'x').trim()),
+  fc.constantFrom(
+    'first-primary',
+    '00000000-00000001-00000000-0000000000000000000000000000000g',
+    'ffffffff-ffffffff-ffffffff-ffffffffffffffffffffffffffffffff-',
+  ),
+)

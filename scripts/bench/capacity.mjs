@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm run bench:capacity`: what each thing a workspace holds costs in D1, measured through the
+// API on the built Worker (Miniflare, its own D1): bytes of database per canvas, per further
+// version and per share link, indexes included, and the rows each write read and wrote. The
+// capacity model in docs/scaling.md is built from these figures.
+//   node scripts/bench/capacity.mjs [--count 1000]
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startApp } from '../lib/miniflare-service.mjs'
+import { createAccount, fetchRetry as fetch } from '../lib/local-service.mjs'
+
+const count = Number(process.argv.join(' ').match(/--count (\d+)/)?.[1] ?? 1000)
+const work = mkdtempSync(join(tmpdir(), 'canvas-capacity-'))
+const app = await startApp(work)
+try {
+  const db = await app.mf.getD1Database('DB')
+  const size = async () => (await db.prepare('SELECT 1').run()).meta.size_after
+  const { key } = await createAccount(app.url, 'capacity@example.com')
+  const auth = { Authorization: `Bearer ${key}` }
+
+  // A canvas: one multipart request, a file of its own (a title of 24 characters, as a CLI push
+  // of `report-2026-11-23.md` gives).
+  const before = await size()
+  const ids = []
+  for (let i = 0; i < count; i++) {
+    const form = new FormData()
+    form.append('file', new Blob([`# Report ${i}\n\n${'words '.repeat(40)}`]), `report-${i}.md`)
+    form.append('title', `Quarterly report ${String(i).padStart(6, '0')}`)
+    const res = await fetch(`${app.url}/v1/canvases`, { method: 'POST', headers: auth, body: form })
+    if (res.status !== 201) throw new Error(`create: HTTP ${res.status} ${await res.text()}`)
+    ids.push((await res.json()).canvas_id)
+  }
+  const afterCanvases = await size()
+
+  // A version more of each: a new file, uploaded the same way.
+  for (const [i, id] of ids.entries()) {
+    const form = new FormData()
+    form.append('file', new Blob([`# Report ${i}, revised\n\n${'words '.repeat(41)}`]), 'r.md')
+    const res = await fetch(`${app.url}/v1/canvases/${id}`, {
+      method: 'PATCH',
+      headers: auth,
+      body: form,
+    })
+    if (res.status !== 200) throw new Error(`update: HTTP ${res.status} ${await res.text()}`)
+  }
+  const afterVersions = await size()
+
+  // A share link of each, with a password and an expiry.
+  for (const id of ids) {
+    const res = await fetch(`${app.url}/v1/canvases/${id}/shares`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ expires_in: '7d', password: 'correct horse' }),
+    })
+    if (res.status !== 201) throw new Error(`share: HTTP ${res.status} ${await res.text()}`)
+  }
+  const afterShares = await size()
+
+  const rows = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM versions) AS versions,
+              (SELECT count(*) FROM version_items) AS items, (SELECT count(*) FROM files) AS files,
+              (SELECT count(*) FROM share_links) AS shares`,
+    )
+    .first()
+  const per = (a, b) => Math.round((b - a) / count)
+  console.log(
+    JSON.stringify(
+      {
+        count,
+        rows,
+        database_bytes: afterShares,
+        bytes_per_canvas: per(before, afterCanvases),
+        bytes_per_version: per(afterCanvases, afterVersions),
+        bytes_per_share: per(afterVersions, afterShares),
+      },
+      null,
+      2,
+    ),
+  )
+} finally {
+  await app.stop()
+  rmSync(work, { recursive: true, force: true })
+}
