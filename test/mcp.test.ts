@@ -140,6 +140,19 @@ describe('POST /mcp', () => {
     expect((await ok(client, 'make_permanent', { canvas_id: id })).expires_at).toBeNull()
     const list = await ok(client, 'list_canvases', { limit: 5 })
     expect(list.canvases.map((c: any) => c.canvas_id)).toContain(id)
+    // Page by page with the cursor, as GET /v1/canvases: every canvas once.
+    const second = await ok(client, 'publish', { content: 'another', filename: 'b.txt' })
+    const first = await ok(client, 'list_canvases', { limit: 1 })
+    expect(first.canvases.map((c: any) => c.canvas_id)).toEqual([second.canvas_id])
+    const next = await ok(client, 'list_canvases', { limit: 1, cursor: first.next_cursor })
+    expect(next.canvases.map((c: any) => c.canvas_id)).toEqual([id])
+    await fails(
+      client,
+      'list_canvases',
+      { cursor: first.next_cursor, offset: 1 },
+      'invalid_request',
+    )
+    await fails(client, 'list_canvases', { cursor: 'not-one-we-gave' }, 'invalid_request')
     const usage = await ok(client, 'usage')
     expect(usage.canvases.permanent).toBeGreaterThanOrEqual(1)
     expect(usage.renderers.map((r: any) => r.renderer_id)).toContain('markdown')
@@ -213,6 +226,7 @@ describe('POST /mcp', () => {
     await fails(client, 'read_canvas', { canvas_id: 'x', version: 0 }, 'invalid_request')
     await fails(client, 'share_canvas', { canvas_id: 'x', expires_in: 'soon' }, 'invalid_request')
     await fails(client, 'list_canvases', { limit: 1000 }, 'invalid_request')
+    await fails(client, 'list_canvases', { cursor: '../../etc/passwd' }, 'invalid_request')
     const other = await newAccount()
     const theirs = await ok(await connect(other.key), 'publish', {
       content: 'x',

@@ -18,17 +18,18 @@ export default defineCommand({
     ...globalArgs,
     type: { type: 'string', description: 'Only this file type (extension), e.g. html' },
     limit: { type: 'string', description: 'How many (1-100)', default: '20' },
+    cursor: { type: 'string', description: 'The page after the one that printed this cursor' },
   },
   async run({ args }) {
     const { api, settings } = begin('list', args)
     const limit = positiveInt(args.limit, 'limit')
     const ext = args.type?.replace(/^\./, '').toLowerCase()
-    const body = await api.request<{ canvases: Canvas[]; limit: number; offset: number }>(
-      '/v1/canvases',
-      {
-        query: { limit, ext },
-      },
-    )
+    const body = await api.request<{
+      canvases: Canvas[]
+      limit: number
+      offset: number
+      next_cursor: string | null
+    }>('/v1/canvases', { query: { limit, ext, cursor: args.cursor } })
     if (args.json) {
       return printJson({ ...body, canvases: body.canvases.map((c) => canvasJson(settings, c)) })
     }
@@ -43,5 +44,6 @@ export default defineCommand({
       c.expires_at ? `expires ${c.expires_at.slice(0, 16).replace('T', ' ')}` : 'permanent',
     ])
     print(table(['ID', 'TITLE', 'TYPE', 'VERSION', 'SIZE', 'VISIBILITY', 'EXPIRY'], rows))
+    if (body.next_cursor) print(dim(`more: svc list --cursor ${body.next_cursor}`))
   },
 })

@@ -109,10 +109,13 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_canvases',
-    description: 'List the workspace’s canvases, newest first, with their URLs.',
+    description:
+      'List the workspace’s canvases, newest first, with their URLs; pass a page’s next_cursor ' +
+      'back as cursor for the next page.',
     input: input.listCanvasesInput,
     write: false,
     run: async (ctx, { limit = 20, offset = 0, ...filters }) => {
+      // With `cursor`, the page after the one that gave it (as GET /v1/canvases?cursor=).
       const page = await listCanvases(ctx.svc, ctx.auth, { ...filters, limit, offset })
       return { ...page, canvases: page.canvases.map((c) => withUrl(ctx, c)) }
     },

@@ -139,7 +139,8 @@ const count = (min: number, max: number) =>
   )
 
 /** A `next_cursor` as the API gave it: opaque, URL-safe. */
-const cursor = z.optional(pattern(/^[A-Za-z0-9_-]{1,200}$/, 'is not a cursor this API gave'))
+export const cursorToken = pattern(/^[A-Za-z0-9_-]{1,200}$/, 'is not a cursor this API gave')
+const cursor = z.optional(cursorToken)
 
 export const listQuery = z
   .object({

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import {
   IDEMPOTENCY_KEY,
   createShareFields,
+  cursorToken,
   ext,
   id,
   itemPath,
@@ -109,19 +110,32 @@ export const publishInput = z
     ),
   )
 
-export const listCanvasesInput = z.strictObject({
-  visibility: z.optional(visibility),
-  ext: z.optional(says(ext, 'Only canvases of this file extension, such as md.')),
-  limit: z.optional(
-    says(
-      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
-      'At most this many, newest first (default 20).',
+export const listCanvasesInput = z
+  .strictObject({
+    visibility: z.optional(visibility),
+    ext: z.optional(says(ext, 'Only canvases of this file extension, such as md.')),
+    limit: z.optional(
+      says(
+        z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
+        'At most this many, newest first (default 20).',
+      ),
     ),
-  ),
-  offset: z.optional(
-    says(z.int().check(z.minimum(0, 'must not be negative')), 'Skip this many (default 0).'),
-  ),
-})
+    offset: z.optional(
+      says(z.int().check(z.minimum(0, 'must not be negative')), 'Skip this many (default 0).'),
+    ),
+    cursor: z.optional(
+      says(
+        cursorToken,
+        'The next_cursor of the page before, for the next page (costs the same at any depth); not with offset.',
+      ),
+    ),
+  })
+  .check(
+    z.refine(
+      (input) => input.cursor === undefined || input.offset === undefined,
+      'cursor: give either cursor or offset, not both',
+    ),
+  )
 
 export const canvasInput = z.strictObject({ canvas_id: canvasId })
 

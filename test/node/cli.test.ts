@@ -441,6 +441,15 @@ describe('push, pull, list', () => {
     const one = JSON.parse((await svc(home, ['list', '--limit', '1', '--json'])).stdout)
     expect(one.canvases).toHaveLength(1)
     expect(one.limit).toBe(1)
+    // The next page by the cursor the first printed, as a table says it too.
+    const page = (await svc(home, ['list', '--limit', '1'])).stdout
+    expect(page).toContain(`more: svc list --cursor ${one.next_cursor}`)
+    const next = JSON.parse(
+      (await svc(home, ['list', '--limit', '1', '--cursor', one.next_cursor, '--json'])).stdout,
+    )
+    expect(next.canvases.map((c: any) => c.canvas_id)).toEqual([a])
+    const forged = await svc(home, ['list', '--cursor', 'forged'])
+    expect(forged.stderr).toBe('error: cursor: is not a cursor this API gave (invalid_request)\n')
   })
 })
 
