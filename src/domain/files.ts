@@ -1,11 +1,12 @@
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, ne, sql, type Placeholder } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { blobKey, checkObject } from '../storage/blobs'
-import { prepared, type Placeholders } from '../storage/db'
-import { files } from '../storage/schema'
+import { blobKey, blobKeySql, checkObject } from '../storage/blobs'
+import { prepared, value, type Placeholders } from '../storage/db'
+import { apiKeys, files } from '../storage/schema'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
 import { contentTypeFor } from '../lib/content-types'
 import { newId, sha256Hex } from '../lib/crypto'
+import { keyWorkspace, liveWriteKey } from './keys'
 import type { Actor, Services } from './services'
 import type { File as FileJson, Finalized, Presign } from '../schema/responses'
 
@@ -37,19 +38,36 @@ export async function presignUpload(
   target: StorageTarget,
 ): Promise<Presign> {
   checkSize(svc, input.size)
-  const now = svc.now()
   const [, selected] = await svc.db.batch([
     registerFile(svc.db, {
-      fileId: newId(),
+      ...newFile(svc, input),
       workspaceId: actor.workspaceId,
-      sha256: input.sha256,
-      size: input.size,
-      mime: input.mime,
       blobKey: blobKey(actor.workspaceId, input.sha256),
-      now,
     }),
     selectFile(svc.db, { workspaceId: actor.workspaceId, sha256: input.sha256 }),
   ])
+  return presignAnswer(svc, selected, input, target)
+}
+
+/**
+ * `presignUpload`'s statements for the batch that looks up the API key with hash `keyHash`
+ * (`authorizeWrite`): the content is registered in the key's workspace, and only for a live key
+ * with the `write` scope, so a refused key registers nothing. Checks the size first.
+ */
+export function presignStatements(svc: Services, keyHash: string, input: UploadInput) {
+  checkSize(svc, input.size)
+  const register = registerKeyFile(svc.db, { ...newFile(svc, input), keyHash })
+  const select = selectKeyFile(svc.db, { keyHash, sha256: input.sha256 })
+  return [register, select] as [typeof register, typeof select]
+}
+
+/** The answer for the content's row as the presign statements left it. */
+export async function presignAnswer(
+  svc: Services,
+  selected: FileRow[],
+  input: UploadInput,
+  target: StorageTarget,
+): Promise<Presign> {
   const file = usable(selected[0])
   const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
   const expiresIn = svc.settings.uploadUrlTtl
@@ -213,52 +231,98 @@ function touch(svc: Services, actor: Actor, sha256: string) {
     )
 }
 
+const FILE_FIELDS = {
+  file_id: files.fileId,
+  sha256: files.sha256,
+  size: files.size,
+  mime: files.mime,
+  blob_key: files.blobKey,
+  status: files.status,
+}
+
 // Presign and finalize run these on every upload: built once (see prepared()).
 const selectFile = prepared((db, p: Placeholders<{ workspaceId: string; sha256: string }>) =>
   db
-    .select({
-      file_id: files.fileId,
-      sha256: files.sha256,
-      size: files.size,
-      mime: files.mime,
-      blob_key: files.blobKey,
-      status: files.status,
-    })
+    .select(FILE_FIELDS)
     .from(files)
     .where(and(eq(files.workspaceId, p('workspaceId')), eq(files.sha256, p('sha256')))),
 )
 
+/** The content's row in the workspace of the live key `keyHash`. */
+const selectKeyFile = prepared((db, p: Placeholders<{ keyHash: string; sha256: string }>) =>
+  db
+    .select(FILE_FIELDS)
+    .from(files)
+    .where(
+      and(eq(files.workspaceId, keyWorkspace(db, p('keyHash'))), eq(files.sha256, p('sha256'))),
+    ),
+)
+
 type NewFile = {
   fileId: string
-  workspaceId: string
   sha256: string
   size: number
   mime: string
-  blobKey: string
   now: number
 }
 
+const newFile = (svc: Services, input: UploadInput): NewFile => ({
+  fileId: newId(),
+  sha256: input.sha256,
+  size: input.size,
+  mime: input.mime,
+  now: svc.now(),
+})
+
+// A row already there is touched (unless the sweep is removing it).
+const touchRegistered = (now: Placeholder<'now', number>) => ({
+  target: [files.workspaceId, files.sha256],
+  // An update takes values or SQL, not a bare placeholder.
+  set: { touchedAt: sql`${now}` },
+  setWhere: ne(files.status, 'deleting'),
+})
+
 /** The content's row, pending; one already there is touched (unless the sweep is removing it). */
-const registerFile = prepared((db, p: Placeholders<NewFile>) =>
+const registerFile = prepared(
+  (db, p: Placeholders<NewFile & { workspaceId: string; blobKey: string }>) =>
+    db
+      .insert(files)
+      .values({
+        fileId: p('fileId'),
+        workspaceId: p('workspaceId'),
+        sha256: p('sha256'),
+        size: p('size'),
+        mime: p('mime'),
+        blobKey: p('blobKey'),
+        status: 'pending',
+        createdAt: p('now'),
+        touchedAt: p('now'),
+      })
+      .onConflictDoUpdate(touchRegistered(p('now'))),
+)
+
+/** registerFile in the workspace of the live key `keyHash` with the `write` scope: else no row. */
+const registerKeyFile = prepared((db, p: Placeholders<NewFile & { keyHash: string }>) =>
   db
     .insert(files)
-    .values({
-      fileId: p('fileId'),
-      workspaceId: p('workspaceId'),
-      sha256: p('sha256'),
-      size: p('size'),
-      mime: p('mime'),
-      blobKey: p('blobKey'),
-      status: 'pending',
-      createdAt: p('now'),
-      touchedAt: p('now'),
-    })
-    .onConflictDoUpdate({
-      target: [files.workspaceId, files.sha256],
-      // An update takes values or SQL, not a bare placeholder.
-      set: { touchedAt: sql`${p('now')}` },
-      setWhere: ne(files.status, 'deleting'),
-    }),
+    .select((qb) =>
+      qb
+        .select({
+          fileId: value(files.fileId, p('fileId')),
+          workspaceId: apiKeys.workspaceId,
+          sha256: value(files.sha256, p('sha256')),
+          size: value(files.size, p('size')),
+          mime: value(files.mime, p('mime')),
+          blobKey: blobKeySql(apiKeys.workspaceId, p('sha256')).as('blob_key'),
+          status: value(files.status, 'pending'),
+          createdAt: value(files.createdAt, p('now')),
+          finalizedAt: value(files.finalizedAt, null),
+          touchedAt: value(files.touchedAt, p('now')),
+        })
+        .from(apiKeys)
+        .where(liveWriteKey(p('keyHash'))),
+    )
+    .onConflictDoUpdate(touchRegistered(p('now'))),
 )
 
 function checkSize(svc: Services, size: number) {
