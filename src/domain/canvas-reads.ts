@@ -10,8 +10,10 @@ import {
   presentCanvas,
   presentCanvasDetail,
   selectCanvas,
+  selectCanvasSummary,
   selectVersionContent,
   type CanvasRow,
+  type CanvasSummaryRow,
   type Visibility,
   versionLook,
 } from './canvas-rows'
@@ -65,7 +67,7 @@ export function listStatement(svc: Services, lister: Lister, query: ListQuery) {
 }
 
 /** The page of what `listStatement` read, with the cursor of the next page when there is one. */
-export function listPage(rows: CanvasRow[], query: ListQuery): CanvasList {
+export function listPage(rows: CanvasSummaryRow[], query: ListQuery): CanvasList {
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   return {
@@ -113,7 +115,7 @@ const listPages = Array.from({ length: 16 }, (_, variant) =>
       .orderBy(...order)
       .limit(p('limit'))
       .offset(p('offset'))
-    return selectCanvas(db)
+    return selectCanvasSummary(db)
       .where(inArray(canvases.canvasId, page))
       .orderBy(...order)
   }),
