@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { finalizeUpload, presignAnswer, presignStatements, presignUpload } from '../domain/files'
+import { finalizeUpload, presignAnswer, presignStatement, presignUpload } from '../domain/files'
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { uploadBody } from '../schema/requests'
@@ -21,13 +21,13 @@ presign.post('/v1/upload/presign', async (c, next) => {
   if (c.req.header(IDEMPOTENCY_HEADER) !== undefined) return next()
   const svc = c.var.svc
   const keyHash = await presentedKeyHash(c)
-  const { input, target, statements } = await keyFirst(c, async () => {
+  const { input, target, statement } = await keyFirst(c, async () => {
     const input = await jsonOf(c, uploadBody)
     const target = storageTarget(svc.settings, requestOrigin(c))
-    return { input, target, statements: presignStatements(svc, keyHash, input) }
+    return { input, target, statement: presignStatement(svc, keyHash, input) }
   })
-  const [, selected] = await authorizeWrite(c, keyHash, statements)
-  return c.json(await presignAnswer(svc, selected, input, target))
+  const [registered] = await authorizeWrite(c, keyHash, [statement])
+  return c.json(await presignAnswer(svc, registered, input, target))
 })
 
 upload.post(
