@@ -11,7 +11,7 @@ import { reads } from './api/reads'
 import { publicShares } from './api/public'
 import { shares } from './api/shares'
 import { storage } from './api/storage'
-import { upload } from './api/upload'
+import { presign, upload } from './api/upload'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -72,6 +72,7 @@ export function buildApp() {
   app.route(LOCAL_STORAGE_PATH, storage)
 
   app.route('/', reads)
+  app.route('/', presign)
   app.use('/v1/*', requireKey)
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)

@@ -38,6 +38,36 @@ describe('bearer auth on /v1', () => {
     ).toBeNull()
   })
 
+  it('judges the key before the request, on routes that batch their own statements too', async () => {
+    const account = await newAccount()
+    const readOnly = await newKey(account.cookie, ['read'])
+    const unknown = 'svc_' + 'a'.repeat(40)
+    const presign = (key: string, json: unknown) =>
+      call('/v1/upload/presign', { method: 'POST', key, json })
+    const big = { sha256: '2'.repeat(64), ext: 'txt', size: 2 ** 40, mime: 'text/plain' }
+    const cases: [string, () => Promise<Response>, number, string][] = [
+      ['bad limit, unknown key', () => call('/v1/canvases?limit=0', { key: unknown }), 401, ''],
+      ['bad cursor, unknown key', () => call('/v1/canvases?cursor=x', { key: unknown }), 401, ''],
+      ['bad limit', () => call('/v1/canvases?limit=0', { key: account.key }), 400, 'limit'],
+      ['bad cursor', () => call('/v1/canvases?cursor=x', { key: account.key }), 400, 'cursor'],
+      ['bad body, unknown key', () => presign(unknown, { sha256: 'x' }), 401, ''],
+      ['bad body, read-only key', () => presign(readOnly, { sha256: 'x' }), 403, ''],
+      ['too large, read-only key', () => presign(readOnly, big), 403, ''],
+      ['bad body', () => presign(account.key, { sha256: 'x' }), 400, 'sha256'],
+      ['too large', () => presign(account.key, big), 413, 'size'],
+    ]
+    for (const [name, send, status, field] of cases) {
+      const res = await send()
+      expect(res.status, name).toBe(status)
+      expect((await json(res)).error.message, name).toMatch(field)
+    }
+    expect(
+      await env.DB.prepare('SELECT 1 FROM files WHERE workspace_id = ?')
+        .bind(account.workspaceId)
+        .first(),
+    ).toBeNull()
+  })
+
   it('unknown /v1 routes are JSON 404 for a valid key', async () => {
     const account = await newAccount()
     const res = await call('/v1/nope', { key: account.key })
@@ -83,6 +113,20 @@ describe('rate limits', () => {
     const read = await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key, env: limited })
     expect(read.status).toBe(429)
     expect(await json(read)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+    // So are the list and presign, which batch their statements with the lookup too; a refused
+    // presign registers nothing.
+    expect((await call('/v1/canvases', { key: account.key, env: limited })).status).toBe(429)
+    const sha256 = '3'.repeat(64)
+    const presign = await call('/v1/upload/presign', {
+      method: 'POST',
+      key: account.key,
+      json: { sha256, ext: 'txt', size: 1, mime: 'text/plain' },
+      env: limited,
+    })
+    expect(presign.status).toBe(429)
+    expect(
+      await env.DB.prepare('SELECT 1 FROM files WHERE sha256 = ?').bind(sha256).first(),
+    ).toBeNull()
     // A refused write changes nothing.
     const write = await call(`/v1/canvases/${canvas.canvas_id}`, {
       method: 'PATCH',

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
-import { findContent, listCanvases, listVersions } from '../domain/canvas-reads'
+import { findContent, listVersions } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
 import {
@@ -17,7 +17,6 @@ import {
   createCanvasBody,
   downloadQuery,
   type DownloadQuery,
-  listQuery,
   updateCanvasBody,
   versionParam,
   versionsQuery,
@@ -45,25 +44,6 @@ canvases.post(
   async (c) => {
     const body = c.req.valid('json')
     return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
-  },
-)
-
-canvases.get(
-  '/',
-  query(listQuery),
-  documented({
-    summary: 'List canvases',
-    description:
-      'Newest first; `limit` 1 to 100 (default 20). Each page answers `next_cursor` (null on ' +
-      'the last); pass it as `cursor` for the next page, which costs what the first does at any ' +
-      'depth (`offset` still works, slower the deeper it goes; not both).',
-    tag: 'Canvases',
-    auth: 'key',
-    responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
-  }),
-  async (c) => {
-    const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
-    return c.json(await listCanvases(c.var.svc, c.var.auth, { ...filters, limit, offset }))
   },
 )
 

@@ -6,16 +6,18 @@ import type { CanvasList, Item, VersionList } from '../schema/responses'
 import { currentSiteItems } from './site-reads'
 import { canvases, files, users, versions } from '../storage/schema'
 import {
-  canvasColumns,
   canvasNotFound,
+  listColumns,
   presentCanvas,
   presentCanvasDetail,
   selectCanvas,
   selectVersionContent,
+  type CanvasFields,
   type CanvasRow,
   type Visibility,
   versionLook,
 } from './canvas-rows'
+import { keyWorkspace } from './keys'
 import { live, liveCanvasOf } from './live'
 import { iso, type Actor, type Services } from './services'
 
@@ -35,9 +37,22 @@ export async function listCanvases(
   actor: Actor,
   query: ListQuery,
 ): Promise<CanvasList> {
+  return listPage(await listStatement(svc, actor, query).all(), query)
+}
+
+/**
+ * Whose canvases a list shows: a workspace's, or, for a statement batched with the key's lookup
+ * before its workspace is known, those of the live API key with this hash.
+ */
+export type Lister = { workspaceId: string } | { keyHash: string }
+
+/** One more row than a page, from `query`'s place on; `listPage` makes the page of them. */
+export function listStatement(svc: Services, lister: Lister, query: ListQuery) {
   const after = query.cursor ? readCanvasCursor(query.cursor) : null
-  const variant = Number(!!after) * 4 + Number(!!query.visibility) * 2 + Number(!!query.ext)
-  const rows = await listPages[variant](svc.db, {
+  const byKey = 'keyHash' in lister
+  const variant =
+    Number(byKey) * 8 + Number(!!after) * 4 + Number(!!query.visibility) * 2 + Number(!!query.ext)
+  return listPages[variant](svc.db, {
     visibility: query.visibility,
     ext: query.ext,
     // One more than asked: whether it comes back says whether there is a next page.
@@ -45,15 +60,20 @@ export async function listCanvases(
     offset: after ? 0 : query.offset,
     afterAt: after?.createdAt ?? 0,
     afterId: after?.canvasId ?? '',
-    workspaceId: actor.workspaceId,
+    workspaceId: byKey ? '' : lister.workspaceId,
+    keyHash: byKey ? lister.keyHash : '',
     now: svc.now(),
-  }).all()
+  })
+}
+
+/** The page of what `listStatement` read, with the cursor of the next page when there is one. */
+export function listPage(rows: CanvasFields[], query: ListQuery): CanvasList {
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   return {
     canvases: page.map(presentCanvas),
     limit: query.limit,
-    offset: after ? 0 : query.offset,
+    offset: query.cursor ? 0 : query.offset,
     next_cursor:
       rows.length > query.limit && last ? canvasCursor(last.created_at, last.canvas_id) : null,
   }
@@ -61,41 +81,40 @@ export async function listCanvases(
 
 type ListValues = Omit<ListQuery, 'cursor'> & {
   workspaceId: string
+  keyHash: string
   now: number
   afterAt: number
   afterId: string
 }
 
-// One statement per combination of filters (none, ext, visibility, both) and of offset or cursor,
-// each prepared once: a filter not given is left out of the SQL rather than written as
-// "? IS NULL OR ...", which would keep SQLite from using the index for it.
-const listPages = [false, true].flatMap((byCursor) =>
-  [false, true].flatMap((byVisibility) =>
-    [false, true].map((byExt) =>
-      prepared((db, p: Placeholders<ListValues>) => {
-        // Every column shown is in canvases_workspace_created_idx: the page is read from the
-        // index alone, entered at the cursor, one row read per canvas.
-        return db
-          .select(canvasColumns)
-          .from(canvases)
-          .where(
-            and(
-              eq(canvases.workspaceId, p('workspaceId')),
-              live(p('now')),
-              byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
-              byExt ? eq(canvases.ext, p('ext')) : undefined,
-              // Row values (the builder has none): the index is entered at the cursor.
-              byCursor
-                ? sql`(${canvases.createdAt}, ${canvases.canvasId}) < (${p('afterAt')}, ${p('afterId')})`
-                : undefined,
-            ),
-          )
-          .orderBy(desc(canvases.createdAt), desc(canvases.canvasId))
-          .limit(p('limit'))
-          .offset(p('offset'))
-      }),
-    ),
-  ),
+// One statement per combination of the workspace's source (given, or the key's), of filters (none,
+// ext, visibility, both) and of offset or cursor, each prepared once, on first use: a filter not
+// given is left out of the SQL rather than written as "? IS NULL OR ...", which would keep SQLite
+// from using the index for it.
+const listPages = Array.from({ length: 16 }, (_, variant) =>
+  prepared((db, p: Placeholders<ListValues>) => {
+    const [byKey, byCursor, byVisibility, byExt] = [8, 4, 2, 1].map((bit) => (variant & bit) > 0)
+    // Every column shown is in canvases_workspace_created_idx: the page is read from the index
+    // alone, entered at the cursor, one row read per canvas.
+    return db
+      .select(listColumns)
+      .from(canvases)
+      .where(
+        and(
+          eq(canvases.workspaceId, byKey ? keyWorkspace(db, p('keyHash')) : p('workspaceId')),
+          live(p('now')),
+          byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
+          byExt ? eq(canvases.ext, p('ext')) : undefined,
+          // Row values (the builder has none): the index is entered at the cursor.
+          byCursor
+            ? sql`(${canvases.createdAt}, ${canvases.canvasId}) < (${p('afterAt')}, ${p('afterId')})`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(canvases.createdAt), desc(canvases.canvasId))
+      .limit(p('limit'))
+      .offset(p('offset'))
+  }),
 )
 
 export type VersionsPage = { limit?: number; cursor?: string }

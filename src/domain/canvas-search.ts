@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Canvas } from '../schema/responses'
 import { canvases } from '../storage/schema'
-import { canvasColumns, presentCanvas, type Visibility } from './canvas-rows'
+import { listColumns, presentCanvas, type Visibility } from './canvas-rows'
 import { live } from './live'
 import type { Actor, Services } from './services'
 
@@ -31,7 +31,7 @@ export async function recentCanvases(
   // workspace's entries, which the page size and offset cap do not bound: it is one person's own
   // list, typed into a box.
   return svc.db
-    .select(canvasColumns)
+    .select(listColumns)
     .from(canvases)
     .where(
       and(

@@ -4,6 +4,7 @@ import { AppError, type ErrorCode } from '../lib/errors'
 import { secretFor } from '../lib/settings'
 import { prepared, type Placeholders } from '../storage/db'
 import { apiKeys, idempotencyKeys } from '../storage/schema'
+import { liveKey, liveWriteKey } from './keys'
 import type { Services } from './services'
 
 // Idempotency-Key (README: Retrying safely): the first request sent with a key claims it for its
@@ -92,14 +93,7 @@ const claimKey = prepared((db, p: Placeholders<ClaimValues>) =>
           body: sql<null>`NULL`.as('body'),
         })
         .from(apiKeys)
-        .where(
-          and(
-            eq(apiKeys.keyHash, p('keyHash')),
-            isNull(apiKeys.revokedAt),
-            // Scopes are stored as a comma-separated list; instr has no builder equivalent.
-            sql`instr(',' || ${apiKeys.scopes} || ',', ',write,') > 0`,
-          ),
-        ),
+        .where(liveWriteKey(p('keyHash'))),
     )
     .onConflictDoUpdate({
       target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
@@ -133,13 +127,7 @@ const existing = prepared((db, p: Placeholders<{ keyHash: string; key: string }>
     })
     .from(idempotencyKeys)
     .innerJoin(apiKeys, eq(apiKeys.workspaceId, idempotencyKeys.workspaceId))
-    .where(
-      and(
-        eq(apiKeys.keyHash, p('keyHash')),
-        isNull(apiKeys.revokedAt),
-        eq(idempotencyKeys.key, p('key')),
-      ),
-    ),
+    .where(and(liveKey(p('keyHash')), eq(idempotencyKeys.key, p('key')))),
 )
 
 export type IdempotencyRow = ReturnType<typeof existing>['_']['result'][number]

@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
 import { SCOPES, type Scope } from '../schema/requests'
 import type { Key } from '../schema/responses'
-import { prepared, type Placeholders } from '../storage/db'
+import { prepared, type Bindable, type Database, type Placeholders } from '../storage/db'
 import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
 
@@ -105,6 +105,22 @@ export function keyStatement(svc: Services, keyHash: string) {
   return keyLookup(svc.db, { keyHash })
 }
 
+/**
+ * The live (not revoked) API key with this hash. A statement batched with the key's lookup runs
+ * before the key is judged: scoped to the key's workspace, it reads nothing for an unknown or
+ * revoked key, and one that writes requires the `write` scope as well.
+ */
+export const liveKey = (keyHash: Bindable<string>) =>
+  and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))
+
+export const liveWriteKey = (keyHash: Bindable<string>) =>
+  // Scopes are stored as a comma-separated list; instr has no builder equivalent.
+  and(liveKey(keyHash), sql`instr(',' || ${apiKeys.scopes} || ',', ',write,') > 0`)
+
+/** The workspace of the live key with this hash, as a subquery (see liveKey). */
+export const keyWorkspace = (db: Database, keyHash: Bindable<string>) =>
+  db.select({ workspaceId: apiKeys.workspaceId }).from(apiKeys).where(liveKey(keyHash))
+
 const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
   db
     .select({
@@ -116,7 +132,7 @@ const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
       workspaceId: apiKeys.workspaceId,
     })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, p('keyHash')), isNull(apiKeys.revokedAt))),
+    .where(liveKey(p('keyHash'))),
 )
 
 type KeyLookupRow = ReturnType<typeof keyStatement>['_']['result'][number]

@@ -70,15 +70,62 @@ export async function authorizeKey<T extends BatchItem<'sqlite'>[]>(
   const auth = keyFromRow(key[0])
   if (!auth || !allowed || !auth.scopes.includes(needed)) {
     await refused?.(results, auth)
-    if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
-    if (!allowed) throw rateLimited()
+  }
+  return admit(c, auth, allowed, needed, results)
+}
+
+/**
+ * As `authorizeKey`, for statements that write and can undo nothing: the rate limit is asked
+ * first, and they run only when it allows the request. Each must itself require a live key with
+ * the `write` scope and take its workspace from the key, so a refused key writes nothing.
+ */
+export async function authorizeWrite<T extends BatchItem<'sqlite'>[]>(
+  c: Context<AppEnv>,
+  hash: string,
+  statements: T,
+): Promise<BatchResponse<T>> {
+  const svc = c.var.svc
+  const allowed = await withinLimit(c.env.API_LIMITER, `key:${hash}`)
+  // Refused by the limit, the key is still looked up: an unknown key is 401 before it is 429.
+  const [key, ...results] = await svc.db.batch([
+    keyStatement(svc, hash),
+    ...(allowed ? statements : []),
+  ])
+  return admit(c, keyFromRow(key[0]), allowed, 'write', results as BatchResponse<T>)
+}
+
+/** The key's verdict: 401, then 429, then 403; an admitted request carries its key from here. */
+function admit<R>(
+  c: Context<AppEnv>,
+  auth: KeyAuth | null,
+  allowed: boolean,
+  needed: Scope,
+  results: R,
+): R {
+  if (!auth) throw new AppError('unauthorized', 'invalid or revoked API key')
+  if (!allowed) throw rateLimited()
+  if (!auth.scopes.includes(needed)) {
     throw new AppError('forbidden', `this API key lacks the '${needed}' scope`)
   }
   c.set('auth', auth)
-  const touch = touchKey(svc, auth)
+  const touch = touchKey(c.var.svc, auth)
   if (touch) afterResponse(c, touch)
   c.header('Cache-Control', 'no-store')
   return results
+}
+
+/**
+ * What a route that authenticates inside its own batch makes of its request before the batch (its
+ * query or body, the statements they give). On every /v1 route the key's verdict (401, 429, 403)
+ * comes before the request's own errors, so when this throws, the key is judged alone first.
+ */
+export async function keyFirst<T>(c: Context<AppEnv>, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (err) {
+    await authorize(c)
+    throw err
+  }
 }
 
 export const requireSession = createMiddleware<SignedInEnv>(async (c, next) => {

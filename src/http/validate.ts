@@ -1,5 +1,5 @@
 import { zValidator, type Hook } from '@hono/zod-validator'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
 import type { AppEnv } from './context'
@@ -42,12 +42,30 @@ export function valid<Target extends 'json' | 'query', S extends z.ZodMiniType>(
 export function query<S extends z.ZodMiniType>(schema: S) {
   const validate = valid('query', schema)
   const guarded: typeof validate = async (c, next) => {
-    for (const [name, values] of Object.entries(c.req.queries())) {
-      if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
-    }
+    onceEach(c)
     return validate(c, next)
   }
   return describing({ target: 'query', schema }, guarded)
+}
+
+/**
+ * The query string of a route that needs it inside its handler (to build the statements it batches
+ * with the key's lookup), validated there by `queryOf`: this only describes it to /openapi.json.
+ */
+export function describedQuery(schema: z.ZodMiniType): MiddlewareHandler {
+  return describing({ target: 'query', schema }, (_, next) => next())
+}
+
+/** What `query(schema)` would validate, checked the same way. */
+export function queryOf<S extends z.ZodMiniType>(c: Context, schema: S): z.output<S> {
+  onceEach(c)
+  return parse(schema, c.req.query())
+}
+
+function onceEach(c: Context) {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
+  }
 }
 
 /**
@@ -63,6 +81,11 @@ export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOption
     await next()
   }
   return describing({ target: 'json', schema, optional: options.optional }, validated)
+}
+
+/** What `jsonBody(schema)` would validate, read and checked the same way, for a handler's own use. */
+export async function jsonOf<S extends z.ZodMiniType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parse(schema, await readJsonValue(c, {}))
 }
 
 type JsonOptions = {

@@ -1,3 +1,4 @@
+import { sql, type SQLWrapper } from 'drizzle-orm'
 import { toHex } from '../lib/crypto'
 
 // Content lives in R2 under `files/<first 2 hex of sha256>/<workspace_id>/<sha256>`: the key names
@@ -5,6 +6,11 @@ import { toHex } from '../lib/crypto'
 
 export function blobKey(workspaceId: string, sha256: string): string {
   return `files/${sha256.slice(0, 2)}/${workspaceId}/${sha256}`
+}
+
+/** `blobKey` in SQL, for a statement that learns the workspace itself (from an API key's row). */
+export function blobKeySql(workspaceId: SQLWrapper, sha256: SQLWrapper | string) {
+  return sql<string>`'files/' || substr(${sha256}, 1, 2) || '/' || ${workspaceId} || '/' || ${sha256}`
 }
 
 /** Parses a blob key; null for anything else (the storage route serves nothing but blobs). */

@@ -53,13 +53,15 @@ export function d1Session(d1: D1Database, bookmark: string | undefined): D1Datab
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/
 
 /**
- * A bound value selected into `column` by INSERT ... SELECT: the builder selects only columns and
- * SQL, and a selected SQL must be named.
+ * A bound value (or a prepared statement's placeholder) selected into `column` by INSERT ... SELECT:
+ * the builder selects only columns and SQL, and a selected SQL must be named.
  */
-export const value = <C extends AnyColumn>(
-  column: C,
-  v: C['_']['notNull'] extends true ? C['_']['data'] : C['_']['data'] | null,
-) => sql<typeof v>`${v}`.as(column.name)
+export const value = <C extends AnyColumn>(column: C, v: Bindable<ColumnValue<C>>) =>
+  sql<ColumnValue<C>>`${v}`.as(column.name)
+
+type ColumnValue<C extends AnyColumn> = C['_']['notNull'] extends true
+  ? C['_']['data']
+  : C['_']['data'] | null
 
 /** What EXISTS selects: only whether a row is there matters. */
 export const one = { one: sql`1` }

