@@ -164,7 +164,8 @@ export const canvases = sqliteTable(
       t.createdAt,
       t.size,
     ),
-    index('canvases_expires_idx').on(t.expiresAt),
+    // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row.
+    index('canvases_expires_idx').on(t.expiresAt, t.canvasId),
   ],
 )
 
