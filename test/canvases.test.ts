@@ -548,18 +548,16 @@ describe('delete and permanent', () => {
     }
     const listed = await json(await call('/v1/canvases', { key: account.key }))
     expect(listed.canvases).toEqual([])
-    expect(
-      (await call(`/v1/canvases/${canvas.canvas_id}`, { method: 'DELETE', key: account.key }))
-        .status,
-    ).toBe(404)
-    expect(
-      (
-        await call(`/v1/canvases/${canvas.canvas_id}/permanent`, {
-          method: 'POST',
-          key: account.key,
-        })
-      ).status,
-    ).toBe(404)
+    for (const [method, path] of [
+      ['DELETE', ''],
+      ['POST', '/permanent'],
+    ]) {
+      const again = await call(`/v1/canvases/${canvas.canvas_id}${path}`, {
+        method,
+        key: account.key,
+      })
+      expect(again.status, `${method} ${path}`).toBe(404)
+    }
     const versionsOf = () =>
       env.DB.prepare('SELECT count(*) AS n FROM versions WHERE canvas_id = ?')
         .bind(canvas.canvas_id)
