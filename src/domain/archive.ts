@@ -1,4 +1,5 @@
 import { Zip, ZipPassThrough } from 'fflate'
+import { concatBytes } from '../lib/bytes'
 import { AppError } from '../lib/errors'
 import type { ArchiveEntry } from './site-reads'
 import type { Services } from './services'
@@ -91,20 +92,9 @@ async function gather(reader: ReadableStreamDefaultReader<Uint8Array>) {
   let size = 0
   while (size < GATHER_BYTES) {
     const { done, value } = await reader.read()
-    if (done) return { bytes: join(parts, size), done: true }
+    if (done) return { bytes: concatBytes(parts, size), done: true }
     parts.push(value)
     size += value.byteLength
   }
-  return { bytes: join(parts, size), done: false }
-}
-
-function join(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.byteLength
-  }
-  return out
+  return { bytes: concatBytes(parts, size), done: false }
 }

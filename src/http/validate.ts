@@ -1,6 +1,7 @@
 import { zValidator, type Hook } from '@hono/zod-validator'
 import type { Context, MiddlewareHandler } from 'hono'
 import type * as z from 'zod/mini'
+import { concatBytes } from '../lib/bytes'
 import { AppError, validationError } from '../lib/errors'
 import type { AppEnv } from './context'
 import { describing } from './route-docs'
@@ -137,13 +138,7 @@ export async function readBytes(c: Context, limit: number, what = 'body'): Promi
     }
     chunks.push(value)
   }
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
+  return concatBytes(chunks, total)
 }
 
 /** A multipart body, within the direct upload limit plus the form's own overhead. */
