@@ -54,7 +54,8 @@ describe('renderers', () => {
       ),
       { numRuns: 40 },
     )
-  })
+    // 40 inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
+  }, 30_000)
 
   it('keep generated mixtures within 8 MiB, for every renderer', () => {
     const renderers = [
@@ -82,7 +83,8 @@ describe('renderers', () => {
       ),
       { numRuns: 40 },
     )
-  })
+    // 40 generated inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
+  }, 30_000)
 
   it('say when they cut, with a download link, and not otherwise', () => {
     const many = renderTextBody('code', 'py', '\n'.repeat(MAX_INPUT), '/raw?dl=1')
