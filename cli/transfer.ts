@@ -74,7 +74,9 @@ export function putFile(
           ms: Math.round(performance.now() - started),
         })
         bar.done()
-        if (status < 300) resolve()
+        // 412: the bytes are there already (a presigned PUT never overwrites): another client, an
+        // earlier try, or an upload presign could not yet know of. Finalize checks them either way.
+        if (status < 300 || status === 412) resolve()
         else reject(errorFrom(status, text))
       }, failed)
     })

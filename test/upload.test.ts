@@ -154,6 +154,100 @@ describe('presign', () => {
   })
 })
 
+// Presign answers `exists` from the file's row wherever the row can know: the objects below are
+// removed or written behind the service's back to tell an answer from the row from one from R2.
+describe('where presign learns the bytes are there', () => {
+  const R2_ENDPOINT = {
+    S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com',
+    S3_BUCKET: 'canvas-content',
+    S3_ACCESS_KEY_ID: 'AKID',
+    S3_SECRET_ACCESS_KEY: 'SECRET',
+  }
+  const presignIn = async (key: string, content: Uint8Array, env: Record<string, string> = {}) => {
+    const meta = { sha256: await sha256(content), ext: 'txt', size: content.byteLength }
+    const json_ = { ...meta, mime: 'text/plain' }
+    const res = await call('/v1/upload/presign', { method: 'POST', key, json: json_, env })
+    expect(res.status).toBe(200)
+    return { body: await json(res), meta: json_ }
+  }
+  const finalize = (key: string, meta: object, env: Record<string, string> = {}) =>
+    call('/v1/upload/finalize', { method: 'POST', key, json: meta, env })
+  const uploadedAt = async (fileId: string) =>
+    (
+      await env.DB.prepare('SELECT uploaded_at FROM files WHERE file_id = ?')
+        .bind(fileId)
+        .first<{ uploaded_at: number | null }>()
+    )?.uploaded_at
+
+  it('locally, from the row: the upload route records the bytes it stores', async () => {
+    const account = await newAccount()
+    const content = bytesOf('recorded on arrival')
+    const { body, meta } = await presignIn(account.key, content)
+    expect(await uploadedAt(body.file_id)).toBeNull()
+    expect((await call(body.upload_url, { method: 'PUT', body: content })).status).toBe(200)
+    expect(await uploadedAt(body.file_id)).toBeGreaterThan(0)
+    // Gone behind the service's back: presign still says so (it did not ask R2) ...
+    await env.BUCKET.delete(body.blob_key)
+    expect((await presignIn(account.key, content)).body.exists).toBe(true)
+    // ... until finalize finds them missing and the row stops saying so.
+    const early = await finalize(account.key, meta)
+    expect((await json(early)).error.code).toBe('upload_incomplete')
+    expect(await uploadedAt(body.file_id)).toBeNull()
+    const fresh = await presignIn(account.key, content)
+    expect(fresh.body).toMatchObject({ file_id: body.file_id, exists: false })
+    expect((await call(fresh.body.upload_url, { method: 'PUT', body: content })).status).toBe(200)
+    expect((await presignIn(account.key, content)).body.exists).toBe(true)
+    expect((await finalize(account.key, meta)).status).toBe(200)
+  })
+
+  it('with R2 S3 credentials, asks R2 until it has the bytes, then remembers', async () => {
+    const account = await newAccount()
+    const content = bytesOf('uploaded straight to R2')
+    const { body, meta } = await presignIn(account.key, content, R2_ENDPOINT)
+    expect(body.exists).toBe(false)
+    // Not yet there: asked again, R2 still says no, and the row records nothing.
+    expect((await presignIn(account.key, content, R2_ENDPOINT)).body.exists).toBe(false)
+    expect(await uploadedAt(body.file_id)).toBeNull()
+    // R2's own endpoint takes the PUT; the Worker never hears of it.
+    await env.BUCKET.put(body.blob_key, content)
+    expect((await presignIn(account.key, content, R2_ENDPOINT)).body.exists).toBe(true)
+    expect(await uploadedAt(body.file_id)).toBeGreaterThan(0)
+    await env.BUCKET.delete(body.blob_key)
+    expect((await presignIn(account.key, content, R2_ENDPOINT)).body.exists).toBe(true)
+    expect((await json(await finalize(account.key, meta, R2_ENDPOINT))).error.code).toBe(
+      'upload_incomplete',
+    )
+    expect((await presignIn(account.key, content, R2_ENDPOINT)).body.exists).toBe(false)
+  })
+
+  it('a wrong declared size forgets the bytes along with the object', async () => {
+    const account = await newAccount()
+    const content = bytesOf('sized wrong')
+    const { body, meta } = await presignIn(account.key, content)
+    await call(body.upload_url, { method: 'PUT', body: content })
+    const fin = await finalize(account.key, { ...meta, size: meta.size + 1 })
+    expect((await json(fin)).error.code).toBe('checksum_mismatch')
+    expect(await uploadedAt(body.file_id)).toBeNull()
+    expect((await presignIn(account.key, content)).body.exists).toBe(false)
+  })
+
+  it('bytes stored before their row (a direct upload whose row was lost) are taken at the PUT', async () => {
+    const account = await newAccount()
+    const content = bytesOf('ahead of the row')
+    const hash = await sha256(content)
+    const key = `files/${hash.slice(0, 2)}/${account.workspaceId}/${hash}`
+    await env.BUCKET.put(key, content, { sha256: hash })
+    // The row is new, so no signed URL can have put them there: presign says no without asking.
+    const { body, meta } = await presignIn(account.key, content)
+    expect(body).toMatchObject({ blob_key: key, exists: false })
+    // The PUT finds them: 412, as for a second client, and the row now knows.
+    expect((await call(body.upload_url, { method: 'PUT', body: content })).status).toBe(412)
+    expect(await uploadedAt(body.file_id)).toBeGreaterThan(0)
+    expect((await presignIn(account.key, content)).body.exists).toBe(true)
+    expect(await json(await finalize(account.key, meta))).toMatchObject({ reused: false })
+  })
+})
+
 describe('the local storage PUT', () => {
   it('stores the bytes once and never overwrites', async () => {
     const account = await newAccount()

@@ -21,6 +21,7 @@ import { isMeasured, notMeasured, notMeasuredIn, throughputTable, writeReport } 
 import {
   copyCanvasRow,
   presignScript,
+  freshPresignScript,
   seedApp,
   seedExpired,
   seedWorkspace,
@@ -165,6 +166,7 @@ function routes(app, hono, d1, seed) {
       url: `${app.url}/v1/canvases`,
       headers: auth,
       baseline: 'd1',
+      target: 0.6,
     },
     {
       name: 'POST /v1/upload/presign',
@@ -172,6 +174,15 @@ function routes(app, hono, d1, seed) {
       headers: auth,
       lua: presignScript(work),
       baseline: 'd1',
+      target: 0.6,
+    },
+    {
+      name: 'POST /v1/upload/presign (new content)',
+      url: `${app.url}/v1/upload/presign`,
+      headers: auth,
+      lua: freshPresignScript(work),
+      baseline: 'd1',
+      target: 0.6,
     },
     {
       name: 'GET /share/:token/content',

@@ -81,13 +81,36 @@ export async function copyCanvasRow(fromMf, toMf, canvasId) {
   )
 }
 
-/** A wrk script that POSTs one presign body. */
+/** A wrk script that POSTs one presign body: content registered, never uploaded, asked again. */
 export function presignScript(work) {
   const path = join(work, 'presign.lua')
   const body = JSON.stringify({ sha256: 'ab'.repeat(32), ext: 'txt', size: 10, mime: 'text/plain' })
   writeFileSync(
     path,
     `wrk.method = "POST"\nwrk.body = '${body}'\nwrk.headers["Content-Type"] = "application/json"\n`,
+  )
+  return path
+}
+
+/**
+ * A wrk script that presigns new content on every request (a sha256 from the time the run started
+ * and a counter, so no two runs share one): what a push of files never seen before costs.
+ */
+export function freshPresignScript(work) {
+  const path = join(work, 'presign-fresh.lua')
+  writeFileSync(
+    path,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local stamp = string.format("%08x", os.time())
+local n = 0
+request = function()
+  n = n + 1
+  local sha = stamp .. string.format("%024x", n) .. string.rep("e", 32)
+  return wrk.format(nil, nil, nil,
+    '{"sha256":"' .. sha .. '","ext":"txt","size":10,"mime":"text/plain"}')
+end
+`,
   )
   return path
 }

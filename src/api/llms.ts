@@ -53,8 +53,8 @@ curl -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
   -d '{"expires_in":"7d"}' ${origin}/v1/canvases/<canvas_id>/shares
 \`\`\`
 
-Larger files: POST /v1/upload/presign, PUT the bytes to the URL it answers, POST
-/v1/upload/finalize, then create the canvas with the \`file_id\`.
+Larger files: POST /v1/upload/presign, PUT the bytes to the URL it answers (a 412 means they are
+stored already), POST /v1/upload/finalize, then create the canvas with the \`file_id\`.
 
 A site (an HTML report with its stylesheet, scripts, images and data): upload each file as above,
 then create the canvas with \`items: [{"path": "index.html", "file_id": "..."}, ...]\` and \`main\`

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { AppError } from '../lib/errors'
 import { parseBlobKey } from '../storage/blobs'
+import { markUploaded } from '../domain/files'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { readRange } from '../lib/range'
@@ -60,6 +61,9 @@ storage.put('/*', async (c) => {
     }
     throw err
   }
+  // Presign answers `exists` from the file's row, so the row hears of the bytes before the client
+  // does: of these, or of bytes already there (whose first PUT may have failed to say so).
+  await markUploaded(c.var.svc, key)
   if (!stored)
     throw new AppError('precondition_failed', 'the object exists already and is never overwritten')
   return c.body(null, 200, { ETag: stored.httpEtag })

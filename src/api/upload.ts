@@ -21,13 +21,13 @@ presign.post('/v1/upload/presign', async (c, next) => {
   if (c.req.header(IDEMPOTENCY_HEADER) !== undefined) return next()
   const svc = c.var.svc
   const keyHash = await presentedKeyHash(c)
-  const { input, target, statement } = await keyFirst(c, async () => {
+  const { input, target, register } = await keyFirst(c, async () => {
     const input = await jsonOf(c, uploadBody)
     const target = storageTarget(svc.settings, requestOrigin(c))
-    return { input, target, statement: presignStatement(svc, keyHash, input) }
+    return { input, target, register: presignStatement(svc, keyHash, input) }
   })
-  const [registered] = await authorizeWrite(c, keyHash, [statement])
-  return c.json(await presignAnswer(svc, registered, input, target))
+  const [registered] = await authorizeWrite(c, keyHash, [register.statement])
+  return c.json(await presignAnswer(svc, registered, register.fileId, input, target))
 })
 
 upload.post(

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql, type Placeholder } from 'drizzle-orm'
+import { and, eq, isNull, ne, sql, type Placeholder } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, blobKeySql, checkObject } from '../storage/blobs'
 import { prepared, value, type Placeholders } from '../storage/db'
@@ -38,35 +38,42 @@ export async function presignUpload(
   target: StorageTarget,
 ): Promise<Presign> {
   checkSize(svc, input.size)
+  const fresh = newFile(svc, input)
   const registered = await registerFile(svc.db, {
-    ...newFile(svc, input),
+    ...fresh,
     workspaceId: actor.workspaceId,
     blobKey: blobKey(actor.workspaceId, input.sha256),
   }).all()
-  return presignAnswer(svc, registered, input, target)
+  return presignAnswer(svc, registered, fresh.fileId, input, target)
 }
 
 /**
  * `presignUpload`'s statement for the batch that looks up the API key with hash `keyHash`
  * (`authorizeWrite`): the content is registered in the key's workspace, and only for a live key
- * with the `write` scope, so a refused key registers nothing. Checks the size first.
+ * with the `write` scope, so a refused key registers nothing. Checks the size first. `fileId` is
+ * the id a new row gets, for `presignAnswer`.
  */
 export function presignStatement(svc: Services, keyHash: string, input: UploadInput) {
   checkSize(svc, input.size)
-  return registerKeyFile(svc.db, { ...newFile(svc, input), keyHash })
+  const fresh = newFile(svc, input)
+  return { fileId: fresh.fileId, statement: registerKeyFile(svc.db, { ...fresh, keyHash }) }
 }
 
-/** The answer for the content's row as the presign statement returned it. */
+/**
+ * The answer for the content's row as the presign statement returned it; `newFileId` is the id the
+ * statement gave a row it inserted.
+ */
 export async function presignAnswer(
   svc: Services,
   registered: FileRow[],
+  newFileId: string,
   input: UploadInput,
   target: StorageTarget,
 ): Promise<Presign> {
   // Inserted or touched, the row comes back; only a row the sweep is removing is left alone.
   const file = registered[0]
   if (!file) throw beingRemoved()
-  const exists = file.status === 'ready' || (await svc.bucket.head(file.blob_key)) !== null
+  const exists = await holdsBytes(svc, file, file.file_id === newFileId, target)
   const expiresIn = svc.settings.uploadUrlTtl
   const headers = uploadHeaders(target, input.sha256)
   return {
@@ -79,6 +86,38 @@ export async function presignAnswer(
     // Send these with the PUT: with R2 they are signed, so R2 refuses an overwrite or other bytes.
     headers,
   }
+}
+
+/**
+ * Whether storage holds the file's bytes, from its row where the row can tell: a look at R2 was a
+ * quarter of presign's CPU, and an R2 operation billed on every presign.
+ * - Ready, or uploaded_at set: yes (only the sweep deletes the bytes of a file it can still use,
+ *   after marking it `deleting`; finalize clears uploaded_at when it finds them missing).
+ * - A row this presign inserted: no. Bytes reach a key only through a URL signed for its row, and
+ *   the sweep removes a row (bytes first) only once every URL signed for it has expired.
+ * - Local storage: no. Its upload route (api/storage.ts) sets uploaded_at after storing the bytes.
+ * - R2's S3 endpoint takes uploads without the Worker hearing of them: only R2 can say, and its
+ *   yes is kept on the row, so each content is looked up until seen, then never again.
+ * An upload finishing meanwhile can still be answered no: the client's PUT then gets 412 (a
+ * presigned PUT never overwrites) and goes on to finalize, as it does when another client raced it.
+ */
+async function holdsBytes(svc: Services, file: FileRow, inserted: boolean, target: StorageTarget) {
+  if (file.status === 'ready' || file.uploaded_at !== null) return true
+  if (inserted || !target.remote) return false
+  if ((await svc.bucket.head(file.blob_key)) === null) return false
+  await markUploaded(svc, file.blob_key)
+  return true
+}
+
+/**
+ * Records that the bytes of the pending file stored at `key` are in storage: the local upload route
+ * once it stored them (or found them there), a presign once R2 said so.
+ */
+export async function markUploaded(svc: Services, key: string) {
+  await svc.db
+    .update(files)
+    .set({ uploadedAt: svc.now() })
+    .where(and(eq(files.blobKey, key), eq(files.status, 'pending'), isNull(files.uploadedAt)))
 }
 
 /** Verifies the stored object against the declared size and sha256, then marks the file ready. */
@@ -108,7 +147,7 @@ export async function finalizeUpload(
   }
   const file = usable(found)
   if (file.status === 'ready') return { file: presentFile(file), reused: true }
-  await verifyStored(svc, file.blob_key, input.sha256, input.size)
+  await verifyStored(svc, file, input.sha256, input.size)
   const [, after] = await svc.db.batch([
     svc.db
       .update(files)
@@ -184,19 +223,27 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   return file
 }
 
-async function verifyStored(svc: Services, key: string, sha256: string, size: number) {
-  const check = await checkObject(svc.bucket, key, sha256, size)
+async function verifyStored(svc: Services, file: FileRow, sha256: string, size: number) {
+  const check = await checkObject(svc.bucket, file.blob_key, sha256, size)
+  if (check === 'ok') return
+  // Not there (or no longer): the row must stop saying so, or presign would answer `exists` and
+  // the client skip the upload it needs.
+  if (check === 'mismatch') await svc.bucket.delete(file.blob_key)
+  if (file.uploaded_at !== null) await forgetUploaded(svc.db, file.file_id)
   if (check === 'missing') {
     throw new AppError('upload_incomplete', 'the content has not been uploaded to upload_url yet')
   }
-  if (check === 'mismatch') {
-    // Delete the bad object so the next presign offers a fresh upload instead of `exists`.
-    await svc.bucket.delete(key)
-    throw new AppError(
-      'checksum_mismatch',
-      'the uploaded content does not match the declared size and sha256; upload it again',
-    )
-  }
+  throw new AppError(
+    'checksum_mismatch',
+    'the uploaded content does not match the declared size and sha256; upload it again',
+  )
+}
+
+async function forgetUploaded(db: Services['db'], fileId: string) {
+  await db
+    .update(files)
+    .set({ uploadedAt: null })
+    .where(and(eq(files.fileId, fileId), eq(files.status, 'pending')))
 }
 
 /** Content the sweep is removing can be neither reused nor uploaded again until it is gone. */
@@ -237,6 +284,7 @@ const FILE_FIELDS = {
   mime: files.mime,
   blob_key: files.blobKey,
   status: files.status,
+  uploaded_at: files.uploadedAt,
 }
 
 // Presign and finalize run these on every upload: built once (see prepared()).
@@ -313,6 +361,7 @@ const registerKeyFile = prepared((db, p: Placeholders<NewFile & { keyHash: strin
           finalizedAt: value(files.finalizedAt, null),
           touchedAt: value(files.touchedAt, p('now')),
           checkedAt: value(files.checkedAt, null),
+          uploadedAt: value(files.uploadedAt, null),
         })
         .from(apiKeys)
         .where(liveWriteKey(p('keyHash'))),

@@ -307,6 +307,7 @@ async function adoptOrphanObjects(svc: Services, now: number, s: SweepSummary) {
             finalizedAt: value(files.finalizedAt, null),
             touchedAt: value(files.touchedAt, now),
             checkedAt: value(files.checkedAt, now),
+            uploadedAt: value(files.uploadedAt, null),
           })
           .from(jsonEach(rows))
           .where(exists(workspaceOf())),

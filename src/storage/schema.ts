@@ -99,6 +99,10 @@ export const files = sqliteTable(
     // until then, and again when a canvas that held it is removed. The sweep looks only at files
     // with none, so each file is looked at once per use, never in a scan of all files.
     checkedAt: integer('checked_at'),
+    // When a pending file's bytes were seen in storage: stored by the Worker's own upload route,
+    // or found by a presign's look at R2. Presign answers `exists` from the row, not R2, whenever
+    // the row can tell (see presignAnswer); finalize clears it when the bytes turn out missing.
+    uploadedAt: integer('uploaded_at'),
   },
   (t) => [
     uniqueIndex('files_workspace_sha_idx').on(t.workspaceId, t.sha256),

@@ -20,6 +20,8 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (bytes += chunk.length))
     req.on('end', () => {
       received.push(bytes)
+      // ?status=N answers N, as storage refusing the PUT would.
+      res.statusCode = Number(new URL(req.url!, 'http://x').searchParams.get('status') ?? 200)
       res.end()
     })
     req.on('error', () => received.push(bytes))
@@ -48,4 +50,15 @@ it('sends exactly the bytes announced', async () => {
   writeFileSync(path, Buffer.alloc(1_000_000, 2))
   await putFile(url, path, 1_000_000, 'application/octet-stream')
   expect(received.at(-1)).toBe(1_000_000)
+})
+
+it('takes 412 as the bytes being there already, and fails on any other refusal', async () => {
+  const path = join(work, 'there.bin')
+  writeFileSync(path, Buffer.alloc(1000, 3))
+  // A presigned PUT never overwrites: 412 means storage holds these bytes (the key names their
+  // sha256), so the upload goes on to finalize, which checks them.
+  await putFile(`${url}?status=412`, path, 1000, 'application/octet-stream')
+  await expect(
+    putFile(`${url}?status=403`, path, 1000, 'application/octet-stream'),
+  ).rejects.toThrow()
 })
