@@ -2,7 +2,7 @@
 // The runtime's CPU time per request, for comparing checkouts (say, worktrees of two commits):
 // what workerd spent (utime + stime from /proc) while wrk loaded one route, over the requests
 // wrk counted. On a shared, noisy machine this moves far less than requests per second.
-//   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4] [--route presign|list|read]
+//   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4] [--route presign|presign-new|list|read]
 //                              <tree> [<tree>...]
 // Each trial starts fresh servers for every tree (own D1 and R2 state, seeded by the tree's own
 // seed.mjs), warms them up, then loads them in turns, the order flipped every round.
@@ -25,7 +25,14 @@ const { values, positionals: trees } = parseArgs({
   },
 })
 const routes = {
-  presign: (url, data, lua) => ({ url: `${url}/v1/upload/presign`, lua }),
+  presign: (url, data, seed, dir) => ({
+    url: `${url}/v1/upload/presign`,
+    lua: seed.presignScript(dir),
+  }),
+  'presign-new': (url, data, seed, dir) => ({
+    url: `${url}/v1/upload/presign`,
+    lua: seed.freshPresignScript(dir),
+  }),
   list: (url) => ({ url: `${url}/v1/canvases` }),
   read: (url, data) => ({ url: `${url}/v1/canvases/${data.canvasId}` }),
 }
@@ -89,7 +96,7 @@ try {
       await lib.migrate(app.mf)
       const data = await seed.seedApp(app.url)
       const headers = ['-H', `Authorization: Bearer ${data.key}`]
-      apps.push({ i, pids, target: { ...route(app.url, data, seed.presignScript(dir)), headers } })
+      apps.push({ i, pids, target: { ...route(app.url, data, seed, dir), headers } })
     }
     const load = (app, seconds) => {
       const start = cpu(app.pids)

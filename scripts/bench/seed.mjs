@@ -94,7 +94,9 @@ export function presignScript(work) {
 
 /**
  * A wrk script that presigns new content on every request (a sha256 from the time the run started
- * and a counter, so no two runs share one): what a push of files never seen before costs.
+ * and a counter, so no two runs share one): what a push of files never seen before costs. The
+ * request is built once and only its sha256 replaced: wrk.format on every request cost wrk enough
+ * of the machine's two cores to take a tenth off the Worker's figure.
  */
 export function freshPresignScript(work) {
   const path = join(work, 'presign-fresh.lua')
@@ -103,12 +105,16 @@ export function freshPresignScript(work) {
     `wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local stamp = string.format("%08x", os.time())
+local before, after = '{"sha256":"', '","ext":"txt","size":10,"mime":"text/plain"}'
+local prefix
 local n = 0
 request = function()
+  if not prefix then
+    local whole = wrk.format(nil, nil, nil, before .. string.rep("0", 64) .. after)
+    prefix = whole:sub(1, #whole - #before - 64 - #after)
+  end
   n = n + 1
-  local sha = stamp .. string.format("%024x", n) .. string.rep("e", 32)
-  return wrk.format(nil, nil, nil,
-    '{"sha256":"' .. sha .. '","ext":"txt","size":10,"mime":"text/plain"}')
+  return prefix .. before .. stamp .. string.format("%024x", n) .. string.rep("e", 32) .. after
 end
 `,
   )
