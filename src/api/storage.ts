@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { AppError } from '../lib/errors'
 import { parseBlobKey } from '../storage/blobs'
-import { markUploaded } from '../domain/files'
+import { markStored } from '../domain/files'
 import { LOCAL_STORAGE_PATH, localTarget, verifyPresigned } from '../storage/presign'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { readRange } from '../lib/range'
@@ -63,7 +63,7 @@ storage.put('/*', async (c) => {
   }
   // Presign answers `exists` from the file's row, so the row hears of the bytes before the client
   // does: of these, or of bytes already there (whose first PUT may have failed to say so).
-  await markUploaded(c.var.svc, key)
+  await markStored(c.var.svc, parsed.workspaceId, parsed.sha256)
   if (!stored)
     throw new AppError('precondition_failed', 'the object exists already and is never overwritten')
   return c.body(null, 200, { ETag: stored.httpEtag })

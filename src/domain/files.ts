@@ -98,26 +98,42 @@ export async function presignAnswer(
  * - Local storage: no. Its upload route (api/storage.ts) sets uploaded_at after storing the bytes.
  * - R2's S3 endpoint takes uploads without the Worker hearing of them: only R2 can say, and its
  *   yes is kept on the row, so each content is looked up until seen, then never again.
- * An upload finishing meanwhile can still be answered no: the client's PUT then gets 412 (a
- * presigned PUT never overwrites) and goes on to finalize, as it does when another client raced it.
+ * An upload finishing meanwhile can still be answered no (so can bytes a direct upload stored
+ * before its row write failed): the client's PUT then gets 412 (a presigned PUT never overwrites)
+ * and goes on to finalize, as it does when another client raced it.
  */
 async function holdsBytes(svc: Services, file: FileRow, inserted: boolean, target: StorageTarget) {
   if (file.status === 'ready' || file.uploaded_at !== null) return true
   if (inserted || !target.remote) return false
   if ((await svc.bucket.head(file.blob_key)) === null) return false
-  await markUploaded(svc, file.blob_key)
+  await setUploaded(svc.db, file.file_id, svc.now())
   return true
 }
 
 /**
- * Records that the bytes of the pending file stored at `key` are in storage: the local upload route
- * once it stored them (or found them there), a presign once R2 said so.
+ * Records that the bytes of the workspace's pending content `sha256` are in storage: for the local
+ * upload route, once it stored them (or found them there).
  */
-export async function markUploaded(svc: Services, key: string) {
+export async function markStored(svc: Services, workspaceId: string, sha256: string) {
   await svc.db
     .update(files)
     .set({ uploadedAt: svc.now() })
-    .where(and(eq(files.blobKey, key), eq(files.status, 'pending'), isNull(files.uploadedAt)))
+    .where(
+      and(
+        eq(files.workspaceId, workspaceId),
+        eq(files.sha256, sha256),
+        eq(files.status, 'pending'),
+        isNull(files.uploadedAt),
+      ),
+    )
+}
+
+/** Sets or clears a pending file's uploaded_at (a ready file's bytes are known to be there). */
+async function setUploaded(db: Services['db'], fileId: string, at: number | null) {
+  await db
+    .update(files)
+    .set({ uploadedAt: at })
+    .where(and(eq(files.fileId, fileId), eq(files.status, 'pending')))
 }
 
 /** Verifies the stored object against the declared size and sha256, then marks the file ready. */
@@ -229,7 +245,7 @@ async function verifyStored(svc: Services, file: FileRow, sha256: string, size: 
   // Not there (or no longer): the row must stop saying so, or presign would answer `exists` and
   // the client skip the upload it needs.
   if (check === 'mismatch') await svc.bucket.delete(file.blob_key)
-  if (file.uploaded_at !== null) await forgetUploaded(svc.db, file.file_id)
+  if (file.uploaded_at !== null) await setUploaded(svc.db, file.file_id, null)
   if (check === 'missing') {
     throw new AppError('upload_incomplete', 'the content has not been uploaded to upload_url yet')
   }
@@ -237,13 +253,6 @@ async function verifyStored(svc: Services, file: FileRow, sha256: string, size: 
     'checksum_mismatch',
     'the uploaded content does not match the declared size and sha256; upload it again',
   )
-}
-
-async function forgetUploaded(db: Services['db'], fileId: string) {
-  await db
-    .update(files)
-    .set({ uploadedAt: null })
-    .where(and(eq(files.fileId, fileId), eq(files.status, 'pending')))
 }
 
 /** Content the sweep is removing can be neither reused nor uploaded again until it is gone. */

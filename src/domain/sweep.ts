@@ -337,7 +337,8 @@ async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary
   const results = await db
     .select({ fileId: files.fileId, blobKey: files.blobKey, size: files.size })
     .from(files)
-    .where(eq(files.status, 'deleting'))
+    // Spelled out, not bound, so SQLite sees the partial index files_deleting_idx applies.
+    .where(sql`${files.status} = 'deleting'`)
     .limit(Math.min(batch, R2_DELETE_MAX))
   if (results.length === 0) return false
   await svc.bucket.delete(results.map((r) => r.blobKey))

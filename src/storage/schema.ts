@@ -106,11 +106,13 @@ export const files = sqliteTable(
   },
   (t) => [
     uniqueIndex('files_workspace_sha_idx').on(t.workspaceId, t.sha256),
-    index('files_status_created_idx').on(t.status, t.createdAt),
+    // Partial, so only the sweep's own writes touch it: D1 bills each index a written row carries.
+    index('files_deleting_idx')
+      .on(t.fileId)
+      .where(sql`status = 'deleting'`),
     index('files_unchecked_idx')
       .on(t.touchedAt)
       .where(sql`checked_at IS NULL`),
-    index('files_blob_key_idx').on(t.blobKey),
   ],
 )
 

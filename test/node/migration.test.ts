@@ -138,3 +138,24 @@ describe('0005_sweep_and_list on the same database', () => {
     expect(unchecked).toBe(3)
   })
 })
+
+describe('0006_uploaded_at on the same database', () => {
+  it('keeps every file, none yet seen uploaded, and finds deleting files by their own index', async () => {
+    const before = await db.prepare('SELECT count(*) AS n FROM files').first('n')
+    await apply(migrations.find((name) => name.startsWith('0006'))!)
+    const after = await db
+      .prepare('SELECT count(*) AS n, count(uploaded_at) AS seen FROM files')
+      .first<{ n: number; seen: number }>()
+    expect(after).toEqual({ n: before, seen: 0 })
+    // The sweep's query, as sweep.ts spells it: only rows being deleted are in the index.
+    const plan = await db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT file_id, blob_key, size FROM files
+         WHERE status = 'deleting' LIMIT 500`,
+      )
+      .all<{ detail: string }>()
+    expect(plan.results.map((r) => r.detail).join('; ')).toMatch(
+      /SCAN files USING INDEX files_deleting_idx/,
+    )
+  })
+})
