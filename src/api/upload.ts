@@ -3,7 +3,7 @@ import { finalizeUpload, presignAnswer, presignStatement, presignUpload } from '
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { uploadBody } from '../schema/requests'
-import { authorizeWrite, keyFirst, presentedKeyHash } from '../http/auth'
+import { authorizeWrite, keyFirst, keyLimit, presentedKeyHash } from '../http/auth'
 import { IDEMPOTENCY_HEADER, keepAnswerFor } from '../http/idempotency'
 import { jsonBody, jsonOf } from '../http/validate'
 import { documented } from '../http/route-docs'
@@ -21,12 +21,17 @@ presign.post('/v1/upload/presign', async (c, next) => {
   if (c.req.header(IDEMPOTENCY_HEADER) !== undefined) return next()
   const svc = c.var.svc
   const keyHash = await presentedKeyHash(c)
-  const { input, target, register } = await keyFirst(c, async () => {
-    const input = await jsonOf(c, uploadBody)
-    const target = storageTarget(svc.settings, requestOrigin(c))
-    return { input, target, register: presignStatement(svc, keyHash, input) }
-  })
-  const [registered] = await authorizeWrite(c, keyHash, [register.statement])
+  const limit = keyLimit(c, keyHash)
+  const { input, target, register } = await keyFirst(
+    c,
+    async () => {
+      const input = await jsonOf(c, uploadBody)
+      const target = storageTarget(svc.settings, requestOrigin(c))
+      return { input, target, register: presignStatement(svc, keyHash, input) }
+    },
+    limit,
+  )
+  const [registered] = await authorizeWrite(c, keyHash, [register.statement], limit)
   return c.json(await presignAnswer(svc, registered, register.fileId, input, target))
 })
 
@@ -38,7 +43,8 @@ upload.post(
     description:
       'Registers the content by its SHA-256 and answers a signed URL to PUT the bytes to, with ' +
       'the headers to send; `exists: true` when the workspace already holds them (no PUT ' +
-      'needed). Then call finalize with the same body.',
+      'needed; a PUT answered 412 means they arrived meanwhile). Then call finalize with the ' +
+      'same body.',
     tag: 'Uploads',
     auth: 'key',
     responses: { 200: { description: 'Where to send the bytes.', schema: shapes.presign } },

@@ -61,11 +61,12 @@ export async function authorizeKey<T extends BatchItem<'sqlite'>[]>(
   statements: T,
   refused?: (results: BatchResponse<T>, auth: KeyAuth | null) => Promise<unknown>,
   needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write',
+  limit: Promise<boolean> = keyLimit(c, hash),
 ): Promise<BatchResponse<T>> {
   const svc = c.var.svc
   const [[key, ...results], allowed] = await Promise.all([
     svc.db.batch([keyStatement(svc, hash), ...statements]),
-    withinLimit(c.env.API_LIMITER, `key:${hash}`),
+    limit,
   ])
   const auth = keyFromRow(key[0])
   if (!auth || !allowed || !auth.scopes.includes(needed)) {
@@ -83,15 +84,28 @@ export async function authorizeWrite<T extends BatchItem<'sqlite'>[]>(
   c: Context<AppEnv>,
   hash: string,
   statements: T,
+  limit: Promise<boolean> = keyLimit(c, hash),
 ): Promise<BatchResponse<T>> {
   const svc = c.var.svc
-  const allowed = await withinLimit(c.env.API_LIMITER, `key:${hash}`)
+  const allowed = await limit
   // Refused by the limit, the key is still looked up: an unknown key is 401 before it is 429.
   const [key, ...results] = await svc.db.batch([
     keyStatement(svc, hash),
     ...(allowed ? statements : []),
   ])
   return admit(c, keyFromRow(key[0]), allowed, 'write', results as BatchResponse<T>)
+}
+
+/**
+ * The per-key rate limit's verdict for the key `hash`, asked now. A write route asks it before
+ * reading its body, so that waiting on the limiter overlaps the reading, as a read's overlaps its
+ * D1 lookup (4% more presigns a second side by side). Pass it on to be awaited.
+ */
+export function keyLimit(c: Context<AppEnv>, hash: string): Promise<boolean> {
+  const verdict = withinLimit(c.env.API_LIMITER, `key:${hash}`)
+  // Awaited by whoever it is passed to; until then a failure must not go unhandled.
+  verdict.catch(() => {})
+  return verdict
 }
 
 /** The key's verdict: 401, then 429, then 403; an admitted request carries its key from here. */
@@ -119,11 +133,16 @@ function admit<R>(
  * query or body, the statements they give). On every /v1 route the key's verdict (401, 429, 403)
  * comes before the request's own errors, so when this throws, the key is judged alone first.
  */
-export async function keyFirst<T>(c: Context<AppEnv>, read: () => T | Promise<T>): Promise<T> {
+export async function keyFirst<T>(
+  c: Context<AppEnv>,
+  read: () => T | Promise<T>,
+  limit?: Promise<boolean>,
+): Promise<T> {
   try {
     return await read()
   } catch (err) {
-    await authorize(c)
+    // The limit already asked, if any, is the one judged: a request counts once.
+    await authorizeKey(c, await presentedKeyHash(c), [], undefined, undefined, limit)
     throw err
   }
 }
