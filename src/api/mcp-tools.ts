@@ -10,7 +10,6 @@ import {
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
 import { publish, publishSite, readContent } from '../domain/publish'
-import { currentSiteItems } from '../domain/site-reads'
 import type { Services } from '../domain/services'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
@@ -128,11 +127,8 @@ export const TOOLS = [
     input: input.canvasInput,
     write: false,
     run: async (ctx, { canvas_id }) => {
-      const [rows, items] = await ctx.svc.db.batch([
-        canvasByIdStatement(ctx.svc, canvas_id),
-        currentSiteItems(ctx.svc.db, { canvasId: canvas_id }),
-      ])
-      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth, items))
+      const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
+      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
     },
   }),
   tool({

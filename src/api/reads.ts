@@ -5,7 +5,6 @@ import {
   listStatement,
   ownedCanvasDetail,
 } from '../domain/canvas-reads'
-import { currentSiteItems } from '../domain/site-reads'
 import { canvasIdParam, type AppEnv } from '../http/context'
 import { authorize, authorizeKey, keyFirst, presentedKeyHash } from '../http/auth'
 import { documented } from '../http/route-docs'
@@ -59,11 +58,7 @@ reads.get(
   }),
   async (c) => {
     const id = canvasIdParam(c)
-    const [canvas, items] = await authorize(
-      c,
-      canvasByIdStatement(c.var.svc, id),
-      currentSiteItems(c.var.svc.db, { canvasId: id }),
-    )
-    return c.json(ownedCanvasDetail(canvas, c.var.auth, items))
+    const [canvas] = await authorize(c, canvasByIdStatement(c.var.svc, id))
+    return c.json(ownedCanvasDetail(canvas, c.var.auth))
   },
 )

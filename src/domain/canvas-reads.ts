@@ -1,19 +1,19 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm'
 import { canvasCursor, readCanvasCursor, readVersionCursor, versionCursor } from './cursors'
 import { AppError } from '../lib/errors'
 import { one, prepared, type Placeholders } from '../storage/db'
-import type { CanvasList, Item, VersionList } from '../schema/responses'
-import { currentSiteItems } from './site-reads'
-import { canvases, files, users, versions } from '../storage/schema'
+import type { CanvasList, VersionList } from '../schema/responses'
+import { canvases, files, users, versionItems, versions } from '../storage/schema'
 import {
   canvasNotFound,
+  itemsOf,
   listColumns,
   presentCanvas,
   presentCanvasDetail,
-  selectCanvas,
+  selectCanvasWithItems,
   selectVersionContent,
   type CanvasFields,
-  type CanvasRow,
+  type CanvasItemRow,
   type Visibility,
   versionLook,
 } from './canvas-rows'
@@ -216,17 +216,16 @@ export const LISTED_VERSIONS = 50
  * public (no versions read: the version list asks for the owner's workspace).
  */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
-  const [canvas, list, items] = await svc.db.batch([
+  const [canvas, list] = await svc.db.batch([
     canvasById(svc.db, { canvasId, now: svc.now() }),
     versionList(svc.db, { canvasId, workspaceId: workspaceId ?? '' }),
-    currentSiteItems(svc.db, { canvasId }),
   ])
   const row = canvas[0]
   if (!row) return null
   const isOwner = row.workspace_id === workspaceId
   if (!isOwner && row.visibility !== 'public') return null
   return {
-    canvas: presentCanvasDetail(row, items),
+    canvas: presentCanvasDetail(row, itemsOf(canvas)),
     versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
     isOwner,
   }
@@ -246,20 +245,22 @@ export async function hasAnyUser(svc: Services): Promise<boolean> {
   return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
 }
 
-/** The canvas with its current file, whoever owns it: for batching with the key lookup. */
+/** The canvas with its current file (a site's items too), whoever owns it: for batching with the key lookup. */
 export function canvasByIdStatement(svc: Services, canvasId: string) {
   return canvasById(svc.db, { canvasId, now: svc.now() })
 }
 
 const canvasById = prepared((db, p: Placeholders<{ canvasId: string; now: number }>) =>
-  selectCanvas(db).where(and(eq(canvases.canvasId, p('canvasId')), live(p('now')))),
+  selectCanvasWithItems(db)
+    .where(and(eq(canvases.canvasId, p('canvasId')), live(p('now'))))
+    .orderBy(asc(versionItems.path)),
 )
 
 /** Another workspace's canvas answers exactly like a missing one. */
-export function ownedCanvasDetail(rows: CanvasRow[], actor: Actor, items: Item[] = []) {
+export function ownedCanvasDetail(rows: CanvasItemRow[], actor: Actor) {
   const row = rows[0]
   if (!row || row.workspace_id !== actor.workspaceId) throw canvasNotFound()
-  return presentCanvasDetail(row, items)
+  return presentCanvasDetail(row, itemsOf(rows))
 }
 
 /** What one version of a live canvas holds, whoever asks (the caller has authorized the read). */

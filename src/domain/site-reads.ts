@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import type { Item, VersionItemList } from '../schema/responses'
-import { prepared, type Bindable, type Placeholders } from '../storage/db'
+import type { Bindable } from '../storage/db'
 import { canvases, files, versionItems, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
 import { live, liveCanvasOf } from './live'
@@ -21,37 +21,6 @@ export function itemAtPath(path: Bindable<string>) {
 
 /** The version asked for, or the canvas's current one. */
 const versionOf = (version?: number) => (version === undefined ? canvases.version : sql`${version}`)
-
-/**
- * The items of a canvas's current version when it holds more than one (a single file's one item
- * is its `file` already), for batching beside the canvas's own row: one read, whoever asks.
- */
-export const currentSiteItems = prepared((db, p: Placeholders<{ canvasId: string }>) =>
-  db
-    .select({
-      path: versionItems.path,
-      file_id: files.fileId,
-      sha256: files.sha256,
-      size: files.size,
-      mime: files.mime,
-    })
-    .from(canvases)
-    .innerJoin(
-      versions,
-      and(
-        eq(versions.canvasId, canvases.canvasId),
-        eq(versions.version, canvases.version),
-        gt(versions.itemCount, 1),
-      ),
-    )
-    .innerJoin(
-      versionItems,
-      and(eq(versionItems.canvasId, canvases.canvasId), eq(versionItems.version, versions.version)),
-    )
-    .innerJoin(files, eq(files.fileId, versionItems.fileId))
-    .where(eq(canvases.canvasId, p('canvasId')))
-    .orderBy(asc(versionItems.path)),
-)
 
 export type ItemRef = {
   blobKey: string
