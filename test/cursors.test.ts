@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { bytesOf, call, errorOf, json, newAccount, upload } from './support/api'
+import { bytesOf, call, errorOf, json, newAccount, newCanvas, upload } from './support/api'
 import { seedCanvases } from './support/seed'
 
 // Lists at any depth: `next_cursor` pages through canvases and versions in the order `offset`
@@ -82,6 +82,21 @@ describe('canvases by cursor', () => {
     expect(await json(both)).toEqual(
       errorOf('invalid_request', 'cursor: give either cursor or offset, not both'),
     )
+  })
+
+  it('refuses a query name given twice, on the list and on every other query alike', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key)
+    // The list validates its query in its handler (queryOf), the others in a middleware (query):
+    // the same checks, the same answers.
+    for (const path of ['/v1/canvases', `/v1/canvases/${canvas.canvas_id}/versions`]) {
+      const twice = await call(`${path}?limit=1&limit=2`, { key: account.key })
+      expect(twice.status, path).toBe(400)
+      expect(await json(twice)).toEqual(errorOf('invalid_request', 'limit: given more than once'))
+      const zero = await json(await call(`${path}?limit=0`, { key: account.key }))
+      expect(zero.error.code, path).toBe('invalid_request')
+      expect(zero.error.message, path).toMatch(/^limit: /)
+    }
   })
 })
 

@@ -34,7 +34,7 @@ reads.get(
   }),
   async (c) => {
     const keyHash = await presentedKeyHash(c)
-    const { query, statement } = await keyFirst(c, () => {
+    const { query, statement } = await keyFirst(c, keyHash, () => {
       const { limit = 20, offset = 0, ...filters } = queryOf(c, listQuery)
       const query = { ...filters, limit, offset }
       return { query, statement: listStatement(c.var.svc, { keyHash }, query) }

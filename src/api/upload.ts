@@ -24,6 +24,7 @@ presign.post('/v1/upload/presign', async (c, next) => {
   const limit = keyLimit(c, keyHash)
   const { input, target, register } = await keyFirst(
     c,
+    keyHash,
     async () => {
       const input = await jsonOf(c, uploadBody)
       const target = storageTarget(svc.settings, requestOrigin(c))

@@ -245,7 +245,10 @@ export async function hasAnyUser(svc: Services): Promise<boolean> {
   return (await svc.db.select(one).from(users).limit(1).get()) !== undefined
 }
 
-/** The canvas with its current file (a site's items too), whoever owns it: for batching with the key lookup. */
+/**
+ * The canvas with its current file (a site's items too), whoever owns it: for batching with the
+ * key lookup.
+ */
 export function canvasByIdStatement(svc: Services, canvasId: string) {
   return canvasById(svc.db, { canvasId, now: svc.now() })
 }

@@ -131,10 +131,11 @@ function admit<R>(
 /**
  * What a route that authenticates inside its own batch makes of its request before the batch (its
  * query or body, the statements they give). On every /v1 route the key's verdict (401, 429, 403)
- * comes before the request's own errors, so when this throws, the key is judged alone first.
+ * comes before the request's own errors, so when this throws, the key `hash` is judged alone first.
  */
 export async function keyFirst<T>(
   c: Context<AppEnv>,
+  hash: string,
   read: () => T | Promise<T>,
   limit?: Promise<boolean>,
 ): Promise<T> {
@@ -142,7 +143,7 @@ export async function keyFirst<T>(
     return await read()
   } catch (err) {
     // The limit already asked, if any, is the one judged: a request counts once.
-    await authorizeKey(c, await presentedKeyHash(c), [], undefined, undefined, limit)
+    await authorizeKey(c, hash, [], undefined, undefined, limit)
     throw err
   }
 }

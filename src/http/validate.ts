@@ -6,11 +6,11 @@ import { AppError, validationError } from '../lib/errors'
 import type { AppEnv } from './context'
 import { describing } from './route-docs'
 
-// Request validation: @hono/zod-validator with a hook that throws the project's AppError, so every
-// failure is the one 400 body naming the field. Ahead of it, guards that the validator cannot do:
-// a query name given twice (refused rather than guessed). JSON bodies are validated by jsonBody
-// itself, after its own guards (media type, size refused before buffering, encoding), with the
-// same schemas and errors. Handlers read `c.req.valid(...)`, typed.
+// Request validation: the schemas parsed here, every failure the project's AppError, the one 400
+// body naming the field. Ahead of parsing, guards a validator cannot do: a query name given twice
+// (refused rather than guessed); a JSON body's media type, size (refused before buffering) and
+// encoding. Handlers read `c.req.valid(...)`, typed as @hono/zod-validator types it; a handler
+// that needs the values before its batch reads them with queryOf or jsonOf, the same checks.
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
@@ -27,7 +27,10 @@ export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.out
   return result.data
 }
 
-/** zValidator for one part of the request; a failure throws 400 `invalid_request`. */
+/**
+ * zValidator for one part of the request; a failure throws 400 `invalid_request`. The middlewares
+ * below take its type, so `c.req.valid(...)` is typed by the schema.
+ */
 export function valid<Target extends 'json' | 'query', S extends z.ZodMiniType>(
   target: Target,
   schema: S,
@@ -39,14 +42,17 @@ export function valid<Target extends 'json' | 'query', S extends z.ZodMiniType>(
   })
 }
 
-/** The query string, validated; a name given twice is ambiguous, so it is refused, not guessed. */
+/**
+ * The query string, validated by `queryOf`; a name given twice is ambiguous, so it is refused, not
+ * guessed. The value goes to `c.req.valid('query')`, typed as zValidator's (as jsonBody's does).
+ */
 export function query<S extends z.ZodMiniType>(schema: S) {
-  const validate = valid('query', schema)
-  const guarded: typeof validate = async (c, next) => {
-    onceEach(c)
-    return validate(c, next)
+  const validated: ReturnType<typeof valid<'query', S>> = async (c, next) => {
+    // Hono types validated data as `{}`; a schema's output is whatever the schema says.
+    c.req.addValidatedData('query', queryOf(c, schema) as {})
+    await next()
   }
-  return describing({ target: 'query', schema }, guarded)
+  return describing({ target: 'query', schema }, validated)
 }
 
 /**
@@ -57,7 +63,7 @@ export function describedQuery(schema: z.ZodMiniType): MiddlewareHandler {
   return describing({ target: 'query', schema }, (_, next) => next())
 }
 
-/** What `query(schema)` would validate, checked the same way. */
+/** The query string validated against `schema`, each name at most once. */
 export function queryOf<S extends z.ZodMiniType>(c: Context, schema: S): z.output<S> {
   onceEach(c)
   return parse(schema, c.req.query())
