@@ -19,12 +19,11 @@ export async function publish(
 ): Promise<Canvas> {
   let canvas: Canvas
   if (id) {
-    // An update names no extension: the canvas keeps its own, or takes the main item's.
-    const update = 'items' in content ? content : { file_id: content.file_id }
+    // The new version's type goes with it: a Markdown file pushed onto an HTML canvas is Markdown.
     canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(id)}`, {
       method: 'PATCH',
       json: {
-        ...update,
+        ...content,
         title: options.title,
         renderer_id: options.renderer,
         visibility: options.public ? 'public' : undefined,

@@ -156,6 +156,39 @@ describe('create', () => {
     expect(files.n).toBe(0)
   })
 
+  it('multipart: a text field that is not UTF-8 is refused, as a JSON body is; U+FFFD sent is kept', async () => {
+    const account = await newAccount()
+    const boundary = 'b0undary'
+    const body = (title: Uint8Array) =>
+      new Uint8Array([
+        ...bytesOf(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n`),
+        ...title,
+        ...bytesOf(
+          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n` +
+            `Content-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+        ),
+      ])
+    const send = (title: Uint8Array) =>
+      call('/v1/canvases', {
+        method: 'POST',
+        key: account.key,
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body: body(title),
+      })
+    const latin1 = await send(new Uint8Array([0x52, 0xe9, 0x73, 0x75, 0x6d, 0xe9])) // "Résumé" in Latin-1
+    expect(latin1.status).toBe(400)
+    expect(await json(latin1)).toEqual(
+      errorOf('invalid_request', 'title: must be valid UTF-8 text'),
+    )
+    const files = await env.DB.prepare('SELECT COUNT(*) AS n FROM files WHERE workspace_id = ?')
+      .bind(account.workspaceId)
+      .first<any>()
+    expect(files.n).toBe(0)
+    const meant = await send(bytesOf('Broken \ufffd glyph'))
+    expect(meant.status).toBe(201)
+    expect((await json(meant)).title).toBe('Broken \ufffd glyph')
+  })
+
   it('413 for a direct upload above MAX_DIRECT_UPLOAD_BYTES, nothing stored', async () => {
     const account = await newAccount()
     const form = new FormData()
@@ -457,6 +490,40 @@ describe('update', () => {
     })
   })
 
+  it('a version of another type changes ext and renderer; each version keeps its own', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, '<h1>Report</h1>', {
+      ext: 'html',
+      mime: 'text/html',
+    })
+    expect(canvas).toMatchObject({ ext: 'html', renderer_id: 'html' })
+    const notes = await upload(account.key, bytesOf('# Notes\n\n- one'), 'md', 'text/markdown')
+    const res = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: notes, ext: 'md' },
+    })
+    expect(res.status).toBe(200)
+    expect(await json(res)).toMatchObject({ version: 2, ext: 'md', renderer_id: 'markdown' })
+    // Without ext a new file keeps the canvas's type, as before.
+    const plain = await upload(account.key, bytesOf('# Still Markdown'), 'md', 'text/markdown')
+    const kept = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: plain },
+    })
+    expect(await json(kept)).toMatchObject({ version: 3, ext: 'md', renderer_id: 'markdown' })
+    // Version 1 is still HTML: its own download is named and typed so.
+    const v1 = await call(`/v1/canvases/${canvas.canvas_id}/versions/1/items`, {
+      key: account.key,
+    })
+    expect(await json(v1)).toMatchObject({ main: 'index.html' })
+    const v2 = await call(`/v1/canvases/${canvas.canvas_id}/versions/2/items`, {
+      key: account.key,
+    })
+    expect(await json(v2)).toMatchObject({ main: 'index.md' })
+  })
+
   it('multipart update with a file part', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key)
@@ -483,7 +550,7 @@ describe('update', () => {
         'an update needs at least one of file_id, items, title, visibility, renderer_id',
       ],
       [{ visibility: 'hidden' }, 400, 'invalid_request', 'visibility: must be private or public'],
-      [{ ext: 'md' }, 400, 'invalid_request', 'Unrecognized key: "ext"'],
+      [{ ext: 'md' }, 400, 'invalid_request', 'ext: only goes with new content (file_id or items)'],
       [{ file_id: 'missing', title: 'x' }, 404, 'file_not_found', 'file_id: no such file'],
     ]
     for (const [body, status, code, message] of cases) {

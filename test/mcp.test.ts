@@ -92,7 +92,7 @@ describe('POST /mcp', () => {
       version: 1,
       visibility: 'private',
     })
-    expect(canvas.url).toBe(`${ORIGIN}/c/${canvas.canvas_id}`)
+    expect(canvas.view_url).toBe(`${ORIGIN}/c/${canvas.canvas_id}`)
     const id = canvas.canvas_id
     // The same canvas through the REST API.
     const viaApi = await json(await call(`/v1/canvases/${id}`, { key: owner.key }))
@@ -116,7 +116,7 @@ describe('POST /mcp', () => {
     expect(await ok(client, 'get_canvas', { canvas_id: id })).toMatchObject({
       canvas_id: id,
       file: { size: 12 },
-      url: canvas.url,
+      view_url: canvas.view_url,
     })
 
     const share = await ok(client, 'share_canvas', {
@@ -159,6 +159,18 @@ describe('POST /mcp', () => {
     expect(await ok(client, 'delete_canvas', { canvas_id: id })).toEqual({ success: true })
     await fails(client, 'get_canvas', { canvas_id: id }, 'canvas_not_found')
     await client.close()
+  })
+
+  it('a new version of another type takes its own ext and renderer', async () => {
+    const client = await connect(owner.key)
+    const page = await ok(client, 'publish', { content: '<h1>Hi</h1>', filename: 'page.html' })
+    expect(page).toMatchObject({ ext: 'html', renderer_id: 'html' })
+    const notes = await ok(client, 'publish', {
+      content: '# Notes',
+      filename: 'notes.md',
+      canvas_id: page.canvas_id,
+    })
+    expect(notes).toMatchObject({ version: 2, ext: 'md', renderer_id: 'markdown' })
   })
 
   it('publishes binary content as base64 and reads it back as a download URL', async () => {
@@ -447,6 +459,36 @@ describe('POST /mcp', () => {
       const res = await call('/mcp', { method, key: owner.key })
       expect(res.status).toBe(405)
       expect(res.headers.get('Allow')).toBe('POST')
+    }
+  })
+
+  it('answers malformed tool arguments with -32602 and one readable line', async () => {
+    const headers = {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+    }
+    const cases: [unknown, string][] = [
+      [{ name: 'usage', arguments: null }, 'params.arguments: must be an object'],
+      [{ name: 'usage', arguments: [] }, 'params.arguments: must be an object'],
+      [{ name: 'usage', arguments: 'x' }, 'params.arguments: must be an object'],
+      [{ name: 7, arguments: {} }, 'params.name: must be a tool name (a string)'],
+      [{ arguments: {} }, 'params.name: must be a tool name (a string)'],
+      [null, 'params: must be an object with name and arguments'],
+      [[], 'params: must be an object with name and arguments'],
+    ]
+    for (const [params, message] of cases) {
+      const res = await call('/mcp', {
+        method: 'POST',
+        key: owner.key,
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+      })
+      expect(res.status).toBe(200)
+      expect(await json(res)).toEqual({
+        jsonrpc: '2.0',
+        id: 9,
+        error: { code: -32602, message },
+      })
     }
   })
 })

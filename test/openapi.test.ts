@@ -100,3 +100,49 @@ describe('GET /llms.txt', () => {
     expect(listed).toEqual(TOOLS.map((t) => t.name))
   })
 })
+
+describe('the origin the documents name', () => {
+  const evil = { headers: { Host: 'evil.example' } }
+
+  it('is the configured APP_URL whatever the Host header, cached publicly', async () => {
+    const env = { APP_URL: 'https://canvas.example.com/' }
+    const llms = await call('http://evil.example/llms.txt', { ...evil, env })
+    expect(llms.headers.get('Cache-Control')).toBe('public, max-age=300')
+    const text = await llms.text()
+    expect(text).toContain('https://canvas.example.com/mcp')
+    expect(text).not.toContain('evil.example')
+    const doc = await call('http://evil.example/openapi.json', { ...evil, env })
+    expect(doc.headers.get('Cache-Control')).toBe('public, max-age=300')
+    expect((await json(doc)).servers).toEqual([{ url: 'https://canvas.example.com' }])
+  })
+
+  it('without APP_URL is the request’s own, for that host only: Vary: Host, no public cache', async () => {
+    for (const path of ['/llms.txt', '/openapi.json']) {
+      const res = await call(`http://evil.example${path}`, evil)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('Vary')).toMatch(/\bHost\b/)
+      expect(res.headers.get('Cache-Control')).toBe('private, max-age=300')
+    }
+  })
+
+  it('names APP_URL in the links MCP answers', async () => {
+    const { key } = await newAccount()
+    const res = await call('http://evil.example/mcp', {
+      method: 'POST',
+      key,
+      env: { APP_URL: 'https://canvas.example.com' },
+      headers: {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'publish', arguments: { content: 'hi', filename: 'a.txt' } },
+      }),
+    })
+    const canvas = (await json(res)).result.structuredContent
+    expect(canvas.view_url).toBe(`https://canvas.example.com/c/${canvas.canvas_id}`)
+  })
+})

@@ -79,6 +79,32 @@ describe('create and read a site', () => {
     })
   })
 
+  it('takes an ext that agrees with the main item, on create and update', async () => {
+    const res = await createSite({ items: itemsOf(ids), ext: 'html' })
+    expect(res.status).toBe(201)
+    const canvas = await json(res)
+    expect(canvas).toMatchObject({ ext: 'html', renderer_id: 'html' })
+    const update = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { items: itemsOf(ids), main: 'style.css', ext: 'css' },
+    })
+    expect(update.status).toBe(200)
+    expect(await json(update)).toMatchObject({ version: 2, ext: 'css', renderer_id: 'code' })
+    const refused = await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { items: itemsOf(ids), ext: 'css' },
+    })
+    expect(refused.status).toBe(400)
+    expect(await json(refused)).toEqual(
+      errorOf(
+        'invalid_request',
+        "ext: 'css' disagrees with the main item 'index.html' (html); leave ext out or send 'html'",
+      ),
+    )
+  })
+
   it('a single file shows no items; its one item is index.<ext>', async () => {
     const res = await createSite({ file_id: ids['style.css'], ext: 'css' })
     const canvas = await json(res)
@@ -229,11 +255,11 @@ describe('refused lists', () => {
       'file_id: send either file_id or items, not both',
     ],
     [
-      'ext with items',
-      { items: [{ path: 'a.html', file_id: 'x' }], ext: 'html' },
+      'ext that disagrees with the main item',
+      { items: [{ path: 'a.html', file_id: 'x' }], ext: 'md' },
       400,
       'invalid_request',
-      "ext: a site's ext comes from its main item's path; leave ext out with items",
+      "ext: 'md' disagrees with the main item 'a.html' (html); leave ext out or send 'html'",
     ],
     [
       'main alone',

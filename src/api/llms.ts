@@ -30,7 +30,8 @@ Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client
 \`\`\`
 
 Publish with \`publish\` (\`content\` or \`content_base64\`, and \`filename\`: its extension chooses how
-the page is shown) and give the person the \`url\` it answers. Publish again with \`canvas_id\` for a
+the page is shown) and give the person the \`view_url\` it answers (a share link's address is its
+\`url\`). Publish again with \`canvas_id\` for a
 new version. A failed call is a result with \`isError\`, its text starting with an error code such
 as \`canvas_not_found\` or \`invalid_request\`. Tools that change something take an
 \`idempotency_key\` (a new UUID per operation): retrying with it never does the work twice.

@@ -39,9 +39,10 @@ type Tool<S extends z.ZodMiniType> = {
 
 const tool = <S extends z.ZodMiniType>(t: Tool<S>) => t as unknown as Tool<z.ZodMiniType>
 
+// One name for one thing, as the CLI's --json says it: a canvas's page is `view_url`, a link `url`.
 const withUrl = (ctx: ToolContext, canvas: Canvas) => ({
   ...canvas,
-  url: `${ctx.origin}/c/${canvas.canvas_id}`,
+  view_url: `${ctx.origin}/c/${canvas.canvas_id}`,
 })
 const shareWithUrl = (ctx: ToolContext, share: Share) => ({
   ...share,
@@ -78,7 +79,7 @@ export const TOOLS = [
       'Publish a file as a web page and get its URL: HTML, Markdown, CSV, JSON, SVG, images, PDF or ' +
       'code; or, with `files`, several files as one site whose relative links work (a report ' +
       'with its CSS, scripts, images and data). With canvas_id, publishes a new version of that ' +
-      'canvas (same URL; earlier versions are kept). Answers the canvas with `url`, the page to ' +
+      'canvas (same URL; earlier versions are kept). Answers the canvas with `view_url`, the page to ' +
       'give a person.',
     input: input.publishInput,
     write: true,

@@ -12,7 +12,13 @@ import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
 import { authorizeFor } from '../http/auth'
-import { requestId, requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import {
+  publicOrigin,
+  requestId,
+  requestOrigin,
+  type AppContext,
+  type AppEnv,
+} from '../http/context'
 import { toAppError, logError } from '../http/errors'
 import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
@@ -77,6 +83,8 @@ mcp.post(
     if (Array.isArray(parsedBody)) {
       throw new AppError('invalid_request', 'send one JSON-RPC message per request, not a batch')
     }
+    const malformed = malformedCall(parsedBody)
+    if (malformed) return c.json(malformed)
     const server = buildServer(c)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -112,6 +120,31 @@ for (const method of ['GET', 'DELETE'] as const) {
   )
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * A tools/call whose params the SDK would refuse with an internal error and its schema library's
+ * issues as the message: answered here as invalid params, in one line a client can show.
+ */
+function malformedCall(message: unknown) {
+  if (!isObject(message) || message.method !== 'tools/call' || !('id' in message)) return null
+  const params = message.params
+  const problem = !isObject(params)
+    ? 'params: must be an object with name and arguments'
+    : typeof params.name !== 'string'
+      ? 'params.name: must be a tool name (a string)'
+      : params.arguments !== undefined && !isObject(params.arguments)
+        ? 'params.arguments: must be an object'
+        : null
+  if (!problem) return null
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: ErrorCode.InvalidParams, message: problem },
+  }
+}
+
 function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes))
@@ -124,14 +157,14 @@ function buildServer(c: AppContext) {
   const ctx: ToolContext = {
     svc: c.var.svc,
     auth: c.var.auth,
-    origin: requestOrigin(c),
+    origin: publicOrigin(c).origin,
     storage: () => storageTarget(c.var.svc.settings, requestOrigin(c)),
   }
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
       'Canvas publishes files as web pages. `publish` a file (HTML, Markdown, CSV, JSON, SVG, ' +
-      'images, PDF, code) and give the person its `url`; publish again with `canvas_id` for a new ' +
+      'images, PDF, code) and give the person its `view_url`; publish again with `canvas_id` for a new ' +
       'version; `share_canvas` for a link that needs no account.',
     jsonSchemaValidator: NO_ELICITATION,
   })

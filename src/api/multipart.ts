@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
+import { indexOfBytes } from '../lib/bytes'
 import { extFromName } from '../lib/content-types'
 import { storeDirect } from '../domain/files'
 import type { AppContext } from '../http/context'
@@ -54,7 +55,7 @@ async function readMultipart<S extends z.ZodMiniType>(
         throw new AppError('invalid_request', 'file: must be a file part')
       file = value
     } else if (typeof value === 'string') {
-      fields[key] = value
+      fields[key] = wholeText(key, value, bytes)
     } else {
       throw new AppError('invalid_request', `${key}: must be a text field`)
     }
@@ -64,10 +65,9 @@ async function readMultipart<S extends z.ZodMiniType>(
     if ('file_id' in fields)
       throw new AppError('invalid_request', 'file: send either a file part or file_id')
     if (file.size > limit) throw directTooLarge(limit)
-    if (defaults === 'create') {
-      fields.title ??= file.name || 'untitled'
-      fields.ext ??= extFromName(file.name, await file.slice(0, 4096).arrayBuffer())
-    }
+    if (defaults === 'create') fields.title ??= file.name || 'untitled'
+    // A new version takes its own type, as a new canvas does.
+    fields.ext ??= extFromName(file.name, await file.slice(0, 4096).arrayBuffer())
     // Every other field is checked before anything is stored.
     parse(schema, { ...fields, file_id: 'pending' })
     const stored = await storeDirect(
@@ -79,6 +79,18 @@ async function readMultipart<S extends z.ZodMiniType>(
     fields.file_id = stored.file_id
   }
   return parse(schema, fields)
+}
+
+/**
+ * A text field as sent. The form parser turns bytes that are not UTF-8 into U+FFFD; a JSON body
+ * with such bytes is refused, and so is a form: a replacement character the sender did not write
+ * is one whose UTF-8 form the body does not hold.
+ */
+function wholeText(key: string, value: string, body: Uint8Array): string {
+  if (value.includes('\ufffd') && indexOfBytes(body, new TextEncoder().encode(value)) === -1) {
+    throw new AppError('invalid_request', `${key}: must be valid UTF-8 text`)
+  }
+  return value
 }
 
 function parseBoolean(value: unknown) {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { requestOrigin, type AppEnv } from '../http/context'
+import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
 import { documented } from '../http/route-docs'
 import { llmsText } from './llms'
@@ -18,10 +18,7 @@ export function reference(describe: () => OpenApiDocument) {
       auth: 'none',
       responses: { 200: { description: 'The description.', contentType: 'application/json' } },
     }),
-    (c) => {
-      c.header('Cache-Control', 'public, max-age=300')
-      return c.json({ ...describe(), servers: [{ url: requestOrigin(c) }] })
-    },
+    (c) => c.json({ ...describe(), servers: [{ url: selfOrigin(c) }] }),
   )
   routes.get(
     '/llms.txt',
@@ -33,10 +30,21 @@ export function reference(describe: () => OpenApiDocument) {
       responses: { 200: { description: 'Markdown.', contentType: 'text/markdown' } },
     }),
     (c) => {
-      c.header('Cache-Control', 'public, max-age=300')
       c.header('Content-Type', 'text/markdown; charset=utf-8')
-      return c.body(llmsText(describe(), requestOrigin(c)))
+      return c.body(llmsText(describe(), selfOrigin(c)))
     },
   )
   return routes
+}
+
+/**
+ * The origin these documents name, with the caching it allows: a shared cache may keep a
+ * document that names the configured address, but one built from the Host header is for that
+ * host only (else `Host: evil.example` could plant another host's URLs for everyone).
+ */
+function selfOrigin(c: AppContext): string {
+  const { origin, fromHost } = publicOrigin(c)
+  c.header('Cache-Control', fromHost ? 'private, max-age=300' : 'public, max-age=300')
+  if (fromHost) c.header('Vary', 'Host')
+  return origin
 }

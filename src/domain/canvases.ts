@@ -113,19 +113,29 @@ function createExt(input: CreateInput, plan: ContentPlan): string {
     if (input.ext === undefined) throw new AppError('invalid_request', 'ext: required with file_id')
     return input.ext
   }
-  if (input.ext !== undefined) {
+  return agreedExt(input.ext, plan.main)
+}
+
+/**
+ * The ext of a site's version: its main item's. A client may name it too (the specification makes
+ * ext part of every create), as long as it agrees.
+ */
+function agreedExt(given: string | undefined, main: string): string {
+  const ext = siteExt(main)
+  if (given !== undefined && given !== ext) {
     throw new AppError(
       'invalid_request',
-      "ext: a site's ext comes from its main item's path; leave ext out with items",
+      `ext: '${given}' disagrees with the main item '${main}' (${ext}); leave ext out or send '${ext}'`,
     )
   }
-  return siteExt(plan.main)
+  return ext
 }
 
 /** The main item's extension; `bin` for a main file without one (its type then picks text or not). */
 const siteExt = (main: string) => pathExt(main) ?? 'bin'
 
 export type UpdateInput = ContentInput & {
+  ext?: string
   title?: string
   visibility?: Visibility
   renderer_id?: string
@@ -146,8 +156,7 @@ export async function updateCanvas(
   const plan = planContent(input, svc.settings.maxSiteItems)
   const now = svc.now()
   const db = svc.db
-  // A site's ext follows its main item; a single file keeps the canvas's.
-  const ext = plan?.main ? siteExt(plan.main) : undefined
+  const ext = updateExt(input, plan)
   const mainFile = plan?.items.find((item) => item.path === plan.main)?.file_id
   // The size when every item is ready, else NULL. Written twice (SET and WHERE) it is read twice:
   // two rows a file, fewer than UPDATE ... FROM a derived table, which SQLite materializes.
@@ -190,6 +199,20 @@ export async function updateCanvas(
     svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
   }
   return presentCanvas(row)
+}
+
+/**
+ * The canvas's ext after an update: a new version's own (a site's main item's, or the type a
+ * single file was sent as); a single file sent without one keeps the canvas's. Undefined: as is.
+ */
+function updateExt(input: UpdateInput, plan: ContentPlan | null): string | undefined {
+  if (!plan) {
+    if (input.ext !== undefined) {
+      throw new AppError('invalid_request', 'ext: only goes with new content (file_id or items)')
+    }
+    return undefined
+  }
+  return plan.main ? agreedExt(input.ext, plan.main) : input.ext
 }
 
 /**

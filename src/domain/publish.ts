@@ -111,9 +111,8 @@ async function publishContent(
 ): Promise<Canvas> {
   if (options.canvasId) {
     const { title, visibility } = options
-    const { ext: _, ...newContent } = content
     let canvas = await updateCanvas(svc, actor, options.canvasId, {
-      ...newContent,
+      ...content,
       title,
       visibility,
     })

@@ -47,6 +47,18 @@ export function requestOrigin(c: Context): string {
   return new URL(c.req.url).origin
 }
 
+/**
+ * The origin the service names itself by in documents anyone may fetch (/llms.txt, /openapi.json)
+ * and in the links it hands agents: APP_URL when set, else the request's own origin, which comes
+ * from its Host header; an answer built from it must then not be cached for other hosts.
+ */
+export function publicOrigin(c: Context<AppEnv>): { origin: string; fromHost: boolean } {
+  const configured = c.var.svc.settings.appUrl
+  return configured
+    ? { origin: configured, fromHost: false }
+    : { origin: requestOrigin(c), fromHost: true }
+}
+
 /** Runs work after the response without letting its failure reach the client. */
 export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
   const logged = work.catch((err) =>

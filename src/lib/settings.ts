@@ -23,6 +23,8 @@ export type Settings = {
   uploadUrlTtl: number
   downloadUrlTtl: number
   signupOpen: boolean
+  /** The service's own address, when configured: the one named in what it says of itself. */
+  appUrl: string | null
   contentUrl: string | null
   s3: S3Settings | null
   storageSigningSecret: string | null
@@ -97,6 +99,7 @@ const schema = z.object({
   UPLOAD_URL_TTL: count(900),
   DOWNLOAD_URL_TTL: count(300),
   SIGNUP: z.optional(z.enum(['', 'open', 'closed'], 'must be "open" or "closed"')),
+  APP_URL: baseUrl,
   CONTENT_URL: baseUrl,
   S3_ENDPOINT: baseUrl,
   S3_BUCKET: optionalText,
@@ -137,6 +140,7 @@ function parseSettings(env: Bindings): Settings {
     uploadUrlTtl: vars.UPLOAD_URL_TTL,
     downloadUrlTtl: vars.DOWNLOAD_URL_TTL,
     signupOpen: vars.SIGNUP === 'open',
+    appUrl: vars.APP_URL,
     contentUrl: vars.CONTENT_URL,
     s3: s3Settings(vars),
     storageSigningSecret: vars.STORAGE_SIGNING_SECRET,

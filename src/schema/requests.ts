@@ -113,6 +113,8 @@ export const createCanvasBody = z.strictObject({
 
 export const updateCanvasFields = {
   ...contentFields,
+  // The type of the new content: a version of another type changes the canvas's ext and renderer.
+  ext: z.optional(ext),
   title: z.optional(title),
   visibility: z.optional(visibility),
   renderer_id: z.optional(rendererId),
