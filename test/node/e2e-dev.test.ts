@@ -190,7 +190,7 @@ describe('end to end over HTTP', () => {
       return result.structuredContent
     }
     const canvas = await call('publish', { content: '<h1>agent</h1>', filename: 'agent.html' })
-    expect(canvas.url).toBe(`${server.url}/c/${canvas.canvas_id}`)
+    expect(canvas.view_url).toBe(`${server.url}/c/${canvas.canvas_id}`)
     expect((await call('read_canvas', { canvas_id: canvas.canvas_id })).text).toBe('<h1>agent</h1>')
     const share = await call('share_canvas', { canvas_id: canvas.canvas_id, max_views: 1 })
     const open = await fetch(`${server.url}/share/${share.token}/content`, { redirect: 'manual' })
