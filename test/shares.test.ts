@@ -8,9 +8,10 @@ async function share(key: string, canvasId: string, body?: unknown) {
   return call(`/v1/canvases/${canvasId}/shares`, { method: 'POST', key, json: body })
 }
 
-async function setup(text = 'shared content') {
+// Permanent, so that a link's own expiry is what these tests see (a temporary canvas's caps it).
+async function setup(text = 'shared content', permanent = true) {
   const account = await newAccount()
-  const canvas = await newCanvas(account.key, text, { title: 'Shared' })
+  const canvas = await newCanvas(account.key, text, { title: 'Shared', permanent })
   return { account, canvas }
 }
 
@@ -107,6 +108,38 @@ describe('creating share links', () => {
       expect(res.status).toBe(400)
       expect(await json(res)).toEqual(errorOf('invalid_request', message))
     }
+  })
+
+  it('a link never outlives its temporary canvas: expires_at is the earlier of the two', async () => {
+    const { account, canvas } = await setup('temporary', false)
+    const canvasExpiry = canvas.expires_at
+    expect(canvasExpiry).toMatch(ISO)
+    const week = await json(await share(account.key, canvas.canvas_id, { expires_in: '7d' }))
+    const forever = await json(await share(account.key, canvas.canvas_id))
+    const hour = await json(await share(account.key, canvas.canvas_id, { expires_in: '1h' }))
+    expect(week.expires_at).toBe(canvasExpiry)
+    expect(forever.expires_at).toBe(canvasExpiry)
+    expect(Date.parse(hour.expires_at)).toBeLessThan(Date.parse(canvasExpiry))
+    // Every surface says the same: the list, the public metadata.
+    const listed = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, { key: account.key }),
+    )
+    const byToken = new Map(listed.shares.map((l: any) => [l.token, l.expires_at]))
+    expect(byToken.get(week.token)).toBe(canvasExpiry)
+    expect(byToken.get(forever.token)).toBe(canvasExpiry)
+    expect(byToken.get(hour.token)).toBe(hour.expires_at)
+    expect((await json(await call(`/share/${week.token}`))).share.expires_at).toBe(canvasExpiry)
+    // Saved, the canvas no longer caps its links: each lives as long as it was asked to.
+    await call(`/v1/canvases/${canvas.canvas_id}/permanent`, { method: 'POST', key: account.key })
+    const saved = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, { key: account.key }),
+    )
+    const after = new Map(saved.shares.map((l: any) => [l.token, l.expires_at]))
+    expect(Date.parse(after.get(week.token) as string) - Date.parse(week.created_at)).toBe(
+      7 * 86400 * 1000,
+    )
+    expect(after.get(forever.token)).toBeNull()
+    expect((await json(await call(`/share/${forever.token}`))).share.expires_at).toBeNull()
   })
 
   it('a version that does not exist, or a canvas that is not ours', async () => {

@@ -8,7 +8,7 @@ import { itemAtPath, itemName, itemNotFound } from './site-reads'
 import { iso, isoOrNull, type Services } from './services'
 import { versionLook } from './canvas-rows'
 import { live } from './live'
-import { shareNotFound } from './shares'
+import { linkExpiry, shareNotFound } from './shares'
 
 export type ShareAccess = {
   token: string
@@ -161,7 +161,7 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
     viewsLeft: row.max_views === null ? null : Math.max(0, row.max_views - row.view_count),
     /** Pinned to its version, rather than following the latest. */
     pinned: row.version !== null,
-    expiresAt: isoOrNull(row.expires_at),
+    expiresAt: isoOrNull(linkExpiry(row.expires_at, row.canvas_expires_at)),
   }
 }
 
@@ -228,7 +228,7 @@ function present(row: Resolved): PublicShare {
       created_at: iso(row.canvas_created_at!),
     },
     share: {
-      expires_at: row.expires_at === null ? null : iso(row.expires_at),
+      expires_at: isoOrNull(linkExpiry(row.expires_at, row.canvas_expires_at)),
       view_count: row.view_count,
       has_password: row.password_hash !== null,
     },

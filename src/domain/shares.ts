@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray } from 'drizzle-orm'
+import { and, desc, eq, exists, inArray, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { canvasNotFound } from './canvas-rows'
 import { hashPassword, newToken } from '../lib/crypto'
@@ -10,12 +10,24 @@ import { liveCanvasOf } from './live'
 
 export type Share = typeof shareLinks.$inferSelect
 
+/**
+ * When a link stops opening: its own expiry, or its canvas's while the canvas is temporary,
+ * whichever comes first. Worked out when answered, so a canvas made permanent frees its links.
+ */
+export function linkExpiry(linkExpiresAt: number | null, canvasExpiresAt: number | null) {
+  if (linkExpiresAt === null) return canvasExpiresAt
+  return canvasExpiresAt === null ? linkExpiresAt : Math.min(linkExpiresAt, canvasExpiresAt)
+}
+
 /** The share object (README: API); the password hash never leaves the server. */
-export function presentShare(row: Share & { canvasId: string }): ShareJson {
+export function presentShare(
+  row: Share & { canvasId: string },
+  canvasExpiresAt: number | null,
+): ShareJson {
   return {
     token: row.token,
     canvas_id: row.canvasId,
-    expires_at: isoOrNull(row.expiresAt),
+    expires_at: isoOrNull(linkExpiry(row.expiresAt, canvasExpiresAt)),
     view_count: row.viewCount,
     max_views: row.maxViews,
     version: row.version,
@@ -48,42 +60,51 @@ export async function createShare(
   const expiresAt = input.expires_in ? now + input.expires_in * 1000 : null
   const db = svc.db
   const version = input.version
-  const row = await db
-    .insert(shareLinks)
-    .select((qb) =>
-      qb
-        .select({
-          token: value(shareLinks.token, token),
-          canvasId: canvases.canvasId,
-          version: value(shareLinks.version, version ?? null),
-          passwordHash: value(shareLinks.passwordHash, passwordHash),
-          maxViews: value(shareLinks.maxViews, input.max_views ?? null),
-          viewCount: value(shareLinks.viewCount, 0),
-          createdAt: value(shareLinks.createdAt, now),
-          expiresAt: value(shareLinks.expiresAt, expiresAt),
-        })
-        .from(canvases)
-        .where(
-          and(
-            liveCanvasOf(actor, canvasId, now),
-            version === undefined
-              ? undefined
-              : exists(
-                  db
-                    .select(one)
-                    .from(versions)
-                    .where(
-                      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
-                    ),
-                ),
+  const [inserted, [canvas]] = await db.batch([
+    db
+      .insert(shareLinks)
+      .select((qb) =>
+        qb
+          .select({
+            token: value(shareLinks.token, token),
+            canvasId: canvases.canvasId,
+            version: value(shareLinks.version, version ?? null),
+            passwordHash: value(shareLinks.passwordHash, passwordHash),
+            maxViews: value(shareLinks.maxViews, input.max_views ?? null),
+            viewCount: value(shareLinks.viewCount, 0),
+            createdAt: value(shareLinks.createdAt, now),
+            expiresAt: value(shareLinks.expiresAt, expiresAt),
+          })
+          .from(canvases)
+          .where(
+            and(
+              liveCanvasOf(actor, canvasId, now),
+              version === undefined
+                ? undefined
+                : exists(
+                    db
+                      .select(one)
+                      .from(versions)
+                      .where(
+                        and(
+                          eq(versions.canvasId, canvases.canvasId),
+                          eq(versions.version, version),
+                        ),
+                      ),
+                  ),
+            ),
           ),
-        ),
-    )
-    .onConflictDoNothing({ target: shareLinks.token })
-    .returning()
-    .get()
+      )
+      .onConflictDoNothing({ target: shareLinks.token })
+      .returning(),
+    db
+      .select({ expiresAt: canvases.expiresAt })
+      .from(canvases)
+      .where(eq(canvases.canvasId, canvasId)),
+  ])
+  const row = inserted[0]
   // Inserted from this canvas's row, the link names it.
-  if (row) return presentShare({ ...row, canvasId })
+  if (row) return presentShare({ ...row, canvasId }, canvas.expiresAt)
   await requireLiveCanvas(svc, actor, canvasId)
   if (version !== undefined) {
     const found = await db
@@ -103,6 +124,8 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
   const rows = await svc.db
     .select({
       canvasId: canvases.canvasId,
+      // Renamed: D1 hands rows over keyed by column name, and the link has an expires_at too.
+      canvasExpiresAt: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
       share: {
         token: shareLinks.token,
         version: shareLinks.version,
@@ -118,7 +141,9 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
     .where(liveCanvasOf(actor, canvasId, svc.now()))
     .orderBy(desc(shareLinks.createdAt), shareLinks.token)
   if (rows.length === 0) throw canvasNotFound()
-  return rows.flatMap((r) => (r.share ? [presentShare({ ...r.share, canvasId: r.canvasId })] : []))
+  return rows.flatMap((r) =>
+    r.share ? [presentShare({ ...r.share, canvasId: r.canvasId }, r.canvasExpiresAt)] : [],
+  )
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
