@@ -2,6 +2,7 @@ import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import {
   bytesOf,
+  browse,
   call,
   csrfOf,
   formPost,
@@ -145,7 +146,7 @@ describe('live canvases', () => {
       await share({ max_views: 5 }),
     ]
     const firstLink = (await liveLinkOf(`/s/${first.token}`))!
-    const secondPage = await call(`/s/${second.token}`, formPost({ password: 'open sesame' }))
+    const secondPage = await browse(`/s/${second.token}`, formPost({ password: 'open sesame' }))
     const secondLink = /data-live="([^"]+)"/
       .exec(await secondPage.text())![1]
       .replaceAll('&amp;', '&')

@@ -12,6 +12,12 @@ import { linkExpiry, shareNotFound } from './shares'
 
 export type ShareAccess = {
   token: string
+  /**
+   * Only a person's explicit request for the content (an API download, a click on the share page)
+   * may use up a view of a link with a view limit; a page fetched by a link preview or a reload
+   * may not. False: such a link is checked, not counted, and answered `counted: false`.
+   */
+  requested?: boolean
   /** Present when the link has a password; checked before the hash is computed. */
   password?: string
   /** Called before each password check, so attempts can be rate-limited. */
@@ -70,7 +76,7 @@ type Resolved = ReturnType<typeof selectShare>['_']['result'][number]
 // A view counts only while the link is usable; the condition and the increment are one statement,
 // so concurrent downloads can neither lose a count nor pass max_views. The increment is SQL: the
 // builder sets only values. Two statements: one counts only a link without a password.
-const countView = (onlyWithoutPassword: boolean, byPath: boolean) =>
+const countView = (onlyWithoutPassword: boolean, byPath: boolean, onlyUnlimited = false) =>
   prepared((db, p: Placeholders<{ token: string; now: number; path: string }>) =>
     db
       .update(shareLinks)
@@ -107,6 +113,7 @@ const countView = (onlyWithoutPassword: boolean, byPath: boolean) =>
               ),
           ),
           onlyWithoutPassword ? isNull(shareLinks.passwordHash) : undefined,
+          onlyUnlimited ? isNull(shareLinks.maxViews) : undefined,
         ),
       )
       .returning({ viewCount: shareLinks.viewCount }),
@@ -114,6 +121,8 @@ const countView = (onlyWithoutPassword: boolean, byPath: boolean) =>
 const counts = {
   open: [countView(true, false), countView(true, true)],
   any: [countView(false, false), countView(false, true)],
+  unlimited: [countView(true, false, true), countView(true, true, true)],
+  anyUnlimited: [countView(false, false, true), countView(false, true, true)],
 }
 
 /** Public metadata: never counts a view. */
@@ -132,12 +141,16 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
   const byPath = Number(path !== undefined)
   const select = byPath ? selectShareItem : selectShare
   const values = { token: access.token, now: svc.now(), path: path ?? '' }
-  const [counted, selected] = await db.batch([counts.open[byPath](db, values), select(db, values)])
+  const requested = access.requested ?? true
+  const first = requested ? counts.open : counts.unlimited
+  const [counted, selected] = await db.batch([first[byPath](db, values), select(db, values)])
   let row = selected[0]
   if (counted.length === 0) {
     await admit(svc, row, access, path)
+    if (!requested && row.max_views !== null) return described(row, path, false)
+    const again = requested ? counts.any : counts.anyUnlimited
     const [recount, reselected] = await db.batch([
-      counts.any[byPath](db, { ...values, now: svc.now() }),
+      again[byPath](db, { ...values, now: svc.now() }),
       select(db, values),
     ])
     row = reselected[0]
@@ -147,7 +160,24 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
       throw new AppError('share_exhausted', 'this share link has reached its view limit')
     }
   }
+  return described(row, path, true)
+}
+
+/**
+ * A view counted a moment ago, shown again (a reload of the page it opened): checked as usable but
+ * for the views it used, never counted, and without the password, which the caller has proof of.
+ */
+export async function reopenShareContent(svc: Services, token: string) {
+  const row = await selectShare(svc.db, { token, path: '' }).get()
+  // The view that used the link up still shows, as its frames do.
+  checkUsable(svc, row && { ...row, max_views: null })
+  return described(row!, undefined, false)
+}
+
+/** What a page or download needs of the link and the content it opened. */
+function described(row: Resolved, path: string | undefined, counted: boolean) {
   return {
+    counted,
     blobKey: row.blob_key!,
     ...(path === undefined ? { title: row.title!, ext: shownLook(row).ext } : itemName(path)),
     canvasId: row.canvas_id!,

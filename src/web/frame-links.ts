@@ -12,7 +12,7 @@ import { secretFor } from '../lib/settings'
 // way, which redirects to a short-lived signed storage URL.
 
 export const FRAME_PATH = '/_frame'
-const FRAME_TTL_SECONDS = 3600
+export const FRAME_TTL_SECONDS = 3600
 /**
  * A frame of a link with a view limit lives only this long: frame loads are not views, so this is
  * the window in which the view that used the link up can still be reloaded (SECURITY.md).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { call, formPost, json } from '../support/api'
+import { browse, call, formPost, json } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
 import { buildWorld, ownerCredentials, requestFor } from '../support/world'
 
@@ -136,8 +136,9 @@ describe('password-protected shares', () => {
       await call(`/share/${world.token}/content`, { headers: password }),
       await call(`/s/${world.token}`),
       await call(`/s/${world.token}`, formPost({ password: world.sharePassword })),
+      await browse(`/s/${world.token}`, formPost({ password: world.sharePassword })),
     ]
-    expect(answers.map((r) => r.status)).toEqual([401, 200, 302, 401, 200])
+    expect(answers.map((r) => r.status)).toEqual([401, 200, 302, 401, 303, 200])
     for (const res of answers) expect(res.headers.get('Cache-Control')).toBe('no-store')
     expect((await json(answers[1])).share.has_password).toBe(true)
   })

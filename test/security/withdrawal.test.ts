@@ -2,7 +2,16 @@ import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../src/lib/settings'
 import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
-import { call, formPost, json, newAccount, newCanvas, ORIGIN, type Account } from '../support/api'
+import {
+  browse,
+  call,
+  formPost,
+  json,
+  newAccount,
+  newCanvas,
+  ORIGIN,
+  type Account,
+} from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
 import { database } from '../../src/storage/db'
 
@@ -217,7 +226,7 @@ const REACHES: Record<Route['auth'], Reach[]> = {
     {
       name: 'share page frame',
       ends: SHARE_ENDS,
-      open: async (f, route) => frameFrom(route, await call(`/s/${f.token}`)),
+      open: async (f, route) => frameFrom(route, await browse(`/s/${f.token}`)),
     },
   ],
   none: [],
@@ -225,7 +234,8 @@ const REACHES: Record<Route['auth'], Reach[]> = {
   page: [],
 }
 
-const send = (sent: Sent) => call(sent.url, sent.init)
+// As a browser would: a share page's Open button pressed, its redirect followed.
+const send = (sent: Sent) => browse(sent.url, sent.init)
 
 /** The content, answered directly, as a redirect to storage, or in the frame a page embeds. */
 async function expectContent(res: Response, where: string) {
@@ -277,7 +287,7 @@ describe('withdrawn access', () => {
 describe('a link with a view limit', () => {
   it('renders the view that uses it up, then its frames end after a short window', async () => {
     const f = await fixture({ maxViews: 1 })
-    const page = await call(`/s/${f.token}`)
+    const page = await browse(`/s/${f.token}`)
     const frame = await frameFrom(
       ROUTES.find((r) => r.path === '/_frame/:id/:version')!,
       page,
@@ -314,7 +324,7 @@ describe('a link with a view limit', () => {
     const f = await fixture({})
     const frame = await frameFrom(
       ROUTES.find((r) => r.path === '/_frame/:id/:version')!,
-      await call(`/s/${f.token}`),
+      await browse(`/s/${f.token}`),
     )
     const exp = Number(new URL(frame.url).searchParams.get('exp')) * 1000
     expect(exp - Date.now()).toBeGreaterThan(30 * 60_000)
@@ -330,7 +340,7 @@ describe('signed storage URLs', () => {
     expect(lifetime(share.headers.get('Location')!)).toBe(60)
     const frame = await frameFrom(
       ROUTES.find((r) => r.path === '/_frame/:id/:version/raw')!,
-      await call(`/s/${f.token}`),
+      await browse(`/s/${f.token}`),
     )
     const raw = await send(frame)
     expect(raw.status).toBe(302)

@@ -180,3 +180,21 @@ export async function csrfOf(cookie: string): Promise<string> {
   const page = await (await call('/settings', { cookie })).text()
   return /name="_csrf" value="([0-9a-f]{32})"/.exec(page)![1]
 }
+
+/**
+ * A share page as a person's browser opens it: the Open button of a link with a view limit is
+ * pressed, and a redirect that sets the view cookie is followed with it.
+ */
+export async function browse(path: string, init: CallInit = {}): Promise<Response> {
+  let res = await call(path, init)
+  const url = new URL(path, ORIGIN)
+  if (res.status === 200 && /^\/s\//.test(url.pathname)) {
+    const page = await res.clone().text()
+    if (page.includes('name="open"')) res = await call(path, formPost({ open: '1' }))
+  }
+  if (res.status !== 303) return res
+  const cookie = /canvas_view=[^;]*/.exec(res.headers.get('Set-Cookie') ?? '')?.[0]
+  return call(res.headers.get('Location')!, {
+    cookie: [init.cookie, cookie].filter(Boolean).join('; '),
+  })
+}
