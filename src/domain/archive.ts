@@ -3,6 +3,7 @@ import { concatBytes } from '../lib/bytes'
 import { AppError } from '../lib/errors'
 import type { ArchiveEntry } from './site-reads'
 import type { Services } from './services'
+import type { ObjectWriter } from '../storage/object-writer'
 
 // A version as one zip, streamed: each item is read from storage only when the reader of the
 // response asks for more, and passes through stored (not compressed: the bytes are mostly
@@ -30,10 +31,21 @@ export function checkArchiveSize(entries: ArchiveEntry[]) {
   }
 }
 
+/**
+ * Where a stream keeps a copy of what it sends: the writer of the stored object, told when the
+ * archive is whole (`kept`) or will not be (`dropped`: the client went away, or storage failed).
+ */
+export type ArchiveCopy = {
+  writer: ObjectWriter
+  kept: (size: number) => Promise<void>
+  dropped: () => Promise<void>
+}
+
 export function archiveStream(
   svc: Services,
   entries: ArchiveEntry[],
   mtime: number,
+  copy?: ArchiveCopy,
 ): ReadableStream<Uint8Array> {
   const ready: Uint8Array[] = []
   let ended = false
@@ -70,14 +82,51 @@ export function archiveStream(
     if (failure) throw failure
   }
 
+  // The copy follows the client's pace: each chunk is written before it is handed over, so the
+  // Worker never holds more than a part of the copy, however slow the client.
+  let keeping = copy
+  async function keep(work: (copy: ArchiveCopy) => Promise<void>) {
+    if (!keeping) return
+    try {
+      await work(keeping)
+    } catch (err) {
+      // The client still gets its archive; only the copy is given up.
+      console.error(JSON.stringify({ level: 'error', archive_copy_failed: String(err) }))
+      await drop()
+    }
+  }
+  async function drop() {
+    const dropping = keeping
+    keeping = undefined
+    if (!dropping) return
+    await Promise.allSettled([dropping.writer.abort(), dropping.dropped()])
+  }
+
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        await produce()
-        while (ready.length > 0) controller.enqueue(ready.shift()!)
-        if (ended) controller.close()
+        try {
+          await produce()
+        } catch (err) {
+          await drop()
+          throw err
+        }
+        while (ready.length > 0) {
+          const chunk = ready.shift()!
+          await keep((c) => c.writer.write(chunk))
+          controller.enqueue(chunk)
+        }
+        if (ended) {
+          await keep(async (c) => {
+            const size = await c.writer.close()
+            keeping = undefined
+            await c.kept(size)
+          })
+          controller.close()
+        }
       },
       async cancel(reason) {
+        await drop()
         await reader?.cancel(reason)
       },
     },

@@ -16,6 +16,7 @@ import { parseBlobKey } from '../storage/blobs'
 import { one, value } from '../storage/db'
 import type { BatchItem } from 'drizzle-orm/batch'
 import {
+  archives,
   canvases,
   files,
   idempotencyKeys,
@@ -28,6 +29,8 @@ import {
 } from '../storage/schema'
 import { newId } from '../lib/crypto'
 import type { Services } from './services'
+import { archivesOfRemovedCanvas } from './archive-store'
+import { pastBudgets } from './download-budget'
 
 // The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -93,9 +96,11 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => examineUncheckedFiles(svc, now, batch),
     () => adoptOrphanObjects(svc, now, summary),
     () => removeDeletingFiles(svc, batch, summary),
+    () => removeDeletingArchives(svc, batch, summary),
     () => removeOldShares(svc, now, batch, summary),
     () => removeExpiredSessions(svc, now, batch, summary),
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
+    async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true
   for (const step of steps) {
@@ -184,6 +189,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
         )
         .returning({ canvasId: canvases.canvasId }),
     ),
+    // The archives its downloads stored, for removeDeletingArchives.
+    ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),
     // A partial canvas's versions still name their main files: those files are left for
     // examineUncheckedFiles, which comes to them once the canvas is gone.
     ...fileIds.map((fileId) =>
@@ -353,6 +360,33 @@ async function removeDeletingFiles(svc: Services, batch: number, s: SweepSummary
   s.objects += deleted.length
   for (const row of deleted) s.bytes_freed += row.size
   return results.length === Math.min(batch, R2_DELETE_MAX)
+}
+
+/** The stored archives of removed canvases: their objects, then their rows. */
+async function removeDeletingArchives(svc: Services, batch: number, s: SweepSummary) {
+  const db = svc.db
+  const gone = await db
+    .select({
+      canvasId: archives.canvasId,
+      version: archives.version,
+      blobKey: archives.blobKey,
+      size: archives.size,
+    })
+    .from(archives)
+    // Spelled out, not bound, so SQLite sees the partial index archives_deleting_idx applies.
+    .where(sql`${archives.status} = 'deleting'`)
+    .limit(Math.min(batch, R2_DELETE_MAX))
+  if (gone.length === 0) return false
+  await svc.bucket.delete(gone.map((a) => a.blobKey))
+  const [first, ...rest] = gone.map((a) =>
+    db
+      .delete(archives)
+      .where(and(eq(archives.canvasId, a.canvasId), eq(archives.version, a.version))),
+  )
+  await db.batch([first, ...rest])
+  s.objects += gone.length
+  for (const a of gone) s.bytes_freed += a.size ?? 0
+  return gone.length === Math.min(batch, R2_DELETE_MAX)
 }
 
 /** Links expired for over 30 days, and links of deleted canvases 30 days after creation. */

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { AppError } from '../lib/errors'
+import { sha256Hex } from '../lib/crypto'
 import type { AppEnv } from './context'
 
 /** Per client IP, for routes anyone can call (login, signup, public share links). */
@@ -14,6 +15,11 @@ export const limitByIp = (
 
 export function clientIp(c: Context): string {
   return c.req.header('CF-Connecting-IP') ?? 'local'
+}
+
+/** A client's address as it may be stored: hashed, so a table of budgets lists no addresses. */
+export function clientKey(c: Context): Promise<string> {
+  return sha256Hex(`client:${clientIp(c)}`)
 }
 
 const RETRY_AFTER_SECONDS = 60

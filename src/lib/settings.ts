@@ -20,6 +20,8 @@ export type Settings = {
   maxFileBytes: number
   /** Files a version of a site may hold. */
   maxSiteItems: number
+  /** Bytes of archives one anonymous client may download in an hour. */
+  publicArchiveBytesPerHour: number
   uploadUrlTtl: number
   downloadUrlTtl: number
   signupOpen: boolean
@@ -96,6 +98,7 @@ const schema = z.object({
   MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
   MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
   MAX_SITE_ITEMS: count(1000),
+  PUBLIC_ARCHIVE_BYTES_PER_HOUR: count(2 * 1024 * 1024 * 1024),
   UPLOAD_URL_TTL: count(900),
   DOWNLOAD_URL_TTL: count(300),
   SIGNUP: z.optional(z.enum(['', 'open', 'closed'], 'must be "open" or "closed"')),
@@ -137,6 +140,7 @@ function parseSettings(env: Bindings): Settings {
     maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
     maxFileBytes: vars.MAX_FILE_BYTES,
     maxSiteItems: vars.MAX_SITE_ITEMS,
+    publicArchiveBytesPerHour: vars.PUBLIC_ARCHIVE_BYTES_PER_HOUR,
     uploadUrlTtl: vars.UPLOAD_URL_TTL,
     downloadUrlTtl: vars.DOWNLOAD_URL_TTL,
     signupOpen: vars.SIGNUP === 'open',

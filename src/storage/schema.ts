@@ -273,3 +273,41 @@ export const idempotencyKeys = sqliteTable(
     index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 )
+
+// A site's version as one zip, made by its first download and stored, so that later downloads
+// are served from storage and cost the Worker nothing per byte. `building` while one download
+// makes it (a claim that goes stale if that download dies), `ready` once stored, `deleting` once
+// its canvas is gone and the sweep has the object to remove. No reference to versions: the row
+// must outlive its version until the object is gone.
+export const archives = sqliteTable(
+  'archives',
+  {
+    canvasId: text('canvas_id').notNull(),
+    version: integer('version').notNull(),
+    blobKey: text('blob_key').notNull(),
+    size: integer('size'),
+    status: text('status', { enum: ['building', 'ready', 'deleting'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.canvasId, t.version] }),
+    index('archives_deleting_idx')
+      .on(t.blobKey)
+      .where(sql`status = 'deleting'`),
+  ],
+)
+
+// Bytes of archives downloaded by each anonymous client in an hour: the budget that bounds what a
+// visitor of a public canvas can make the service send. The client is a hash of its IP address.
+export const downloadBudgets = sqliteTable(
+  'download_budgets',
+  {
+    client: text('client').notNull(),
+    windowStart: integer('window_start').notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.client, t.windowStart] }),
+    index('download_budgets_window_idx').on(t.windowStart),
+  ],
+)

@@ -6,6 +6,8 @@ import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
 import { sessionActor } from '../domain/users'
 import { archiveResponse } from '../http/archive'
+import { clientKey } from '../http/limits'
+import { chargeDownload } from '../domain/download-budget'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
@@ -60,7 +62,15 @@ canvas.get('/:id/download', limitByIp('FRAME_LIMITER'), async (c) => {
     : view.canvas.version
   const content = await findVersionContent(svc, view.canvas.canvas_id, version)
   if (!content) throw new AppError('version_not_found', 'version not found')
-  if (content.item_count > 1) return archiveResponse(svc, null, view.canvas.canvas_id, version)
+  if (content.item_count > 1) {
+    // A visitor's archives come out of a budget per client: what they can make the service send
+    // is bounded by the hour, not by how often they ask.
+    const charge = view.isOwner
+      ? undefined
+      : async (bytes: number) =>
+          chargeDownload(svc, await clientKey(c), bytes, svc.settings.publicArchiveBytesPerHour)
+    return archiveResponse(svc, null, view.canvas.canvas_id, version, charge)
+  }
   const target = storageTarget(svc.settings, requestOrigin(c))
   const url = await signedDownload(svc, target, { blobKey: content.blob_key, ...view.canvas }, true)
   return c.redirect(url, 302)
