@@ -207,7 +207,6 @@ describe('end to end over HTTP', () => {
   it('the cron route runs the sweep', async () => {
     const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
     expect(res.status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(server.output()).toContain('"event":"sweep"')
+    await expect.poll(() => server.output(), { timeout: 15_000 }).toContain('"event":"sweep"')
   })
 })
