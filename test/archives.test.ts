@@ -76,6 +76,32 @@ describe('a version’s archive', () => {
     }
   })
 
+  it('is stored at its length known in advance, whatever the names', async () => {
+    const account = await newAccount()
+    const text = await upload(account.key, bytesOf('héllo'))
+    const empty = await upload(account.key, new Uint8Array(0))
+    const res = await call('/v1/canvases', {
+      method: 'POST',
+      key: account.key,
+      json: {
+        title: 'Names',
+        items: [
+          { path: 'index.html', file_id: text },
+          { path: 'é/ü.txt', file_id: text },
+          { path: '日本/語.md', file_id: empty },
+          { path: '\u{1F600}.txt', file_id: text },
+        ],
+      },
+    })
+    const id = (await json(res)).canvas_id
+    const bytes = new Uint8Array(await (await archiveOf(account, id)).arrayBuffer())
+    expect(Object.keys(unzipSync(bytes)).sort()).toEqual(
+      ['index.html', 'é/ü.txt', '日本/語.md', '\u{1F600}.txt'].sort(),
+    )
+    expect(await row(id)).toMatchObject({ status: 'ready', size: bytes.byteLength })
+    expect((await env.BUCKET.head(`archives/${id}/1.zip`))!.size).toBe(bytes.byteLength)
+  })
+
   it('a download given up half way stores nothing; the next one makes it whole', async () => {
     const account = await newAccount()
     const id = await site(account, 400, 'x'.repeat(40_000))

@@ -1,4 +1,4 @@
-import { archiveStream, checkArchiveSize, type ArchiveCopy } from '../domain/archive'
+import { archiveLength, archiveStream, checkArchiveSize, type ArchiveCopy } from '../domain/archive'
 import {
   archiveKey,
   claimArchive,
@@ -45,24 +45,19 @@ export async function archiveResponse(
   // Charged here only when it was not already, above, for an object found missing.
   if (!stored) await charge?.(archive.entries.reduce((sum, entry) => sum + entry.size, 0))
   const copy = (await claimArchive(svc, canvasId, version, stored !== null))
-    ? await copyOf(svc, canvasId, version).catch(async (err) => {
-        // Storage refused the upload: this download goes ahead all the same, uncopied.
-        console.error(JSON.stringify({ level: 'error', archive_copy_failed: String(err) }))
-        await releaseArchive(svc, canvasId, version)
-        return undefined
-      })
+    ? copyOf(svc, canvasId, version, archiveLength(archive.entries))
     : undefined
   const body = archiveStream(svc, archive.entries, archive.createdAt, copy)
   return zipResponse(body, archive.title, version)
 }
 
-async function copyOf(svc: Services, canvasId: string, version: number): Promise<ArchiveCopy> {
-  const writer = await objectWriter(svc.bucket, archiveKey(canvasId, version), {
+function copyOf(svc: Services, canvasId: string, version: number, length: number): ArchiveCopy {
+  const writer = objectWriter(svc.bucket, archiveKey(canvasId, version), length, {
     httpMetadata: { contentType: 'application/zip' },
   })
   return {
     writer,
-    kept: (size) => keepArchive(svc, canvasId, version, size),
+    kept: () => keepArchive(svc, canvasId, version, length),
     dropped: () => releaseArchive(svc, canvasId, version),
   }
 }

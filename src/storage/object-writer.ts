@@ -1,58 +1,40 @@
-import { concatBytes } from '../lib/bytes'
-
-// An object written as it is produced, of a length not known before it ends: R2's binding takes a
-// stream only of known length, so the bytes go up as a multipart upload, in parts of PART_BYTES
-// (R2 wants every part but the last at least 5 MiB, and all but the last of one size). The writer
-// holds one part at a time.
-
-const PART_BYTES = 8 * 1024 * 1024
+// An object written as it is produced: R2 takes a stream only of a length known in advance, so
+// the writer is the writable half of a FixedLengthStream whose readable half R2 is storing. Each
+// write waits for R2 to take the bytes: the writer holds nothing of its own.
 
 export type ObjectWriter = {
   write(bytes: Uint8Array): Promise<void>
-  /** Stores the object; answers its size. */
-  close(): Promise<number>
+  /** Waits until the object is stored. */
+  close(): Promise<void>
   /** Gives the upload up: nothing is stored. */
   abort(): Promise<void>
 }
 
-export async function objectWriter(
+export function objectWriter(
   bucket: R2Bucket,
   key: string,
-  options: R2MultipartOptions = {},
-): Promise<ObjectWriter> {
-  const upload = await bucket.createMultipartUpload(key, options)
-  const parts: R2UploadedPart[] = []
-  let held: Uint8Array[] = []
-  let heldBytes = 0
-  let size = 0
-
-  async function send(bytes: Uint8Array) {
-    parts.push(await upload.uploadPart(parts.length + 1, bytes))
-  }
-
+  length: number,
+  options: R2PutOptions = {},
+): ObjectWriter {
+  const { readable, writable } = new FixedLengthStream(length)
+  const stored = bucket.put(key, readable, options)
+  // Observed by close and abort; unobserved, a failed put would be an unhandled rejection.
+  stored.catch(() => {})
+  const writer = writable.getWriter()
+  // An aborted writer's `closed` rejects too, with nobody waiting on it.
+  writer.closed.catch(() => {})
   return {
     async write(bytes) {
-      size += bytes.byteLength
-      held.push(bytes)
-      heldBytes += bytes.byteLength
-      while (heldBytes >= PART_BYTES) {
-        const joined = concatBytes(held, heldBytes)
-        await send(joined.subarray(0, PART_BYTES))
-        const rest = joined.subarray(PART_BYTES)
-        held = rest.byteLength ? [rest] : []
-        heldBytes = rest.byteLength
-      }
+      await writer.ready
+      await writer.write(bytes)
     },
     async close() {
-      // An empty object is one empty part: an upload needs at least one.
-      if (heldBytes > 0 || parts.length === 0) await send(concatBytes(held, heldBytes))
-      held = []
-      await upload.complete(parts)
-      return size
+      await writer.close()
+      await stored
     },
     async abort() {
-      held = []
-      await upload.abort()
+      await writer.abort('given up').catch(() => {})
+      await stored.catch(() => {})
     },
   }
 }
