@@ -355,6 +355,10 @@ describe('sharing and visibility', () => {
       await p.click('button[type=submit]')
       expect(await frameText(p, 'pre')).toBe('the secret text')
       expect(p.url()).not.toContain('sesame')
+      // The form post ended on a page of its own (post, redirect, get): a reload asks nothing,
+      // posts nothing and counts nothing.
+      await p.reload()
+      expect(await frameText(p, 'pre')).toBe('the secret text')
       expect(await p.locator('meta[name=robots]').getAttribute('content')).toBe('noindex, nofollow')
       expect(await p.locator('meta[property="og:title"]').getAttribute('content')).toBe(
         'secret.txt',
@@ -371,11 +375,25 @@ describe('sharing and visibility', () => {
     const once = (await (
       await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { max_views: 1 } })
     ).json()) as any
+    // The page a link preview would fetch uses no view; the person's click does.
     await page.goto(`${server.url}/s/${once.token}`)
+    expect(await page.textContent('h1')).toBe('limited.txt')
+    expect(await page.textContent('main')).toContain('it has 1 view left, and opening it uses one')
+    await page.click('button[type=submit]')
     expect(await frameText(page, 'pre')).toBe('x')
-    const second = await page.goto(`${server.url}/s/${once.token}`)
-    expect(second!.status()).toBe(410)
-    expect(await page.textContent('h1')).toBe('This link has been used up')
+    // A reload of the view just opened shows it again, counting nothing...
+    await page.reload()
+    expect(await frameText(page, 'pre')).toBe('x')
+    // ...and to anyone else the link is used up.
+    const stranger = await openBrowser()
+    try {
+      const other = await stranger.context.newPage()
+      const second = await other.goto(`${server.url}/s/${once.token}`)
+      expect(second!.status()).toBe(410)
+      expect(await other.textContent('h1')).toBe('This link has been used up')
+    } finally {
+      await stranger.close()
+    }
     const missing = await page.goto(`${server.url}/s/doesnotexist1`)
     expect(missing!.status()).toBe(404)
     expect(await page.textContent('h1')).toBe('Link not found')
