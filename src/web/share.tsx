@@ -34,7 +34,7 @@ share.get('/:token', async (c) => {
         token={token}
         title={opened.title}
         viewsLeft={opened.viewsLeft ?? 0}
-        facts={shareFacts(opened)}
+        facts={shareFacts({ ...opened, viewsLeft: null })}
       />,
     )
   }
