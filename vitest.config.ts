@@ -30,6 +30,7 @@ export default defineConfig(async () => {
                   SHARE_PASSWORD_LIMITER: { simple: { limit: 1000, period: 60 } },
                   FRAME_LIMITER: { simple: { limit: 1000, period: 60 } },
                   SITE_LIMITER: { simple: { limit: 5000, period: 60 } },
+                  DIFF_LIMITER: { simple: { limit: 1000, period: 60 } },
                   // Small budgets for the tests that reach the limit on purpose.
                   API_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },
                   AUTH_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },

@@ -6,10 +6,14 @@
 // Worker on Miniflare's own server renders the costliest cases in a loop while /health is asked
 // one request after another; its latency beside the same probe with nothing rendering shows how
 // long a frame holds other requests up.
+// The diff page's worst cases (DIFF_WORST_CASES) likewise: the CPU time of the diff in Node, then
+// unless --cpu-only the CPU time workerd spends per request of `/c/:id/diff` on the built Worker
+// (utime + stime from /proc over `--diff-requests` requests, after one warm-up).
 //   node scripts/bench-render.mjs [--runs 5] [--size-mib 5] [--only <text in the case name>]
-//     [--cpu-only] [--seconds 8] [--renderers 2]
+//     [--cpu-only] [--seconds 8] [--renderers 2] [--diff-requests 10]
 import { build } from 'esbuild'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -25,10 +29,15 @@ const { values } = parseArgs({
     'cpu-only': { type: 'boolean', default: false },
     seconds: { type: 'string', default: '8' },
     renderers: { type: 'string', default: '2' },
+    'diff-requests': { type: 'string', default: '10' },
   },
 })
 const runs = Number(values.runs)
 const size = Number(values['size-mib']) * 2 ** 20
+
+const tick = 1e6 / Number(execSync('getconf CLK_TCK')) // µs per clock tick
+// /proc/<pid>/stat after the name: [11] and [12] are utime and stime, [1] the parent.
+const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
 
 const work = mkdtempSync(join(tmpdir(), 'canvas-bench-render-'))
 const bundle = join(work, 'render.mjs')
@@ -36,7 +45,8 @@ try {
   await build({
     stdin: {
       contents: `export { renderTextBody } from './src/render/body'
-                 export { WORST_CASES } from './test/support/worst-cases'`,
+                 export { diffTexts } from './src/domain/text-diff'
+                 export { WORST_CASES, DIFF_WORST_CASES } from './test/support/worst-cases'`,
       resolveDir: process.cwd(),
       loader: 'ts',
     },
@@ -46,7 +56,9 @@ try {
     outfile: bundle,
     logLevel: 'error',
   })
-  const { renderTextBody, WORST_CASES } = await import(pathToFileURL(bundle).href)
+  const { renderTextBody, diffTexts, WORST_CASES, DIFF_WORST_CASES } = await import(
+    pathToFileURL(bundle).href
+  )
   const rows = []
   for (const c of WORST_CASES) {
     if (values.only && !c.name.includes(values.only)) continue
@@ -69,16 +81,38 @@ try {
       'HTML MiB': (bytes / 2 ** 20).toFixed(2),
     })
   }
-  console.table(rows)
+  if (rows.length) console.table(rows)
   const over = rows.filter((r) => Number(r['HTML MiB']) > 8)
   if (over.length) {
     console.error(`over 8 MiB: ${over.map((r) => r.case).join(', ')}`)
     process.exitCode = 1
   }
+  const diffCases = DIFF_WORST_CASES.filter((c) => !values.only || c.name.includes(values.only))
+  const diffRows = []
+  for (const c of diffCases) {
+    const [before, after] = c.make()
+    const times = []
+    let result = null
+    for (let i = 0; i <= runs; i++) {
+      const started = process.cpuUsage()
+      result = diffTexts(before, after)
+      const used = process.cpuUsage(started)
+      if (i > 0) times.push((used.user + used.system) / 1000)
+    }
+    times.sort((a, b) => a - b)
+    diffRows.push({
+      case: c.name,
+      'median ms': times[times.length >> 1].toFixed(0),
+      'worst ms': times[times.length - 1].toFixed(0),
+      result: result ? `${result.added} added, ${result.removed} removed` : 'too different',
+    })
+  }
+  if (diffRows.length) console.table(diffRows)
   if (!values['cpu-only']) {
     const costliest = [...rows].sort((a, b) => b['worst ms'] - a['worst ms']).slice(0, 3)
     const cases = costliest.map((r) => WORST_CASES.find((c) => c.name === r.case))
-    await blocking(cases.map((c) => ({ ...c, input: c.make(size) })))
+    if (cases.length) await blocking(cases.map((c) => ({ ...c, input: c.make(size) })))
+    if (diffCases.length) await diffPages(diffCases)
   }
 } finally {
   rmSync(work, { recursive: true, force: true })
@@ -145,6 +179,70 @@ async function blocking(cases) {
   } finally {
     await app.stop()
   }
+}
+
+/** workerd's CPU time per request of the diff page, each case's two versions in one canvas. */
+async function diffPages(cases) {
+  const requests = Number(values['diff-requests'])
+  const app = await startApp(join(work, 'diff-service'))
+  try {
+    const { key, cookie } = await createAccount(app.url, 'bench-diff@example.com')
+    const rows = []
+    for (const c of cases) {
+      const [before, after] = c.make()
+      const send = async (method, path, text, expected) => {
+        const form = new FormData()
+        form.append('file', new Blob([text]), 'worst.txt')
+        if (method === 'POST') form.append('permanent', 'true')
+        const res = await fetch(`${app.url}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${key}` },
+          body: form,
+        })
+        if (res.status !== expected) throw new Error(`${method}: ${res.status} ${await res.text()}`)
+        return res.json()
+      }
+      const { canvas_id } = await send('POST', '/v1/canvases', before, 201)
+      await send('PATCH', `/v1/canvases/${canvas_id}`, after, 200)
+      const page = async () => {
+        const res = await fetch(`${app.url}/c/${canvas_id}/diff?from=1&to=2`, {
+          headers: { Cookie: cookie },
+        })
+        const html = await res.text()
+        if (res.status !== 200) throw new Error(`diff page: ${res.status} ${html.slice(0, 300)}`)
+        return html
+      }
+      const html = await page()
+      const started = workerdCpu()
+      for (let i = 0; i < requests; i++) await page()
+      const perRequest = (workerdCpu() - started) / requests / 1000
+      rows.push({
+        case: c.name,
+        'CPU ms per request': perRequest.toFixed(0),
+        page: /differ too much/.test(html) ? 'too different' : 'the changes',
+      })
+    }
+    console.log(`\n/c/:id/diff on the built Worker, ${requests} requests a case`)
+    console.table(rows)
+  } finally {
+    await app.stop()
+  }
+}
+
+/** µs of CPU used so far by the workerd processes this script started (Miniflare's children). */
+function workerdCpu() {
+  let sum = 0
+  for (const pid of readdirSync('/proc')) {
+    try {
+      const fields = stat(pid)
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8') !== 'workerd\n') continue
+      if (fields[1] !== `${process.pid}`) continue
+      sum += (Number(fields[11]) + Number(fields[12])) * tick
+    } catch {
+      // Not a process, or one that just ended.
+    }
+  }
+  return sum
 }
 
 async function probe(url, seconds) {

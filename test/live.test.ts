@@ -1,4 +1,4 @@
-import { env, runInDurableObject } from 'cloudflare:test'
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import {
   bytesOf,
@@ -15,8 +15,9 @@ import {
 } from './support/api'
 
 // Live canvases in workerd: the pages' live links, the canvas's Durable Object and its sockets.
-// A page's socket hears each new version, once and in order; a link revoked, a canvas made private
-// or deleted ends exactly the sockets it allowed; a bad or foreign link opens nothing.
+// A page's socket hears each new version, once and in order; a link revoked or expired, a canvas
+// made private, deleted or expired ends exactly the sockets it allowed; a bad or foreign link
+// opens nothing.
 
 type Live = { socket: WebSocket; messages: unknown[]; closed: Promise<CloseEvent> }
 
@@ -46,6 +47,49 @@ async function heard(live: Live, count: number) {
     await new Promise((r) => setTimeout(r, 10))
   }
   return live.messages
+}
+
+/** The socket's close, or null if it is still open after `ms`. */
+async function closedWithin(live: Live, ms: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  try {
+    return await Promise.race([live.closed, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Until the clock is past `at` (milliseconds since the epoch). */
+async function past(at: number) {
+  while (Date.now() <= at) await new Promise((r) => setTimeout(r, 20))
+}
+
+/** The alarm and each socket's expiries, as the canvas's object keeps them. */
+function objectState(canvasId: string) {
+  const stub = env.LIVE.get(env.LIVE.idFromName(canvasId))
+  return runInDurableObject(stub, async (_, state) => ({
+    alarm: await state.storage.getAlarm(),
+    expiries: state.getWebSockets().map((s) => s.deserializeAttachment()),
+  }))
+}
+
+/** Runs the object's alarm now if the runtime has not run it yet (it runs it at its time). */
+function runAlarm(canvasId: string) {
+  return runDurableObjectAlarm(env.LIVE.get(env.LIVE.idFromName(canvasId)))
+}
+
+/** A temporary canvas that lives `seconds`, as TEMP_CANVAS_TTL says. */
+async function shortLivedCanvas(account: Account, seconds: number) {
+  const fileId = await upload(account.key, bytesOf('v1'))
+  const res = await call('/v1/canvases', {
+    method: 'POST',
+    key: account.key,
+    json: { file_id: fileId, title: 'Brief', ext: 'txt' },
+    env: { TEMP_CANVAS_TTL: String(seconds) },
+  })
+  expect(res.status).toBe(201)
+  return json(res)
 }
 
 async function newVersion(account: Account, canvasId: string, text: string) {
@@ -179,6 +223,172 @@ describe('live canvases', () => {
     expect(b.socket.readyState).toBe(WebSocket.OPEN)
     expect((await call(firstLink, { headers: { Upgrade: 'websocket' } })).status).toBe(404)
     b.socket.close(1000)
+  })
+
+  it('a share link that expires closes its sockets then, and no others; none hears a version after', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1', { permanent: true })
+    const id = canvas.canvas_id
+    const share = async (body: object) =>
+      json(
+        await call(`/v1/canvases/${id}/shares`, { method: 'POST', key: account.key, json: body }),
+      )
+    const [brief, lasting] = [await share({ expires_in: '2s' }), await share({})]
+    const expiresAt = Date.parse(brief.expires_at)
+    const short = await open((await liveLinkOf(`/s/${brief.token}`))!)
+    const other = await open((await liveLinkOf(`/s/${lasting.token}`))!)
+    const owner = await open((await liveLinkOf(`/c/${id}`, account.cookie))!)
+    for (const live of [short, other, owner]) await heard(live, 1)
+    // The socket keeps its expiry (it survives hibernation), and the one alarm is set for it.
+    const kept = await objectState(id)
+    expect(kept.alarm).toBe(expiresAt)
+    expect(kept.expiries).toContainEqual({ canvas: null, link: expiresAt })
+    // An alarm before its time closes nothing and is set again for the same time.
+    if (Date.now() < expiresAt) {
+      expect(await runAlarm(id)).toBe(true)
+      expect(short.socket.readyState).toBe(WebSocket.OPEN)
+      expect((await objectState(id)).alarm).toBe(expiresAt)
+    }
+    await past(expiresAt)
+    await runAlarm(id)
+    const closed = await closedWithin(short, 2000)
+    expect(closed?.code).toBe(4004)
+    expect(closed?.reason).toBe('expired')
+    expect(short.messages.at(-1)).toEqual({ type: 'gone', reason: 'expired' })
+    // Nothing else expires: no alarm is left.
+    expect((await objectState(id)).alarm).toBeNull()
+    await newVersion(account, id, 'v2')
+    for (const live of [other, owner]) {
+      expect(await heard(live, 2)).toEqual([
+        { type: 'version', version: 1 },
+        { type: 'version', version: 2 },
+      ])
+      expect(live.socket.readyState).toBe(WebSocket.OPEN)
+    }
+    expect(short.messages).not.toContainEqual({ type: 'version', version: 2 })
+    other.socket.close(1000)
+    owner.socket.close(1000)
+  })
+
+  it('an alarm that runs late lets no version reach a socket whose link has expired', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1', { permanent: true })
+    const id = canvas.canvas_id
+    const brief = await json(
+      await call(`/v1/canvases/${id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { expires_in: '1s' },
+      }),
+    )
+    const short = await open((await liveLinkOf(`/s/${brief.token}`))!)
+    await heard(short, 1)
+    // As if the runtime ran the alarm late: it has not run when the next version lands.
+    const stub = env.LIVE.get(env.LIVE.idFromName(id))
+    await runInDurableObject(stub, (_, state) => state.storage.deleteAlarm())
+    await past(Date.parse(brief.expires_at))
+    await newVersion(account, id, 'v2')
+    const closed = await closedWithin(short, 2000)
+    expect(closed?.code).toBe(4004)
+    expect(short.messages).toEqual([
+      { type: 'version', version: 1 },
+      { type: 'gone', reason: 'expired' },
+    ])
+  })
+
+  it("a temporary canvas's sockets close when it expires, whatever their access", async () => {
+    const account = await newAccount()
+    const canvas = await shortLivedCanvas(account, 2)
+    const id = canvas.canvas_id
+    const expiresAt = Date.parse(canvas.expires_at)
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { visibility: 'public' },
+    })
+    const share = await json(
+      await call(`/v1/canvases/${id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { expires_in: '7d' },
+      }),
+    )
+    const sockets = [
+      await open((await liveLinkOf(`/c/${id}`, account.cookie))!),
+      await open((await liveLinkOf(`/c/${id}`))!),
+      await open((await liveLinkOf(`/s/${share.token}`))!),
+    ]
+    for (const live of sockets) await heard(live, 1)
+    // A link's socket expires with the earlier of the two: here the canvas.
+    expect((await objectState(id)).alarm).toBe(expiresAt)
+    await past(expiresAt)
+    await runAlarm(id)
+    for (const live of sockets) {
+      const closed = await closedWithin(live, 2000)
+      expect(closed?.code).toBe(4004)
+      expect(live.messages.at(-1)).toEqual({ type: 'gone', reason: 'expired' })
+    }
+  })
+
+  it('a temporary canvas made permanent keeps its sockets open past its old expiry', async () => {
+    const account = await newAccount()
+    const canvas = await shortLivedCanvas(account, 2)
+    const id = canvas.canvas_id
+    const owner = await open((await liveLinkOf(`/c/${id}`, account.cookie))!)
+    await heard(owner, 1)
+    expect((await objectState(id)).alarm).toBe(Date.parse(canvas.expires_at))
+    const kept = await call(`/v1/canvases/${id}/permanent`, { method: 'POST', key: account.key })
+    expect(kept.status).toBe(200)
+    expect(await objectState(id)).toEqual({ alarm: null, expiries: [{ canvas: null, link: null }] })
+    await past(Date.parse(canvas.expires_at))
+    await runAlarm(id)
+    await newVersion(account, id, 'v2')
+    expect(await heard(owner, 2)).toEqual([
+      { type: 'version', version: 1 },
+      { type: 'version', version: 2 },
+    ])
+    expect(owner.socket.readyState).toBe(WebSocket.OPEN)
+    owner.socket.close(1000)
+  })
+
+  it("a socket's expiry is the Worker's to say: checked, and never taken from the client", async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'v1', { permanent: true })
+    const id = canvas.canvas_id
+    const link = (await liveLinkOf(`/c/${id}`, account.cookie))!
+    const soon = String(Date.now() + 1000)
+    const res = await call(link, {
+      headers: {
+        Upgrade: 'websocket',
+        Origin: ORIGIN,
+        'X-Live-Canvas-Expires': soon,
+        'X-Live-Link-Expires': soon,
+      },
+    })
+    expect(res.status).toBe(101)
+    res.webSocket!.accept()
+    expect(await objectState(id)).toEqual({ alarm: null, expiries: [{ canvas: null, link: null }] })
+    res.webSocket!.close(1000)
+    // The object itself refuses an expiry that is not a whole number of milliseconds, and closes
+    // at once a socket whose expiry has passed.
+    const stub = env.LIVE.get(env.LIVE.idFromName(id))
+    const direct = (expires: string) =>
+      stub.fetch('http://live/', {
+        headers: {
+          Upgrade: 'websocket',
+          'X-Live-Tags': '["public"]',
+          'X-Live-Link-Expires': expires,
+        },
+      })
+    for (const bad of ['soon', '-1', '1.5', '1e12', '99999999999999999']) {
+      expect((await direct(bad)).status, bad).toBe(400)
+    }
+    const late = await direct(String(Date.now() - 1))
+    expect(late.status).toBe(101)
+    const socket = late.webSocket!
+    const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve))
+    socket.accept()
+    expect((await closed).code).toBe(4004)
   })
 
   it('a notify that fails never fails the write; it is logged', async () => {

@@ -8,10 +8,13 @@ import {
   json,
   newAccount,
   newCanvas,
+  sessionCookie,
   sha256,
+  upload,
   type Account,
 } from './support/api'
 import { countRows } from './support/state'
+import { DIFF_WORST_CASES } from './support/worst-cases'
 
 // The web app for people at the HTTP level: publishing from the browser (the script's JSON routes
 // and the plain form), post-redirect-get with a message that shows once, the dashboard's order
@@ -371,6 +374,54 @@ describe("the owner's canvas page", () => {
       cookie: account.cookie,
     })
     expect(await refused.text()).toContain('version 2 is not text')
+  })
+
+  it('a diff too costly to search says so, and each session has a budget of diffs', async () => {
+    const account = await newAccount()
+    // 20,000 lines each changed near its end: the search gives up within its bound of work.
+    const [before, after] = DIFF_WORST_CASES[0].make()
+    const canvas = await newCanvas(account.key, before, { title: 'Worst' })
+    const id = canvas.canvas_id
+    const fileId = await upload(account.key, bytesOf(after))
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: fileId },
+    })
+    const worst = await call(`/c/${id}/diff?from=1&to=2`, { cookie: account.cookie })
+    expect(worst.status).toBe(200)
+    expect(await worst.text()).toContain(
+      'These versions cannot be compared: the two versions differ too much to show line by line.',
+    )
+    const limited = { DIFF_LIMITER: env.AUTH_LIMITER_SMALL }
+    // Each time in a new session of the same person: each session has its own budget.
+    const statuses = async () => {
+      const login = await call('/auth/login', {
+        method: 'POST',
+        json: { email: account.email, password: account.password },
+      })
+      const cookie = sessionCookie(login)
+      const seen: number[] = []
+      for (let i = 0; i < 6; i++) {
+        const res = await call(`/c/${id}/diff?from=1&to=1`, { cookie, env: limited })
+        seen.push(res.status)
+        if (res.status === 429) {
+          expect(res.headers.get('Retry-After')).toBe('60')
+          expect(res.headers.get('Content-Type')).toContain('text/html')
+          expect(await res.text()).toContain('Too many attempts')
+        }
+      }
+      return seen
+    }
+    // The limiter counts in the wall clock's minutes: a run that straddles one starts afresh.
+    let seen: number[][] = []
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const minute = Math.floor(Date.now() / 60_000)
+      seen = [await statuses(), await statuses()]
+      if (Math.floor(Date.now() / 60_000) === minute) break
+    }
+    const budget = [200, 200, 200, 200, 200, 429]
+    expect(seen).toEqual([budget, budget])
   })
 })
 

@@ -46,6 +46,7 @@ export function appOptions(work, bundlePath, bindings = {}) {
       SHARE_PASSWORD_LIMITER: unlimited,
       FRAME_LIMITER: unlimited,
       SITE_LIMITER: unlimited,
+      DIFF_LIMITER: unlimited,
     },
     bindings: {
       SIGNUP: 'open',

@@ -298,7 +298,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {
   const now = svc.now()
-  const [, selected] = await svc.db.batch([
+  const [kept, selected] = await svc.db.batch([
     svc.db
       .update(canvases)
       .set({ expiresAt: null, updatedAt: now })
@@ -308,11 +308,14 @@ export async function makePermanent(svc: Services, actor: Actor, canvasId: strin
           eq(canvases.workspaceId, actor.workspaceId),
           gt(canvases.expiresAt, now),
         ),
-      ),
+      )
+      .returning({ canvasId: canvases.canvasId }),
     selectLive(svc, actor, canvasId),
   ])
   const row = selected[0]
   if (!row) throw canvasNotFound()
+  // Its open pages' sockets were to close when it expired; now they close with their links only.
+  if (kept.length > 0) svc.live?.(canvasId, { type: 'permanent' })
   return presentCanvas(row)
 }
 

@@ -76,14 +76,16 @@ function linkHolds(db: Database, token: string, now: number, also: SQL | undefin
     db
       .select(one)
       .from(shareLinks)
-      .where(
-        and(
-          eq(shareLinks.token, token),
-          eq(shareLinks.canvasId, canvases.canvasId),
-          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-          also,
-        ),
-      ),
+      .where(linkUsable(token, now, also)),
+  )
+}
+
+function linkUsable(token: string, now: number, also: SQL | undefined) {
+  return and(
+    eq(shareLinks.token, token),
+    eq(shareLinks.canvasId, canvases.canvasId),
+    or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+    also,
   )
 }
 
@@ -113,33 +115,49 @@ function refusal(grant: FrameGrant) {
   return canvasNotFound()
 }
 
+export type LiveAccess = {
+  /** The canvas's current version. */
+  version: number
+  /** When the canvas expires (milliseconds since the epoch); null for a permanent one. */
+  canvasExpiresAt: number | null
+  /** When the share link expires, for a socket opened under one; null otherwise or never. */
+  linkExpiresAt: number | null
+}
+
 /**
- * The canvas's current version, if the grant may follow it live: the owner's session or a public
- * canvas, or a share link that shows the latest version and has no view limit (a limited link's
- * page is one counted view of one version, so it does not follow). Null otherwise.
+ * What a live socket needs of its canvas, if the grant may follow it live: the owner's session or
+ * a public canvas, or a share link that shows the latest version and has no view limit (a limited
+ * link's page is one counted view of one version, so it does not follow). Null otherwise. The
+ * socket ends when the canvas or the link expires, whichever is first.
  */
-export async function liveVersionUnderGrant(
+export async function liveUnderGrant(
   svc: Services,
   grant: FrameGrant,
   canvasId: string,
-): Promise<number | null> {
+): Promise<LiveAccess | null> {
   const now = svc.now()
   const db = svc.db
-  const access =
-    grant.kind === 'share'
-      ? linkHolds(
-          db,
-          grant.token,
-          now,
-          and(isNull(shareLinks.version), isNull(shareLinks.maxViews)),
-        )
-      : condition(db, grant, now)
+  const canvas = and(eq(canvases.canvasId, canvasId), live(now))
+  if (grant.kind === 'share') {
+    const follows = and(isNull(shareLinks.version), isNull(shareLinks.maxViews))
+    const row = await db
+      .select({
+        version: canvases.version,
+        canvasExpiresAt: canvases.expiresAt,
+        linkExpiresAt: shareLinks.expiresAt,
+      })
+      .from(canvases)
+      .innerJoin(shareLinks, linkUsable(grant.token, now, follows))
+      .where(canvas)
+      .get()
+    return row ?? null
+  }
   const row = await db
-    .select({ version: canvases.version })
+    .select({ version: canvases.version, canvasExpiresAt: canvases.expiresAt })
     .from(canvases)
-    .where(and(eq(canvases.canvasId, canvasId), live(now), access))
+    .where(and(canvas, condition(db, grant, now)))
     .get()
-  return row?.version ?? null
+  return row ? { ...row, linkExpiresAt: null } : null
 }
 
 export type ItemUnderGrant = VersionContent & {

@@ -2,7 +2,15 @@
 // through the canvas's Durable Object, which passes them to the pages' WebSockets.
 
 export type LiveEvent =
-  { type: 'version'; version: number } | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' }
+  | { type: 'version'; version: number }
+  | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' | 'expired' }
+
+/**
+ * What the Worker's writes tell a canvas's object: an event for its viewers, or that the canvas no
+ * longer expires (made permanent), which its viewers need not hear: their sockets simply stop
+ * expiring with it.
+ */
+export type LiveNotice = LiveEvent | { type: 'permanent' }
 
 /**
  * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public
@@ -11,13 +19,16 @@ export type LiveEvent =
 export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}`
 
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
-export type LiveNotifier = (canvasId: string, event: LiveEvent, audience?: LiveAudience) => void
+export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void
 
 /**
  * The headers in which the Worker tells a canvas's object what it checked of a socket: its tags
- * (the access it was opened under) and the canvas's current version. Here rather than beside the
- * object, so the routes do not import the runtime's Durable Object class (Node builds the app for
- * its OpenAPI document).
+ * (the access it was opened under), the canvas's current version, and when the canvas and the
+ * share link expire (milliseconds since the epoch; absent, never), as the socket then ends. Here
+ * rather than beside the object, so the routes do not import the runtime's Durable Object class
+ * (Node builds the app for its OpenAPI document).
  */
 export const LIVE_TAGS_HEADER = 'X-Live-Tags'
 export const LIVE_VERSION_HEADER = 'X-Live-Version'
+export const LIVE_CANVAS_EXPIRES_HEADER = 'X-Live-Canvas-Expires'
+export const LIVE_LINK_EXPIRES_HEADER = 'X-Live-Link-Expires'

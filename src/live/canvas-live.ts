@@ -1,18 +1,40 @@
 import { DurableObject } from 'cloudflare:workers'
 import {
+  LIVE_CANVAS_EXPIRES_HEADER,
+  LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
   LIVE_VERSION_HEADER,
   type LiveAudience,
   type LiveEvent,
+  type LiveNotice,
 } from '../lib/live-events'
 
 // One Durable Object per canvas holds the WebSockets of everyone looking at it, and tells them
 // when a new version lands or their access ends. It uses the WebSocket Hibernation API: between
 // events the object leaves memory and its sockets stay open, so idle viewers cost nothing; pings
 // are answered by the runtime without waking it.
+//
+// Access that ends by itself (a share link's expiry, a temporary canvas's) ends its sockets too.
+// Each socket keeps its expiries in its attachment, which survives hibernation, and the object
+// keeps one alarm at the earliest of them: the alarm wakes it, closes the sockets whose time has
+// come and sets itself for the next. No timer lives in memory.
+
+type GoneReason = Extract<LiveEvent, { type: 'gone' }>['reason']
 
 // Close codes of the private range (4000-4999): the page tells them apart.
-const GONE_CODES = { deleted: 4001, private: 4002, revoked: 4003 } as const
+const GONE_CODES: Record<GoneReason, number> = {
+  deleted: 4001,
+  private: 4002,
+  revoked: 4003,
+  expired: 4004,
+}
+
+/** When a socket's access ends by itself, in milliseconds since the epoch; null: never. */
+type Expiries = { canvas: number | null; link: number | null }
+
+// An alarm is set at most this far ahead: one further off is set again when this one comes, so an
+// expiry of any size never makes a date the runtime refuses.
+const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
 
 export class CanvasLive extends DurableObject {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -20,32 +42,63 @@ export class CanvasLive extends DurableObject {
     this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'))
   }
 
-  /** A viewer's socket, whose access the Worker has checked; it is told the current version. */
+  /**
+   * A viewer's socket, whose access the Worker has checked; it is told the current version, and
+   * is closed when its access expires.
+   */
   async fetch(request: Request): Promise<Response> {
     const tags = parseTags(request.headers.get(LIVE_TAGS_HEADER))
     const version = Number(request.headers.get(LIVE_VERSION_HEADER))
+    const canvas = parseExpiry(request.headers.get(LIVE_CANVAS_EXPIRES_HEADER))
+    const link = parseExpiry(request.headers.get(LIVE_LINK_EXPIRES_HEADER))
+    if (canvas === undefined || link === undefined) {
+      return new Response('an expiry must be a whole number of milliseconds', { status: 400 })
+    }
     const pair = new WebSocketPair()
-    this.ctx.acceptWebSocket(pair[1], tags)
-    // A page that reconnects after missing a version catches up at once.
-    if (Number.isSafeInteger(version) && version > 0) {
-      pair[1].send(JSON.stringify({ type: 'version', version } satisfies LiveEvent))
+    const socket = pair[1]
+    this.ctx.acceptWebSocket(socket, tags)
+    socket.serializeAttachment({ canvas, link } satisfies Expiries)
+    const expiry = expiryOf(socket)
+    if (expiry !== null && expiry <= Date.now()) {
+      // Expired between the Worker's check and now: the page is told so rather than left retrying.
+      end(socket, 'expired')
+    } else {
+      // A page that reconnects after missing a version catches up at once.
+      if (Number.isSafeInteger(version) && version > 0) {
+        socket.send(JSON.stringify({ type: 'version', version } satisfies LiveEvent))
+      }
+      if (expiry !== null) await this.alarmBy(expiry)
     }
     return new Response(null, { status: 101, webSocket: pair[0] })
   }
 
   /** Sends the event to its audience; an end of access also closes their sockets. */
-  async notify(event: LiveEvent, audience: LiveAudience = 'all'): Promise<number> {
+  async notify(notice: LiveNotice, audience: LiveAudience = 'all'): Promise<number> {
+    if (notice.type === 'permanent') return this.keep()
     const sockets = audience === 'all' ? this.ctx.getWebSockets() : this.ctx.getWebSockets(audience)
-    const message = JSON.stringify(event)
+    const message = JSON.stringify(notice)
+    const now = Date.now()
     for (const socket of sockets) {
-      try {
-        socket.send(message)
-        if (event.type === 'gone') socket.close(GONE_CODES[event.reason], event.reason)
-      } catch {
-        // A socket closing as we speak has nothing left to hear.
+      const expiry = expiryOf(socket)
+      // An alarm can run late; a socket whose access has expired hears nothing more meanwhile.
+      if (expiry !== null && expiry <= now) {
+        end(socket, 'expired')
+        continue
       }
+      if (notice.type === 'gone') end(socket, notice.reason)
+      else sendTo(socket, message)
     }
     return sockets.length
+  }
+
+  /** Closes the sockets whose access has expired, and sets the alarm for the next. */
+  async alarm() {
+    const now = Date.now()
+    for (const socket of this.ctx.getWebSockets()) {
+      const expiry = expiryOf(socket)
+      if (expiry !== null && expiry <= now) end(socket, 'expired')
+    }
+    await this.rearm(now)
   }
 
   /** Pages send nothing but pings, which the runtime answers; anything else is ignored. */
@@ -58,6 +111,72 @@ export class CanvasLive extends DurableObject {
       // Closed already.
     }
   }
+
+  /** The canvas was made permanent: its sockets expire with their links only, if at all. */
+  private async keep(): Promise<number> {
+    const sockets = this.ctx.getWebSockets()
+    for (const socket of sockets) {
+      const expiries = attachmentOf(socket)
+      if (expiries?.canvas != null) socket.serializeAttachment({ ...expiries, canvas: null })
+    }
+    await this.rearm(Date.now())
+    return sockets.length
+  }
+
+  /** One alarm, at the earliest expiry among the open sockets after `now`; none if none expires. */
+  private async rearm(now: number) {
+    let next: number | null = null
+    for (const socket of this.ctx.getWebSockets()) {
+      const expiry = expiryOf(socket)
+      if (expiry !== null && expiry > now && (next === null || expiry < next)) next = expiry
+    }
+    if (next === null) await this.ctx.storage.deleteAlarm()
+    else await this.ctx.storage.setAlarm(Math.min(next, now + ALARM_HORIZON_MS))
+  }
+
+  /** Moves the alarm earlier, if this expiry comes before it. */
+  private async alarmBy(expiry: number) {
+    const at = Math.min(expiry, Date.now() + ALARM_HORIZON_MS)
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at)
+  }
+}
+
+/** Tells the socket why its access ended, and closes it with that reason's code. */
+function end(socket: WebSocket, reason: GoneReason) {
+  sendTo(socket, JSON.stringify({ type: 'gone', reason } satisfies LiveEvent))
+  try {
+    socket.close(GONE_CODES[reason], reason)
+  } catch {
+    // Closed already.
+  }
+}
+
+function sendTo(socket: WebSocket, message: string) {
+  try {
+    socket.send(message)
+  } catch {
+    // A socket closing as we speak has nothing left to hear.
+  }
+}
+
+/** A socket's attachment; null for a socket accepted before sockets carried one. */
+function attachmentOf(socket: WebSocket): Expiries | null {
+  return (socket.deserializeAttachment() as Expiries | null) ?? null
+}
+
+/** When the socket's access ends: the earlier of the canvas's expiry and the link's. */
+function expiryOf(socket: WebSocket): number | null {
+  const expiries = attachmentOf(socket)
+  const times = [expiries?.canvas, expiries?.link].filter((t): t is number => typeof t === 'number')
+  return times.length ? Math.min(...times) : null
+}
+
+/** Null when the header is absent; undefined when it is not a whole number of milliseconds. */
+function parseExpiry(header: string | null): number | null | undefined {
+  if (header === null) return null
+  const value = Number(header)
+  return /^\d{1,16}$/.test(header) && Number.isSafeInteger(value) ? value : undefined
 }
 
 function parseTags(header: string | null): string[] {

@@ -1,4 +1,4 @@
-import type { LiveAudience, LiveEvent, LiveNotifier } from '../lib/live-events'
+import type { LiveAudience, LiveNotice, LiveNotifier } from '../lib/live-events'
 import type { CanvasLive } from './canvas-live'
 
 /**
@@ -10,13 +10,13 @@ export function liveNotifier(
   namespace: DurableObjectNamespace<CanvasLive> | undefined,
   defer: (work: Promise<unknown>) => void,
 ): LiveNotifier {
-  return (canvasId: string, event: LiveEvent, audience: LiveAudience = 'all') => {
+  return (canvasId: string, notice: LiveNotice, audience: LiveAudience = 'all') => {
     if (!namespace) return
     const stub = namespace.get(namespace.idFromName(canvasId))
     defer(
-      stub.notify(event, audience).catch((err: unknown) => {
+      stub.notify(notice, audience).catch((err: unknown) => {
         console.error(
-          JSON.stringify({ live_notify_failed: canvasId, event: event.type, error: String(err) }),
+          JSON.stringify({ live_notify_failed: canvasId, event: notice.type, error: String(err) }),
         )
       }),
     )

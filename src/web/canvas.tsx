@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
-import { limitByIp } from '../http/limits'
+import { limit, limitByIp } from '../http/limits'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
@@ -85,8 +85,11 @@ canvas.get('/:id/delete', signedIn, async (c) => {
   )
 })
 
+// The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
+// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy.
 canvas.get('/:id/diff', signedIn, async (c) => {
   const { svc, session } = c.var
+  await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
   const canvasId = canvasIdParam(c)
   const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')

@@ -2,9 +2,14 @@ import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { id as idSchema } from '../schema/requests'
-import { liveVersionUnderGrant, type FrameGrant } from '../domain/frame-access'
+import { liveUnderGrant, type FrameGrant } from '../domain/frame-access'
 import { AppError } from '../lib/errors'
-import { LIVE_TAGS_HEADER, LIVE_VERSION_HEADER } from '../lib/live-events'
+import {
+  LIVE_CANVAS_EXPIRES_HEADER,
+  LIVE_LINK_EXPIRES_HEADER,
+  LIVE_TAGS_HEADER,
+  LIVE_VERSION_HEADER,
+} from '../lib/live-events'
 import { frameUrls, LIVE_VERSION, verifyFrame } from './frame-links'
 
 // A page's live link, mounted at LIVE_PATH: the WebSocket that hears of new versions (handed to
@@ -19,23 +24,27 @@ live.get('/:id', async (c) => {
   if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
     throw new AppError('invalid_request', 'this is a WebSocket: send Upgrade: websocket')
   }
-  const { canvasId, grant, version } = await underGrant(c)
+  const { canvasId, grant, access } = await underGrant(c)
   const namespace = c.env.LIVE
   const headers = new Headers(c.req.raw.headers)
   headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant)))
-  headers.set(LIVE_VERSION_HEADER, String(version))
+  headers.set(LIVE_VERSION_HEADER, String(access.version))
+  // Set or removed, never left as the client sent them.
+  expiryHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
+  expiryHeader(headers, LIVE_LINK_EXPIRES_HEADER, access.linkExpiresAt)
   return namespace.get(namespace.idFromName(canvasId)).fetch(new Request(c.req.raw, { headers }))
 })
 
 // The frame of the version the socket announced; always the current one, which is the newest.
 live.get('/:id/frame', async (c) => {
-  const { canvasId, grant, version, app } = await underGrant(c)
+  const { canvasId, grant, access, app } = await underGrant(c)
+  const version = access.version
   const frame = await frameUrls(c.var.svc, app, { canvasId, version, grant })
   c.header('Cache-Control', 'no-store')
   return c.json({ version, src: frame.src, download: frame.download })
 })
 
-/** The link's grant and the canvas's current version, if the signature and the access hold. */
+/** The link's grant and what the socket needs of its canvas, if the signature and access hold. */
 async function underGrant(c: Context<AppEnv>) {
   const svc = c.var.svc
   const canvasId = c.req.param('id') ?? ''
@@ -50,13 +59,18 @@ async function underGrant(c: Context<AppEnv>) {
   if (origin !== undefined && origin !== app) {
     throw new AppError('forbidden', 'cross-origin request refused')
   }
-  const version = await liveVersionUnderGrant(svc, grant, canvasId)
-  if (version === null) {
+  const access = await liveUnderGrant(svc, grant, canvasId)
+  if (!access) {
     throw grant.kind === 'share'
       ? new AppError('share_not_found', 'this share link was revoked or has expired')
       : new AppError('canvas_not_found', 'canvas not found')
   }
-  return { canvasId, grant, version, app }
+  return { canvasId, grant, access, app }
+}
+
+function expiryHeader(headers: Headers, name: string, expiresAt: number | null) {
+  if (expiresAt === null) headers.delete(name)
+  else headers.set(name, String(expiresAt))
 }
 
 /** The tags a socket is accepted with, so that an end of access reaches exactly its sockets. */

@@ -173,12 +173,15 @@ const LIVE = `
   var download = root.querySelector('[data-live-download]')
   var chip = root.querySelector('[data-live-version]')
   var picker = root.querySelector('select[name=v]')
+  // A share link's page shows the link's expiry, which is never after its canvas's.
+  var shared = /[?&]g=s\./.test(url)
   var GONE = {
     deleted: 'This canvas was deleted.',
     private: 'This canvas is no longer public.',
     revoked: 'This link was revoked.',
+    expired: shared ? 'This link has expired.' : 'This canvas has expired.',
   }
-  var CODES = { 4001: 'deleted', 4002: 'private', 4003: 'revoked' }
+  var CODES = { 4001: 'deleted', 4002: 'private', 4003: 'revoked', 4004: 'expired' }
   var delay = 1000
   var ended = false
   function say(text) { status.textContent = text }

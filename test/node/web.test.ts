@@ -623,7 +623,7 @@ describe('publishing from the page', () => {
 })
 
 describe('live canvases', () => {
-  it('a viewer and a share page show a new version within 2 s of svc push --id, without a reload', async () => {
+  it('a viewer and a share page show a new version within 2 s of svc push --id, without a reload, and say when their link ends', async () => {
     buildCli()
     const home = mkdtempSync(join(tmpdir(), 'canvas-live-'))
     try {
@@ -662,6 +662,17 @@ describe('live canvases', () => {
         await reader
           .locator('[data-live-status]', { hasText: 'This link was revoked.' })
           .waitFor({ timeout: 2000 })
+        // Expired: a link that lives a few seconds says so when it ends, without a reload.
+        const brief = (await (
+          await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { expires_in: '4s' } })
+        ).json()) as any
+        await reader.goto(`${server.url}/s/${brief.token}`)
+        await reader.locator('[data-live-state=open]').waitFor()
+        await reader
+          .locator('[data-live-status]', { hasText: 'This link has expired.' })
+          .waitFor({ timeout: 8000 })
+        // Closed for good: the page does not reconnect to a link that has ended.
+        await reader.locator('[data-live-state=closed]').waitFor()
       } finally {
         await stranger.close()
       }

@@ -131,3 +131,41 @@ export const WORST_CASES: WorstCase[] = [
   { name: 'text: quotes to escape', renderer: 'text', ext: 'txt', make: (size) => fill('"', size) },
   { name: 'text: wide characters', renderer: 'text', ext: 'txt', make: (size) => fill('漢', size) },
 ]
+
+/** Pairs of versions costly to compare, each side within the diff page's 20,000 lines and 1 MiB. */
+export type DiffWorstCase = { name: string; make: () => [string, string] }
+
+const lines = (count: number, line: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => line(i)).join('\n')
+
+export const DIFF_WORST_CASES: DiffWorstCase[] = [
+  {
+    name: 'diff: every line changed near its end',
+    make: () => [
+      lines(20_000, () => 'p'.repeat(45) + 'abc'),
+      lines(20_000, () => 'p'.repeat(45) + 'acb'),
+    ],
+  },
+  {
+    name: 'diff: nothing in common',
+    make: () => [lines(20_000, (i) => `old line ${i}`), lines(20_000, (i) => `new line ${i}`)],
+  },
+  {
+    name: 'diff: one line repeated, another every 20th',
+    make: () => [lines(20_000, () => 'a'), lines(20_000, (i) => (i % 20 === 19 ? 'b' : 'a'))],
+  },
+  {
+    name: 'diff: 500 long lines, each changed at its end',
+    make: () => [
+      lines(500, (i) => `${i}`.padEnd(2040, '.') + 'abc'),
+      lines(500, (i) => `${i}`.padEnd(2040, '.') + 'acb'),
+    ],
+  },
+  {
+    name: 'diff: 182 lines changed, spread out (shown)',
+    make: () => [
+      lines(20_000, (i) => `line ${i}`),
+      lines(20_000, (i) => (i % 110 === 55 ? `changed ${i}` : `line ${i}`)),
+    ],
+  },
+]
