@@ -33,6 +33,21 @@ const canvas = (items: string[]) => ({
 const zip = (names: string[]) =>
   Buffer.from(zipSync(Object.fromEntries(names.map((n) => [n, Buffer.from('evil')])), { level: 0 }))
 
+// Sites whose every path is fine on Linux but not as the API's rules take them: names a terminal
+// would act on, names that read as others, names Windows cannot hold, names that are one file on
+// macOS or Windows.
+const HOSTILE_SITES = [
+  ['index.html', 'a\u009b31mb.txt'],
+  ['index.html', 'invoice\u202etxt.exe'],
+  ['index.html', 'con'],
+  ['index.html', 'logs/LPT1.log'],
+  ['index.html', 'a.html:evil'],
+  ['index.html', 'docs./a.html'],
+  ['A.html', 'a.html'],
+  ['\u00e9.html', 'e\u0301.html'],
+  ['A', 'a/b'],
+]
+
 const limited = (res: any, seconds: number) => {
   res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(seconds) })
   res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'too many requests' } }))
@@ -58,6 +73,11 @@ beforeAll(async () => {
     if (req.url === '/v1/canvases/dropped') return json(canvas(['index.html', 'a.txt']))
     if (req.url === '/v1/canvases/dropped/versions/2/archive') {
       return res.end(zip(['a.txt', 'index.html']))
+    }
+    const hostile = /^\/v1\/canvases\/hostile(\d+)(\/versions\/2\/archive)?$/.exec(req.url ?? '')
+    if (hostile) {
+      const paths = HOSTILE_SITES[Number(hostile[1])]
+      return hostile[2] ? res.end(zip(paths)) : json(canvas(paths))
     }
     if (req.url === '/v1/canvases/climbs') return json(canvas(['index.html', '../escape.txt']))
     if (req.url === '/v1/canvases/lies') return json(canvas(['index.html', 'a.txt']))
@@ -105,6 +125,19 @@ describe('kept-alive connections', () => {
     expect(res).toMatchObject({ code: 0, stderr: `wrote 2 files (8 B) to ${out}\n` })
     expect(drops).toBe(1)
     expect(readdirSync(out).sort()).toEqual(['a.txt', 'index.html'])
+  })
+})
+
+describe('a server whose site paths the API would refuse', () => {
+  it('is refused before anything is written', async () => {
+    for (const [index, paths] of HOSTILE_SITES.entries()) {
+      const parent = mkdtempSync(join(work, 'pull-'))
+      const res = await run(['pull', `hostile${index}`, '-o', join(parent, 'out')])
+      const what = JSON.stringify(paths)
+      expect(res.code, what).toBe(1)
+      expect(res.stderr, what).toMatch(/^error: cannot write [^\n]+ \(invalid_path\)\n$/)
+      expect(readdirSync(parent), what).toEqual([])
+    }
   })
 })
 
