@@ -272,6 +272,66 @@ describe('login, logout and config', () => {
     expect(viewUrl.startsWith(`${server.url}/c/`)).toBe(true)
   })
 
+  it('links point at the endpoint in use, never at a default or another deployment', async () => {
+    const env = { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url }
+    const links = async (home: string, extra: Record<string, string> = {}) => {
+      const pushed = await svc(home, ['push', file('links.md', '# links')], { ...env, ...extra })
+      expect(pushed.code, pushed.stderr).toBe(0)
+      const [id, , printed] = pushed.stdout.trim().split('\n')
+      const run = async (args: string[]) => {
+        const res = await svc(home, [...args, '--json'], { ...env, ...extra })
+        expect(res.code, res.stderr).toBe(0)
+        return JSON.parse(res.stdout)
+      }
+      const shared = await svc(home, ['share', id], { ...env, ...extra })
+      const listed = await run(['list'])
+      return {
+        printed,
+        shared: shared.stdout.trim(),
+        view_url: (await run(['push', file('links.md', '# again'), '--id', id])).view_url,
+        view: (await run(['view', id])).view_url,
+        list: listed.canvases.find((c: any) => c.canvas_id === id).view_url,
+        share: (await run(['share', id])).url,
+        web_url: (await run(['config', 'show'])).web_url,
+        id,
+      }
+    }
+    const expected = (web: string, got: { id: string; shared: string; share: string }) => ({
+      printed: `${web}/c/${got.id}`,
+      shared: expect.stringMatching(new RegExp(`^${web}/s/[A-Za-z0-9]{22}$`)),
+      view_url: `${web}/c/${got.id}`,
+      view: `${web}/c/${got.id}`,
+      list: `${web}/c/${got.id}`,
+      share: expect.stringMatching(new RegExp(`^${web}/s/[A-Za-z0-9]{22}$`)),
+      web_url: web,
+      id: got.id,
+    })
+    const withConfig = (config: Record<string, string>) => {
+      const home = newHome()
+      mkdirSync(join(home, '.svc'), { mode: 0o700 })
+      writeFileSync(join(home, '.svc/config.json'), JSON.stringify(config))
+      return home
+    }
+
+    // Set by the environment alone: no config file.
+    const bare = await links(newHome())
+    expect(bare).toEqual(expected(server.url, bare))
+    // A config of another deployment: its web URL would be a dead link here.
+    const other = withConfig({ endpoint: 'https://other.example', web_url: 'https://web.other' })
+    const elsewhere = await links(other)
+    expect(elsewhere).toEqual(expected(server.url, elsewhere))
+    // A web URL saved with no endpoint is the default endpoint's, not this one's.
+    const defaultOnly = await links(withConfig({ web_url: 'https://web.other' }))
+    expect(defaultOnly).toEqual(expected(server.url, defaultOnly))
+    // The config's own endpoint, named by the environment too: its web URL holds.
+    const own = withConfig({ endpoint: `${server.url}/`, web_url: 'https://canvas.example' })
+    const same = await links(own)
+    expect(same).toEqual(expected('https://canvas.example', same))
+    // CANVAS_WEB_URL says where the pages are, whatever else is set.
+    const told = await links(other, { CANVAS_WEB_URL: 'https://told.example/' })
+    expect(told).toEqual(expected('https://told.example', told))
+  })
+
   it('config set takes endpoint and web_url only, as URLs', async () => {
     const home = newHome()
     expect((await svc(home, ['config', 'set', 'web_url', 'https://web.example/'])).stdout).toBe(
