@@ -1,8 +1,11 @@
 import { createInterface } from 'node:readline'
 import { CliError } from './errors'
+import { visible } from './output'
 
 /** One line from the terminal; `hidden` echoes nothing (for secrets). */
-export function ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
+export function ask(asked: string, options: { hidden?: boolean } = {}): Promise<string> {
+  // A question may name what the person typed (an id): shown, never acted on by the terminal.
+  const question = visible(asked)
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true })
     if (options.hidden) {

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError, usageError } from '../errors'
-import { begin, globalArgs, humanSize, positiveInt, printJson } from '../shared'
+import { begin, globalArgs, humanSize, note, positiveInt, printJson } from '../shared'
 import { checkFolder, extractFile, extractSite, readArchive } from '../site-pull'
 import { downloadTo, refuseOverwrite, safeFileName, writeBody } from '../transfer'
 import type { CanvasDetail, Item } from '../types'
@@ -106,7 +106,7 @@ async function pullOlder(api: Api, args: PullArgs, version: number, output: stri
   } catch (err) {
     // Too large for a zip: a single file of over 4 GiB, most likely, which its own route serves.
     if (!(err instanceof CliError) || err.code !== 'payload_too_large') throw err
-    process.stderr.write(`version ${version} is too large for an archive: pulling its main file\n`)
+    note(`version ${version} is too large for an archive: pulling its main file`)
     await pullFile(api, args, version, output)
   }
 }
@@ -145,7 +145,7 @@ function reportSite(
   written: { files: number; bytes: number },
 ) {
   if (args.json) return printJson({ canvas_id: args.id, version, path: output, ...written })
-  process.stderr.write(`wrote ${written.files} files (${humanSize(written.bytes)}) to ${output}\n`)
+  note(`wrote ${written.files} files (${humanSize(written.bytes)}) to ${output}`)
 }
 
 /** `--zip`: the archive as it comes, to a file named after the canvas unless `-o` says. */
@@ -168,5 +168,5 @@ async function pullZip(
   refuseOverwrite(file, Boolean(args.force))
   await writeBody(await api.stream(archivePath(args.id, at)), file)
   if (args.json) return printJson({ canvas_id: args.id, version: at, path: file })
-  if (file) process.stderr.write(`saved ${file}\n`)
+  if (file) note(`saved ${file}`)
 }

@@ -1,5 +1,14 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, positiveInt, print, printJson, shareJson, shareUrl } from '../shared'
+import {
+  begin,
+  globalArgs,
+  note,
+  positiveInt,
+  print,
+  printJson,
+  shareJson,
+  shareUrl,
+} from '../shared'
 import type { Api } from '../client'
 import type { Canvas, CreateShareRequest, Share } from '../types'
 
@@ -35,7 +44,7 @@ export default defineCommand({
       link.version ? `pinned to version ${link.version}` : null,
       link.has_password ? 'password protected' : null,
     ].filter(Boolean)
-    process.stderr.write(details.join(' · ') + '\n')
+    note(details.join(' · '))
   },
 })
 
