@@ -1,6 +1,5 @@
 import type { ArgsDef } from 'citty'
 import { Api } from './client'
-import { CliError } from './errors'
 import { resolveSettings, type Settings } from './config'
 import { log, setDebug } from './log'
 import type { Canvas, Share } from './types'
@@ -49,11 +48,3 @@ export const shareJson = (settings: Settings, share: Share) => ({
 })
 
 export { formatSize as humanSize } from '../src/lib/format'
-
-export function positiveInt(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new CliError(`--${name} must be a positive whole number`, 'usage')
-  }
-  return Number(value)
-}

@@ -3,6 +3,7 @@ import { basename } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError, usageError } from '../errors'
+import { canvasId, renderer, text, title } from '../flags'
 import { leftOutNote, readFolder } from '../folder'
 import { publish } from '../publish'
 import { pushSite, type SitePush, type SiteState } from '../push-site'
@@ -63,9 +64,14 @@ export default defineCommand({
   args,
   async run({ args }) {
     const session = begin('push', args)
-    if (isFolder(args.file)) return pushFolder(session, args)
-    if (args.main !== undefined) throw usageError('--main goes with a folder')
-    if (args.all) throw usageError('--all goes with a folder')
+    title(args.title)
+    canvasId(args.id)
+    text(args.main, 'main')
+    const folder = isFolder(args.file)
+    if (!folder && args.main !== undefined) throw usageError('--main goes with a folder')
+    if (!folder && args.all) throw usageError('--all goes with a folder')
+    await renderer(session.api, args.renderer)
+    if (folder) return pushFolder(session, args)
     // Without a digest to compare with, an upload always happens: never null.
     let { canvas, sha256 } = (await pushFile(session.api, args, args.id))!
     report(session, args, canvas, true)
