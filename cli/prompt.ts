@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import { CliError } from './errors'
+import { CliError, usageError } from './errors'
 import { visible } from './output'
 
 /** One line from the terminal; `hidden` echoes nothing (for secrets). */
@@ -30,4 +30,16 @@ export function ask(asked: string, options: { hidden?: boolean } = {}): Promise<
       }
     })
   })
+}
+
+/**
+ * A yes from the person at the terminal before what cannot be undone; a script (no terminal) must
+ * have said it with --yes, else it is a mistake in the command line.
+ */
+export async function confirm(question: string, action: string, refused: string) {
+  if (!process.stdin.isTTY) {
+    throw usageError(`refusing to ${action} without confirmation: give --yes`)
+  }
+  const answer = await ask(`${question} [y/N] `)
+  if (!/^y(es)?$/i.test(answer)) throw new CliError(refused, 'cancelled')
 }

@@ -137,6 +137,10 @@ describe('bad flag values', () => {
       "error: web_url must be an http(s) URL, got 'nope' (usage)\n",
     ],
     [['delete', 'c'], 'error: refusing to delete without confirmation: give --yes (usage)\n'],
+    [
+      ['unshare', 'c'],
+      'error: refusing to revoke every link without confirmation: give --yes (usage)\n',
+    ],
   ]
 
   it.each(cases)('%j', async (args, message, expected = []) => {

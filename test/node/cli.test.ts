@@ -607,7 +607,7 @@ describe('sharing and downloads', () => {
         'error: --expires must be a duration such as 30m, 24h or 7d (units s, m, h, d, w), at most 365d (usage)\n',
     })
 
-    const unshare = await svc(home, ['unshare', id])
+    const unshare = await svc(home, ['unshare', id, '--yes'])
     expect(unshare.stdout).toBe('revoked 2 links\n')
     expect(
       (await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })).stderr,
@@ -803,7 +803,7 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['config', 'set', 'web_url', 'https://canvas.example'])).toStrictEqual({
       web_url: 'https://canvas.example',
     })
-    expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 2 })
+    expect(await run(['unshare', id, '--yes'])).toStrictEqual({ canvas_id: id, revoked: 2 })
     expect(await run(['delete', id, '--yes'])).toStrictEqual({ canvas_id: id, deleted: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
@@ -853,7 +853,7 @@ describe('--json, for scripts and agents', () => {
       code: 2,
       stderr: "error: --token must be a share token or link, got 'no way' (usage)\n",
     })
-    expect((await svc(home, ['unshare', id])).stdout).toBe('revoked 1 link\n')
+    expect((await svc(home, ['unshare', id, '--yes'])).stdout).toBe('revoked 1 link\n')
     expect((await svc(home, ['shares', id])).stdout).toBe('no share links\n')
 
     const renderers = JSON.parse((await svc(home, ['renderers', '--json'])).stdout)
@@ -920,6 +920,55 @@ describe('--json, for scripts and agents', () => {
     const yes = await ask(id, 'y\r')
     expect([yes.code, yes.out]).toEqual([0, expect.stringContaining(`deleted ${id}`)])
     expect((await svc(home, ['versions', id])).code).toBe(1)
+  })
+
+  it('unshare of every link asks as delete does; one link named by --token is not asked for', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('revoked.txt', 'revoked')])).stdout)
+    const links = async () =>
+      JSON.parse((await svc(home, ['shares', id, '--json'])).stdout).shares.length
+    const ask = async (keys: string) => {
+      const child = spawn('script', ['-qec', `node ${SVC} unshare ${id}`, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+      })
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('[y/N]') && keys) {
+          child.stdin.write(keys)
+          keys = ''
+        }
+      })
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      return { code, out }
+    }
+    await svc(home, ['share', id])
+    await svc(home, ['share', id])
+    for (const keys of ['n\r', '\x03']) {
+      const res = await ask(keys)
+      expect(res.out, JSON.stringify(keys)).toContain(
+        `Revoke every share link of canvas ${id}? [y/N]`,
+      )
+      expect(res.code, JSON.stringify(keys)).toBe(1)
+      expect(await links()).toBe(2)
+    }
+    // A script without --yes: refused as a mistake in the command line, nothing revoked.
+    expect(await svc(home, ['unshare', id])).toMatchObject({
+      code: 2,
+      stderr: 'error: refusing to revoke every link without confirmation: give --yes (usage)\n',
+    })
+    expect(await links()).toBe(2)
+    const yes = await ask('y\r')
+    expect([yes.code, yes.out]).toEqual([0, expect.stringContaining('revoked 2 links')])
+    expect(await links()).toBe(0)
+    const one = JSON.parse((await svc(home, ['share', id, '--json'])).stdout)
+    await svc(home, ['share', id])
+    expect(await svc(home, ['unshare', id, '--token', one.token])).toMatchObject({
+      code: 0,
+      stdout: 'revoked 1 link\n',
+    })
+    expect(await links()).toBe(1)
+    expect((await svc(home, ['unshare', id, '--yes'])).stdout).toBe('revoked 1 link\n')
   })
 
   it('logout says so when nobody was logged in', async () => {
