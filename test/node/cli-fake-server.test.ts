@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -48,6 +48,24 @@ const HOSTILE_SITES = [
   ['\u00e9.html', 'e\u0301.html'],
   ['A', 'a/b'],
 ]
+
+// An archive that never ends (64 MiB, as far as any client needs to know): what it has handed to
+// the connection so far, and whether the client hung up on it.
+const ENDLESS_CAP = 64 * 1024 * 1024
+let endlessSent = 0
+function endless(res: ServerResponse) {
+  res.writeHead(200, { 'Content-Type': 'application/zip' })
+  const chunk = Buffer.alloc(64 * 1024, 0x41)
+  endlessSent = 0
+  const pump = () => {
+    while (endlessSent < ENDLESS_CAP && !res.destroyed) {
+      endlessSent += chunk.length
+      if (!res.write(chunk)) return void res.once('drain', pump)
+    }
+    res.end()
+  }
+  pump()
+}
 
 const limited = (res: any, seconds: number) => {
   res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': String(seconds) })
@@ -157,10 +175,23 @@ beforeAll(async () => {
       const paths = HOSTILE_SITES[Number(hostile[1])]
       return hostile[2] ? res.end(zip(paths)) : json(canvas(paths))
     }
+    if (req.url === '/v1/canvases/endless') return json(canvas(['index.html', 'a.txt']))
+    if (
+      req.url === '/v1/canvases/endless/versions/2/items' ||
+      req.url === '/v1/canvases/endless/versions/1/items'
+    ) {
+      return json({ version: 2, main: 'index.html', items: canvas(['index.html', 'a.txt']).items })
+    }
+    if (/^\/v1\/canvases\/endless\/versions\/[12]\/archive$/.test(req.url ?? '')) {
+      return endless(res)
+    }
     if (req.url === '/v1/canvases/climbs') return json(canvas(['index.html', '../escape.txt']))
     if (req.url === '/v1/canvases/lies') return json(canvas(['index.html', 'a.txt']))
     if (req.url === '/v1/canvases/lies/versions/2/archive') {
       return res.end(zip(['index.html', '../a.txt']))
+    }
+    if (req.url === '/v1/canvases/lies/versions/1/items') {
+      return json({ version: 1, main: 'index.html', items: canvas(['index.html', 'a.txt']).items })
     }
     if (req.url === '/v1/canvases/lies/versions/1/archive') {
       return res.end(zip(['index.html', 'sub/../../escape.txt']))
@@ -203,6 +234,29 @@ describe('kept-alive connections', () => {
     expect(res).toMatchObject({ code: 0, stderr: `wrote 2 files (8 B) to ${out}\n` })
     expect(drops).toBe(1)
     expect(readdirSync(out).sort()).toEqual(['a.txt', 'index.html'])
+  })
+})
+
+describe('a server whose archive never ends', () => {
+  it('is stopped once it runs past what the listed files can take, leaving nothing', async () => {
+    // Two files of four bytes: the archive can take their bytes and the zip's records, no more.
+    const message = (version: number) =>
+      new RegExp(
+        `^error: the archive of version ${version} runs past the \\d+ bytes its 2 files can take: stopped \\(the server sent more than it listed\\) \\(bad_response\\)\\n$`,
+      )
+    for (const [args, version] of [
+      [['pull', 'endless', '-o'], 2],
+      [['pull', 'endless', '--version', '1', '-o'], 1],
+      [['pull', 'endless', '--zip', '-o'], 2],
+    ] as const) {
+      const parent = mkdtempSync(join(work, 'pull-'))
+      const res = await run([...args, join(parent, 'out')])
+      expect(res, args.join(' ')).toMatchObject({ code: 1, stdout: '' })
+      expect(res.stderr, args.join(' ')).toMatch(message(version))
+      expect(readdirSync(parent), args.join(' ')).toEqual([])
+      // What the connection took before the client hung up: its buffers, not the archive.
+      expect(endlessSent, args.join(' ')).toBeLessThan(ENDLESS_CAP / 4)
+    }
   })
 })
 
