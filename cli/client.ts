@@ -3,6 +3,7 @@ import { BOOKMARK_HEADER, newerBookmark, saveBookmark, storedBookmark } from './
 import { CliError } from './errors'
 import { readText, send } from './http'
 import { log } from './log'
+import { note } from './output'
 
 // HTTP to the Canvas API: every request is logged (method, path, status, ms; never secrets), and
 // every failure becomes a CliError carrying the server's own code.
@@ -103,9 +104,7 @@ export class Api {
     // Requests in flight together meet the same limit: one note for them all.
     if (until > this.resumeAt + 1000) {
       log('WARN', 'rate limited', { wait_s: seconds })
-      process.stderr.write(
-        `rate limited by ${this.endpoint}: waiting ${seconds} s, then going on\n`,
-      )
+      note(`rate limited by ${this.endpoint}: waiting ${seconds} s, then going on`)
     }
     this.resumeAt = Math.max(this.resumeAt, until)
   }

@@ -46,19 +46,34 @@ export function writeConfig(config: StoredConfig) {
   renameSync(temp, path)
 }
 
+/**
+ * The key, the endpoint in use and the web URL links are printed with. The web URL is the one
+ * given (flag, CANVAS_WEB_URL), else the config's when the endpoint in use is the config's own (a
+ * web URL saved for another deployment would be a dead link), else the endpoint in use: one Worker
+ * serves the API and the pages.
+ */
 export function resolveSettings(flags: { endpoint?: string; webUrl?: string } = {}): Settings {
   const file = readConfig()
   const env = process.env
+  const endpoint = normalizeUrl(
+    flags.endpoint || env.CANVAS_ENDPOINT || file.endpoint || DEFAULT_URL,
+    'endpoint',
+  )
+  const given = flags.webUrl || env.CANVAS_WEB_URL
+  const saved = file.web_url && sameUrl(file.endpoint || DEFAULT_URL, endpoint) && file.web_url
   return {
     apiKey: env.CANVAS_API_KEY || file.api_key,
-    endpoint: normalizeUrl(
-      flags.endpoint || env.CANVAS_ENDPOINT || file.endpoint || DEFAULT_URL,
-      'endpoint',
-    ),
-    webUrl: normalizeUrl(
-      flags.webUrl || env.CANVAS_WEB_URL || file.web_url || DEFAULT_URL,
-      'web_url',
-    ),
+    endpoint,
+    webUrl: given || saved ? normalizeUrl((given || saved) as string, 'web_url') : endpoint,
+  }
+}
+
+/** Whether a URL from the config names `endpoint`; one that is not a URL names nothing. */
+function sameUrl(value: string, endpoint: string): boolean {
+  try {
+    return normalizeUrl(value, 'endpoint') === endpoint
+  } catch {
+    return false
   }
 }
 

@@ -36,7 +36,11 @@ const EXAMPLES: Record<string, string[]> = {
   list: ['svc list', 'svc list --type html --limit 50', 'svc list --json'],
   share: ['svc share <id>', 'svc share <id> --expires 7d --password s3cret --max-views 100'],
   shares: ['svc shares <id>', 'svc shares <id> --json'],
-  unshare: ['svc unshare <id>                 # every link', 'svc unshare <id> --token <token>'],
+  unshare: [
+    'svc unshare <id>                 # every link, after asking',
+    'svc unshare <id> --yes           # every link, no question, for scripts',
+    'svc unshare <id> --token <token> # one link',
+  ],
   view: ['svc view <id>'],
   download: [
     'svc download https://canvas.example/s/<token>',

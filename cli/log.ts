@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir, ensureConfigDir } from './config'
+import { Formatted, jsonText, note, visible } from './output'
 
 // ~/.svc/cli.log: `<ISO-8601> [LEVEL] <message> <JSON>`, rotated at 5 MB keeping one old file.
 // Secrets never reach it: keys named like secrets are redacted, and so is anything shaped like an
@@ -20,8 +21,9 @@ export function setDebug(on: boolean) {
 }
 
 export function log(level: Level, message: string, meta: Record<string, unknown> = {}) {
-  const line = `${new Date().toISOString()} [${level}] ${scrub(message)} ${JSON.stringify(redact(meta))}\n`
-  if (debug) process.stderr.write(line)
+  // A message may quote a server: the line is safe to print and to `cat` later.
+  const line = `${new Date().toISOString()} [${level}] ${visible(scrub(message))} ${jsonText(redact(meta))}\n`
+  if (debug) note(new Formatted(line.slice(0, -1)))
   if (broken) return
   try {
     const dir = ensureConfigDir()

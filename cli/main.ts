@@ -2,6 +2,7 @@ import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty'
 import { CliError, usageError } from './errors'
 import { closest, examples } from './help'
 import { log } from './log'
+import { Formatted, jsonText, note, visible } from './output'
 
 // The `svc` root command (./index answers `--version` before this loads); subcommands load lazily.
 
@@ -139,13 +140,13 @@ run(process.argv.slice(2)).then(
     const error = asCliError(err)
     log('ERROR', error.message, { code: error.code })
     if (process.argv.includes('--debug') && err instanceof Error && error.code === 'internal') {
-      process.stderr.write(`${err.stack}\n`)
+      note(new Formatted(String(err.stack).split('\n').map(visible).join('\n')))
     }
+    // Messages may be a server's: written through the output's escapes, never as they came.
     if (process.argv.includes('--json')) {
-      const body = { error: { code: error.code, message: error.message } }
-      process.stderr.write(JSON.stringify(body) + '\n')
+      note(new Formatted(jsonText({ error: { code: error.code, message: error.message } })))
     } else {
-      process.stderr.write(`error: ${error.message} (${error.code})\n`)
+      note(`error: ${error.message} (${error.code})`)
     }
     // 2 for a mistake in the command line itself, so a script can tell it from a failure.
     process.exit(error.code === 'usage' ? 2 : 1)

@@ -1,9 +1,10 @@
 import type { ArgsDef } from 'citty'
 import { Api } from './client'
-import { CliError } from './errors'
 import { resolveSettings, type Settings } from './config'
 import { log, setDebug } from './log'
 import type { Canvas, Share } from './types'
+
+export { bold, dim, note, print, printJson, table } from './output'
 
 // Pieces every command uses: the global flags, the resolved settings and API client, output.
 
@@ -30,20 +31,11 @@ export function begin(
   return { settings, api: new Api(settings.endpoint, settings.apiKey) }
 }
 
-export function print(text: string) {
-  process.stdout.write(text + '\n')
-}
-
-export function printJson(value: unknown) {
-  print(JSON.stringify(value, null, 2))
-}
-
-const colour = () => process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb'
-export const bold = (text: string) => (colour() ? `\x1b[1m${text}\x1b[22m` : text)
-export const dim = (text: string) => (colour() ? `\x1b[2m${text}\x1b[22m` : text)
-
-export const viewUrl = (settings: Settings, canvasId: string) => `${settings.webUrl}/c/${canvasId}`
-export const shareUrl = (settings: Settings, token: string) => `${settings.webUrl}/s/${token}`
+// Ids come from the server: encoded, a strange one still names one path segment.
+export const viewUrl = (settings: Settings, canvasId: string) =>
+  `${settings.webUrl}/c/${encodeURIComponent(canvasId)}`
+export const shareUrl = (settings: Settings, token: string) =>
+  `${settings.webUrl}/s/${encodeURIComponent(token)}`
 
 // One JSON shape per resource, whichever command prints it: the API's, plus the link to open.
 export const canvasJson = (settings: Settings, canvas: Canvas) => ({
@@ -55,23 +47,4 @@ export const shareJson = (settings: Settings, share: Share) => ({
   url: shareUrl(settings, share.token),
 })
 
-/** Rows as aligned columns, the header in bold. */
-export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()
-  return [bold(line(headers)), ...rows.map(line)].join('\n')
-}
-
 export { formatSize as humanSize } from '../src/lib/format'
-
-export function positiveInt(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new CliError(`--${name} must be a positive whole number`, 'usage')
-  }
-  return Number(value)
-}

@@ -49,21 +49,6 @@ export async function extractSite(
   return { files: entries.length, bytes }
 }
 
-/** The one entry of a single file's archive, written to `output` as `pull -o` writes a file. */
-export async function extractFile(
-  zipPath: string,
-  entry: ZipEntry,
-  output: string,
-  force: boolean,
-) {
-  const file = await open(zipPath, 'r')
-  try {
-    await copyEntry(file, entry, resolve(output), force)
-  } finally {
-    await file.close()
-  }
-}
-
 /**
  * Checks that every path may be written under `folder` (the paths as the API checks them, no link
  * or file in the way, no file there already unless forced); answers where each goes. Everything

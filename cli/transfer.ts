@@ -174,26 +174,36 @@ export async function downloadTo(
   await writeBody(response, output)
 }
 
+/** What a download may not exceed: past `bytes`, it stops and fails with `error`. */
+export type Limit = { bytes: number; error: () => CliError }
+
 /**
  * Streams a response's body to `output`, or stdout when null. A file is written beside its target
  * and renamed at the end, so a failed download leaves nothing. `total`: the size to show progress
- * against when the response does not say it.
+ * against when the response does not say it. `limit`: a body may not run past it (an archive of
+ * listed files): the download stops as soon as it does.
  */
 export async function writeBody(
   response: IncomingMessage,
   output: string | null,
-  total = Number(response.headers['content-length'] ?? 0),
+  options: { total?: number; limit?: Limit } = {},
 ) {
+  const { limit } = options
+  const total = options.total ?? Number(response.headers['content-length'] ?? 0)
+  if (limit && Number(response.headers['content-length'] ?? 0) > limit.bytes) {
+    response.destroy()
+    throw limit.error()
+  }
+  const body = limit ? bounded(response, limit) : response
   const bar = progress('downloading', output ? total : 0)
   const collect = gcEvery(GC_INTERVAL)
   if (!output) {
-    response.on('data', (chunk: Buffer) => collect(chunk.length))
-    await pipeline(response, process.stdout, { end: false })
+    await pipeline(counted(body, collect), process.stdout, { end: false })
     return
   }
   const temp = `${output}.svc-${process.pid}.part`
   try {
-    await save(response, temp, (bytes) => {
+    await save(body, temp, (bytes) => {
       bar.advance(bytes)
       collect(bytes)
     })
@@ -205,6 +215,23 @@ export async function writeBody(
       : new CliError(`download failed: ${causeOf(err)}`, 'io_error')
   }
   bar.done()
+}
+
+/** The body, failing at the first chunk past the limit (the response is then closed). */
+async function* bounded(body: AsyncIterable<Buffer>, limit: Limit) {
+  let received = 0
+  for await (const chunk of body) {
+    received += chunk.length
+    if (received > limit.bytes) throw limit.error()
+    yield chunk
+  }
+}
+
+async function* counted(body: AsyncIterable<Buffer>, count: (bytes: number) => void) {
+  for await (const chunk of body) {
+    count(chunk.length)
+    yield chunk
+  }
 }
 
 /**

@@ -59,6 +59,24 @@ export async function zipEntries(file: FileHandle, size: number): Promise<ZipEnt
   return entries
 }
 
+// What a stored zip adds to its files' bytes, at most, per entry: the local header (30 bytes) and
+// the central directory's (46), each with the name and room for extra fields (a zip64 one is 20
+// or 28), and the data descriptor written after a streamed entry (16, or 24 for zip64). Once for
+// the whole: the end records (22, and 76 more for zip64) and room for a short comment.
+const ENTRY_OVERHEAD = 30 + 46 + 24 + 2 * 64
+const END_OVERHEAD = 1024
+
+/**
+ * The most bytes an archive of these files may take: the sum of their sizes and the zip's own
+ * records. A server sending more is not sending what it listed.
+ */
+export function archiveBound(files: { path: string; size: number }[]): number {
+  return files.reduce(
+    (sum, f) => sum + f.size + ENTRY_OVERHEAD + 2 * Buffer.byteLength(f.path),
+    END_OVERHEAD,
+  )
+}
+
 function decode(bytes: Buffer): string {
   try {
     return utf8.decode(bytes)

@@ -337,6 +337,58 @@ describe('refused lists', () => {
       'items.0.path: must be at most 512 bytes',
     ],
   ]
+  // Paths one common file system or another cannot hold as they are: refused by name.
+  const device =
+    'must not have a segment named as a Windows device (con, prn, aux, nul, com1, lpt1...)'
+  const oneName = 'are one name where case or Unicode normalization is ignored (macOS, Windows)'
+  const portable: [string, string[], string][] = [
+    ['C1 control', ['a\u009b31mb.txt'], 'items.0.path: must not contain control characters'],
+    [
+      'bidi override',
+      ['index.html', 'invoice\u202etxt.exe'],
+      'items.1.path: must not contain bidirectional controls',
+    ],
+    ['device', ['index.html', 'con'], `items.1.path: ${device}`],
+    ['device with an extension', ['aux.txt'], `items.0.path: ${device}`],
+    ['device in capitals', ['logs/LPT1.log'], `items.0.path: ${device}`],
+    [
+      'trailing dot',
+      ['docs./a.html'],
+      'items.0.path: must not have a segment ending in a dot or a space',
+    ],
+    [
+      'trailing space',
+      ['a.html '],
+      'items.0.path: must not have a segment ending in a dot or a space',
+    ],
+    ['drive', ['C:x.html'], 'items.0.path: must not contain : (a drive or a stream on Windows)'],
+    [
+      'stream',
+      ['a.html:evil'],
+      'items.0.path: must not contain : (a drive or a stream on Windows)',
+    ],
+    ['case', ['A.html', 'b.css', 'a.html'], `items.2.path: 'a.html' and 'A.html' ${oneName}`],
+    [
+      'NFC and NFD',
+      ['\u00e9.html', 'e\u0301.html'],
+      `items.1.path: 'e\u0301.html' and '\u00e9.html' ${oneName}`,
+    ],
+    [
+      'file beside a folder in another case',
+      ['a/b', 'A'],
+      `items.1.path: 'A' and a folder of 'a/b' ${oneName}`,
+    ],
+  ]
+  for (const [name, paths, message] of portable) {
+    cases.push([
+      name,
+      { items: paths.map((path) => ({ path, file_id: 'x' })) },
+      400,
+      'invalid_request',
+      message,
+    ])
+  }
+
   it.each(cases)('%s', async (_name, body, status, code, message) => {
     const res = await createSite(body)
     expect(res.status).toBe(status)
@@ -390,6 +442,25 @@ describe('refused lists', () => {
       { numRuns: 200 },
     )
     expect(await count()).toEqual(before)
+  })
+})
+
+describe('items stored before the rules for new paths grew', () => {
+  it('are still served by path, though a new version may not hold them', async () => {
+    const canvas = await json(await createSite({ items: itemsOf(ids) }))
+    const id = canvas.canvas_id
+    // As a version made before `:` and device names were refused would hold them.
+    await env.DB.prepare(
+      "UPDATE version_items SET path = 'notes:old.css' WHERE canvas_id = ? AND path = 'style.css'",
+    )
+      .bind(id)
+      .run()
+    const res = await call(`/v1/canvases/${id}/content/notes:old.css`, { key: owner.key })
+    expect(res.status).toBe(302)
+    expect(await (await follow(res)).text()).toBe(FILES['style.css'].text)
+    const missing = await call(`/v1/canvases/${id}/content/con`, { key: owner.key })
+    expect(missing.status).toBe(404)
+    expect(await json(missing)).toEqual(errorOf('not_found', "path: version 1 has no file 'con'"))
   })
 })
 

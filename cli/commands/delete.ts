@@ -1,6 +1,5 @@
 import { defineCommand } from 'citty'
-import { CliError, usageError } from '../errors'
-import { ask } from '../prompt'
+import { confirm } from '../prompt'
 import { begin, globalArgs, print, printJson } from '../shared'
 
 export default defineCommand({
@@ -12,13 +11,9 @@ export default defineCommand({
   },
   async run({ args }) {
     const { api } = begin('delete', args)
+    // Nothing can bring a deleted canvas back: a script must say so, a person is asked.
     if (!args.yes) {
-      // Nothing can bring a deleted canvas back: a script must say so, a person is asked.
-      if (!process.stdin.isTTY) {
-        throw usageError('refusing to delete without confirmation: give --yes')
-      }
-      const answer = await ask(`Delete canvas ${args.id} and all its versions? [y/N] `)
-      if (!/^y(es)?$/i.test(answer)) throw new CliError('not deleted', 'cancelled')
+      await confirm(`Delete canvas ${args.id} and all its versions?`, 'delete', 'not deleted')
     }
     await api.request(`/v1/canvases/${encodeURIComponent(args.id)}`, { method: 'DELETE' })
     if (args.json) return printJson({ canvas_id: args.id, deleted: true })

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef, type ParsedArgs } from 'citty'
 import { Api } from '../client'
 import { CliError } from '../errors'
-import { begin, globalArgs, printJson } from '../shared'
+import { begin, globalArgs, note, printJson } from '../shared'
 import { downloadTo, refuseOverwrite, safeFileName } from '../transfer'
 import type { ShareMetadata } from '../types'
 
@@ -49,7 +49,7 @@ async function fetchShare(args: DownloadArgs) {
   const url = await api.location(`${path}/content`, { auth: false, headers, query: { dl: 1 } })
   await downloadTo(url, output === '-' ? null : output, Boolean(args.force))
   if (args.json) return printJson({ token, path: output })
-  if (output !== '-') process.stderr.write(`saved ${output}\n`)
+  if (output !== '-') note(`saved ${output}`)
 }
 
 type DownloadArgs = ParsedArgs<typeof args>

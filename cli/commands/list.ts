@@ -1,16 +1,7 @@
 import { defineCommand } from 'citty'
-import {
-  begin,
-  canvasJson,
-  dim,
-  globalArgs,
-  humanSize,
-  positiveInt,
-  print,
-  printJson,
-  table,
-} from '../shared'
+import { begin, canvasJson, dim, globalArgs, humanSize, print, printJson, table } from '../shared'
 import type { Canvas } from '../types'
+import { cursor, fileType, MAX_LIMIT, positiveInt } from '../flags'
 
 export default defineCommand({
   meta: { name: 'list', description: 'List the canvases of your workspace' },
@@ -22,14 +13,15 @@ export default defineCommand({
   },
   async run({ args }) {
     const { api, settings } = begin('list', args)
-    const limit = positiveInt(args.limit, 'limit')
-    const ext = args.type?.replace(/^\./, '').toLowerCase()
+    const limit = positiveInt(args.limit, 'limit', MAX_LIMIT)
+    const ext = fileType(args.type)
+    const after = cursor(args.cursor)
     const body = await api.request<{
       canvases: Canvas[]
       limit: number
       offset: number
       next_cursor: string | null
-    }>('/v1/canvases', { query: { limit, ext, cursor: args.cursor } })
+    }>('/v1/canvases', { query: { limit, ext, cursor: after } })
     if (args.json) {
       return printJson({ ...body, canvases: body.canvases.map((c) => canvasJson(settings, c)) })
     }

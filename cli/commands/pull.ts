@@ -3,10 +3,12 @@ import { join, resolve } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError, usageError } from '../errors'
-import { begin, globalArgs, humanSize, positiveInt, printJson } from '../shared'
-import { checkFolder, extractFile, extractSite, readArchive } from '../site-pull'
-import { downloadTo, refuseOverwrite, safeFileName, writeBody } from '../transfer'
-import type { CanvasDetail, Item } from '../types'
+import { positiveInt } from '../flags'
+import { begin, globalArgs, humanSize, note, printJson } from '../shared'
+import { checkFolder, extractSite, readArchive } from '../site-pull'
+import { downloadTo, refuseOverwrite, safeFileName, writeBody, type Limit } from '../transfer'
+import type { CanvasDetail, Item, VersionItemList } from '../types'
+import { archiveBound } from '../zip'
 
 const args = {
   ...globalArgs,
@@ -71,44 +73,24 @@ async function pullFile(
 
 /** A site's files under a folder, from its archive, each checked against the items listed. */
 async function pullSite(api: Api, args: PullArgs, version: number, output: string, items: Item[]) {
-  const total = items.reduce((sum, item) => sum + item.size, 0)
   // Refused before the download, as a single file's pull is.
   checkFolder(
     output,
     items.map((item) => item.path),
     Boolean(args.force),
   )
-  await withArchive(api, args.id, version, output, total, async (zip, entries) => {
+  await withArchive(api, args.id, version, output, items, async (zip, entries) => {
     const force = Boolean(args.force)
     const written = await extractSite(zip, entries, output, { force, expected: items })
     reportSite(args, version, output, written)
   })
 }
 
-/**
- * A version before the latest: the API lists no items of it, so its archive says whether it is a
- * site (several files) or a single file (one).
- */
+/** A version before the latest: a site when its files say so, else its one file as it is. */
 async function pullOlder(api: Api, args: PullArgs, version: number, output: string) {
-  const force = Boolean(args.force)
-  // A file in the way is refused before the download, whether the version is a site or not.
-  if (existsSync(output) && !statSync(output).isDirectory()) refuseOverwrite(output, force)
-  try {
-    await withArchive(api, args.id, version, output, 0, async (zip, entries) => {
-      if (entries.length > 1) {
-        const written = await extractSite(zip, entries, output, { force })
-        return reportSite(args, version, output, written)
-      }
-      refuseOverwrite(output, force)
-      await extractFile(zip, entries[0], output, force)
-      if (args.json) printJson({ canvas_id: args.id, version, path: output })
-    })
-  } catch (err) {
-    // Too large for a zip: a single file of over 4 GiB, most likely, which its own route serves.
-    if (!(err instanceof CliError) || err.code !== 'payload_too_large') throw err
-    process.stderr.write(`version ${version} is too large for an archive: pulling its main file\n`)
-    await pullFile(api, args, version, output)
-  }
+  const { items } = await api.request<VersionItemList>(itemsPath(args.id, version))
+  if (items.length === 1) return pullFile(api, args, version, output)
+  return pullSite(api, args, version, output, items)
 }
 
 /**
@@ -120,7 +102,7 @@ async function withArchive(
   id: string,
   version: number,
   output: string,
-  total: number,
+  items: Item[],
   use: (zip: string, entries: Awaited<ReturnType<typeof readArchive>>) => Promise<void>,
 ) {
   const target = resolve(output)
@@ -128,7 +110,8 @@ async function withArchive(
   const zip = inside ? join(target, `.svc-${process.pid}.zip`) : `${target}.svc-${process.pid}.zip`
   try {
     const response = await api.stream(archivePath(id, version))
-    await writeBody(response, zip, total)
+    const total = items.reduce((sum, item) => sum + item.size, 0)
+    await writeBody(response, zip, { total, limit: archiveLimit(version, items) })
     await use(zip, await readArchive(zip))
   } finally {
     rmSync(zip, { force: true })
@@ -137,6 +120,22 @@ async function withArchive(
 
 const archivePath = (id: string, version: number) =>
   `/v1/canvases/${encodeURIComponent(id)}/versions/${version}/archive`
+const itemsPath = (id: string, version: number) =>
+  `/v1/canvases/${encodeURIComponent(id)}/versions/${version}/items`
+
+/** An archive holds the listed files and the zip's records, no more: past that it is stopped. */
+function archiveLimit(version: number, items: { path: string; size: number }[]): Limit {
+  const bytes = archiveBound(items)
+  const files = `${items.length} file${items.length === 1 ? '' : 's'}`
+  return {
+    bytes,
+    error: () =>
+      new CliError(
+        `the archive of version ${version} runs past the ${bytes} bytes its ${files} can take: stopped (the server sent more than it listed)`,
+        'bad_response',
+      ),
+  }
+}
 
 function reportSite(
   args: PullArgs,
@@ -145,7 +144,7 @@ function reportSite(
   written: { files: number; bytes: number },
 ) {
   if (args.json) return printJson({ canvas_id: args.id, version, path: output, ...written })
-  process.stderr.write(`wrote ${written.files} files (${humanSize(written.bytes)}) to ${output}\n`)
+  note(`wrote ${written.files} files (${humanSize(written.bytes)}) to ${output}`)
 }
 
 /** `--zip`: the archive as it comes, to a file named after the canvas unless `-o` says. */
@@ -155,18 +154,21 @@ async function pullZip(
   version: number | undefined,
   output: string | null,
 ) {
+  if (args.json && args.output === '-') {
+    throw usageError('--json prints to stdout: give -o <file> for the archive')
+  }
   let at = version
   let file = output
-  if (at === undefined || (file === null && args.output !== '-')) {
+  if (at === undefined || args.output === undefined) {
     const canvas = await api.request<CanvasDetail>(`/v1/canvases/${encodeURIComponent(args.id)}`)
     at ??= canvas.version
     if (args.output === undefined) file = safeFileName(`${canvas.title}-v${at}`, 'zip')
   }
-  if (args.json && file === null) {
-    throw usageError('--json prints to stdout: give -o <file> for the archive')
-  }
   refuseOverwrite(file, Boolean(args.force))
-  await writeBody(await api.stream(archivePath(args.id, at)), file)
+  // The version's files, to know how large its archive can be.
+  const { items } = await api.request<VersionItemList>(itemsPath(args.id, at))
+  const response = await api.stream(archivePath(args.id, at))
+  await writeBody(response, file, { limit: archiveLimit(at, items) })
   if (args.json) return printJson({ canvas_id: args.id, version: at, path: file })
-  if (file) process.stderr.write(`saved ${file}\n`)
+  if (file) note(`saved ${file}`)
 }

@@ -3,10 +3,20 @@ import { basename } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError, usageError } from '../errors'
+import { canvasId, renderer, text, title } from '../flags'
 import { leftOutNote, readFolder } from '../folder'
 import { publish } from '../publish'
 import { pushSite, type SitePush, type SiteState } from '../push-site'
-import { begin, canvasJson, globalArgs, humanSize, print, printJson, type Session } from '../shared'
+import {
+  begin,
+  canvasJson,
+  globalArgs,
+  humanSize,
+  note,
+  print,
+  printJson,
+  type Session,
+} from '../shared'
 import type { HashCache, SiteUpload } from '../site-upload'
 import type { Canvas } from '../types'
 import { uploadFile } from '../upload'
@@ -54,14 +64,19 @@ export default defineCommand({
   args,
   async run({ args }) {
     const session = begin('push', args)
-    if (isFolder(args.file)) return pushFolder(session, args)
-    if (args.main !== undefined) throw usageError('--main goes with a folder')
-    if (args.all) throw usageError('--all goes with a folder')
+    title(args.title)
+    canvasId(args.id)
+    text(args.main, 'main')
+    const folder = isFolder(args.file)
+    if (!folder && args.main !== undefined) throw usageError('--main goes with a folder')
+    if (!folder && args.all) throw usageError('--all goes with a folder')
+    await renderer(session.api, args.renderer)
+    if (folder) return pushFolder(session, args)
     // Without a digest to compare with, an upload always happens: never null.
     let { canvas, sha256 } = (await pushFile(session.api, args, args.id))!
     report(session, args, canvas, true)
     if (!args.watch) return
-    process.stderr.write(`watching ${args.file} for changes (Ctrl-C to stop)\n`)
+    note(`watching ${args.file} for changes (Ctrl-C to stop)`)
     await watchChanges(args.file, async () => {
       // A save that changed nothing, or a file caught mid-rename, makes no version.
       const next = await pushFile(session.api, args, canvas.canvas_id, sha256).catch(
@@ -98,14 +113,14 @@ async function pushFile(api: Api, args: PushArgs, id?: string, unless?: string) 
 async function pushFolder(session: Session, args: PushArgs) {
   const options = { all: args.all }
   let folder = readFolder(args.file, options)
-  let note = leftOutNote(folder)
-  if (note) process.stderr.write(`${note}\n`)
+  let left = leftOutNote(folder)
+  if (left) note(left)
   const cache: HashCache = new Map()
   // Without a version to compare with, a version is always made: never null.
   let pushed: SitePush = (await pushSite(session.api, folder, args, args.id, undefined, cache))!
   report(session, args, pushed.canvas, true, pushed.upload)
   if (!args.watch) return
-  process.stderr.write(`watching ${args.file} for changes (Ctrl-C to stop)\n`)
+  note(`watching ${args.file} for changes (Ctrl-C to stop)`)
   let state: SiteState = pushed.state
   const folders = () => folder.folders
   await watchFolder(
@@ -114,8 +129,8 @@ async function pushFolder(session: Session, args: PushArgs) {
       const next = await (async () => {
         folder = readFolder(args.file, options)
         const now = leftOutNote(folder)
-        if (now && now !== note) process.stderr.write(`${now}\n`)
-        note = now
+        if (now && now !== left) note(now)
+        left = now
         return pushSite(session.api, folder, args, pushed.canvas.canvas_id, state, cache)
       })().catch(notFatal(FATAL))
       if (!next) return
@@ -137,9 +152,7 @@ function notFatal(fatal: Set<string>) {
     const error = err instanceof CliError ? err : new CliError(String(err), 'io_error')
     if (fatal.has(error.code)) throw error
     if (error.code !== 'file_not_found') {
-      process.stderr.write(
-        `push failed: ${error.message} (${error.code}); waiting for the next change\n`,
-      )
+      note(`push failed: ${error.message} (${error.code}); waiting for the next change`)
     }
     return null
   }
@@ -162,7 +175,7 @@ function report(
   }
   if (args.json) {
     const body = files ? { ...json, upload: files } : json
-    return args.watch ? print(JSON.stringify(body)) : printJson(body)
+    return printJson(body, { line: args.watch })
   }
   const expiry = canvas.expires_at ? `expires ${canvas.expires_at}` : 'permanent'
   if (first) print(canvas.canvas_id)

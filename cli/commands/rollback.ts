@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty'
-import { begin, canvasJson, globalArgs, positiveInt, print, printJson } from '../shared'
+import { positiveInt } from '../flags'
+import { begin, canvasJson, globalArgs, print, printJson } from '../shared'
 import type { Api } from '../client'
 import type { Canvas, VersionItemList } from '../types'
 

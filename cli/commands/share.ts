@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty'
-import { begin, globalArgs, positiveInt, print, printJson, shareJson, shareUrl } from '../shared'
+import { begin, globalArgs, note, print, printJson, shareJson, shareUrl } from '../shared'
 import type { Api } from '../client'
+import { duration, MAX_VIEWS, positiveInt, sharePassword } from '../flags'
 import type { Canvas, CreateShareRequest, Share } from '../types'
 
 export default defineCommand({
@@ -18,14 +19,15 @@ export default defineCommand({
   },
   async run({ args }) {
     const { api, settings } = begin('share', args)
+    const options = {
+      expires_in: duration(args.expires, 'expires'),
+      password: sharePassword(args.password),
+      max_views: positiveInt(args['max-views'], 'max-views', MAX_VIEWS),
+      version: positiveInt(args.version, 'version'),
+    } satisfies CreateShareRequest
     const link = await api.request<Share>(`/v1/canvases/${encodeURIComponent(args.id)}/shares`, {
       method: 'POST',
-      json: {
-        expires_in: args.expires,
-        password: args.password,
-        max_views: positiveInt(args['max-views'], 'max-views'),
-        version: positiveInt(args.version, 'version'),
-      } satisfies CreateShareRequest,
+      json: options,
     })
     if (args.json) return printJson(shareJson(settings, link))
     print(shareUrl(settings, link.token))
@@ -35,7 +37,7 @@ export default defineCommand({
       link.version ? `pinned to version ${link.version}` : null,
       link.has_password ? 'password protected' : null,
     ].filter(Boolean)
-    process.stderr.write(details.join(' · ') + '\n')
+    note(details.join(' · '))
   },
 })
 

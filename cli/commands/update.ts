@@ -1,7 +1,8 @@
 import { defineCommand } from 'citty'
-import { CliError } from '../errors'
+import { usageError } from '../errors'
+import { renderer, title, visibility } from '../flags'
 import { begin, canvasJson, globalArgs, print, printJson } from '../shared'
-import type { Canvas } from '../types'
+import type { Canvas, UpdateCanvasRequest } from '../types'
 
 export default defineCommand({
   meta: { name: 'update', description: 'Change the title, visibility or renderer of a canvas' },
@@ -14,12 +15,17 @@ export default defineCommand({
   },
   async run({ args }) {
     const { api, settings } = begin('update', args)
-    if (!args.title && !args.visibility && !args.renderer) {
-      throw new CliError('nothing to update: give --title, --visibility or --renderer', 'usage')
+    if (args.title === undefined && args.visibility === undefined && args.renderer === undefined) {
+      throw usageError('nothing to update: give --title, --visibility or --renderer')
     }
+    const change = {
+      title: title(args.title),
+      visibility: visibility(args.visibility),
+      renderer_id: await renderer(api, args.renderer),
+    } satisfies UpdateCanvasRequest
     const canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(args.id)}`, {
       method: 'PATCH',
-      json: { title: args.title, visibility: args.visibility, renderer_id: args.renderer },
+      json: change,
     })
     if (args.json) return printJson(canvasJson(settings, canvas))
     print(`${canvas.canvas_id} · ${canvas.title} · ${canvas.visibility} · ${canvas.renderer_id}`)

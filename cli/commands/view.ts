@@ -7,7 +7,7 @@ export default defineCommand({
   args: { ...globalArgs, id: { type: 'positional', required: true, description: 'Canvas id' } },
   async run({ args }) {
     const { settings } = begin('view', args)
-    const url = viewUrl(settings, encodeURIComponent(args.id))
+    const url = viewUrl(settings, args.id)
     if (args.json) return printJson({ canvas_id: args.id, view_url: url })
     print(url)
     const opener = findOpener()

@@ -1,8 +1,10 @@
 import { AppError } from '../lib/errors'
+import { itemListProblem } from '../lib/item-paths'
 
 // What a version holds: one file, or the files of a site by path. The paths' own rules (relative,
 // no `..`, 512 bytes) are the request schema's (schema/requests.ts `itemPath`); the rules that
-// need the whole list are here, so the API and MCP refuse the same lists with the same words.
+// need the whole list are applied here, so the API and MCP refuse the same lists with the same
+// words. Both are defined once, in lib/item-paths.ts, which the CLI checks with too.
 
 export type Item = { path: string; file_id: string }
 
@@ -50,30 +52,12 @@ function defaultMain(items: Item[]): string {
   return items.some((item) => item.path === 'index.html') ? 'index.html' : items[0].path
 }
 
-/**
- * No path twice, and no path that is also a folder of another (`a` beside `a/b`): a site must be
- * writable as a folder again (`svc pull`) and its URLs must name one file each.
- */
+/** A list whose paths cannot all be written out as one folder is refused, naming the item. */
 function checkPaths(items: Item[]) {
-  const files = new Set<string>()
-  const folders = new Set<string>()
-  items.forEach((item, index) => {
-    const at = `items.${index}.path`
-    if (files.has(item.path)) {
-      throw new AppError('invalid_request', `${at}: '${item.path}' is given more than once`)
-    }
-    files.add(item.path)
-    const parts = item.path.split('/')
-    for (let end = 1; end < parts.length; end++) folders.add(parts.slice(0, end).join('/'))
-  })
-  items.forEach((item, index) => {
-    if (folders.has(item.path)) {
-      throw new AppError(
-        'invalid_request',
-        `items.${index}.path: '${item.path}' is a file and also a folder of another item`,
-      )
-    }
-  })
+  const problem = itemListProblem(items.map((item) => item.path))
+  if (problem) {
+    throw new AppError('invalid_request', `items.${problem.index}.path: ${problem.message}`)
+  }
 }
 
 /** The extension of a path's last segment (`img/chart.SVG` → `svg`), or null when it has none. */

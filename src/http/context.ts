@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { randomBase62 } from '../lib/crypto'
 import { AppError } from '../lib/errors'
-import { id, itemPath } from '../schema/requests'
+import { id, itemPathLookup } from '../schema/requests'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'
@@ -82,6 +82,6 @@ export function canvasIdParam(c: Context): string {
 /** The item path of a route (`/content/<path>`), percent-decoded; one no item can have is 404. */
 export function itemPathParam(c: Context): string {
   const value = c.req.param('path') ?? ''
-  if (itemPath.safeParse(value).success) return value
+  if (itemPathLookup.safeParse(value).success) return value
   throw new AppError('not_found', 'path: no file can have this path')
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { statusOf, type ErrorCode } from '../lib/errors'
-import { IDEMPOTENCY_KEY, id, itemPath, shareToken, versionParam } from '../schema/requests'
+import { IDEMPOTENCY_KEY, id, itemPathLookup, shareToken, versionParam } from '../schema/requests'
 import * as responses from '../schema/responses'
 import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
 
@@ -38,7 +38,7 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   version: versionParam,
   token: shareToken,
   key_id: id,
-  path: itemPath,
+  path: itemPathLookup,
 }
 
 // Named shapes become components, referenced wherever a route answers them.

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
+import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
 // Request shapes: the single source of the Worker's validation, for the API, the web forms and the
 // MCP tools alike, and of the API description (/openapi.json). zod/mini (with the English messages
@@ -64,32 +65,29 @@ export const uploadBody = z.strictObject({
   file_id: z.optional(id),
 })
 
-/** The most bytes of UTF-8 an item's path may take. */
-export const MAX_PATH_BYTES = 512
-
-const utf8Length = (s: string) => new TextEncoder().encode(s).byteLength
+/** The checks of a rule written as a function answering its problem, or null when there is none. */
+const ruled = (problem: (s: string) => string | null) =>
+  z.superRefine<string>((s, ctx) => {
+    const message = problem(s)
+    if (message) ctx.addIssue({ code: 'custom', message, input: s })
+  })
 
 /**
  * A file's place in a site: relative and `/`-separated (`img/a.png`), so that it is a URL path
- * and a file path on every system alike; nothing that could climb out of the site's folder.
+ * and a file path on every system alike; nothing that could climb out of the site's folder or
+ * that a common file system could not hold (lib/item-paths.ts, which the CLI checks with too).
  */
-export const itemPath = z.string().check(
-  z.minLength(1, 'must not be empty'),
-  z.refine((s) => utf8Length(s) <= MAX_PATH_BYTES, `must be at most ${MAX_PATH_BYTES} bytes`),
-  z.refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters'),
-  // A name that displays as another (`invoice\u202Efdp.exe`) has no place in a path.
-  z.refine(
-    (s) => !/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(s),
-    'must not contain bidirectional controls',
-  ),
-  wholeCharacters,
-  z.refine((s) => !s.includes('\\'), 'must separate folders with /, not \\'),
-  z.refine((s) => !s.startsWith('/'), 'must be relative (no leading /)'),
-  z.refine(
-    (s) => s.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
-    'must not have an empty, . or .. segment',
-  ),
-)
+export const itemPath = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), ruled(itemPathProblem))
+
+/**
+ * A path to look an item up by: any path a stored item can have, including those of versions
+ * made before the rules for new items grew.
+ */
+export const itemPathLookup = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), ruled(pathShapeProblem))
 
 const items = z
   .array(z.strictObject({ path: itemPath, file_id: id }))

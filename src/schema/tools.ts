@@ -6,6 +6,7 @@ import {
   ext,
   id,
   itemPath,
+  itemPathLookup,
   rendererId,
   title,
   updateCanvasFields,
@@ -146,7 +147,7 @@ export const readCanvasInput = z.strictObject({
   version: z.optional(says(versionNumber, 'This version rather than the latest.')),
   path: z.optional(
     says(
-      itemPath,
+      itemPathLookup,
       'For a site: the file at this path (such as data/table.csv) rather than its main file.',
     ),
   ),

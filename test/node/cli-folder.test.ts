@@ -11,10 +11,12 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { zipSync } from 'fflate'
+import fc from 'fast-check'
+import { Zip, ZipPassThrough, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
 import { leftOutNote, readFolder } from '../../cli/folder'
 import { checkFolder, extractSite, readArchive } from '../../cli/site-pull'
+import { archiveBound } from '../../cli/zip'
 
 // A folder as the items of a site, and an archive written back out as a folder: what a demanding
 // user's disk can hold, and what a misbehaving server could send.
@@ -183,5 +185,40 @@ describe('extractSite', () => {
     const out = join(work, 'out-damaged')
     await expect(extract(zip, out)).rejects.toThrow("'b.txt' arrived damaged")
     expect(readdirSync(out)).toEqual(['a.txt'])
+  })
+})
+
+describe('archiveBound', () => {
+  /** A version's archive as the service streams it (src/domain/archive.ts): stored, described after. */
+  function streamedZip(files: { path: string; bytes: Uint8Array }[]): number {
+    let length = 0
+    const zip = new Zip((err, chunk) => {
+      if (err) throw err
+      length += chunk.length
+    })
+    for (const f of files) {
+      const entry = new ZipPassThrough(f.path)
+      entry.mtime = Date.now()
+      zip.add(entry)
+      entry.push(f.bytes, true)
+    }
+    zip.end()
+    return length
+  }
+
+  it('holds every archive of the listed files, and not much more', () => {
+    const file = fc.record({
+      path: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }),
+      bytes: fc.uint8Array({ maxLength: 3000 }),
+    })
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 30 }), (files) => {
+        const listed = files.map((f) => ({ path: f.path, size: f.bytes.length }))
+        const actual = streamedZip(files)
+        expect(actual).toBeLessThanOrEqual(archiveBound(listed))
+        expect(archiveBound(listed) - actual).toBeLessThan(1024 + 200 * files.length)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

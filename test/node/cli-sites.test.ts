@@ -211,6 +211,7 @@ describe('push a folder, pull it back', () => {
   })
 
   it('refuses a folder the API would refuse before uploading anything', async () => {
+    const ONE_NAME = 'are one name where case or Unicode normalization is ignored (macOS, Windows)'
     const cases: [Record<string, string>, string, Record<string, string>?][] = [
       [
         { 'index.html': 'x', 'tab\there.html': 'x' },
@@ -219,6 +220,34 @@ describe('push a folder, pull it back', () => {
       [
         { 'index.html': 'x', 'win\\style.css': 'x' },
         "error: cannot publish 'win\\style.css': a path must separate folders with /, not \\ (invalid_path)\n",
+      ],
+      [
+        { 'index.html': 'x', 'a\u009b31mb.txt': 'x' },
+        "error: cannot publish 'a\\u009b31mb.txt': a path must not contain control characters (invalid_path)\n",
+      ],
+      [
+        { 'index.html': 'x', 'invoice\u202etxt.exe': 'x' },
+        "error: cannot publish 'invoice\\u202etxt.exe': a path must not contain bidirectional controls (invalid_path)\n",
+      ],
+      [
+        { 'index.html': 'x', 'logs/con.txt': 'x' },
+        "error: cannot publish 'logs/con.txt': a path must not have a segment named as a Windows device (con, prn, aux, nul, com1, lpt1...) (invalid_path)\n",
+      ],
+      [
+        { 'index.html': 'x', 'a.html:evil': 'x' },
+        "error: cannot publish 'a.html:evil': a path must not contain : (a drive or a stream on Windows) (invalid_path)\n",
+      ],
+      [
+        { 'A.html': 'x', 'a.html': 'y' },
+        `error: cannot publish these files: 'a.html' and 'A.html' ${ONE_NAME} (invalid_path)\n`,
+      ],
+      [
+        { 'e\u0301.html': 'x', '\u00e9.html': 'y' },
+        `error: cannot publish these files: '\u00e9.html' and 'e\u0301.html' ${ONE_NAME} (invalid_path)\n`,
+      ],
+      [
+        { A: 'x', 'a/b': 'y' },
+        `error: cannot publish these files: 'A' and a folder of 'a/b' ${ONE_NAME} (invalid_path)\n`,
       ],
       [
         { 'a.html': 'x', 'b.html': 'x', 'c/d.html': 'x' },

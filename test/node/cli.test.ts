@@ -272,6 +272,70 @@ describe('login, logout and config', () => {
     expect(viewUrl.startsWith(`${server.url}/c/`)).toBe(true)
   })
 
+  it('links point at the endpoint in use, never at a default or another deployment', async () => {
+    const env = { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url }
+    const links = async (home: string, extra: Record<string, string> = {}) => {
+      const pushed = await svc(home, ['push', file('links.md', '# links')], { ...env, ...extra })
+      expect(pushed.code, pushed.stderr).toBe(0)
+      const [id, , printed] = pushed.stdout.trim().split('\n')
+      const run = async (args: string[]) => {
+        const res = await svc(home, [...args, '--json'], { ...env, ...extra })
+        expect(res.code, res.stderr).toBe(0)
+        return JSON.parse(res.stdout)
+      }
+      const shared = await svc(home, ['share', id], { ...env, ...extra })
+      const listed = await run(['list'])
+      return {
+        printed,
+        shared: shared.stdout.trim(),
+        view_url: (await run(['push', file('links.md', '# again'), '--id', id])).view_url,
+        view: (await run(['view', id])).view_url,
+        list: listed.canvases.find((c: any) => c.canvas_id === id).view_url,
+        share: (await run(['share', id])).url,
+        web_url: (await run(['config', 'show'])).web_url,
+        id,
+      }
+    }
+    const expected = (web: string, got: { id: string; shared: string; share: string }) => ({
+      printed: `${web}/c/${got.id}`,
+      shared: expect.stringMatching(new RegExp(`^${web}/s/[A-Za-z0-9]{22}$`)),
+      view_url: `${web}/c/${got.id}`,
+      view: `${web}/c/${got.id}`,
+      list: `${web}/c/${got.id}`,
+      share: expect.stringMatching(new RegExp(`^${web}/s/[A-Za-z0-9]{22}$`)),
+      web_url: web,
+      id: got.id,
+    })
+    const withConfig = (config: Record<string, string>) => {
+      const home = newHome()
+      mkdirSync(join(home, '.svc'), { mode: 0o700 })
+      writeFileSync(join(home, '.svc/config.json'), JSON.stringify(config))
+      return home
+    }
+
+    // Set by the environment alone: no config file.
+    const bare = await links(newHome())
+    expect(bare).toEqual(expected(server.url, bare))
+    // A config of another deployment: its web URL would be a dead link here.
+    const other = withConfig({ endpoint: 'https://other.example', web_url: 'https://web.other' })
+    const elsewhere = await links(other)
+    expect(elsewhere).toEqual(expected(server.url, elsewhere))
+    // A web URL saved with no endpoint is the default endpoint's, not this one's.
+    const defaultOnly = await links(withConfig({ web_url: 'https://web.other' }))
+    expect(defaultOnly).toEqual(expected(server.url, defaultOnly))
+    // The config's own endpoint, named by the environment too: its web URL holds.
+    const own = withConfig({ endpoint: `${server.url}/`, web_url: 'https://canvas.example' })
+    const same = await links(own)
+    expect(same).toEqual(expected('https://canvas.example', same))
+    // CANVAS_WEB_URL says where the pages are, whatever else is set.
+    const told = await links(other, { CANVAS_WEB_URL: 'https://told.example/' })
+    expect(told).toEqual(expected('https://told.example', told))
+    // The workspace is shared with the other tests: leave it as it was.
+    for (const { id } of [bare, elsewhere, defaultOnly, same, told]) {
+      expect((await svc(newHome(), ['delete', id, '--yes'], env)).code).toBe(0)
+    }
+  })
+
   it('config set takes endpoint and web_url only, as URLs', async () => {
     const home = newHome()
     expect((await svc(home, ['config', 'set', 'web_url', 'https://web.example/'])).stdout).toBe(
@@ -537,11 +601,13 @@ describe('sharing and downloads', () => {
         'error: not a share link (expected …/s/<token>): https://x.example/other/path (usage)\n',
     })
     const badExpiry = await svc(home, ['share', id, '--expires', '1y'])
-    expect(badExpiry.stderr).toBe(
-      'error: expires_in: must be a duration such as 30m, 24h or 7d (units s, m, h, d, w) (invalid_request)\n',
-    )
+    expect(badExpiry).toMatchObject({
+      code: 2,
+      stderr:
+        'error: --expires must be a duration such as 30m, 24h or 7d (units s, m, h, d, w), at most 365d (usage)\n',
+    })
 
-    const unshare = await svc(home, ['unshare', id])
+    const unshare = await svc(home, ['unshare', id, '--yes'])
     expect(unshare.stdout).toBe('revoked 2 links\n')
     expect(
       (await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })).stderr,
@@ -574,7 +640,7 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
       'error: nothing to update: give --title, --visibility or --renderer (usage)\n',
     )
     expect((await svc(home, ['update', id, '--visibility', 'secret'])).stderr).toBe(
-      'error: visibility: must be private or public (invalid_request)\n',
+      "error: --visibility must be private or public, got 'secret' (usage)\n",
     )
     expect((await svc(home, ['save', id])).stdout).toBe(`${id} is permanent\n`)
     const list = JSON.parse((await svc(home, ['list', '--json'])).stdout)
@@ -737,7 +803,7 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['config', 'set', 'web_url', 'https://canvas.example'])).toStrictEqual({
       web_url: 'https://canvas.example',
     })
-    expect(await run(['unshare', id])).toStrictEqual({ canvas_id: id, revoked: 2 })
+    expect(await run(['unshare', id, '--yes'])).toStrictEqual({ canvas_id: id, revoked: 2 })
     expect(await run(['delete', id, '--yes'])).toStrictEqual({ canvas_id: id, deleted: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: true })
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
@@ -787,16 +853,17 @@ describe('--json, for scripts and agents', () => {
       code: 2,
       stderr: "error: --token must be a share token or link, got 'no way' (usage)\n",
     })
-    expect((await svc(home, ['unshare', id])).stdout).toBe('revoked 1 link\n')
+    expect((await svc(home, ['unshare', id, '--yes'])).stdout).toBe('revoked 1 link\n')
     expect((await svc(home, ['shares', id])).stdout).toBe('no share links\n')
 
     const renderers = JSON.parse((await svc(home, ['renderers', '--json'])).stdout)
     expect(renderers.renderers.map((r: any) => r.renderer_id)).toContain('markdown')
     expect((await svc(home, ['renderers'])).stdout).toMatch(/^ID +NAME +EXTENSIONS +SCRIPTS\n/)
     const badRenderer = await svc(home, ['update', id, '--renderer', 'nope'])
-    expect(badRenderer.stderr).toBe(
-      "error: renderer_id: unknown renderer 'nope'; see svc renderers (invalid_request)\n",
-    )
+    expect(badRenderer).toMatchObject({
+      code: 2,
+      stderr: "error: --renderer: unknown renderer 'nope'; see svc renderers (usage)\n",
+    })
   })
 
   it('pull refuses to print binary content on a terminal, but not text or -o -', async () => {
@@ -853,6 +920,55 @@ describe('--json, for scripts and agents', () => {
     const yes = await ask(id, 'y\r')
     expect([yes.code, yes.out]).toEqual([0, expect.stringContaining(`deleted ${id}`)])
     expect((await svc(home, ['versions', id])).code).toBe(1)
+  })
+
+  it('unshare of every link asks as delete does; one link named by --token is not asked for', async () => {
+    const home = await loggedIn()
+    const id = idOf((await svc(home, ['push', file('revoked.txt', 'revoked')])).stdout)
+    const links = async () =>
+      JSON.parse((await svc(home, ['shares', id, '--json'])).stdout).shares.length
+    const ask = async (keys: string) => {
+      const child = spawn('script', ['-qec', `node ${SVC} unshare ${id}`, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+      })
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('[y/N]') && keys) {
+          child.stdin.write(keys)
+          keys = ''
+        }
+      })
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      return { code, out }
+    }
+    await svc(home, ['share', id])
+    await svc(home, ['share', id])
+    for (const keys of ['n\r', '\x03']) {
+      const res = await ask(keys)
+      expect(res.out, JSON.stringify(keys)).toContain(
+        `Revoke every share link of canvas ${id}? [y/N]`,
+      )
+      expect(res.code, JSON.stringify(keys)).toBe(1)
+      expect(await links()).toBe(2)
+    }
+    // A script without --yes: refused as a mistake in the command line, nothing revoked.
+    expect(await svc(home, ['unshare', id])).toMatchObject({
+      code: 2,
+      stderr: 'error: refusing to revoke every link without confirmation: give --yes (usage)\n',
+    })
+    expect(await links()).toBe(2)
+    const yes = await ask('y\r')
+    expect([yes.code, yes.out]).toEqual([0, expect.stringContaining('revoked 2 links')])
+    expect(await links()).toBe(0)
+    const one = JSON.parse((await svc(home, ['share', id, '--json'])).stdout)
+    await svc(home, ['share', id])
+    expect(await svc(home, ['unshare', id, '--token', one.token])).toMatchObject({
+      code: 0,
+      stdout: 'revoked 1 link\n',
+    })
+    expect(await links()).toBe(1)
+    expect((await svc(home, ['unshare', id, '--yes'])).stdout).toBe('revoked 1 link\n')
   })
 
   it('logout says so when nobody was logged in', async () => {

@@ -20,6 +20,31 @@ export const wild = fc
   )
   .map((parts) => parts.join(''))
 
+// Pieces of paths that a file system or a terminal takes badly, and plain ones to mix them with.
+const PATH_PIECES = [
+  ...['a', 'A', 'b', 'x.html', '\u00e9', 'e\u0301', '\u00c9', '\u00df', 'SS', '\u03c2', '\u03c3'],
+  ...['/', '.', '..', '\\', ' ', ':', '\u00a0', '\u200b', '\ufeff'],
+  ...['con', 'CON', 'aux', 'nul.txt', 'Lpt1', 'com9', 'com\u00b9', 'com0', '.html', '.'],
+  ...['\u0000', '\u001b', '\u007f', '\u0085', '\u009b', '\u009f', '\u00a0'],
+  ...['\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069', '\ud800', '\udfff'],
+]
+
+/** Text shaped like a site's path, hostile more often than not. */
+export const sitePath = fc
+  .array(fc.oneof(fc.constantFrom(...PATH_PIECES), wild), { maxLength: 8 })
+  .map((parts) => parts.join(''))
+
+/** Lists of short paths from few letters, so that two of them often collide in some way. */
+export const sitePathList = fc.array(
+  fc
+    .array(fc.constantFrom('a', 'A', 'b', '\u00e9', 'e\u0301', '/', '.txt', 'con', ' '), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((parts) => parts.join('')),
+  { minLength: 1, maxLength: 6 },
+)
+
 /** Every byte of the UTF-8 (lone surrogates become U+FFFD) as %XX: always a valid URL part. */
 export const percentEncode = (text: string) =>
   [...new TextEncoder().encode(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
@@ -85,13 +110,35 @@ export const badEmail = fc.oneof(
   wrongType,
 )
 
-/** Paths no item of a site may have: absolute, climbing, empty segments, control characters. */
+/**
+ * Paths no item of a site may have: absolute, climbing, empty segments, control characters (C1
+ * too), bidirectional controls, and names Windows cannot hold (a drive or stream `:`, a device, a
+ * trailing dot or space).
+ */
 export const badPath = fc.oneof(
   fc.constantFrom('', '/index.html', 'a//b', './a', 'a/.', 'a/..', '../x', 'a/../../x', 'a\\b'),
   fc.constantFrom('a/', '..', '.', 'x'.repeat(513), '\u00e9'.repeat(257), 'a\ud800b', 'C:\\x'),
+  fc.constantFrom('a\u009b31mb.txt', 'invoice\u202etxt.exe', 'a\u2066b', 'a\u200eb', 'x\u0085'),
+  fc.constantFrom('con', 'aux.txt', 'LPT1.log', 'docs/Nul', 'com9.tar.gz', 'CON .txt', 'lpt\u00b2'),
+  fc.constantFrom('a.', 'a ', 'a./b.html', 'docs /a.html', 'C:x.html', 'a.html:evil', ':'),
   withControl,
   wild.filter((s) => s.startsWith('/') || s.split('/').includes('..') || s.includes('\\')),
   wrongType,
+)
+
+/**
+ * Lists of valid paths that one file system or another takes for fewer files: equal once case is
+ * folded or Unicode normalized, or a file beside a folder of its name in another case.
+ */
+export const collidingPaths = fc.constantFrom<string[]>(
+  ['A.html', 'a.html'],
+  ['\u00e9.html', 'e\u0301.html'],
+  ['A', 'a/b'],
+  ['a/b', 'A'],
+  ['docs/Index.html', 'x.css', 'DOCS/index.HTML'],
+  ['stra\u00dfe.txt', 'STRASSE.txt'],
+  ['\u03c3.txt', '\u03c2.txt'],
+  ['Caf\u00e9/a.txt', 'cafe\u0301'],
 )
 
 /** Item lists the API refuses: of the wrong shape, empty, or holding a bad path. */
@@ -105,4 +152,5 @@ export const badItems = fc.oneof(
     { path: 'a.html', file_id: 'abc' },
     { path: 'a.html', file_id: 'abd' },
   ]),
+  collidingPaths.map((paths) => paths.map((path) => ({ path, file_id: 'abc' }))),
 )

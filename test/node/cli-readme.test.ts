@@ -1,0 +1,243 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, svc } from './support/cli'
+import { startDevServer, type DevServer } from './support/dev-server'
+
+// README.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
+// `--json` example, against a real `wrangler dev`, so that the README cannot drift from what the
+// CLI prints.
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const CLI_SECTION = README.slice(README.indexOf('## The `svc` CLI'), README.indexOf('## Agents'))
+
+let server: DevServer
+let key: string
+let work: string
+
+beforeAll(async () => {
+  buildCli()
+  server = await startDevServer(['--var', 'SIGNUP:open'])
+  const signup = await fetch(`${server.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'readme@example.com', password: 'correct horse battery' }),
+  })
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
+  const res = await fetch(`${server.url}/auth/keys`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ name: 'readme' }),
+  })
+  key = ((await res.json()) as any).key
+  work = mkdtempSync(join(tmpdir(), 'canvas-readme-'))
+}, 90_000)
+
+afterAll(async () => {
+  await server?.stop()
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+/** `svc <args> --json` in a HOME of its own, configured by the environment; its JSON. */
+async function json(args: string[], cwd?: string) {
+  const home = mkdtempSync(join(work, 'home-'))
+  const res = await svc(
+    home,
+    [...args, '--json'],
+    { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url },
+    cwd,
+  )
+  expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0)
+  return JSON.parse(res.stdout)
+}
+
+// A shape as the README writes one: `{a, b: [{c}], d: {e}}`, `[canvas...]`.
+type Shape = { keys: string[]; fields: Record<string, Shape>; list?: boolean }
+
+function parseShape(text: string, canvas?: Shape): Shape {
+  let at = 0
+  const skip = () => {
+    while (text[at] === ' ') at++
+  }
+  const object = (): Shape => {
+    const shape: Shape = { keys: [], fields: {} }
+    expect(text[at++], text).toBe('{')
+    for (;;) {
+      skip()
+      const name = /^[A-Za-z_]\w*/.exec(text.slice(at))?.[0]
+      if (!name) throw new Error(`not a shape: ${text} (at ${at})`)
+      at += name.length
+      shape.keys.push(name)
+      skip()
+      if (text[at] === ':') {
+        at++
+        skip()
+        const field = value()
+        if (field) shape.fields[name] = field
+      }
+      skip()
+      if (text[at++] === '}') return shape
+    }
+  }
+  const value = (): Shape | null => {
+    if (text[at] === '{') return object()
+    if (text[at] === '[') {
+      at++
+      const element = text[at] === '{' ? object() : word()
+      if (text.startsWith('...', at)) at += 3
+      expect(text[at++], text).toBe(']')
+      return element && { ...element, list: true }
+    }
+    return word()
+  }
+  const word = (): Shape | null => {
+    const found = /^[A-Za-z_]\w*/.exec(text.slice(at))?.[0] ?? ''
+    at += found.length
+    return found === 'canvas' ? canvas! : null
+  }
+  skip()
+  return object()
+}
+
+/** Holds `actual` to `shape`: exactly the keys it names, and the same of what they hold. */
+function check(actual: any, shape: Shape, where: string) {
+  expect(Object.keys(actual).sort(), where).toEqual([...shape.keys].sort())
+  for (const [name, field] of Object.entries(shape.fields)) {
+    const values = field.list ? actual[name] : [actual[name]]
+    expect(Array.isArray(values) && values.length > 0, `${where}.${name}`).toBe(true)
+    for (const value of values) check(value, { ...field, list: false }, `${where}.${name}`)
+  }
+}
+
+/** The canvas the README shows, as a shape. */
+function canvasShape(): Shape {
+  const block = /A canvas, as `push`[^\n]*\n\n```json\n([\s\S]*?)\n```/.exec(CLI_SECTION)
+  expect(block, 'the canvas example').not.toBeNull()
+  return { keys: Object.keys(JSON.parse(block![1])), fields: {} }
+}
+
+/** The rows of the `--json` table: the command as written, and the shape it prints. */
+function tableRows(canvas: Shape): [string, Shape][] {
+  const rows = CLI_SECTION.split('\n').filter((line) => /^\| `svc /.test(line))
+  expect(rows.length).toBeGreaterThan(0)
+  return rows.map((row) => {
+    const [, command, prints] = row.split('|').map((cell) => cell.trim())
+    const spans = [...prints.matchAll(/`([^`]+)`/g)].map((m) => m[1])
+    let shape: Shape
+    if (prints.startsWith('a canvas')) {
+      shape = { keys: [...canvas.keys], fields: {} }
+      for (const span of spans) {
+        const field = /^(\w+)(?::\s*(.+))?$/.exec(span)!
+        if (!shape.keys.includes(field[1])) shape.keys.push(field[1])
+        if (field[2]) shape.fields[field[1]] = parseShape(field[2], canvas)
+      }
+    } else {
+      shape = parseShape(spans[0], canvas)
+    }
+    return [command.replace(/^`svc |`$/g, ''), shape]
+  })
+}
+
+describe('README: the CLI', () => {
+  it('prints for each command the JSON its table says, and the canvas it shows', async () => {
+    const canvas = canvasShape()
+    const dir = mkdtempSync(join(work, 'files-'))
+    const page = join(dir, 'report.html')
+    writeFileSync(page, '<h1>Report</h1>')
+    const site = join(dir, 'site')
+    mkdirSync(join(site, 'css'), { recursive: true })
+    writeFileSync(join(site, 'index.html'), '<link rel="stylesheet" href="css/a.css">')
+    writeFileSync(join(site, 'css/a.css'), 'p {}')
+    const id = (await json(['push', page])).canvas_id
+    await json(['push', page, '--id', id, '--title', 'again'])
+    const siteId = (await json(['push', site])).canvas_id
+    const doomed = (await json(['push', page])).canvas_id
+    // A link of a canvas of its own: the table's unshare revokes every link of `id`.
+    const link = (await json(['share', (await json(['push', page])).canvas_id])).url
+    let outputs = 0
+    const fresh = () => join(dir, `out-${outputs++}`)
+
+    // What each placeholder of a command stands for, by command.
+    const valueOf = (command: string, name: string): string => {
+      const words = command.split(' ')
+      if (name === 'file') return words[0] === 'push' ? page : fresh()
+      if (name === 'folder') return words[0] === 'push' ? site : fresh()
+      if (name === 'id') {
+        if (words[0] === 'delete') return doomed
+        return command.includes('<folder>') ? siteId : id
+      }
+      const fixed: Record<string, string> = {
+        title: 'Renamed',
+        version: '1',
+        link,
+        key,
+        url: server.url,
+      }
+      expect(fixed[name], `a value for <${name}> in \`svc ${command}\``).toBeDefined()
+      return fixed[name]
+    }
+    const rows = tableRows(canvas)
+    const seen = new Set<string>()
+    for (const [command, shape] of rows) {
+      const args = command
+        .split(' ')
+        .map((word) => word.replace(/^<(\w+)>$/, (_, name) => valueOf(command, name)))
+      check(await json(args), shape, `svc ${command} --json`)
+      seen.add(command.split(' ')[0] + (command.startsWith('config ') ? ` ${args[1]}` : ''))
+    }
+    // Every command is in the table.
+    const help = await svc(mkdtempSync(join(work, 'home-')), ['--help'])
+    const commands = /^USAGE svc \[OPTIONS\] ([\w|]+)$/m.exec(help.stdout)![1].split('|')
+    expect(commands).toContain('renderers')
+    for (const name of commands) {
+      const wanted = name === 'config' ? ['config show', 'config set'] : [name]
+      for (const w of wanted)
+        expect(seen.has(w), `svc ${w} in the README's --json table`).toBe(true)
+    }
+  })
+
+  it('the --json examples run, and print the fields they name', async () => {
+    const lines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((block) => block[1].split('\n'))
+      .map((line) => line.replace(/^\$ /, ''))
+      .filter((line) => /^svc /.test(line) && /--json/.test(line.split('#')[0]))
+    expect(lines.length).toBeGreaterThanOrEqual(4)
+    const cwd = mkdtempSync(join(work, 'examples-'))
+    let canvasId = ''
+    for (const line of lines) {
+      const [command, comment] = line.split(/\s+#\s+/)
+      const [svcPart, jq] = command.split(/\s*\|\s*jq\s+/)
+      const args = svcPart
+        .trim()
+        .split(/\s+/)
+        .slice(1)
+        .filter((a) => a !== '--json')
+      if (args[0] === 'push') writeFileSync(join(cwd, args[1]), `# ${args[1]}\n`)
+      const real = args.map((a) => (/^<(canvas_)?id>$/.test(a) ? canvasId : a))
+      expect(real.includes(''), `${line}: an id before any push`).toBe(false)
+      const out = await json(real, cwd)
+      if (out.canvas_id && args[0] === 'push') canvasId = out.canvas_id
+      if (jq) {
+        const field = /^-r \.(\w+)$/.exec(jq.trim())
+        const each = /^'\.(\w+)\[\] \| \{([\w, ]+)\}'$/.exec(jq.trim())
+        if (field) {
+          expect(typeof out[field[1]], line).toBe('string')
+          if (field[1] === 'view_url') expect(out.view_url, line).toMatch(`${server.url}/c/`)
+        } else if (each) {
+          expect(out[each[1]].length, line).toBeGreaterThan(0)
+          for (const entry of out[each[1]]) {
+            for (const k of each[2].split(',').map((s) => s.trim())) {
+              expect(entry, line).toHaveProperty(k)
+            }
+          }
+        } else {
+          throw new Error(
+            `${line}: a jq filter this test does not read; keep to .field or .list[] | {a, b}`,
+          )
+        }
+      }
+      for (const [, k] of (comment ?? '').matchAll(/"(\w+)"/g)) expect(out, line).toHaveProperty(k)
+    }
+  })
+})
