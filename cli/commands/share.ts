@@ -41,13 +41,16 @@ export default defineCommand({
   },
 })
 
-/** A link without its own expiry still dies with a temporary canvas: say when. */
+/**
+ * When the link stops opening, as the service answers it: the earlier of its own expiry and its
+ * canvas's while the canvas is temporary. Said so when it is the canvas's.
+ */
 async function expiry(api: Api, link: Share): Promise<string> {
-  if (link.expires_at) return `expires ${link.expires_at}`
+  if (!link.expires_at) return 'never expires'
   const canvas = await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(link.canvas_id)}`)
-  return canvas.expires_at
-    ? `expires with the canvas ${canvas.expires_at} (svc save ${canvas.canvas_id} keeps both)`
-    : 'never expires'
+  return canvas.expires_at === link.expires_at
+    ? `expires with the canvas ${link.expires_at} (svc save ${canvas.canvas_id} lets it live as asked)`
+    : `expires ${link.expires_at}`
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

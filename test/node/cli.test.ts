@@ -406,6 +406,11 @@ describe('push, pull, list', () => {
     const id = idOf((await svc(home, ['push', file('notes.md', '# one')])).stdout)
     const second = await svc(home, ['push', file('notes2.md', '# two'), '--id', id])
     expect(second.stdout.split('\n')[1]).toMatch(/^version 2 · /)
+    // A version of another type makes the canvas that type: HTML is shown as HTML.
+    const page = JSON.parse(
+      (await svc(home, ['push', file('page.html', '<h1>three</h1>'), '--id', id, '--json'])).stdout,
+    )
+    expect(page).toMatchObject({ version: 3, ext: 'html', renderer_id: 'html' })
     const text = JSON.parse(
       (await svc(home, ['push', file('README', 'plain words'), '--json'])).stdout,
     )
@@ -527,8 +532,14 @@ describe('sharing and downloads', () => {
     expect(plain.stdout).toMatch(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}\n$/)
     // The link has no expiry of its own, but it dies with the temporary canvas.
     expect(plain.stderr).toMatch(
-      new RegExp(`^expires with the canvas \\d{4}-\\S+ \\(svc save ${id} keeps both\\)\\n$`),
+      new RegExp(
+        `^expires with the canvas \\d{4}-\\S+ \\(svc save ${id} lets it live as asked\\)\\n$`,
+      ),
     )
+    // A week asked of a canvas that lives a day: the day is what it gets, and says.
+    const day = JSON.parse((await svc(home, ['push', file('day.txt', 'a day'), '--json'])).stdout)
+    const week = await svc(home, ['share', day.canvas_id, '--expires', '7d', '--json'])
+    expect(JSON.parse(week.stdout).expires_at).toBe(day.expires_at)
     const kept = idOf((await svc(home, ['push', file('kept.txt', 'kept'), '--save'])).stdout)
     expect((await svc(home, ['share', kept])).stderr).toBe('never expires\n')
     const token = plain.stdout.trim().split('/s/')[1]
