@@ -82,12 +82,16 @@ export default defineCommand({
       const next = await pushFile(session.api, args, canvas.canvas_id, sha256).catch(
         notFatal(new Set([...FATAL, 'usage'])),
       )
+      if (next === null) unchanged(args.file)
       if (!next) return
       ;({ canvas, sha256 } = next)
       report(session, args, canvas, false)
     })
   },
 })
+
+/** A save seen that changed no byte: said, so that a person (or a script) knows it was seen. */
+const unchanged = (path: string) => note(`${path}: no change in its content; no new version`)
 
 function isFolder(path: string): boolean {
   try {
@@ -133,6 +137,7 @@ async function pushFolder(session: Session, args: PushArgs) {
         left = now
         return pushSite(session.api, folder, args, pushed.canvas.canvas_id, state, cache)
       })().catch(notFatal(FATAL))
+      if (next === null) unchanged(args.file)
       if (!next) return
       pushed = next
       state = next.state
@@ -148,13 +153,13 @@ async function pushFolder(session: Session, args: PushArgs) {
  * ends it. A file gone since it was seen says nothing: its removal is a change of its own.
  */
 function notFatal(fatal: Set<string>) {
-  return (err: unknown): null => {
+  return (err: unknown): undefined => {
     const error = err instanceof CliError ? err : new CliError(String(err), 'io_error')
     if (fatal.has(error.code)) throw error
     if (error.code !== 'file_not_found') {
       note(`push failed: ${error.message} (${error.code}); waiting for the next change`)
     }
-    return null
+    return undefined
   }
 }
 

@@ -279,11 +279,13 @@ describe('push a folder --watch', () => {
       // The same bytes again, and a hidden file: no version.
       writeFileSync(join(root, 'index.html'), '<p>one')
       writeFileSync(join(root, '.notes'), 'private')
-      await new Promise((r) => setTimeout(r, 1000))
+      const seen = () => stderr().split('no change in its content').length - 1
+      await until(() => seen() === 1, 'the unchanged save')
       expect(lines).toHaveLength(2)
-      // A file in a folder made after the watch began.
+      // A file in a folder made after the watch began (the new folder is a change seen, and
+      // watched from then on).
       mkdirSync(join(root, 'js/lib'), { recursive: true })
-      await new Promise((r) => setTimeout(r, 400))
+      await until(() => seen() === 2, 'the new folder seen')
       writeFileSync(join(root, 'js/lib/app.js'), 'go()')
       await until(() => lines.length === 3, 'version 3')
       expect(lines.map((l) => [l.canvas_id, l.version])).toEqual([

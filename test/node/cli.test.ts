@@ -1003,7 +1003,7 @@ describe('push --watch', () => {
       // The same bytes saved again: no version. (An editor's save is a rename over the file.)
       writeFileSync(join(dir, 'live.md.tmp'), '# two')
       renameSync(join(dir, 'live.md.tmp'), path)
-      await new Promise((r) => setTimeout(r, 1000))
+      await until(() => stderr().includes('no change in its content'), 'the unchanged save')
       expect(lines).toHaveLength(2)
       writeFileSync(join(dir, 'live.md.tmp'), '# three')
       renameSync(join(dir, 'live.md.tmp'), path)
