@@ -11,14 +11,19 @@ export default defineCommand({
     const { shares } = await api.request<{ shares: Share[] }>(`/v1/canvases/${id}/shares`)
     if (args.json) return printJson({ shares: shares.map((s) => shareJson(settings, s)) })
     if (shares.length === 0) return print(dim('no share links'))
-    // A link without an expiry of its own still ends with a temporary canvas.
+    // A link ends with its temporary canvas at the latest (the service answers the earlier of
+    // the two): said when it is the canvas's end.
     const canvas = await api.request<Canvas>(`/v1/canvases/${id}`)
-    const lasting = canvas.expires_at ? 'with canvas' : 'never'
+    const ends = (expiresAt: string | null) => {
+      if (!expiresAt) return 'never'
+      const when = expiresAt.slice(0, 16).replace('T', ' ')
+      return expiresAt === canvas.expires_at ? `${when} (canvas)` : when
+    }
     const rows = shares.map((s) => {
       const link = shareJson(settings, s)
       return [
         link.url,
-        s.expires_at ? s.expires_at.slice(0, 16).replace('T', ' ') : lasting,
+        ends(s.expires_at),
         String(s.view_count),
         s.max_views === null ? '-' : String(s.max_views),
         s.version === null ? 'latest' : String(s.version),

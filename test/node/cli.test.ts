@@ -854,7 +854,12 @@ describe('--json, for scripts and agents', () => {
       /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD$/,
     )
     expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
-    expect(table.stdout).toMatch(new RegExp(`${second.token} +with canvas +0 +3 +latest +yes`))
+    // No expiry of its own: it ends with the temporary canvas, and says so.
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `${second.token} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(canvas\\) +0 +3 +latest +yes`,
+      ),
+    )
 
     const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])
     expect(JSON.parse(one.stdout)).toStrictEqual({ canvas_id: id, revoked: 1 })
