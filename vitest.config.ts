@@ -22,6 +22,8 @@ export default defineConfig(async () => {
                   STORAGE_SIGNING_SECRET: 'test-storage-signing-secret-0123456789',
                   CSRF_SECRET: 'test-csrf-secret-0123456789abcdef0123456789',
                   FRAME_SIGNING_SECRET: 'test-frame-signing-secret-0123456789abcdef',
+                  // A deployment's first account needs it (test/support/api.ts sends it).
+                  SETUP_TOKEN: 'test-setup-token-0123456789abcdef0123456789',
                 },
                 ratelimits: {
                   API_LIMITER: { simple: { limit: 1000, period: 60 } },

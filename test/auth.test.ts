@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { call, errorOf, json, newAccount, sessionCookie } from './support/api'
+import { call, errorOf, json, newAccount, sessionCookie, SETUP_TOKEN } from './support/api'
 
 const password = 'correct horse battery'
 
@@ -8,7 +8,7 @@ describe('signup', () => {
   it('creates the user, a workspace and a session cookie', async () => {
     const res = await call('/auth/signup', {
       method: 'POST',
-      json: { email: '  Ada@Example.com ', password },
+      json: { email: '  Ada@Example.com ', password, setup_token: SETUP_TOKEN },
     })
     expect(res.status).toBe(201)
     const body = await json(res)
@@ -36,7 +36,7 @@ describe('signup', () => {
   it('marks the cookie Secure over https', async () => {
     const res = await call('https://canvas.test/auth/signup', {
       method: 'POST',
-      json: { email: 'secure@example.com', password },
+      json: { email: 'secure@example.com', password, setup_token: SETUP_TOKEN },
     })
     expect(res.status).toBe(201)
     expect(res.headers.get('Set-Cookie')).toContain('Secure')

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { endSession, login, sessionActor, signup } from '../domain/users'
-import type { AppEnv } from '../http/context'
+import { fromThisMachine, type AppEnv } from '../http/context'
 import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
 import { limitByIp } from '../http/limits'
 import { createKeyBody, credentialsBody, id, loginBody } from '../schema/requests'
@@ -21,8 +21,10 @@ auth.post(
   documented({
     summary: 'Sign up',
     description:
-      'For the web app, from its own pages only. The first account is always allowed; later ' +
-      'ones when the server’s SIGNUP setting is open. Sets the session cookie.',
+      'For the web app, from its own pages only. The first account needs the deployment’s ' +
+      'setup token (`setup_token`, from the setup link `npm run deploy` prints; none on the ' +
+      'machine itself when none is set); later ones are allowed when the server’s SIGNUP ' +
+      'setting is open. Sets the session cookie.',
     tag: 'Web session',
     auth: 'none',
     responses: { 201: { description: 'The new account.', schema: shapes.account } },
@@ -30,7 +32,8 @@ auth.post(
   }),
   async (c) => {
     const body = c.req.valid('json')
-    const { account, sessionToken, expiresAt } = await signup(c.var.svc, body)
+    const setup = { token: body.setup_token, local: fromThisMachine(c) }
+    const { account, sessionToken, expiresAt } = await signup(c.var.svc, body, setup)
     startSession(c, sessionToken, expiresAt)
     return c.json(account, 201)
   },

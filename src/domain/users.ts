@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, gt, not, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
+  constantTimeEqual,
   hashPassword,
   newId,
   randomBase62,
@@ -24,11 +25,25 @@ export type SessionInfo = Account & { sessionHash: string; sessionId: string; ex
 type Credentials = { email: string; password: string }
 
 /**
- * Creates a user, their personal workspace and a first session in one transaction. The first
- * signup is always allowed; later ones only when SIGNUP is open. Both rules are checked inside the
- * INSERT, so two racing "first" signups cannot both win.
+ * Who may create a deployment's first account: whoever holds its setup token (SETUP_TOKEN, the
+ * one-time link `npm run deploy` prints), or, when none is set, a person at the machine itself
+ * (`npm run dev`): a fresh deployment on the Internet is never anyone's who finds it first.
  */
-export async function signup(svc: Services, input: Credentials) {
+export type Setup = { token?: string; local: boolean }
+
+export function mayCreateFirst(svc: Services, setup: Setup): boolean {
+  const expected = svc.settings.setupToken
+  if (expected === null) return setup.local
+  return setup.token !== undefined && constantTimeEqual(setup.token, expected)
+}
+
+/**
+ * Creates a user, their personal workspace and a first session in one transaction. The first
+ * signup needs the deployment's setup token (or the machine itself, locally); later ones are
+ * allowed when SIGNUP is open. Both rules are checked inside the INSERT, so two racing "first"
+ * signups cannot both win.
+ */
+export async function signup(svc: Services, input: Credentials, setup: Setup) {
   const email = normalizeEmail(input.email)
   const passwordHash = await hashPassword(input.password)
   const now = svc.now()
@@ -38,8 +53,12 @@ export async function signup(svc: Services, input: Credentials) {
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
   const db = svc.db
+  const someone = exists(db.select(one).from(users))
   const allowed = and(
-    svc.settings.signupOpen ? undefined : notExists(db.select(one).from(users)),
+    or(
+      and(someone, sql`${svc.settings.signupOpen ? 1 : 0}`),
+      and(not(someone), sql`${mayCreateFirst(svc, setup) ? 1 : 0}`),
+    ),
     notExists(db.select(one).from(users).where(eq(users.email, email))),
   )
   const [inserted] = await db.batch([
@@ -74,9 +93,10 @@ export async function signup(svc: Services, input: Credentials) {
     ),
   ])
   if (inserted.meta.changes !== 1) {
+    const anyone = await db.select(one).from(users).limit(1).get()
+    if (!anyone) throw setupNeeded()
     if (!svc.settings.signupOpen) {
-      const anyone = await db.select(one).from(users).limit(1).get()
-      if (anyone) throw new AppError('signup_closed', 'signup is closed on this server')
+      throw new AppError('signup_closed', 'signup is closed on this server')
     }
     throw new AppError('conflict', 'email: an account with this email already exists')
   }
@@ -86,6 +106,12 @@ export async function signup(svc: Services, input: Credentials) {
   }
   return { account, sessionToken: session.token, expiresAt }
 }
+
+export const setupNeeded = () =>
+  new AppError(
+    'signup_closed',
+    'this server has no account yet: the first is created with its setup link (printed by npm run deploy) or its SETUP_TOKEN',
+  )
 
 /** Wrong email and wrong password answer alike, in about the same time. */
 export async function login(svc: Services, input: Credentials) {

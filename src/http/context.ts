@@ -48,6 +48,14 @@ export function requestOrigin(c: Context): string {
 }
 
 /**
+ * A request to the machine the service runs on (`npm run dev`): a deployed Worker is reached by
+ * its own hostname only, so this cannot be claimed from the Internet.
+ */
+export function fromThisMachine(c: Context): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(c.req.url).hostname)
+}
+
+/**
  * The origin the service names itself by in documents anyone may fetch (/llms.txt, /openapi.json)
  * and in the links it hands agents: APP_URL when set, else the request's own origin, which comes
  * from its Host header; an answer built from it must then not be cached for other hosts.

@@ -34,6 +34,8 @@ export type Settings = {
   csrfSecret: string | null
   /** Null when no secret at all is set: viewer pages then answer 500, naming the var. */
   frameSigningSecret: string | null
+  /** What the first account's creation needs; null: only from the machine itself (local). */
+  setupToken: string | null
 }
 
 /** A var that cannot be used as given; the message names the var, never its value. */
@@ -113,6 +115,7 @@ const schema = z.object({
   STORAGE_SIGNING_SECRET: optionalText,
   CSRF_SECRET: optionalSecret,
   FRAME_SIGNING_SECRET: optionalSecret,
+  SETUP_TOKEN: optionalSecret,
 })
 
 const cache = new WeakMap<object, Settings>()
@@ -150,6 +153,7 @@ function parseSettings(env: Bindings): Settings {
     storageSigningSecret: vars.STORAGE_SIGNING_SECRET,
     csrfSecret: vars.CSRF_SECRET ?? derivedSecret('csrf', vars),
     frameSigningSecret: vars.FRAME_SIGNING_SECRET ?? derivedSecret('frame', vars),
+    setupToken: vars.SETUP_TOKEN,
   }
 }
 

@@ -184,6 +184,8 @@ export const credentialsBody = z.strictObject({
       z.maxLength(256, 'must be at most 256 characters'),
       wholeCharacters,
     ),
+  // The first account of a deployment: the token of its one-time setup link.
+  setup_token: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
 })
 
 export const loginBody = z.strictObject({

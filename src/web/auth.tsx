@@ -1,49 +1,51 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { isHttps, SESSION_COOKIE, startSession } from '../http/auth'
-import type { AppEnv } from '../http/context'
+import { fromThisMachine, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { credentialsBody, loginBody } from '../schema/requests'
 import { hasAnyUser } from '../domain/canvas-reads'
-import { endSession, login, signup } from '../domain/users'
-import type { Services } from '../domain/services'
+import { endSession, login, mayCreateFirst, signup } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { clearFlash } from './flash'
 import { readForm, safeNext, sentence } from './forms'
-import { AuthPage } from './pages/auth'
+import { AuthPage, SetupNeeded } from './pages/auth'
 import { ErrorPage } from './pages/error'
 
 // Signing up, logging in and out. A form's mistakes come back on the same form, as sentences.
 export const auth = new Hono<AppEnv>()
 
+// `/signup?setup=<token>` is a deployment's one-time setup link: the first account needs it (or,
+// with no SETUP_TOKEN set, a person at the machine itself); once it exists the link is spent.
 auth.get('/signup', async (c) => {
   if (c.var.session) return c.redirect('/')
-  return c.html(<AuthPage mode="signup" closed={await signupClosed(c.var.svc)} />)
+  const svc = c.var.svc
+  const setup = { token: c.req.query('setup'), local: fromThisMachine(c) }
+  if (!(await hasAnyUser(svc))) {
+    if (!mayCreateFirst(svc, setup)) return c.html(<SetupNeeded />, 403)
+    return c.html(<AuthPage mode="signup" setupToken={setup.token} />)
+  }
+  return c.html(<AuthPage mode="signup" closed={!svc.settings.signupOpen} />)
 })
-
-/** The first account may always be made; later ones only when SIGNUP is open. */
-async function signupClosed(svc: Services) {
-  return !svc.settings.signupOpen && (await hasAnyUser(svc))
-}
 
 auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
+  const setupToken = form.get('setup_token') ?? undefined
+  const page = (error: string, status: 400 | 403 | 409) =>
+    c.html(<AuthPage mode="signup" email={email} error={error} setupToken={setupToken} />, status)
   const checked = credentialsBody.safeParse({ email, password: form.get('password') ?? '' })
-  if (!checked.success) {
-    return c.html(<AuthPage mode="signup" email={email} error={sentence(checked.error)} />, 400)
-  }
+  if (!checked.success) return page(sentence(checked.error), 400)
   try {
-    const result = await signup(c.var.svc, checked.data)
+    const setup = { token: setupToken, local: fromThisMachine(c) }
+    const result = await signup(c.var.svc, checked.data, setup)
     startSession(c, result.sessionToken, result.expiresAt)
     return c.redirect('/')
   } catch (err) {
     if (!(err instanceof AppError)) throw err
-    const message =
-      err.code === 'signup_closed'
-        ? 'Signup is closed on this server.'
-        : err.message.replace(/^email: /, '')
-    return c.html(<AuthPage mode="signup" email={email} error={message} />, err.status)
+    if (err.code !== 'signup_closed') return page(err.message.replace(/^email: /, ''), 409)
+    if (!(await hasAnyUser(c.var.svc))) return c.html(<SetupNeeded />, 403)
+    return page('Signup is closed on this server.', 403)
   }
 })
 

@@ -2,7 +2,16 @@
 import { env } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { constantTimeEqual } from '../../src/lib/crypto'
-import { bytesOf, call, formPost, json, newCanvas, sessionCookie, sha256 } from '../support/api'
+import {
+  bytesOf,
+  call,
+  formPost,
+  json,
+  newCanvas,
+  sessionCookie,
+  SETUP_TOKEN,
+  sha256,
+} from '../support/api'
 import { faultyBindings } from '../support/faults'
 
 // Secrets are shown once, at creation, and never again: not in answers, error messages or logs.
@@ -41,7 +50,10 @@ describe('secrets', () => {
 
     const logs = await captureLogs(async () => {
       const signup = await record(
-        await call('/auth/signup', { method: 'POST', json: { email, password } }),
+        await call('/auth/signup', {
+          method: 'POST',
+          json: { email, password, setup_token: SETUP_TOKEN },
+        }),
       )
       const cookie = sessionCookie(signup)
       // The one answer that shows a key: not recorded.

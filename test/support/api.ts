@@ -5,6 +5,9 @@ import type { Bindings } from '../../src/lib/settings'
 
 export const ORIGIN = 'http://canvas.test'
 
+/** The SETUP_TOKEN of the test configuration: a file's first signup needs it. */
+export const SETUP_TOKEN = 'test-setup-token-0123456789abcdef0123456789'
+
 type CallInit = RequestInit & {
   key?: string
   cookie?: string
@@ -56,7 +59,10 @@ export type Account = {
 export async function newAccount(): Promise<Account> {
   const email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.com`
   const password = 'correct horse battery'
-  const res = await call('/auth/signup', { method: 'POST', json: { email, password } })
+  const res = await call('/auth/signup', {
+    method: 'POST',
+    json: { email, password, setup_token: SETUP_TOKEN },
+  })
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`)
   const body = await json(res)
   const cookie = sessionCookie(res)

@@ -8,6 +8,8 @@ export function AuthPage(props: {
   next?: string
   /** Signup when this server takes no new accounts: said at once, with no form to fill in. */
   closed?: boolean
+  /** The first account's setup token, from the setup link, carried to the form's post. */
+  setupToken?: string
 }) {
   const login = props.mode === 'login'
   if (!login && props.closed) return <SignupClosed />
@@ -22,6 +24,7 @@ export function AuthPage(props: {
         )}
         <form method="post" action={login ? '/login' : '/signup'}>
           {props.next && <input type="hidden" name="next" value={props.next} />}
+          {props.setupToken && <input type="hidden" name="setup_token" value={props.setupToken} />}
           <label for="email">Email</label>
           <input
             id="email"
@@ -74,6 +77,26 @@ function SignupClosed() {
         <p>This Canvas server takes no new accounts. Ask the person who runs it for one.</p>
         <p>
           <a href="/login">Log in</a> if you have an account.
+        </p>
+      </div>
+    </Layout>
+  )
+}
+
+/** A fresh deployment reached without its setup link: nobody may take it by finding it first. */
+export function SetupNeeded() {
+  return (
+    <Layout title="Set up" main="narrow">
+      <div class="panel">
+        <h1>This Canvas is not set up yet</h1>
+        <p>
+          Its first account is created from the one-time setup link that <code>npm run deploy</code>{' '}
+          printed when it deployed this server. Open that link to create it.
+        </p>
+        <p class="muted">
+          Lost the link? Set a new <code>SETUP_TOKEN</code> secret (
+          <code>npx wrangler secret put SETUP_TOKEN</code>) and open{' '}
+          <code>/signup?setup=&lt;token&gt;</code>.
         </p>
       </div>
     </Layout>
