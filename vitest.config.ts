@@ -1,4 +1,4 @@
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 
 // Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
@@ -14,7 +14,7 @@ export default defineConfig(async () => {
         {
           plugins: [
             cloudflareTest({
-              wrangler: { configPath: './wrangler.toml' },
+              wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
@@ -26,16 +26,19 @@ export default defineConfig(async () => {
                   SETUP_TOKEN: 'test-setup-token-0123456789abcdef0123456789',
                 },
                 ratelimits: {
-                  API_LIMITER: { simple: { limit: 1000, period: 60 } },
-                  AUTH_LIMITER: { simple: { limit: 1000, period: 60 } },
-                  PUBLIC_LIMITER: { simple: { limit: 1000, period: 60 } },
-                  SHARE_PASSWORD_LIMITER: { simple: { limit: 1000, period: 60 } },
-                  FRAME_LIMITER: { simple: { limit: 1000, period: 60 } },
-                  SITE_LIMITER: { simple: { limit: 5000, period: 60 } },
-                  DIFF_LIMITER: { simple: { limit: 1000, period: 60 } },
+                  API_LIMITER: { namespace_id: '2001', simple: { limit: 1000, period: 60 } },
+                  AUTH_LIMITER: { namespace_id: '2002', simple: { limit: 1000, period: 60 } },
+                  PUBLIC_LIMITER: { namespace_id: '2003', simple: { limit: 1000, period: 60 } },
+                  SHARE_PASSWORD_LIMITER: {
+                    namespace_id: '2004',
+                    simple: { limit: 1000, period: 60 },
+                  },
+                  FRAME_LIMITER: { namespace_id: '2005', simple: { limit: 1000, period: 60 } },
+                  SITE_LIMITER: { namespace_id: '2006', simple: { limit: 5000, period: 60 } },
+                  DIFF_LIMITER: { namespace_id: '2007', simple: { limit: 1000, period: 60 } },
                   // Small budgets for the tests that reach the limit on purpose.
-                  API_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },
-                  AUTH_LIMITER_SMALL: { simple: { limit: 5, period: 60 } },
+                  API_LIMITER_SMALL: { namespace_id: '2008', simple: { limit: 5, period: 60 } },
+                  AUTH_LIMITER_SMALL: { namespace_id: '2009', simple: { limit: 5, period: 60 } },
                 },
               },
             }),

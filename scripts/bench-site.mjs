@@ -4,7 +4,7 @@
 // served by Miniflare's own HTTP server on 127.0.0.1 (as `npm run bench:cli` serves it). For each
 // step: wall time, the svc process's CPU time and peak RSS, and the HTTP requests it made (from
 // its own log, ~/.svc/cli.log: one line per request, 429s included). Run once with the API's rate
-// limit off, to measure the CLI, and once with the per-key limit wrangler.toml sets (600/min).
+// limit off, to measure the CLI, and once with the per-key limit wrangler.jsonc sets (600/min).
 //   node scripts/bench-site.mjs [--files 500] [--mib 50] [--limits 0,600]
 //     [--svc path/to/svc.mjs: measure that build as it is]
 import { spawn, spawnSync } from 'node:child_process'
@@ -48,7 +48,8 @@ try {
 async function scenario(limit) {
   const state = mkdtempSync(join(work, 'state-'))
   const options = appOptions(state, bundle.path)
-  if (limit > 0) options.ratelimits.API_LIMITER = { simple: { limit, period: 60 } }
+  if (limit > 0)
+    options.ratelimits.API_LIMITER = { namespace_id: '9100', simple: { limit, period: 60 } }
   const app = await serve(options)
   try {
     await migrate(app.mf)

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Miniflare } from 'miniflare'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { freePort } from './local-service.mjs'
 import { describe, isTransient, retry } from './retry.mjs'
 
@@ -24,11 +24,15 @@ export function buildWorker(outdir) {
 }
 
 /**
- * Miniflare options for the app as wrangler.toml binds it, its D1 and R2 state kept under
+ * Miniflare options for the app as wrangler.jsonc binds it, its D1 and R2 state kept under
  * `work`; rate limits high enough never to be what a benchmark measures.
  */
 export function appOptions(work, bundlePath, bindings = {}) {
-  const unlimited = { simple: { limit: 1e9, period: 60 } }
+  let namespace = 9000
+  const unlimited = () => ({
+    namespace_id: String(++namespace),
+    simple: { limit: 1e9, period: 60 },
+  })
   return {
     modules: true,
     scriptPath: bundlePath,
@@ -40,13 +44,13 @@ export function appOptions(work, bundlePath, bindings = {}) {
     r2Buckets: ['BUCKET'],
     durableObjects: { LIVE: { className: 'CanvasLive', useSQLite: true } },
     ratelimits: {
-      API_LIMITER: unlimited,
-      AUTH_LIMITER: unlimited,
-      PUBLIC_LIMITER: unlimited,
-      SHARE_PASSWORD_LIMITER: unlimited,
-      FRAME_LIMITER: unlimited,
-      SITE_LIMITER: unlimited,
-      DIFF_LIMITER: unlimited,
+      API_LIMITER: unlimited(),
+      AUTH_LIMITER: unlimited(),
+      PUBLIC_LIMITER: unlimited(),
+      SHARE_PASSWORD_LIMITER: unlimited(),
+      FRAME_LIMITER: unlimited(),
+      SITE_LIMITER: unlimited(),
+      DIFF_LIMITER: unlimited(),
     },
     bindings: {
       SIGNUP: 'open',
@@ -71,7 +75,8 @@ export function serve(options) {
     'starting Miniflare',
     async () => {
       const port = await freePort()
-      const mf = new Miniflare({ ...options, host: '127.0.0.1', port })
+      // The options keep the shape Miniflare 4 took, which Miniflare 5 converts.
+      const mf = new Miniflare(convertV4MiniflareOptions({ ...options, host: '127.0.0.1', port }))
       try {
         const url = (await mf.ready).toString().replace(/\/$/, '')
         return { mf, url }

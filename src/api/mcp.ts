@@ -34,7 +34,7 @@ const SERVER_INFO = { name: 'canvas', version: '1.0.0' }
 
 // The SDK asks a validator only to check what a client answers to a server's question
 // (elicitation); this server asks none, so none is built (the default would bring a JSON Schema
-// compiler into the Worker, see wrangler.toml).
+// compiler into the Worker, see wrangler.jsonc).
 const NO_ELICITATION: jsonSchemaValidator = {
   getValidator: () => () => {
     throw new Error('this server does not ask clients for input')

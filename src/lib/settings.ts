@@ -50,7 +50,7 @@ export class SettingsError extends Error {
 const MIN_SECRET_LENGTH = 32
 const GENERATE = 'generate one with `openssl rand -hex 32`'
 
-// Empty means unset: wrangler.toml lists optional vars with "" so that every name is documented.
+// Empty means unset: wrangler.jsonc lists optional vars with "" so that every name is documented.
 const unset = (value: string | undefined) => value === undefined || value === ''
 
 const count = (fallback: number) =>

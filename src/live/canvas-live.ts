@@ -36,7 +36,7 @@ type Expiries = { canvas: number | null; link: number | null }
 // expiry of any size never makes a date the runtime refuses.
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
 
-export class CanvasLive extends DurableObject {
+export class CanvasLive extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'))

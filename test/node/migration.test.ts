@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { Miniflare } from 'miniflare'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // Migrations run on databases that already hold canvases: this one is seeded at the schema before
@@ -22,11 +22,13 @@ async function apply(name: string) {
 }
 
 beforeAll(async () => {
-  mf = new Miniflare({
-    modules: true,
-    script: 'export default { fetch() { return new Response(null) } }',
-    d1Databases: ['DB'],
-  })
+  mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: 'export default { fetch() { return new Response(null) } }',
+      d1Databases: ['DB'],
+    }),
+  )
   db = await mf.getD1Database('DB')
 })
 
