@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process'
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+// `npm run deploy` against a stand-in wrangler on the PATH (test/node/fixtures), which answers as
+// Cloudflare would for an account kept in a file and records every command: a first deploy, an
+// upgrade, a dry run, and a failure at each step.
+
+const work = mkdtempSync(join(tmpdir(), 'canvas-deploy-test-'))
+const bin = join(work, 'bin')
+const SECRETS = ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET', 'SETUP_TOKEN']
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+type Account = {
+  loggedIn: boolean
+  databases: string[]
+  buckets: string[]
+  worker: boolean
+  secrets: Record<string, string>
+  migrations: number
+  deploys: number
+  fail?: string
+}
+
+const fresh = (): Account => ({
+  loggedIn: true,
+  databases: [],
+  buckets: [],
+  worker: false,
+  secrets: {},
+  migrations: 0,
+  deploys: 0,
+})
+
+let runs = 0
+
+/** Runs the deploy script for the account, with only the stand-in as `wrangler`. */
+function deploy(account: Account, args: string[] = []) {
+  const dir = mkdtempSync(join(work, `run-${++runs}-`))
+  const state = join(dir, 'state.json')
+  const log = join(dir, 'log.jsonl')
+  writeFileSync(state, JSON.stringify(account))
+  writeFileSync(log, '')
+  const stand = join(dir, 'bin')
+  spawnSync('mkdir', ['-p', stand])
+  copyFileSync('test/node/fixtures/wrangler-stand-in.mjs', join(stand, 'wrangler'))
+  chmodSync(join(stand, 'wrangler'), 0o755)
+  const result = spawnSync(process.execPath, ['scripts/deploy.mjs', ...args], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      // The stand-in first; node_modules/.bin (and the real wrangler) nowhere.
+      PATH: [
+        stand,
+        ...(process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')),
+      ].join(':'),
+      STANDIN_STATE: state,
+      STANDIN_LOG: log,
+    },
+  })
+  const calls = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { args: string[] }).args.join(' '))
+  const after = JSON.parse(readFileSync(state, 'utf8')) as Account
+  return { ...result, calls, after }
+}
+
+const commandsOf = (calls: string[]) =>
+  calls.map((c) => c.replace(/--secrets-file \S+/, '--secrets-file <file>'))
+
+describe('npm run deploy', () => {
+  it('a first deploy creates what is missing, migrates, deploys and prints the links', () => {
+    const { status, stdout, stderr, calls, after } = deploy(fresh())
+    expect(stderr).toBe('')
+    expect(status).toBe(0)
+    expect(commandsOf(calls)).toEqual([
+      'whoami --json',
+      'd1 list --json',
+      'd1 create canvas',
+      'r2 bucket list',
+      'r2 bucket create canvas-content',
+      'secret list --format json',
+      'd1 migrations apply DB --remote',
+      'deploy --secrets-file <file>',
+    ])
+    expect(after).toMatchObject({
+      databases: ['canvas'],
+      buckets: ['canvas-content'],
+      worker: true,
+    })
+    expect(after.migrations).toBe(1)
+    expect(Object.keys(after.secrets).sort()).toEqual([...SECRETS].sort())
+    for (const value of Object.values(after.secrets)) expect(value).toMatch(/^[0-9a-f]{64}$/)
+    expect(stdout).toContain('Canvas is deployed at https://canvas.me.workers.dev')
+    expect(stdout).toContain('svc login --endpoint https://canvas.me.workers.dev')
+    expect(stdout).toContain(
+      `https://canvas.me.workers.dev/signup?setup=${after.secrets.SETUP_TOKEN}`,
+    )
+    // The setup link is the one secret shown; the others never are.
+    for (const name of SECRETS.filter((n) => n !== 'SETUP_TOKEN')) {
+      expect(stdout + stderr).not.toContain(after.secrets[name])
+    }
+    // The secrets file was temporary: gone with the run.
+    const file = calls.at(-1)!.split(' ').at(-1)!
+    expect(() => readFileSync(file)).toThrow()
+  })
+
+  it('run again, it upgrades: migrations before the Worker, nothing created twice, no secret replaced', () => {
+    const first = deploy(fresh()).after
+    const { status, stdout, calls, after } = deploy(first)
+    expect(status).toBe(0)
+    expect(calls).toEqual([
+      'whoami --json',
+      'd1 list --json',
+      'r2 bucket list',
+      'secret list --format json',
+      'd1 migrations apply DB --remote',
+      'deploy',
+    ])
+    expect(after.secrets).toEqual(first.secrets)
+    expect(after).toMatchObject({ databases: ['canvas'], buckets: ['canvas-content'] })
+    expect(after.migrations).toBe(2)
+    expect(stdout).toContain('Every secret is there: none replaced')
+    expect(stdout).not.toMatch(/signup\?setup=[0-9a-f]{64}/)
+    expect(stdout).not.toContain(first.secrets.SETUP_TOKEN)
+  })
+
+  it('a secret missing from an existing Worker is made, the others kept', () => {
+    const first = deploy(fresh()).after
+    const { CSRF_SECRET: _, ...rest } = first.secrets
+    const { calls, after } = deploy({ ...first, secrets: rest })
+    expect(commandsOf(calls).at(-1)).toBe('deploy --secrets-file <file>')
+    expect(after.secrets).toMatchObject(rest)
+    expect(after.secrets.CSRF_SECRET).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('--dry-run prints every step and runs no command (no network, no login)', () => {
+    const { status, stdout, calls, after } = deploy({ ...fresh(), loggedIn: false }, ['--dry-run'])
+    expect(status).toBe(0)
+    expect(calls).toEqual([])
+    expect(after).toEqual({ ...fresh(), loggedIn: false })
+    for (const shown of [
+      'wrangler whoami --json',
+      'wrangler d1 create canvas',
+      'wrangler r2 bucket create canvas-content',
+      'wrangler secret list --format json',
+      'wrangler d1 migrations apply DB --remote',
+      'wrangler deploy --secrets-file <temporary folder>/secrets.json',
+    ]) {
+      expect(stdout).toContain(shown)
+    }
+    // Migrations are applied before the Worker is deployed.
+    expect(stdout.indexOf('migrations apply')).toBeLessThan(stdout.indexOf('wrangler deploy'))
+  })
+
+  const steps: [string, string, number][] = [
+    ['whoami', 'check the cloudflare login', 1],
+    ['d1 list', 'look for the d1 database', 2],
+    ['d1 create', 'create the d1 database canvas', 3],
+    ['r2 bucket list', 'look for the r2 bucket', 4],
+    ['r2 bucket create', 'create the r2 bucket canvas-content', 5],
+    ['secret list', 'look for the worker’s secrets', 6],
+    ['d1 migrations apply', 'apply the d1 migrations', 8],
+    ['deploy', 'deploy the worker and its cron', 9],
+  ]
+  for (const [command, title, step] of steps) {
+    it(`stops where ${command} fails, saying what failed and what to do`, () => {
+      const { status, stderr, calls, after } = deploy({ ...fresh(), fail: command })
+      expect(status).toBe(1)
+      expect(stderr).toContain(`error: step ${step}, ${title}, failed (wrangler ${command}`)
+      expect(stderr).toContain(`${command}: the API answered 500`)
+      expect(stderr).toMatch(/\nWhat to do: .+\.\n$/)
+      // Nothing after the failed step ran: above all, no Worker on an unmigrated database.
+      expect(calls.at(-1)).toMatch(new RegExp(`^${command}`))
+      if (step < 9) expect(after.deploys).toBe(0)
+    })
+  }
+
+  it('not logged in: stops at once and says how to log in', () => {
+    const { status, stderr, calls } = deploy({ ...fresh(), loggedIn: false })
+    expect(status).toBe(1)
+    expect(calls).toEqual(['whoami --json'])
+    expect(stderr).toContain(
+      'What to do: log in with `npx wrangler login`, or set CLOUDFLARE_API_TOKEN',
+    )
+  })
+})
