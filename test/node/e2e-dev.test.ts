@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -208,5 +209,44 @@ describe('end to end over HTTP', () => {
     const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
     expect(res.status).toBe(200)
     await expect.poll(() => server.output(), { timeout: 15_000 }).toContain('"event":"sweep"')
+  })
+})
+
+describe('npm run smoke', () => {
+  const smoke = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/smoke.mjs', ...args], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      let stdout = ''
+      child.stdout.on('data', (d) => (stdout += d))
+      child.on('close', (code) => resolve({ code, stdout }))
+    })
+
+  it('checks a deployment without a key: health and the API description', async () => {
+    const { code, stdout } = await smoke([server.url])
+    expect(stdout).toContain('✔ GET /health answers ok')
+    expect(stdout).toContain('✔ GET /openapi.json describes the API')
+    expect(stdout).toContain('all checks passed (give --key for the publish round trip)')
+    expect(code).toBe(0)
+  })
+
+  it('with a key: publishes, reads back, shares, downloads and deletes, leaving nothing', async () => {
+    const before = ((await (await api('/v1/canvases')).json()) as any).canvases.length
+    const { code, stdout } = await smoke([server.url, '--key', key])
+    expect(stdout.match(/^✔ /gm)).toHaveLength(7)
+    expect(stdout).toContain('✔ delete it: gone everywhere at once')
+    expect(code).toBe(0)
+    expect(((await (await api('/v1/canvases')).json()) as any).canvases).toHaveLength(before)
+  })
+
+  it('fails, naming the check, when the key is not one', async () => {
+    const { code, stdout } = await smoke([
+      server.url,
+      '--key',
+      'svc_not_a_key_at_all_0123456789abcdef',
+    ])
+    expect(stdout).toMatch(/✘ publish a canvas \(POST \/v1\/canvases, multipart\): status 401/)
+    expect(code).toBe(1)
   })
 })
