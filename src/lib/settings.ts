@@ -4,7 +4,9 @@ import * as z from 'zod/mini'
 // as strings; they are read through one schema, once per env object, and a malformed value stops
 // the service with a message naming it, instead of falling back to a default nobody asked for.
 
-export type Bindings = Env
+// The optional secrets are not in .dev.vars.example as names to fill in (the Deploy to Cloudflare
+// button would ask for them), so they are typed here.
+export type Bindings = Env & { S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string }
 
 export type S3Settings = {
   endpoint: string
