@@ -20,9 +20,29 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts `npm run dev`'s script with its own local state and port, in its own process group so
- * that stopping it also stops wrangler and its workerd.
+ * that stopping it also stops wrangler and its workerd. A port chosen free can be taken by another
+ * process before wrangler listens on it (other test files start servers at the same time): a
+ * server that exits before it answers is started again, on new ports, up to three times.
  */
 export async function startDevServer(extraArgs: string[] = []): Promise<DevServer> {
+  let failure: unknown
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await startOnce(extraArgs)
+    } catch (err) {
+      failure = err
+      if (!(err instanceof ExitedEarly)) throw err
+    }
+  }
+  throw failure
+}
+
+class ExitedEarly extends Error {}
+
+// A loaded CI machine starts wrangler slower than a quiet one.
+const START_MS = process.env.CI ? 120_000 : 60_000
+
+async function startOnce(extraArgs: string[]): Promise<DevServer> {
   const port = await freePort()
   // wrangler's own choice of inspector port (9229, else the next one free) races between two
   // servers starting at once: one of them then failed with "Address already in use".
@@ -71,7 +91,7 @@ export async function startDevServer(extraArgs: string[] = []): Promise<DevServe
     signal('SIGKILL')
     rmSync(state, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + START_MS
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       const res = await fetch(`${url}/health`)
@@ -81,6 +101,8 @@ export async function startDevServer(extraArgs: string[] = []): Promise<DevServe
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
+  const exited = child.exitCode !== null
   await stop()
-  throw new Error(`wrangler dev did not start:\n${log}`)
+  const message = `wrangler dev did not start:\n${log}`
+  throw exited ? new ExitedEarly(message) : new Error(message)
 }
