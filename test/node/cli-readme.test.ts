@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, svc } from './support/cli'
-import { startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
 
 // README.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
 // `--json` example, against a real `wrangler dev`, so that the README cannot drift from what the
@@ -19,18 +19,7 @@ let work: string
 beforeAll(async () => {
   buildCli()
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  const signup = await fetch(`${server.url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'readme@example.com', password: 'correct horse battery' }),
-  })
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
-  const res = await fetch(`${server.url}/auth/keys`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ name: 'readme' }),
-  })
-  key = ((await res.json()) as any).key
+  key = (await newDevAccount(server.url, 'readme@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-readme-'))
 }, 90_000)
 

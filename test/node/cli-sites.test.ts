@@ -13,7 +13,7 @@ import { join, relative } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, svc, watchPush } from './support/cli'
-import { startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
 
 // `svc push <folder>` and `svc pull` of a site: the built dist/svc.mjs against a real `wrangler dev`.
 
@@ -24,18 +24,7 @@ let work: string
 beforeAll(async () => {
   buildCli()
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  const signup = await fetch(`${server.url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'sites@example.com', password: 'correct horse battery' }),
-  })
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
-  const res = await fetch(`${server.url}/auth/keys`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ name: 'sites' }),
-  })
-  key = ((await res.json()) as any).key
+  key = (await newDevAccount(server.url, 'sites@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-sites-'))
 }, 90_000)
 

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, SVC, svc, watchPush } from './support/cli'
-import { freePort, startDevServer, type DevServer } from './support/dev-server'
+import { freePort, newDevAccount, startDevServer, type DevServer } from './support/dev-server'
 
 // The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
 
@@ -30,22 +30,9 @@ const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[(DEBUG|INFO|WARN|ERR
 beforeAll(async () => {
   buildCli()
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  const signup = await fetch(`${server.url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'cli@example.com', password: 'correct horse battery' }),
-  })
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
-  const newKey = async (scopes: string[]) => {
-    const res = await fetch(`${server.url}/auth/keys`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie },
-      body: JSON.stringify({ name: 'cli', scopes }),
-    })
-    return ((await res.json()) as any).key as string
-  }
-  key = await newKey(['read', 'write'])
-  readKey = await newKey(['read'])
+  const account = await newDevAccount(server.url, 'cli@example.com', ['read', 'write'])
+  key = account.key
+  readKey = await account.newKey(['read'])
   work = mkdtempSync(join(tmpdir(), 'canvas-cli-'))
 }, 90_000)
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
 
 // The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
 let server: DevServer
@@ -11,19 +11,7 @@ let key: string
 
 beforeAll(async () => {
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  const signup = await fetch(`${server.url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'e2e@example.com', password: 'correct horse battery' }),
-  })
-  expect(signup.status).toBe(201)
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
-  const created = await fetch(`${server.url}/auth/keys`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ name: 'e2e' }),
-  })
-  key = ((await created.json()) as any).key
+  key = (await newDevAccount(server.url, 'e2e@example.com')).key
 }, 90_000)
 
 afterAll(async () => {

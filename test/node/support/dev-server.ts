@@ -106,3 +106,27 @@ async function startOnce(extraArgs: string[]): Promise<DevServer> {
   const message = `wrangler dev did not start:\n${log}`
   throw exited ? new ExitedEarly(message) : new Error(message)
 }
+
+/** An account on a dev server, signed up, with its session cookie and a first key. */
+export async function newDevAccount(url: string, email: string, scopes?: string[]) {
+  const signup = await fetch(`${url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  })
+  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`)
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0]
+  const newKey = async (keyScopes?: string[]) => {
+    const res = await fetch(`${url}/auth/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({
+        name: email.split('@')[0],
+        ...(keyScopes ? { scopes: keyScopes } : {}),
+      }),
+    })
+    if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
+    return ((await res.json()) as { key: string }).key
+  }
+  return { cookie, key: await newKey(scopes), newKey }
+}
