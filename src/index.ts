@@ -3,6 +3,7 @@ import { readSettings, type Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
 import { database } from './storage/db'
 import { meteredD1 } from './storage/metered-d1'
+import { errorText, logError, logInfo } from './lib/log'
 
 export { CanvasLive } from './live/canvas-live'
 
@@ -23,13 +24,20 @@ export default {
       settings: readSettings(env),
       now: Date.now,
     }
-    const summary = await sweep(services, { now: controller.scheduledTime })
+    let summary
+    try {
+      summary = await sweep(services, { now: controller.scheduledTime })
+    } catch (err) {
+      // The runtime would log the error as thrown: told through the sink, then failed plainly.
+      logError({ event: 'sweep_failed' }, err)
+      throw new Error(`sweep failed: ${errorText(err)}`)
+    }
     const d1 = {
       round_trips: meter.roundTrips,
       statements: meter.statements,
       rows_read: meter.rowsRead,
       rows_written: meter.rowsWritten,
     }
-    console.log(JSON.stringify({ ...summary, d1 }))
+    logInfo({ ...summary, d1 })
   },
 } satisfies ExportedHandler<Bindings>

@@ -47,6 +47,7 @@ describe('the scheduled handler', () => {
     log.mockRestore()
     expect(lines).toHaveLength(1)
     expect(JSON.parse(lines[0])).toEqual({
+      level: 'info',
       event: 'sweep',
       canvases: expect.any(Number),
       versions: expect.any(Number),

@@ -1,6 +1,7 @@
 import { Zip, ZipPassThrough } from 'fflate'
 import { concatBytes } from '../lib/bytes'
 import { AppError } from '../lib/errors'
+import { logError } from '../lib/log'
 import type { ArchiveEntry } from './site-reads'
 import type { Services } from './services'
 import type { ObjectWriter } from '../storage/object-writer'
@@ -105,7 +106,7 @@ export function archiveStream(
       await work(keeping)
     } catch (err) {
       // The client still gets its archive; only the copy is given up.
-      console.error(JSON.stringify({ level: 'error', archive_copy_failed: String(err) }))
+      logError({ archive_copy_failed: true }, err)
       await drop()
     }
   }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { randomBase62 } from '../lib/crypto'
 import { AppError } from '../lib/errors'
+import { logError } from '../lib/log'
 import { id, itemPathLookup } from '../schema/requests'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
@@ -69,11 +70,7 @@ export function publicOrigin(c: Context<AppEnv>): { origin: string; fromHost: bo
 
 /** Runs work after the response without letting its failure reach the client. */
 export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
-  const logged = work.catch((err) =>
-    console.error(
-      JSON.stringify({ level: 'error', request_id: requestId(c), message: String(err) }),
-    ),
-  )
+  const logged = work.catch((err) => logError({ request_id: requestId(c) }, err))
   try {
     c.executionCtx.waitUntil(logged)
   } catch {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { logError as log } from '../lib/log'
 import { AppError, errorBody, type ErrorCode } from '../lib/errors'
 import { SettingsError } from '../lib/settings'
 import { requestId, type AppEnv } from './context'
@@ -47,9 +48,5 @@ export function handleError(err: unknown, c: Context<AppEnv>) {
 }
 
 export function logError(err: unknown, id: string) {
-  const line =
-    err instanceof Error
-      ? { level: 'error', request_id: id, message: err.message, stack: err.stack }
-      : { level: 'error', request_id: id, message: String(err) }
-  console.error(JSON.stringify(line))
+  log({ request_id: id }, err)
 }

@@ -1,3 +1,4 @@
+import { logError } from '../lib/log'
 import type { LiveAudience, LiveNotice, LiveNotifier } from '../lib/live-events'
 import type { CanvasLive } from './canvas-live'
 
@@ -15,9 +16,7 @@ export function liveNotifier(
     const stub = namespace.get(namespace.idFromName(canvasId))
     defer(
       stub.notify(notice, audience).catch((err: unknown) => {
-        console.error(
-          JSON.stringify({ live_notify_failed: canvasId, event: notice.type, error: String(err) }),
-        )
+        logError({ live_notify_failed: canvasId, event: notice.type }, err)
       }),
     )
   }

@@ -1,7 +1,7 @@
-import { D1PreparedQuery, drizzle, type DrizzleD1Database } from 'drizzle-orm/d1'
-import { fillPlaceholders, sql, type AnyColumn, type Placeholder } from 'drizzle-orm'
+import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1'
+import { sql, type AnyColumn, type Placeholder } from 'drizzle-orm'
 import type { RunnableQuery } from 'drizzle-orm/runnable-query'
-import { DrizzleQueryError } from 'drizzle-orm/errors'
+import { bindPrepared, type PreparedQuery } from './drizzle-adapter'
 
 // Domain code queries through Drizzle's core query builder only: no relational `db.query` API, so
 // no schema is passed and its code stays out of the Worker bundle.
@@ -14,20 +14,6 @@ export type D1Client = D1Database | D1DatabaseSession
 // session lives for one request, and so does its handle.
 const handles = new WeakMap<D1Client, Database>()
 const clients = new WeakMap<Database, D1Client>()
-
-// Outside a batch, Drizzle wraps a failed statement's error in one whose message holds the SQL and
-// its bound values (hashes of passwords, sessions and keys among them), and error handlers log
-// messages. A statement's error leaves as D1 threw it, as a batch's does.
-const d1Query = D1PreparedQuery.prototype as unknown as Record<'queryWithCache', Run>
-type Run = (this: unknown, ...args: unknown[]) => Promise<unknown>
-const queryWithCache = d1Query.queryWithCache
-d1Query.queryWithCache = async function (...args) {
-  try {
-    return await queryWithCache.apply(this, args)
-  } catch (err) {
-    throw err instanceof DrizzleQueryError ? err.cause : err
-  }
-}
 
 export function database(d1: D1Client): Database {
   let db = handles.get(d1)
@@ -73,11 +59,6 @@ export type Bindable<T> = T | Placeholder<string, T>
 export type Placeholders<V> = <K extends keyof V & string>(name: K) => Placeholder<K, V[K]>
 
 type Preparable<R> = RunnableQuery<R, 'sqlite'> & { prepare(): PreparedQuery }
-type PreparedQuery = {
-  getQuery(): { sql: string; params: unknown[] }
-  all(): Promise<unknown>
-  get(): Promise<unknown>
-}
 
 /** A prepared statement with its values: run alone by `all()` or `get()`, or in `db.batch`. */
 export type Bound<R> = RunnableQuery<R, 'sqlite'> & {
@@ -86,16 +67,10 @@ export type Bound<R> = RunnableQuery<R, 'sqlite'> & {
 }
 
 /**
- * A statement built once, with placeholders where its values go, and bound to values per call.
- * Turning a builder into SQL costs Drizzle 0.2-0.3 ms per statement (measured in Node: a key
- * lookup 224 µs, a canvas read 326 µs), more than the rest of a hot read's own work, so the
- * statements every request runs are built here once rather than per request (or per session).
- *
- * `db.batch` runs a prepared query with the values it was prepared with and has no way to pass
- * placeholder values, so a bound statement is the prepared query with its parameters filled in
- * and its D1 statement prepared on the handle's own client (the binding, or the request's
- * session): an object whose prototype is the prepared query, so every other field and method is
- * Drizzle's.
+ * A statement built once, with placeholders where its values go, and bound to values per call
+ * (drizzle-adapter.ts), alone or in `db.batch`, on the handle's own client (the binding, or the
+ * request's session). Turning a builder into SQL costs Drizzle more than the rest of a hot read's
+ * own work (BENCHMARKS.md), so the statements every request runs are built once per isolate.
  */
 export function prepared<V extends Record<string, unknown>, R>(
   build: (db: Database, p: Placeholders<V>) => Preparable<R>,
@@ -104,18 +79,9 @@ export function prepared<V extends Record<string, unknown>, R>(
   const placeholder: Placeholders<V> = (name) => sql.placeholder(name)
   return (db, values) => {
     query ??= build(db, placeholder).prepare()
-    const { sql: text, params } = query.getQuery()
     const client = clients.get(db)
     if (!client) throw new Error('prepared statements run on handles made by database()')
-    const bound: PreparedQuery = Object.create(query, {
-      query: { value: { sql: text, params: fillPlaceholders(params, values) } },
-      stmt: { value: client.prepare(text) },
-    })
     // `_` is a declared type, never a value, in Drizzle's queries too: only the type needs it.
-    return {
-      _prepare: () => bound,
-      all: () => bound.all(),
-      get: () => bound.get(),
-    } as unknown as Bound<R>
+    return bindPrepared(query, client, values) as unknown as Bound<R>
   }
 }

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { errorText } from '../../src/lib/log'
 import { readSettings } from '../../src/lib/settings'
 import { sweep } from '../../src/domain/sweep'
 import { blobKey } from '../../src/storage/blobs'
@@ -256,7 +257,8 @@ describe('the sweep', () => {
         }
         trippedAny = true
         tested++
-        expect(String(failure), where).toContain('injected fault')
+        // As the log tells it (lib/log.ts): the fault itself, not the query it failed.
+        expect(errorText(failure), where).toContain('injected fault')
         await expectIntact(account.workspaceId, where)
         await tidyUp()
         await expectIntact(account.workspaceId, `${where}, then swept`)

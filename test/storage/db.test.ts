@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { eq } from 'drizzle-orm'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
+import { errorText, logError } from '../../src/lib/log'
 import { database, prepared, type Placeholders } from '../../src/storage/db'
 import { meteredD1 } from '../../src/storage/metered-d1'
 import { sweepState } from '../../src/storage/schema'
@@ -23,7 +24,7 @@ it('the meter sees what a query outside a batch read, and hands back the same ro
   expect(meter.rowsRead).toBeGreaterThanOrEqual(2)
 })
 
-it("a failed statement throws D1's own error, without the SQL or its bound values", async () => {
+it("a failed statement's log line tells D1's own error, without the SQL or its bound values", async () => {
   const db = database(env.DB)
   const secret = 'bound-value-that-must-not-be-logged'
   await db.insert(sweepState).values({ key: secret, value: 'a' })
@@ -33,9 +34,20 @@ it("a failed statement throws D1's own error, without the SQL or its bound value
     .then(() => null)
     .catch((err: unknown) => err)
   expect(failure).toBeInstanceOf(Error)
-  expect(String(failure)).toContain('UNIQUE constraint failed')
-  expect(String(failure)).not.toContain(secret)
-  expect(String(failure)).not.toContain('insert into')
+  const lines: string[] = []
+  const spy = vi.spyOn(console, 'error').mockImplementation((line) => void lines.push(line))
+  try {
+    logError({ request_id: 'r1' }, failure)
+  } finally {
+    spy.mockRestore()
+  }
+  expect(lines).toHaveLength(1)
+  const line = JSON.parse(lines[0])
+  expect(line).toMatchObject({ level: 'error', request_id: 'r1' })
+  expect(line.message).toContain('UNIQUE constraint failed')
+  expect(lines[0]).not.toContain(secret)
+  expect(lines[0].toLowerCase()).not.toContain('insert into')
+  expect(errorText(failure)).not.toContain(secret)
 })
 
 it('a prepared statement is built once and bound to each call’s values and handle, alone or batched', async () => {
