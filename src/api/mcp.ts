@@ -11,6 +11,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
+import { keyInBatch, open } from '../http/access'
 import { authorizeFor } from '../http/auth'
 import {
   publicOrigin,
@@ -63,6 +64,7 @@ export const mcp = new Hono<AppEnv>()
 
 mcp.post(
   '/',
+  keyInBatch,
   documented({
     summary: 'MCP server',
     description:
@@ -104,6 +106,7 @@ for (const method of ['GET', 'DELETE'] as const) {
   mcp.on(
     method,
     '/',
+    open,
     documented({
       summary: `MCP: ${method} (not used)`,
       description: 'This server is stateless: clients POST every message.',

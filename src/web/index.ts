@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { open } from '../http/access'
 import { sameOrigin } from '../http/auth'
 import type { AppEnv } from '../http/context'
 import { auth } from './auth'
@@ -26,8 +27,8 @@ export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finish']
 export function webApp(describe: () => OpenApiDocument) {
   const web = new Hono<AppEnv>()
 
-  web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
-  web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
+  web.get('/assets/app.css', open, (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
+  web.get('/assets/app.js', open, (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
 
   // Frames are documents of user content, not pages: none of the page middleware applies.
   web.route(FRAME_PATH, frames)
