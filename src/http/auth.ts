@@ -113,7 +113,7 @@ export async function authorizeWrite<T extends BatchItem<'sqlite'>[]>(
 /**
  * The per-key rate limit's verdict for the key `hash`, asked now. A write route asks it before
  * reading its body, so that waiting on the limiter overlaps the reading, as a read's overlaps its
- * D1 lookup (4% more presigns a second side by side). Pass it on to be awaited.
+ * D1 lookup (measured in BENCHMARKS.md). Pass it on to be awaited.
  */
 export function keyLimit(c: Context<AppEnv>, hash: string): Promise<boolean> {
   const verdict = withinLimit(c.env.API_LIMITER, `key:${hash}`)
