@@ -17,7 +17,7 @@ import { access } from './http/access-kind'
 import { keyAccess } from './http/access'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
-import { webApp, WEB_JSON_PATHS } from './web'
+import { forThePage, webApp, WEB_JSON_PATHS } from './web'
 import { apiDescription } from './http/openapi'
 import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
@@ -95,6 +95,7 @@ export function buildApp() {
     throw new AppError('not_found', 'no such route')
   })
   app.onError((err, c) => {
+    if (WEB_JSON_PATHS.includes(c.req.path)) return handleError(forThePage(err), c)
     if (isApiPath(c.req.path)) return handleError(err, c)
     const appError = toAppError(err)
     if (appError.code === 'internal_error') return handleError(err, c)

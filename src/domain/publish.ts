@@ -102,6 +102,19 @@ export function publishFile(
   return publishContent(svc, actor, { file_id: file.fileId, ext: file.ext }, file.name, options)
 }
 
+/**
+ * Files uploaded and finalized already, by path, as a site: a new canvas titled `name`, or a new
+ * version of `canvasId`. The list's rules (paths, count, main) are the API's (createCanvas).
+ */
+export function publishItems(
+  svc: Services,
+  actor: Actor,
+  site: { items: Item[]; main?: string; name: string },
+  options: Omit<PublishInput, 'bytes' | 'filename'>,
+): Promise<Canvas> {
+  return publishContent(svc, actor, { items: site.items, main: site.main }, site.name, options)
+}
+
 async function publishContent(
   svc: Services,
   actor: Actor,

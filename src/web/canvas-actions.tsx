@@ -26,12 +26,16 @@ canvasActions.post(
     const { svc, session, form } = c.var
     const actor = sessionActor(session)
     const canvasId = c.req.valid('param').id
+    // The message shows beside the button that was used: on the canvas's row of the dashboard,
+    // or over the actions of the canvas's page.
+    const at = form.get('back') === 'dashboard' ? `canvas-${canvasId}` : 'actions'
     switch (c.req.param('action')) {
       case 'permanent': {
         const canvas = await makePermanent(svc, actor, canvasId)
         await setFlash(c, {
           tone: 'ok',
           text: `${quoted(canvas.title)} is permanent: it will not expire.`,
+          at,
         })
         break
       }
@@ -42,13 +46,13 @@ canvasActions.post(
           canvas.visibility === 'public'
             ? `${quoted(canvas.title)} is public: anyone with its address can see it.`
             : `${quoted(canvas.title)} is private: only you, and your share links, show it.`
-        await setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text, at })
         break
       }
       case 'unshare': {
         const count = await revokeShares(svc, actor, canvasId)
         const text = `Revoked ${count} share ${count === 1 ? 'link' : 'links'}: none opens any more.`
-        await setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text, at: 'share' })
         return c.redirect(`/c/${canvasId}#share`)
       }
       case 'delete': {
@@ -80,6 +84,7 @@ canvasActions.post(
         tone: 'ok',
         text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
         copy: [{ label: 'The link', value: url }],
+        at: 'share',
       })
       return c.redirect(`/c/${canvasId}#share`)
     } catch (err) {
@@ -110,11 +115,12 @@ canvasActions.post(
       await setFlash(c, {
         tone: 'ok',
         text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,
+        at: 'share',
       })
     } catch (err) {
       // Revoked already (another tab): the page as it would be anyway, saying so.
       if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
-      await setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
+      await setFlash(c, { tone: 'ok', text: 'That link was revoked already.', at: 'share' })
     }
     return c.redirect(`/c/${canvasId}#share`)
   },

@@ -10,7 +10,7 @@ import { readForm } from './forms'
 import { OpenSharePage } from './pages/open-share'
 import { PasswordPage } from './pages/password'
 import { relative } from './pages/relative'
-import { Viewer } from './pages/viewer'
+import { FullView, Viewer, type Fact } from './pages/viewer'
 import { grantView, hasView } from './view-ticket'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
@@ -21,26 +21,34 @@ export const share = new Hono<AppEnv>()
 
 share.use('*', limitByIp('PUBLIC_LIMITER'))
 
-share.get('/:token', checkedBy('share'), async (c) => {
+share.get('/:token', checkedBy('share'), (c) => sharePage(c, false))
+// The content alone, filling the window. A link that asks for a password or the Open button
+// asks on its own page first.
+share.get('/:token/full', checkedBy('share'), (c) => sharePage(c, true))
+
+async function sharePage(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
-  if (await hasView(c, token)) return viewer(c, token, await reopenShareContent(c.var.svc, token))
+  if (await hasView(c, token)) {
+    return viewer(c, token, await reopenShareContent(c.var.svc, token), full)
+  }
   const opened = await withPasswordPage(c, token, () =>
     openShareContent(c.var.svc, { token, requested: false }),
   )
-  if (opened instanceof Response) return opened
+  if (opened instanceof Response) return full ? c.redirect(`/s/${token}`) : opened
   if (!opened.counted) {
+    if (full) return c.redirect(`/s/${token}`)
     return c.html(
       <OpenSharePage
         token={token}
         title={opened.title}
         viewsLeft={opened.viewsLeft ?? 0}
-        facts={shareFacts({ ...opened, viewsLeft: null })}
+        facts={shareFacts({ ...opened, viewsLeft: null }).map((f) => f.text)}
       />,
     )
   }
-  return viewer(c, token, opened)
-})
+  return viewer(c, token, opened, full)
+}
 
 share.post('/:token', checkedBy('share'), async (c) => {
   const token = tokenOf(c)
@@ -88,7 +96,7 @@ async function withPasswordPage(
 }
 
 /** The viewer without owner actions, for a view that was counted (or is being shown again). */
-async function viewer(c: Context<AppEnv>, token: string, opened: Opened) {
+async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: boolean) {
   const svc = c.var.svc
   // The frame and its download live while the link does; a link with a view limit gives them a
   // short window only, since they are not counted as views.
@@ -103,27 +111,36 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened) {
   // A link that follows the latest version follows it live; a pinned or limited one does not
   // (a limited link's page is one counted view of one version).
   const follows = !opened.pinned && !opened.limited
+  const live = follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined
+  const og = { title: opened.title, type: 'article' }
+  const content = {
+    title: opened.title,
+    rendererId: opened.rendererId,
+    ext: opened.ext,
+    frameSrc: frame.src,
+    version: opened.version,
+    live,
+    og,
+  }
+  if (full) return c.html(<FullView {...content} />)
   return c.html(
     <Viewer
-      title={opened.title}
-      rendererId={opened.rendererId}
-      ext={opened.ext}
-      frameSrc={frame.src}
-      version={opened.version}
+      {...content}
       facts={shareFacts(opened)}
       downloadHref={frame.download}
-      live={follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined}
-      og={{ title: opened.title, type: 'article' }}
+      fullHref={`/s/${token}/full`}
     />,
   )
 }
 
 /** What a visitor may know of the link: the version it shows, its expiry, the views it has left. */
-function shareFacts(opened: Opened) {
-  const facts = [opened.pinned ? 'this version only' : 'the latest version']
-  if (opened.expiresAt) facts.push(`link expires ${relative(opened.expiresAt)}`)
+function shareFacts(opened: Opened): Fact[] {
+  const facts: Fact[] = [{ text: opened.pinned ? 'this version only' : 'the latest version' }]
+  if (opened.expiresAt) {
+    facts.push({ text: `link expires ${relative(opened.expiresAt)}`, title: opened.expiresAt })
+  }
   if (opened.viewsLeft !== null) {
-    facts.push(opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left`)
+    facts.push({ text: opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left` })
   }
   return facts
 }

@@ -103,6 +103,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_live/:id', auth: 'signed', json: false },
   { method: 'GET', path: '/_live/:id/frame', auth: 'signed', json: false },
 
+  { method: 'GET', path: '/favicon.svg', auth: 'none', json: false },
+  { method: 'GET', path: '/favicon.ico', auth: 'none', json: false },
   { method: 'GET', path: '/', auth: 'page', json: false },
   { method: 'GET', path: '/signup', auth: 'none', json: false },
   { method: 'POST', path: '/signup', auth: 'none', json: false },
@@ -114,10 +116,12 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/settings/keys', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys/:keyId/revoke', auth: 'page', json: false },
   { method: 'POST', path: '/upload/presign', auth: 'page', json: true },
+  { method: 'POST', path: '/upload/finalize', auth: 'page', json: true },
   { method: 'POST', path: '/upload/finish', auth: 'page', json: true },
   { method: 'POST', path: '/upload', auth: 'page', json: false },
   { method: 'GET', path: '/c/:id/delete', auth: 'page', json: false },
   { method: 'GET', path: '/c/:id/diff', auth: 'page', json: false },
+  { method: 'GET', path: '/c/:id/parts', auth: 'page', json: false },
   {
     method: 'POST',
     path: '/c/:id/:action{permanent|visibility|delete|unshare}',
@@ -128,8 +132,10 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/c/:id/shares/:token/revoke', auth: 'page', json: false },
   { method: 'GET', path: '/c/:id', auth: 'viewer', json: false },
   { method: 'GET', path: '/c/:id/download', auth: 'viewer', json: false, content: true },
+  { method: 'GET', path: '/c/:id/full', auth: 'viewer', json: false, content: true },
   { method: 'GET', path: '/s/:token', auth: 'share', json: false, content: true },
   { method: 'POST', path: '/s/:token', auth: 'share', json: false, content: true },
+  { method: 'GET', path: '/s/:token/full', auth: 'share', json: false, content: true },
 ]
 
 export const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`

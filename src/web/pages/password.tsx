@@ -1,4 +1,5 @@
 import { Layout } from './layout'
+import { FormError } from './notice'
 
 export function PasswordPage(props: { token: string; error?: string }) {
   return (
@@ -9,11 +10,7 @@ export function PasswordPage(props: { token: string; error?: string }) {
     >
       <div class="panel">
         <h1>This link is password protected</h1>
-        {props.error && (
-          <div class="notice error" role="alert">
-            {props.error}
-          </div>
-        )}
+        {props.error && <FormError>{props.error}</FormError>}
         <form method="post" action={`/s/${props.token}`}>
           <label for="share-password">Password</label>
           <input id="share-password" name="password" type="password" required autocomplete="off" />

@@ -16,5 +16,20 @@ export function ago(isoTime: string): string {
   const hours = Math.round(minutes / 60)
   if (hours < 48) return `${hours} h ago`
   const days = Math.round(hours / 24)
-  return days < 60 ? `${days} days ago` : isoTime.slice(0, 10)
+  return days < 60 ? `${days} days ago` : calendar(isoTime, false)
+}
+
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')
+
+/**
+ * A moment as a date people read the same way everywhere: "26 Nov 2026, 04:33 UTC" (the server
+ * knows no reader's time zone, so it says which one it uses).
+ */
+export function calendar(isoTime: string, withTime = true): string {
+  const d = new Date(isoTime)
+  if (Number.isNaN(d.getTime())) return isoTime
+  const date = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
+  if (!withTime) return date
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`
 }

@@ -2,7 +2,8 @@ import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
 import { ListTable } from './list-table'
-import { Notice } from './notice'
+import { FormError, Notice } from './notice'
+import { Ago } from './when'
 
 export type KeyView = {
   key_id: string
@@ -50,11 +51,7 @@ export function Settings(props: {
         <a href="/docs">API and MCP documentation</a>.
       </p>
       <Notice flash={props.flash} />
-      {props.error && (
-        <div class="notice error" role="alert">
-          {props.error}
-        </div>
-      )}
+      {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />
         <div>
@@ -88,10 +85,10 @@ export function Settings(props: {
               </td>
               <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
               <td data-label="Created" class="nowrap">
-                {k.created_at.slice(0, 10)}
+                <Ago at={k.created_at} />
               </td>
               <td data-label="Last used" class="nowrap">
-                {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+                {k.last_used_at ? <Ago at={k.last_used_at} /> : 'never'}
               </td>
               <td class="end">
                 <details class="dialog">
