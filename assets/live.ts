@@ -1,7 +1,9 @@
 // A viewer that follows its canvas: a WebSocket to the canvas's Durable Object says when a new
 // version lands (the frame then swaps to it, and a live region says so) or when access ends. A
 // dropped socket reconnects with backoff, and the object tells a new socket the current version,
-// so a version missed meanwhile is caught up.
+// so a version missed meanwhile is caught up. The owner's page (`data-parts`) also fetches its
+// parts that name versions (the picker, the versions table and its comparison, the site's files,
+// the share form's choice of version) and puts each in place, so the whole page tells one story.
 
 type LiveEvent = { type: 'version'; version: number } | { type: 'gone'; reason: string }
 type Frame = { version: number; src: string; download: string }
@@ -25,9 +27,10 @@ function follow(root: HTMLElement) {
   const follows = root.hasAttribute('data-follows')
   const frame = root.querySelector('iframe')!
   const status = root.querySelector<HTMLElement>('[data-live-status]')!
-  const download = root.querySelector<HTMLAnchorElement>('[data-live-download]')
+  const downloads = root.querySelectorAll<HTMLAnchorElement>('[data-live-download]')
   const chip = root.querySelector<HTMLElement>('[data-live-version]')
   const picker = root.querySelector<HTMLSelectElement>('select[name=v]')
+  const parts = root.getAttribute('data-parts')
   // A share link's page shows the link's expiry, which is never after its canvas's.
   const shared = /[?&]g=s\./.test(url)
   const GONE: Record<string, string> = {
@@ -53,9 +56,9 @@ function follow(root: HTMLElement) {
         if (!next || next.version <= shown) return
         shown = next.version
         frame.src = next.src
-        if (download) download.href = next.download
+        for (const download of downloads) download.href = next.download
         if (chip) chip.textContent = `v${shown}`
-        if (picker) {
+        if (picker && !parts) {
           const option = document.createElement('option')
           option.value = String(shown)
           option.textContent = `v${shown}`
@@ -63,6 +66,7 @@ function follow(root: HTMLElement) {
           picker.value = String(shown)
         }
         say(`Updated to v${shown}.`)
+        if (parts) refreshParts(parts)
       })
       .catch(() => {})
   }
@@ -96,4 +100,32 @@ function follow(root: HTMLElement) {
     }
   }
   connect()
+}
+
+/**
+ * The owner's page's parts that name versions, fetched again and put in place of their
+ * namesakes. A list of choices keeps its element (and its listeners) and takes the new options;
+ * the share form's keeps what was chosen in it.
+ */
+function refreshParts(url: string) {
+  fetch(url, { headers: { Accept: 'text/html' } })
+    .then((res) => (res.ok && !res.redirected ? res.text() : null))
+    .then((html) => {
+      if (!html) return
+      const fresh = new DOMParser().parseFromString(html, 'text/html')
+      for (const part of fresh.querySelectorAll<HTMLElement>('[data-live-part]')) {
+        const name = part.getAttribute('data-live-part')!
+        const old = document.querySelector<HTMLElement>(`[data-live-part="${CSS.escape(name)}"]`)
+        if (!old) continue
+        if (old instanceof HTMLSelectElement && part instanceof HTMLSelectElement) {
+          const kept = name === 'picker' ? part.value : old.value
+          old.replaceChildren(...Array.from(part.options, (o) => document.importNode(o, true)))
+          old.value = kept
+          if (old.value !== kept) old.selectedIndex = 0
+        } else {
+          old.replaceWith(document.importNode(part, true))
+        }
+      }
+    })
+    .catch(() => {})
 }
