@@ -260,7 +260,7 @@ describe('the dashboard', () => {
     await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
     const titles = async (query = '') => {
       const html = await (await call(`/${query}`, { cookie: account.cookie })).text()
-      return [...html.matchAll(/<a href="\/c\/\w+">([^<]+)<\/a>/g)].map((m) => m[1])
+      return [...html.matchAll(/<a class="title-link" href="\/c\/\w+">([^<]+)<\/a>/g)].map((m) => m[1])
     }
     expect(await titles()).toEqual(['Report 50% done', 'data.json', 'Report_final'])
     expect(await titles('?q=report')).toEqual(['Report 50% done', 'Report_final'])
