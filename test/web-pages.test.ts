@@ -218,7 +218,7 @@ describe('review fixes', () => {
       [{ expires_in: '400d' }, 'The expiry must be at most 365d.'],
       [{ max_views: '0' }, 'The view limit must be at least 1.'],
       [{ max_views: 'ten' }, 'The view limit must be'],
-      [{ version: '7' }, 'The version'],
+      [{ version: '7' }, 'That version does not exist: this canvas has only version 1.'],
       [{ token: 'short' }, 'The link name'],
     ] as const) {
       const res = await share(fields)

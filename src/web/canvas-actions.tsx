@@ -94,7 +94,8 @@ canvasActions.post(
       if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
       const { password: _, ...values } = fields
       const status = err.status as 400 | 404 | 409
-      return ownerPage(c, session, view, { values, error: shareFormError(err.message), status })
+      const error = shareFormError(err, fields.token, view.canvas.version)
+      return ownerPage(c, session, view, { values, error, status })
     }
   },
 )
@@ -157,9 +158,20 @@ const SHARE_LABELS: Record<string, string> = {
   token: 'The link name',
 }
 
-/** "max_views: must be at most 1000000" → "The view limit must be at most 1000000." */
-function shareFormError(message: string) {
-  const sentence = message.replace(
+/**
+ * Why the share form was refused, as a sentence about its fields: "max_views: must be at most
+ * 1000000" → "The view limit must be at most 1000000."; a name taken or a version the canvas does
+ * not have, with what to do instead.
+ */
+function shareFormError(err: AppError, token: string | undefined, current: number) {
+  if (err.code === 'share_token_taken') {
+    return `The link name “${token}” is taken: choose another, or leave it empty for a random one.`
+  }
+  if (err.code === 'version_not_found') {
+    const has = current === 1 ? 'only version 1' : `versions 1 to ${current}`
+    return `That version does not exist: this canvas has ${has}.`
+  }
+  const sentence = err.message.replace(
     /^(\w+): /,
     (_, name: string) => `${SHARE_LABELS[name] ?? name} `,
   )
