@@ -8,6 +8,10 @@
 type LiveEvent = { type: 'version'; version: number } | { type: 'gone'; reason: string }
 type Frame = { version: number; src: string; download: string }
 
+// News of a version is read out at once and then clears, giving the content its room back; the
+// page itself names the version from then on.
+const NEWS_MS = 10_000
+
 const CODES: Record<number, string> = {
   4001: 'deleted',
   4002: 'private',
@@ -24,6 +28,8 @@ export function followLive() {
 function follow(root: HTMLElement) {
   const url = root.getAttribute('data-live')!
   let shown = Number(root.getAttribute('data-version'))
+  // The canvas's latest version as the page was rendered (the owner's page names it already).
+  let latest = Number(root.getAttribute('data-latest') ?? shown)
   const follows = root.hasAttribute('data-follows')
   const frame = root.querySelector('iframe')!
   const status = root.querySelector<HTMLElement>('[data-live-status]')!
@@ -42,8 +48,12 @@ function follow(root: HTMLElement) {
   let delay = 1000
   let ended = false
 
-  function say(text: string) {
+  let quiet: number | undefined
+  /** Says what changed; news of a version goes after a while, an end of access stays. */
+  function say(text: string, passing = false) {
+    clearTimeout(quiet)
     status.textContent = text
+    if (passing) quiet = setTimeout(() => (status.textContent = ''), NEWS_MS)
   }
   function end(reason: string) {
     ended = true
@@ -65,7 +75,7 @@ function follow(root: HTMLElement) {
           picker.insertBefore(option, picker.firstChild)
           picker.value = String(shown)
         }
-        say(`Updated to v${shown}.`)
+        say(`Updated to v${shown}.`, true)
         if (parts) refreshParts(parts)
       })
       .catch(() => {})
@@ -86,9 +96,16 @@ function follow(root: HTMLElement) {
         return
       }
       if (event.type === 'gone') end(event.reason)
-      if (event.type !== 'version' || event.version <= shown) return
-      if (follows) swap()
-      else say(`v${event.version} is out: choose it above to see it.`)
+      if (event.type !== 'version') return
+      if (follows) {
+        if (event.version > shown) swap()
+        return
+      }
+      // An older version stays shown; what names versions learns of the new one.
+      if (event.version <= latest) return
+      latest = event.version
+      say(`v${latest} is out: choose it above to see it.`, true)
+      if (parts) refreshParts(parts)
     }
     socket.onclose = (e) => {
       clearInterval(pinger)

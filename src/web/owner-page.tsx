@@ -59,16 +59,17 @@ export async function ownerPage<E extends AppEnv>(
 }
 
 /**
- * The parts of the owner's page that name versions, at the current version: what the page's
- * script puts in place when a new version lands, so the page says what it shows. Never the
- * message of an action (it stays for the next page).
+ * The parts of the owner's page that name versions, showing the version in `?v=` (else the
+ * current one): what the page's script puts in place when a new version lands, so the page says
+ * what it shows. Never the message of an action (it stays for the next page).
  */
 export async function ownerVersionParts<E extends AppEnv>(
   c: Context<E>,
   session: SessionInfo,
   view: Viewable,
 ) {
-  const parts = await versionParts(c.var.svc, requestOrigin(c), session, view, view.canvas.version)
+  const shown = pickVersion(c.req.query('v'), view.canvas.version)
+  const parts = await versionParts(c.var.svc, requestOrigin(c), session, view, shown)
   return c.html(<VersionParts {...parts} />)
 }
 

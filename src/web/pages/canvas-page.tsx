@@ -67,7 +67,8 @@ export function CanvasPage(
           data-live={props.live}
           data-version={String(props.shown)}
           data-follows={follows ? true : undefined}
-          data-parts={`/c/${id}/parts`}
+          data-latest={String(canvas.version)}
+          data-parts={follows ? `/c/${id}/parts` : `/c/${id}/parts?v=${props.shown}`}
         >
           <ViewerBar
             title={canvas.title}
