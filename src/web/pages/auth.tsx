@@ -57,9 +57,13 @@ export function AuthPage(props: {
         {!(login && props.closed) && (
           <p class="muted">
             {login ? (
-              <a href="/signup">Create an account</a>
+              <a class="btn" href="/signup">
+                Create an account
+              </a>
             ) : (
-              <a href="/login">I have an account</a>
+              <a class="btn" href="/login">
+                I have an account
+              </a>
             )}
           </p>
         )}
