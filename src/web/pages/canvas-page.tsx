@@ -116,9 +116,8 @@ export function CanvasPage(
             siteItems={props.limits.siteItems}
           />
           <Versions {...props} />
-          <h2 id="share" tabindex={-1}>
-            Share links
-          </h2>
+          {/* Not focusable: the page opened at #share gives the focus to its message. */}
+          <h2 id="share">Share links</h2>
           <Notice flash={flashAt(flash, 'share')} />
           <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
           <ShareDialog
