@@ -175,6 +175,8 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
                 More ▾
               </summary>
               <div class="items">
+                {/* On a phone the list is a sheet away from its row: it says which canvas. */}
+                <p class="muted menu-title phone-only">{c.title}</p>
                 {c.expires_at && (
                   <Action
                     csrf={csrf}
