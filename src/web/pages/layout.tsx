@@ -15,8 +15,6 @@ type LayoutProps = {
   header?: boolean
   /** Shared and public pages: Open Graph tags and noindex. */
   og?: { title: string; type: string }
-  /** A class for the body: `fill` for pages whose content takes the whole window. */
-  body?: string
   children: Child
 }
 
@@ -40,7 +38,7 @@ export function Layout(props: LayoutProps) {
           {og && <meta property="og:site_name" content="Canvas" />}
           <script src={APP_JS} defer></script>
         </head>
-        <body class={props.body}>
+        <body>
           {header && <Header user={user} csrf={csrf} />}
           <main class={main === 'normal' ? '' : main}>{children}</main>
         </body>

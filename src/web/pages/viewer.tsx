@@ -101,7 +101,7 @@ export function Viewer(
   },
 ) {
   return (
-    <Layout title={props.title} main="wide" og={props.og} body="fill">
+    <Layout title={props.title} main="wide" og={props.og}>
       <div
         class="viewer"
         data-live={props.live}
@@ -138,7 +138,7 @@ export function FullView(
   },
 ) {
   return (
-    <Layout title={props.title} main="wide" og={props.og} body="fill">
+    <Layout title={props.title} main="wide" og={props.og}>
       <div
         class="viewer full"
         data-live={props.live}
