@@ -91,20 +91,14 @@ try {
   const diffRows = []
   for (const c of diffCases) {
     const [before, after] = c.make()
-    const times = []
-    let result = null
-    for (let i = 0; i <= runs; i++) {
-      const started = process.cpuUsage()
-      result = diffTexts(before, after)
-      const used = process.cpuUsage(started)
-      if (i > 0) times.push((used.user + used.system) / 1000)
-    }
-    times.sort((a, b) => a - b)
+    const lines = cpuOf(() => diffTexts(before, after))
     diffRows.push({
       case: c.name,
-      'median ms': times[times.length >> 1].toFixed(0),
-      'worst ms': times[times.length - 1].toFixed(0),
-      result: result ? `${result.added} added, ${result.removed} removed` : 'too different',
+      'median ms': lines.median,
+      'worst ms': lines.worst,
+      result: lines.result
+        ? `${lines.result.added} added, ${lines.result.removed} removed`
+        : 'too different',
     })
   }
   if (diffRows.length) console.table(diffRows)
@@ -179,6 +173,21 @@ async function blocking(cases) {
   } finally {
     await app.stop()
   }
+}
+
+/** The median and the worst CPU time of `run` over the runs after a warm-up, and its result. */
+function cpuOf(run) {
+  const times = []
+  let result = null
+  for (let i = 0; i <= runs; i++) {
+    const started = process.cpuUsage()
+    result = run()
+    const used = process.cpuUsage(started)
+    if (i > 0) times.push((used.user + used.system) / 1000)
+  }
+  times.sort((a, b) => a - b)
+  const ms = (t) => t.toFixed(0)
+  return { median: ms(times[times.length >> 1]), worst: ms(times[times.length - 1]), result }
 }
 
 /** workerd's CPU time per request of the diff page, each case's two versions in one canvas. */
