@@ -352,8 +352,17 @@ describe("the owner's canvas page", () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('1 line added, 1 line removed.')
-    expect(html).toMatch(/<div class="del"><span>(?:(?!<div).)*line 20<\/span><\/div>/)
-    expect(html).toMatch(/<div class="add"><span>(?:(?!<div).)*line 20 changed<\/span><\/div>/)
+    // Each line with its numbers: a removed one in the old version, an added one in the new, a
+    // kept one in both; the word that changed marked.
+    expect(html).toMatch(
+      /<div class="line del"><span class="num old">21<\/span><span class="text">(?:(?!<div).)*line 20<\/span><\/div>/,
+    )
+    expect(html).toMatch(
+      /<div class="line add"><span class="num new">21<\/span><span class="text">(?:(?!<div).)*line 20<ins> changed<\/ins><\/span><\/div>/,
+    )
+    expect(html).toMatch(
+      /<div class="line same"><span class="num old">18<\/span><span class="num new">18<\/span><span class="text">(?:(?!<div).)*line 17<\/span>/,
+    )
     // Three lines of context on each side, not the whole file.
     expect(html).toContain('line 17')
     expect(html).not.toContain('line 16<')
@@ -422,6 +431,83 @@ describe("the owner's canvas page", () => {
     }
     const budget = [200, 200, 200, 200, 200, 429]
     expect(seen).toEqual([budget, budget])
+  })
+})
+
+/** A canvas of `name` with two versions, `v1` then `v2`, and its diff page's path. */
+async function twoVersions(account: Account, ext: string, v1: string, v2: string) {
+  const mime = ext === 'html' ? 'text/html' : ext === 'md' ? 'text/markdown' : 'text/plain'
+  const canvas = await newCanvas(account.key, v1, { title: `Two.${ext}`, ext, mime })
+  const fileId = await upload(account.key, bytesOf(v2), ext, mime)
+  const patched = await call(`/v1/canvases/${canvas.canvas_id}`, {
+    method: 'PATCH',
+    key: account.key,
+    json: { file_id: fileId },
+  })
+  expect(patched.status).toBe(200)
+  return { id: canvas.canvas_id as string, diff: `/c/${canvas.canvas_id}/diff?from=1&to=2` }
+}
+
+/** The page's diff markup: from its lines' container to the end of the page's main. */
+const linesOf = (html: string) =>
+  html.slice(html.indexOf('<div class="diff-lines'), html.indexOf('</main>'))
+
+describe('the diff page', () => {
+  it('marks the one word that changed in a one-line HTML file', async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(
+      account,
+      'html',
+      '<p>The quick brown fox jumps over the lazy dog.</p>',
+      '<p>The quick red fox jumps over the lazy dog.</p>',
+    )
+    const html = linesOf(await (await call(diff, { cookie: account.cookie })).text())
+    expect(html.match(/<del>/g)).toHaveLength(1)
+    expect(html.match(/<ins>/g)).toHaveLength(1)
+    expect(html).toContain(
+      '&lt;p&gt;The quick <del>brown</del> fox jumps over the lazy dog.&lt;/p&gt;',
+    )
+    expect(html).toContain(
+      '&lt;p&gt;The quick <ins>red</ins> fox jumps over the lazy dog.&lt;/p&gt;',
+    )
+  })
+
+  it('lays the lines out by the screen, or side by side or unified as chosen, by a link', async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(account, 'txt', 'a\nb\nc\n', 'a\nB\nc\nd\n')
+    const page = async (query: string) => {
+      const res = await call(diff + query, { cookie: account.cookie })
+      expect(res.status, query).toBe(200)
+      return res.text()
+    }
+    const auto = await page('')
+    expect(auto).toContain('<div class="diff-lines auto">')
+    // Nothing chosen: both links, neither current; the screen's width picks (assets/diff.css).
+    expect(auto).toMatch(
+      /<a class="btn small when-wide" href="[^"]*&amp;view=split">Side by side<\/a>/,
+    )
+    expect(auto).toMatch(
+      /<a class="btn small when-narrow" href="[^"]*&amp;view=unified">Unified<\/a>/,
+    )
+    expect(auto).not.toContain('aria-current')
+    for (const view of ['split', 'unified']) {
+      const html = await page(`&view=${view}`)
+      expect(html).toContain(`<div class="diff-lines ${view}">`)
+      expect(html).toMatch(
+        new RegExp(`<a class="btn small current" href="[^"]*view=${view}" aria-current="page">`),
+      )
+      // The same lines whichever the layout: the kept ones with a copy for the right-hand side.
+      expect(linesOf(html).replace(view, 'auto')).toBe(linesOf(auto))
+    }
+    expect(linesOf(auto)).toContain(
+      '<div class="block"><div class="line del"><span class="num old">2</span>',
+    )
+    expect(linesOf(auto)).toMatch(
+      /<div class="line same"><span class="num old">3<\/span><span class="num new">3<\/span><span class="text"><span class="sign" aria-hidden="true"> <\/span>c<\/span><span class="text copy" aria-hidden="true"><span class="sign"> <\/span>c<\/span><\/div>/,
+    )
+    const bad = await call(`${diff}&view=sideways`, { cookie: account.cookie })
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toContain('view: must be one of split, unified')
   })
 })
 

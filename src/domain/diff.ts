@@ -9,7 +9,7 @@ import { diffTexts, type DiffHunk } from './text-diff'
 
 const MAX_LINES = 20_000
 
-export type { DiffHunk, DiffLine } from './text-diff'
+export type { DiffHunk, DiffLine, Segment } from './text-diff'
 
 export type VersionDiff =
   | { kind: 'diff'; from: number; to: number; hunks: DiffHunk[]; added: number; removed: number }

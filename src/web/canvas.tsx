@@ -16,7 +16,7 @@ import { canvasActions } from './canvas-actions'
 import { ownerPage, pickVersion } from './owner-page'
 import { frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
-import { DiffPage } from './pages/diff'
+import { DIFF_VIEWS, DiffPage, type DiffView } from './pages/diff'
 import { Viewer } from './pages/viewer'
 import { csrfToken, signedIn } from './session'
 
@@ -112,6 +112,7 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
+  const shown = viewParam(c.req.query('view'))
   const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
   return c.html(
     <DiffPage
@@ -119,14 +120,17 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
       csrf={await csrfToken(svc, session)}
       canvas={view.canvas}
       diff={diff}
+      view={shown}
     />,
   )
 })
 
 canvas.route('/', canvasActions)
 
-/** A version the canvas has: 400 for what cannot be one, 404 for one it does not have. */
-/** A canvas's versions are 1 to its current one: they never skip. */
+/**
+ * A version the canvas has: 400 for what cannot be one, 404 for one it does not have (a canvas's
+ * versions are 1 to its current one: they never skip).
+ */
 function versionParam(raw: string | undefined, current: number, name: string) {
   if (!/^[1-9]\d{0,8}$/.test(raw ?? '')) {
     throw new AppError('invalid_request', `${name}: must be a version number`)
@@ -136,4 +140,13 @@ function versionParam(raw: string | undefined, current: number, name: string) {
     throw new AppError('version_not_found', `${name}: the canvas has no such version`)
   }
   return wanted
+}
+
+/** How the diff page shows the changes: as asked, or (none asked) by the width of the screen. */
+function viewParam(raw: string | undefined): DiffView | null {
+  if (raw === undefined || raw === '') return null
+  if (!DIFF_VIEWS.includes(raw as DiffView)) {
+    throw new AppError('invalid_request', `view: must be one of ${DIFF_VIEWS.join(', ')}`)
+  }
+  return raw as DiffView
 }
