@@ -6,9 +6,10 @@
 // Worker on Miniflare's own server renders the costliest cases in a loop while /health is asked
 // one request after another; its latency beside the same probe with nothing rendering shows how
 // long a frame holds other requests up.
-// The diff page's worst cases (DIFF_WORST_CASES) likewise: the CPU time of the diff in Node, then
-// unless --cpu-only the CPU time workerd spends per request of `/c/:id/diff` on the built Worker
-// (utime + stime from /proc over `--diff-requests` requests, after one warm-up).
+// The diff page's worst cases (DIFF_WORST_CASES) likewise: the CPU time of the diff in Node (and of
+// the rendered view's merge of the same pair, as Markdown and as HTML: median / worst), then unless --cpu-only the CPU time workerd spends
+// per request of `/c/:id/diff` on the built Worker (utime + stime from /proc over
+// `--diff-requests` requests, after one warm-up).
 //   node scripts/bench-render.mjs [--runs 5] [--size-mib 5] [--only <text in the case name>]
 //     [--cpu-only] [--seconds 8] [--renderers 2] [--diff-requests 10]
 import { build } from 'esbuild'
@@ -46,6 +47,7 @@ try {
     stdin: {
       contents: `export { renderTextBody } from './src/render/body'
                  export { diffTexts } from './src/domain/text-diff'
+                 export { mergedHtml, mergedPieces } from './src/domain/rendered-diff'
                  export { WORST_CASES, DIFF_WORST_CASES } from './test/support/worst-cases'`,
       resolveDir: process.cwd(),
       loader: 'ts',
@@ -56,9 +58,8 @@ try {
     outfile: bundle,
     logLevel: 'error',
   })
-  const { renderTextBody, diffTexts, WORST_CASES, DIFF_WORST_CASES } = await import(
-    pathToFileURL(bundle).href
-  )
+  const { renderTextBody, diffTexts, mergedHtml, mergedPieces, WORST_CASES, DIFF_WORST_CASES } =
+    await import(pathToFileURL(bundle).href)
   const rows = []
   for (const c of WORST_CASES) {
     if (values.only && !c.name.includes(values.only)) continue
@@ -92,6 +93,9 @@ try {
   for (const c of diffCases) {
     const [before, after] = c.make()
     const lines = cpuOf(() => diffTexts(before, after))
+    // The rendered view's merge of the same pair (the diff page's frame).
+    const merged = cpuOf(() => mergedPieces(before, after))
+    const html = cpuOf(() => mergedHtml(before, after))
     diffRows.push({
       case: c.name,
       'median ms': lines.median,
@@ -99,6 +103,8 @@ try {
       result: lines.result
         ? `${lines.result.added} added, ${lines.result.removed} removed`
         : 'too different',
+      'Markdown view ms': `${merged.median} / ${merged.worst}`,
+      'HTML view ms': `${html.median} / ${html.worst}${html.result ? '' : ' (not shown)'}`,
     })
   }
   if (diffRows.length) console.table(diffRows)

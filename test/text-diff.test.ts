@@ -1,6 +1,9 @@
 import { Diff, structuredPatch } from 'diff'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { mergedHtml, mergedPieces } from '../src/domain/rendered-diff'
+import { renderHtmlChanges } from '../src/render/changes'
+import { htmlLines, htmlUnits } from '../src/render/html-units'
 import { Work } from '../src/domain/diff-search'
 import { diffTexts, MAX_DIFF_STEPS, MAX_EDIT_LENGTH, type TextDiff } from '../src/domain/text-diff'
 import { MAX_LINE_EDITS, MAX_WORD_CHARS, wordPieces } from '../src/domain/word-diff'
@@ -8,8 +11,9 @@ import { DIFF_WORST_CASES } from './support/worst-cases'
 
 // The diff page's diff: bounded by the work of its searches (lines, then the words of changed
 // lines), whatever the two texts, and when it answers, its hunks are a shortest edit from one text
-// to the other, every line numbered on its sides and the words of a changed line marked. (Its CPU
-// time is measured by `npm run bench:render`, not asserted here.)
+// to the other, every line numbered on its sides and the words of a changed line marked. The
+// rendered view's merged text likewise. (Their CPU time is measured by `npm run bench:render`, not
+// asserted here.)
 
 /**
  * The work the `diff` library does while `run` runs: the comparisons of two lines, and the moves
@@ -60,7 +64,11 @@ describe('the diff of two texts', () => {
   it('does bounded work on every worst case, and says when it gives up', () => {
     for (const c of DIFF_WORST_CASES) {
       const [before, after] = c.make()
-      const views: [string, () => unknown][] = [['lines', () => diffTexts(before, after)]]
+      const views: [string, () => unknown][] = [
+        ['lines', () => diffTexts(before, after)],
+        ['rendered', () => mergedPieces(before, after)],
+        ['rendered as HTML', () => mergedHtml(before, after)],
+      ]
       for (const [view, diff] of views) {
         const work = workOf(diff)
         const name = `${c.name}, ${view}`
@@ -75,6 +83,7 @@ describe('the diff of two texts', () => {
     // 20,000 lines each changed near its end: too different to show, found out within the bound.
     const [before, after] = DIFF_WORST_CASES[0].make()
     expect(diffTexts(before, after)).toBeNull()
+    expect(mergedPieces(before, after)).toBeNull()
   })
 
   it('answers hunks that turn one text into the other, with as few changes as the library', () => {
@@ -292,6 +301,149 @@ describe('the changed words of two lines', () => {
         }
       }),
       { numRuns: 1000 },
+    )
+  })
+})
+
+describe('the merged text of the rendered view', () => {
+  it('holds the new text and the old, word by word where lines changed', () => {
+    const text = fc
+      .array(fc.constantFrom('a b', 'b c d', 'c', '# d', '', '- e f'), { maxLength: 30 })
+      .map((ls) => ls.join('\n'))
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const pieces = mergedPieces(before, after)
+        if (!pieces) throw new Error('a merge of 30 lines gave up')
+        const side = (kind: string) =>
+          pieces
+            .filter((p) => p.kind !== kind)
+            .map((p) => p.text)
+            .join('')
+        expect(side('add')).toBe(before)
+        expect(side('del')).toBe(after)
+      }),
+      { numRuns: 300 },
+    )
+    expect(mergedPieces('# Title\n\nOne two three.\n', '# Title\n\nOne 2 three.\n')).toEqual([
+      { kind: 'same', text: '# Title\n\nOne ' },
+      { kind: 'del', text: 'two' },
+      { kind: 'add', text: '2' },
+      { kind: 'same', text: ' three.\n' },
+    ])
+  })
+})
+
+describe('the merged document of an HTML canvas', () => {
+  /** A document's text, as htmlUnits reads it, without its spaces. */
+  const textOf = (html: string) =>
+    htmlUnits(html, Infinity)!
+      .filter((unit) => unit.kind === 'text')
+      .map((unit) => unit.raw)
+      .join('')
+      .replace(/\s+/g, '')
+  const withoutScripts = (html: string) =>
+    htmlUnits(html, Infinity)!
+      .filter((unit) => unit.kind !== 'script')
+      .map((unit) => unit.raw)
+      .join('')
+
+  it('reads any text whole into units and lines, markup never cut', () => {
+    const text = fc
+      .array(
+        fc.constantFrom(
+          '<',
+          '>',
+          '/',
+          '"',
+          "'",
+          '=',
+          '!',
+          '-',
+          'a',
+          'p',
+          'script',
+          ' ',
+          '\n',
+          '&',
+          ';',
+        ),
+        {
+          maxLength: 40,
+        },
+      )
+      .map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(text, (html) => {
+        const units = htmlUnits(html, Infinity)!
+        expect(units.map((unit) => unit.raw).join('')).toBe(html)
+        const lines = htmlLines(html, Infinity)!
+        expect(lines.join('')).toBe(html)
+        // Every line is whole units: its end is one of theirs.
+        const ends = new Set<number>()
+        let at = 0
+        for (const unit of units) ends.add((at += unit.raw.length))
+        at = 0
+        for (const line of lines) expect(ends.has((at += line.length))).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+    expect(
+      htmlUnits('<p title="a>b">x &amp; y</p><!-- <b> -->\n<script>"</p>"</script>z', Infinity),
+    ).toEqual([
+      { kind: 'markup', raw: '<p title="a>b">' },
+      { kind: 'text', raw: 'x &amp; y' },
+      { kind: 'markup', raw: '</p>' },
+      { kind: 'markup', raw: '<!-- <b> -->' },
+      { kind: 'text', raw: '\n' },
+      { kind: 'script', raw: '<script>"</p>"</script>' },
+      { kind: 'text', raw: 'z' },
+    ])
+  })
+
+  it("is the new document without its scripts, with the old one's text put back, marked", () => {
+    const part = fc.constantFrom(
+      '<p>',
+      '</p>',
+      '<b>',
+      '</b>',
+      '<li class="x">',
+      'one two',
+      'three',
+      ' ',
+      '\n',
+      '&amp;',
+      '&lt;',
+      '<script>x()</script>',
+    )
+    const doc = fc.array(part, { maxLength: 30 }).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(doc, doc, (before, after) => {
+        const pieces = mergedHtml(before, after)
+        if (!pieces) throw new Error('a merge of 30 units gave up')
+        // The new side: the new document, but for its scripts.
+        const added = pieces.filter((p) => p.kind !== 'del').map((p) => p.text)
+        expect(added.join('')).toBe(withoutScripts(after))
+        // The old side: its text, the removed text in place (spaces aside: text of nothing but
+        // spaces is not put back).
+        const old = pieces.map((p) =>
+          p.kind === 'kept' ? textOf(p.text) : p.kind === 'add' ? '' : p.text,
+        )
+        expect(old.join('').replace(/\s+/g, '')).toBe(textOf(before))
+        // What is marked is text, never markup.
+        for (const p of pieces) if (p.kind !== 'kept') expect(p.text).not.toMatch(/<[a-z/!]/i)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('marks a changed word in place, a reference whole, and keeps the doctype first', () => {
+    const page = (word: string, ref: string) =>
+      `<!doctype html>\n<html><head><title>T</title></head><body>\n<h1>Notes</h1>\n<p>The ${word} plan ${ref} more.</p>\n</body></html>\n`
+    const html = renderHtmlChanges(mergedHtml(page('simple', '&amp;'), page('bold', '&lt;'))!)
+    expect(html).toMatch(/^<!doctype html><style>/)
+    expect(html).toContain('<h1>Notes</h1>')
+    expect(html).toContain(
+      '<p>The <del>simple</del><ins>bold</ins> plan <del>&amp;</del><ins>&lt;</ins> more.</p>',
     )
   })
 })

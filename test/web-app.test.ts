@@ -490,6 +490,8 @@ describe('the diff page', () => {
       /<a class="btn small when-narrow" href="[^"]*&amp;view=unified">Unified<\/a>/,
     )
     expect(auto).not.toContain('aria-current')
+    // A text canvas has no rendered view.
+    expect(auto).not.toContain('view=rendered')
     for (const view of ['split', 'unified']) {
       const html = await page(`&view=${view}`)
       expect(html).toContain(`<div class="diff-lines ${view}">`)
@@ -507,7 +509,76 @@ describe('the diff page', () => {
     )
     const bad = await call(`${diff}&view=sideways`, { cookie: account.cookie })
     expect(bad.status).toBe(400)
-    expect(await bad.text()).toContain('view: must be one of split, unified')
+    expect(await bad.text()).toContain('view: must be one of split, unified, rendered')
+  })
+
+  for (const [ext, v1, v2, inserted, deleted] of [
+    [
+      'md',
+      '# Notes\n\nThe plan is simple.\n\n- one\n- two\n\n<script>parent.hacked = 1</script>\n',
+      '# Notes\n\nThe plan is bold.\n\n- one\n- two\n- three\n\n<script>parent.hacked = 1</script>\n',
+      ['<ins>bold</ins>', '<li><ins>three</ins></li>'],
+      ['<del>simple</del>'],
+    ],
+    [
+      'html',
+      '<h1>Notes</h1><p>The plan is simple.</p><ul><li>one</li><li>two</li></ul><script>parent.hacked = 1</script>',
+      '<h1>Notes</h1><p>The plan is bold.</p><ul><li>one</li><li>two</li><li>three</li></ul><script>parent.hacked = 1</script>',
+      // The document's own markup, the new version's: a list item added is a list item.
+      [
+        '<h1>Notes</h1>',
+        '<p>The plan is <del>simple</del><ins>bold</ins>.</p>',
+        '<li><ins>three</ins></li>',
+      ],
+      ['<del>simple</del>'],
+    ],
+  ] as const) {
+    it(`shows a ${ext} canvas's changes rendered, marked, in a frame that runs no script`, async () => {
+      const account = await newAccount()
+      const { id, diff } = await twoVersions(account, ext, v1, v2)
+      const source = await (await call(diff, { cookie: account.cookie })).text()
+      expect(source).toMatch(/<a class="btn small" href="[^"]*&amp;view=rendered">Rendered<\/a>/)
+      // The canvas's markup is text on the app's page, never markup.
+      expect(source).not.toContain('<script>parent')
+      const page = await (await call(`${diff}&view=rendered`, { cookie: account.cookie })).text()
+      expect(page).not.toContain('<script>parent')
+      expect(page).not.toContain('class="diff-lines')
+      const frame = /<iframe src="([^"]+)" title="[^"]*" sandbox="([^"]*)"/.exec(page)!
+      expect(frame[1]).toContain(`/_frame/${id}/1-2/changes?`)
+      expect(frame[2]).not.toContain('allow-scripts')
+      expect(frame[2]).not.toContain('allow-same-origin')
+      const res = await call(frame[1].replaceAll('&amp;', '&'))
+      expect(res.status).toBe(200)
+      const csp = res.headers.get('Content-Security-Policy')!
+      expect(csp).toMatch(/^sandbox /)
+      expect(csp).not.toContain('allow-scripts')
+      expect(csp).not.toContain('allow-same-origin')
+      expect(csp).toContain("default-src 'none'")
+      const body = await res.text()
+      for (const mark of [...inserted, ...deleted]) expect(body).toContain(mark)
+      expect(body).not.toMatch(/<script/i)
+      expect(body).not.toMatch(/[\uE000-\uE003]/)
+      // Only the pair signed: another pair, or the same pair on another canvas, is refused.
+      const other = frame[1].replaceAll('&amp;', '&').replace('/1-2/', '/2-1/')
+      expect((await call(other)).status).toBe(403)
+    })
+  }
+
+  it("the rendered view draws on the session's budget of diffs", async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(account, 'md', 'one\n', 'two\n')
+    const page = await (await call(`${diff}&view=rendered`, { cookie: account.cookie })).text()
+    const src = /<iframe src="([^"]+)"/.exec(page)![1].replaceAll('&amp;', '&')
+    const limited = { DIFF_LIMITER: env.AUTH_LIMITER_SMALL }
+    let statuses: number[] = []
+    // The limiter counts in the wall clock's minutes: a run that straddles one starts afresh.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const minute = Math.floor(Date.now() / 60_000)
+      statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await call(src, { env: limited })).status)
+      if (Math.floor(Date.now() / 60_000) === minute) break
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
   })
 })
 

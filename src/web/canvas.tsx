@@ -14,7 +14,7 @@ import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
 import { ownerPage, pickVersion } from './owner-page'
-import { frameUrls, liveUrl } from './frame-links'
+import { changesFrameUrl, frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
 import { DIFF_VIEWS, DiffPage, type DiffView } from './pages/diff'
 import { Viewer } from './pages/viewer'
@@ -103,7 +103,8 @@ canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
 })
 
 // The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
-// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy.
+// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy. Its
+// rendered view is a content frame, which draws on the same budget.
 canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
@@ -114,6 +115,8 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
   const shown = viewParam(c.req.query('view'))
   const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
+  const rendered = shown === 'rendered' && diff.kind === 'diff' && diff.rendered !== null
+  const grant = { kind: 'owner', sessionId: session.sessionId } as const
   return c.html(
     <DiffPage
       user={session.user}
@@ -121,6 +124,11 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
       canvas={view.canvas}
       diff={diff}
       view={shown}
+      renderedSrc={
+        rendered
+          ? await changesFrameUrl(svc, requestOrigin(c), canvasId, { from, to }, grant)
+          : null
+      }
     />,
   )
 })

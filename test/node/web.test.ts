@@ -727,8 +727,8 @@ describe('layout', () => {
       ],
     })
     owned = ['/', '/?q=report', '/settings', `/c/${id}`, `/c/${id}/diff?from=1&to=2`]
-    // The diff side by side on any screen: its lines scroll, never the page.
-    owned.push(`/c/${id}/diff?from=1&to=2&view=split`)
+    // The diff side by side on any screen (its lines scroll, never the page), and rendered.
+    owned.push(`/c/${id}/diff?from=1&to=2&view=split`, `/c/${id}/diff?from=1&to=2&view=rendered`)
     owned.push(`/c/${siteId}`)
     owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
     visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]

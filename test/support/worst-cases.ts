@@ -186,6 +186,22 @@ export const DIFF_WORST_CASES: DiffWorstCase[] = [
     make: () => ['a'.repeat(2 ** 20 - 1), 'a'.repeat(2 ** 19) + 'b' + 'a'.repeat(2 ** 19 - 2)],
   },
   {
+    // For the rendered view of an HTML canvas, read unit by unit: as many units as 1 MiB holds.
+    name: 'diff: 1 MiB of tags on one line, each changed',
+    make: () => ['<i>'.repeat(349_000), '<b>'.repeat(349_000)],
+  },
+  {
+    name: 'diff: a page of 10,000 paragraphs, a word changed in every 50th (shown)',
+    make: () => [
+      lines(10_000, (i) => `<p class="p">Paragraph ${i} says &amp; means <b>this</b>.</p>`),
+      lines(10_000, (i) =>
+        i % 50 === 25
+          ? `<p class="p">Paragraph ${i} says &amp; means <b>that</b>.</p>`
+          : `<p class="p">Paragraph ${i} says &amp; means <b>this</b>.</p>`,
+      ),
+    ],
+  },
+  {
     name: 'diff: 182 lines changed, spread out (shown)',
     make: () => [
       lines(20_000, (i) => `line ${i}`),

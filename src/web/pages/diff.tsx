@@ -1,13 +1,15 @@
 import type { DiffHunk, DiffLine, Segment, VersionDiff } from '../../domain/diff'
 import { Layout, type User } from './layout'
+import { STATIC } from './viewer'
 
 // The changes between two versions: line numbers on both sides, the changed words of a changed
 // line marked, side by side on a wide screen and unified on a narrow one. One markup serves both
 // layouts (assets/diff.css): each place where lines changed is a block whose removed lines take
 // the left column and added ones the right, so the n-th removed line sits beside the n-th added.
-// A person can choose either layout.
+// A person can choose either layout, or, for Markdown and HTML, the rendered view: a content frame
+// (web/frames.ts), since it shows what the canvas holds.
 
-export const DIFF_VIEWS = ['split', 'unified'] as const
+export const DIFF_VIEWS = ['split', 'unified', 'rendered'] as const
 export type DiffView = (typeof DIFF_VIEWS)[number]
 
 export function DiffPage(props: {
@@ -17,6 +19,8 @@ export function DiffPage(props: {
   diff: VersionDiff
   /** As asked; null: side by side or unified by the width of the screen. */
   view: DiffView | null
+  /** The rendered view's frame, when it is the one shown. */
+  renderedSrc: string | null
 }) {
   const { canvas, diff } = props
   return (
@@ -43,9 +47,19 @@ export function DiffPage(props: {
             <Views
               base={`/c/${canvas.canvas_id}/diff?from=${diff.from}&to=${diff.to}`}
               view={props.view}
+              rendered={diff.rendered !== null}
             />
           </div>
-          <Lines diff={diff} view={props.view} />
+          {props.view === 'rendered' && props.renderedSrc ? (
+            <Rendered src={props.renderedSrc} title={`${canvas.title}, changes rendered`} />
+          ) : (
+            <>
+              {props.view === 'rendered' && (
+                <p class="notice">Only Markdown and HTML canvases have a rendered view.</p>
+              )}
+              <Lines diff={diff} view={props.view} />
+            </>
+          )}
         </>
       )}
     </Layout>
@@ -53,7 +67,7 @@ export function DiffPage(props: {
 }
 
 /** Links to each view; with none chosen, the one the screen's width shows looks chosen. */
-function Views(props: { base: string; view: DiffView | null }) {
+function Views(props: { base: string; view: DiffView | null; rendered: boolean }) {
   const link = (view: DiffView, label: string, auto: string) => {
     const current = props.view === view
     const classes = ['btn', 'small', current ? 'current' : props.view === null ? auto : '']
@@ -71,7 +85,24 @@ function Views(props: { base: string; view: DiffView | null }) {
     <nav class="actions diff-views" aria-label="How the changes are shown">
       {link('split', 'Side by side', 'when-wide')}
       {link('unified', 'Unified', 'when-narrow')}
+      {props.rendered && link('rendered', 'Rendered', '')}
     </nav>
+  )
+}
+
+function Rendered(props: { src: string; title: string }) {
+  return (
+    <div class="diff-rendered">
+      <p class="muted">
+        The new version, with <ins>added text</ins> and <del>removed text</del> marked.
+      </p>
+      <iframe
+        src={props.src}
+        title={props.title}
+        sandbox={STATIC}
+        referrerpolicy="no-referrer"
+      ></iframe>
+    </div>
   )
 }
 
@@ -79,7 +110,7 @@ type Shown = Extract<VersionDiff, { kind: 'diff' }>
 
 function Lines(props: { diff: Shown; view: DiffView | null }) {
   const { diff } = props
-  const layout = props.view ?? 'auto'
+  const layout = props.view === 'split' || props.view === 'unified' ? props.view : 'auto'
   return (
     <div class="diff-scroll">
       <div class={`diff-lines ${layout}`}>
