@@ -16,6 +16,11 @@ const EXAMPLES: Record<string, string[]> = {
   config: ['svc config show', 'svc config set web_url https://canvas.example'],
   'config show': ['svc config show --json'],
   'config set': ['svc config set endpoint https://api.canvas.example'],
+  status: [
+    'svc status                       # endpoint, web URL, key: where each comes from; does the key work?',
+    'svc status --endpoint https://canvas.example   # the key in use, checked there',
+    'svc status --json',
+  ],
   whoami: ['svc whoami', 'svc whoami --json'],
   usage: ['svc usage'],
   push: [

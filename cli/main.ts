@@ -12,6 +12,7 @@ const subCommands = {
   login: () => import('./commands/login').then((m) => m.default),
   logout: () => import('./commands/logout').then((m) => m.default),
   config: () => import('./commands/config').then((m) => m.default),
+  status: () => import('./commands/status').then((m) => m.default),
   whoami: () => import('./commands/whoami').then((m) => m.default),
   usage: () => import('./commands/usage').then((m) => m.default),
   push: () => import('./commands/push').then((m) => m.default),

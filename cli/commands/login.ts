@@ -2,8 +2,9 @@ import { defineCommand } from 'citty'
 import { Api } from '../client'
 import { DEFAULT_URL, normalizeUrl, readConfig, resolveSettings, writeConfig } from '../config'
 import { CliError } from '../errors'
-import { begin, globalArgs, print, printJson } from '../shared'
+import { begin, globalArgs, note, print, printJson } from '../shared'
 import { ask } from '../prompt'
+import { explained } from '../status'
 import type { Me } from '../types'
 
 export default defineCommand({
@@ -37,9 +38,31 @@ export default defineCommand({
     endpoint = normalizeUrl(endpoint, 'endpoint')
     webUrl = normalizeUrl(webUrl, 'web_url')
     // The key is checked before anything is saved.
-    const me = await new Api(endpoint, token.trim()).request<Me>('/v1/me')
-    writeConfig({ ...readConfig(), api_key: token.trim(), endpoint, web_url: webUrl })
-    if (args.json) return printJson({ ...me, endpoint, web_url: webUrl })
-    print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
+    const apiKey = token.trim()
+    const me = await new Api(endpoint, apiKey).request<Me>('/v1/me').catch((err: unknown) => {
+      if (!(err instanceof CliError)) throw err
+      const why = explained(err, { endpoint, apiKey })
+      throw new CliError(`${why.message}; nothing saved`, why.code)
+    })
+    writeConfig({ ...readConfig(), api_key: apiKey, endpoint, web_url: webUrl })
+    if (args.json) printJson({ ...me, endpoint, web_url: webUrl })
+    else print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
+    overridden({ apiKey, endpoint, webUrl })
   },
 })
+
+/**
+ * The environment wins over the file: a variable that sets another value than the one just saved
+ * is named, or the next command would use it without a word.
+ */
+function overridden(saved: { apiKey: string; endpoint: string; webUrl: string }) {
+  const { sources, ...inUse } = resolveSettings()
+  for (const setting of ['apiKey', 'endpoint', 'webUrl'] as const) {
+    const source = sources[setting]
+    if (source.from === 'env' && inUse[setting] !== saved[setting]) {
+      note(`${source.name} is set: commands use it, not the ${NAMES[setting]} just saved`)
+    }
+  }
+}
+
+const NAMES = { apiKey: 'key', endpoint: 'endpoint', webUrl: 'web URL' }

@@ -175,7 +175,7 @@ describe('login, logout and config', () => {
     ])
     expect(bad).toMatchObject({
       code: 1,
-      stderr: 'error: invalid or revoked API key (unauthorized)\n',
+      stderr: `error: ${server.url} refused the key: invalid or revoked API key; nothing saved (unauthorized)\n`,
     })
     expect(existsSync(join(home, '.svc/config.json'))).toBe(false)
     const noTty = await svc(home, ['login', '--endpoint', server.url])
@@ -209,40 +209,83 @@ describe('login, logout and config', () => {
     expect(show.stdout).not.toContain(key)
 
     expect((await svc(home, ['whoami'])).stdout).toContain('cli@example.com')
+    // A variable that wins over what was just saved is named, else the next command surprises.
+    const overridden = await svc(home, ['login', '--token', key, '--endpoint', server.url], {
+      CANVAS_API_KEY: readKey,
+    })
+    expect(overridden).toMatchObject({
+      code: 0,
+      stderr: 'CANVAS_API_KEY is set: commands use it, not the key just saved\n',
+    })
     const logout = await svc(home, ['logout'])
     expect(logout.stdout).toBe('logged out\n')
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
     expect((await svc(home, ['whoami'])).code).toBe(1)
   })
 
-  it('login asks on a terminal, with defaults, without echoing the key', async () => {
-    const home = newHome()
-    // `script` gives svc a pseudo-terminal, as a person typing would.
-    const child = spawn(
-      'script',
-      ['-qec', `node ${SVC} login --endpoint ${server.url}`, '/dev/null'],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
-      },
-    )
+  /**
+   * `svc login` on a pseudo-terminal (`script`), as a person typing would use it: each answer is
+   * typed once its question shows. Answers the questions in the order they were asked.
+   */
+  async function loginOnTerminal(home: string, answers: Record<string, string>) {
+    const child = spawn('script', ['-qec', `node ${SVC} login`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+    })
     let out = ''
-    child.stdout.on('data', (d) => (out += d))
-    const answers = ['\r', 'https://web.example\r', `${key}\r`]
-    const timer = setInterval(() => answers.length && child.stdin.write(answers.shift()!), 300)
+    const asked: string[] = []
+    child.stdout.on('data', (d) => {
+      out += d
+      for (const [question, answer] of Object.entries(answers)) {
+        if (asked.includes(question) || !out.includes(question)) continue
+        asked.push(question)
+        child.stdin.write(answer + '\r')
+      }
+    })
     const code = await new Promise((resolve) => child.on('close', resolve))
-    clearInterval(timer)
-    expect(code).toBe(0)
-    expect(out).toContain(`Endpoint [${server.url}]:`)
-    // The endpoint just given is the web address on offer, not the default one.
-    expect(out).toContain(`Web URL [${server.url}]:`)
-    expect(out).toContain('API key:')
-    expect(out).toContain('logged in as cli@example.com')
-    expect(out).not.toContain(key)
+    return { code, out, asked }
+  }
+
+  it('login asks on a terminal: the endpoint first, the key last and unechoed', async () => {
+    const home = newHome()
+    const res = await loginOnTerminal(home, {
+      // Nothing saved yet: the local default is on offer; the one typed replaces it.
+      'Endpoint [http://127.0.0.1:8787]:': server.url,
+      // The endpoint just given is the web address on offer, not the default one.
+      [`Web URL [${server.url}]:`]: 'https://web.example',
+      'API key:': key,
+    })
+    expect(res.code, res.out).toBe(0)
+    expect(res.asked).toEqual([
+      'Endpoint [http://127.0.0.1:8787]:',
+      `Web URL [${server.url}]:`,
+      'API key:',
+    ])
+    expect(res.out).toContain('logged in as cli@example.com')
+    expect(res.out).not.toContain(key)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
       endpoint: server.url,
       web_url: 'https://web.example',
     })
+  })
+
+  it('login on a terminal offers the saved endpoint, and saves nothing when the key fails', async () => {
+    const home = newHome()
+    expect((await svc(home, ['config', 'set', 'endpoint', server.url])).code).toBe(0)
+    const before = readFileSync(join(home, '.svc/config.json'), 'utf8')
+    const wrong = 'svc_' + 'w'.repeat(40)
+    const res = await loginOnTerminal(home, {
+      [`Endpoint [${server.url}]:`]: '',
+      [`Web URL [${server.url}]:`]: '',
+      'API key:': wrong,
+    })
+    expect(res.code, res.out).toBe(1)
+    expect(res.asked).toHaveLength(3)
+    expect(res.out).toContain(
+      `error: ${server.url} refused the key: invalid or revoked API key; nothing saved (unauthorized)`,
+    )
+    expect(res.out).not.toContain(wrong)
+    expect(readFileSync(join(home, '.svc/config.json'), 'utf8')).toBe(before)
   })
 
   it('login --endpoint without --web-url prints links that work: the endpoint is the web URL', async () => {
@@ -350,6 +393,166 @@ describe('login, logout and config', () => {
       CANVAS_ENDPOINT: closed,
     })
     expect(envEndpoint.stderr).toContain('network_error')
+  })
+})
+
+describe('status and whoami', () => {
+  /** Each line of a report as its columns (two spaces or more apart). */
+  const report = (stdout: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/))
+  const masked = (k: string) => `${k.slice(0, 8)}…${k.slice(-4)}`
+  const withConfig = (config: Record<string, string>) => {
+    const home = newHome()
+    mkdirSync(join(home, '.svc'), { mode: 0o700 })
+    writeFileSync(join(home, '.svc/config.json'), JSON.stringify(config))
+    return home
+  }
+
+  it('say which endpoint, web URL and key are in use, where each came from, and whose key it is', async () => {
+    const home = await loggedIn()
+    const res = await svc(home, ['status'])
+    expect(res).toMatchObject({ code: 0, stderr: '' })
+    expect(report(res.stdout)).toEqual([
+      ['user', 'cli@example.com'],
+      ['workspace', expect.stringMatching(/^cli \(\w+\)$/)],
+      ['scopes', 'read, write (key cli)'],
+      ['endpoint', server.url, 'from ~/.svc/config.json'],
+      ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
+      ['API key', masked(key), 'from ~/.svc/config.json'],
+      ['config', '~/.svc/config.json'],
+    ])
+    expect(res.stdout).not.toContain(key)
+    // whoami says the same.
+    expect(await svc(home, ['whoami'])).toMatchObject({ code: 0, stdout: res.stdout })
+
+    // The environment wins over the file, and is named; the config's web URL still holds for the
+    // config's own endpoint.
+    const env = await svc(home, ['status'], {
+      CANVAS_API_KEY: readKey,
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(report(env.stdout)).toEqual([
+      ['user', 'cli@example.com'],
+      ['workspace', expect.any(String)],
+      ['scopes', 'read (key cli)'],
+      ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
+      ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
+      ['API key', masked(readKey), 'from CANVAS_API_KEY'],
+      ['config', '~/.svc/config.json'],
+    ])
+    const told = await svc(home, ['status', '--json'], { CANVAS_WEB_URL: 'https://told.example' })
+    expect(JSON.parse(told.stdout).sources.web_url).toEqual({
+      from: 'env',
+      name: 'CANVAS_WEB_URL',
+    })
+
+    // A config of another deployment: its web URL is passed over, and the report says why.
+    const other = withConfig({ endpoint: 'https://other.example', web_url: 'https://web.other' })
+    const elsewhere = await svc(other, ['status'], {
+      CANVAS_API_KEY: key,
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(elsewhere.code, elsewhere.stderr).toBe(0)
+    expect(report(elsewhere.stdout).slice(3, 5)).toEqual([
+      ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
+      [
+        'web URL',
+        server.url,
+        "same as the endpoint (the config's web_url is for https://other.example)",
+      ],
+    ])
+    // Flags check other values without saving them.
+    const flags = await svc(
+      other,
+      ['status', '--json', '--endpoint', server.url, '--web-url', 'https://flag.example'],
+      { CANVAS_API_KEY: key },
+    )
+    expect(flags.code, flags.stderr).toBe(0)
+    const flagged = JSON.parse(flags.stdout)
+    expect(flagged).toMatchObject({
+      endpoint: server.url,
+      web_url: 'https://flag.example',
+      sources: {
+        endpoint: { from: 'flag', name: '--endpoint' },
+        web_url: { from: 'flag', name: '--web-url' },
+        api_key: { from: 'env', name: 'CANVAS_API_KEY' },
+      },
+      user: { email: 'cli@example.com' },
+      error: null,
+    })
+    expect(readFileSync(join(other, '.svc/config.json'), 'utf8')).toContain('other.example')
+  })
+
+  it('say why a key does not work, after the report, and exit 1', async () => {
+    const wrong = 'svc_' + 'x'.repeat(40)
+    // Nothing set: the defaults, and no key to try.
+    const bare = await svc(newHome(), ['status'])
+    expect(bare.code).toBe(1)
+    expect(report(bare.stdout)).toEqual([
+      ['endpoint', 'http://127.0.0.1:8787', 'the default'],
+      ['web URL', 'http://127.0.0.1:8787', 'same as the endpoint'],
+      ['API key', '(none)', 'not set'],
+      ['config', '~/.svc/config.json', '(no file yet)'],
+    ])
+    expect(bare.stderr).toBe(
+      'error: not logged in: run `svc login` or set CANVAS_API_KEY (unauthorized)\n',
+    )
+
+    // A value that is no URL names where it was set, the place to fix it.
+    expect(await svc(newHome(), ['status'], { CANVAS_ENDPOINT: 'ftp://x' })).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "error: CANVAS_ENDPOINT must be an http(s) URL, got 'ftp://x' (usage)\n",
+    })
+    const badFile = withConfig({ endpoint: server.url, web_url: 'nope' })
+    expect((await svc(badFile, ['status'])).stderr).toBe(
+      `error: web_url in ${join(badFile, '.svc/config.json')} must be an http(s) URL, got 'nope' (usage)\n`,
+    )
+
+    const closed = `http://127.0.0.1:${await freePort()}`
+    for (const [env, stderr, code] of [
+      [
+        { CANVAS_API_KEY: wrong, CANVAS_ENDPOINT: server.url },
+        `error: ${server.url} refused the key: invalid or revoked API key (unauthorized)\n`,
+        'unauthorized',
+      ],
+      [
+        { CANVAS_API_KEY: key, CANVAS_ENDPOINT: closed },
+        `error: cannot reach ${closed}: ECONNREFUSED (network_error)\n`,
+        'network_error',
+      ],
+      [
+        { CANVAS_API_KEY: key, CANVAS_ENDPOINT: `${server.url}/elsewhere` },
+        `error: ${server.url}/elsewhere answered HTTP 404 Not Found: is it a Canvas API? (http_404)\n`,
+        'http_404',
+      ],
+    ] as const) {
+      for (const command of ['status', 'whoami']) {
+        const res = await svc(newHome(), [command], env)
+        expect([res.code, res.stderr], command).toEqual([1, stderr])
+        // The settings are reported; no account, since none answered.
+        expect(report(res.stdout).map((line) => line[0])).toEqual([
+          'endpoint',
+          'web URL',
+          'API key',
+          'config',
+        ])
+        const json = await svc(newHome(), [command, '--json'], env)
+        expect(json.code).toBe(1)
+        const message = stderr.slice('error: '.length, -` (${code})\n`.length)
+        expect(JSON.parse(json.stdout)).toMatchObject({
+          user: null,
+          workspace: null,
+          key: null,
+          endpoint: env.CANVAS_ENDPOINT,
+          error: { code, message },
+        })
+        expect(JSON.parse(json.stderr)).toEqual({ error: { code, message } })
+      }
+    }
   })
 })
 
@@ -781,12 +984,21 @@ describe('--json, for scripts and agents', () => {
       path: out,
     })
     expect(readFileSync(out, 'utf8')).toBe('one')
-    expect(await run(['whoami'])).toStrictEqual({
+    const config = join(home, '.svc/config.json')
+    const fromConfig = { from: 'config', name: config }
+    const status = {
       user: { user_id: expect.any(String), email: 'cli@example.com' },
       workspace: { workspace_id: expect.any(String), name: 'cli' },
       key: { key_id: expect.any(String), name: 'cli', scopes: ['read', 'write'] },
       endpoint: server.url,
-    })
+      web_url: 'https://canvas.example',
+      api_key: `${key.slice(0, 8)}…${key.slice(-4)}`,
+      config,
+      sources: { endpoint: fromConfig, web_url: fromConfig, api_key: fromConfig },
+      error: null,
+    }
+    expect(await run(['whoami'])).toStrictEqual(status)
+    expect(await run(['status'])).toStrictEqual(status)
     expect(await run(['usage'])).toMatchObject({ canvases: { total: expect.any(Number) } })
     expect(await run(['view', id])).toStrictEqual({
       canvas_id: id,
@@ -807,7 +1019,8 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
 
     // Failures: one JSON error on stderr, nothing on stdout, the exit code of its kind.
-    const missing = await svc(home, ['whoami', '--json'])
+    // (status and whoami report even then: test 'status and whoami' below.)
+    const missing = await svc(home, ['list', '--json'])
     expect(missing.code).toBe(1)
     expect(missing.stdout).toBe('')
     expect(JSON.parse(missing.stderr)).toEqual({
