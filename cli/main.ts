@@ -17,6 +17,7 @@ const subCommands = {
   usage: () => import('./commands/usage').then((m) => m.default),
   push: () => import('./commands/push').then((m) => m.default),
   pull: () => import('./commands/pull').then((m) => m.default),
+  open: () => import('./commands/open').then((m) => m.default),
   list: () => import('./commands/list').then((m) => m.default),
   share: () => import('./commands/share').then((m) => m.default),
   shares: () => import('./commands/shares').then((m) => m.default),

@@ -77,7 +77,7 @@ describe('basics', () => {
     const pushHelp = await svc(home, ['push', '--help'])
     expect(pushHelp.stdout).toContain('--save')
     for (const [args, message] of [
-      [['nope'], "error: unknown command 'nope'; see svc --help (usage)\n"],
+      [['frobnicate'], "error: unknown command 'frobnicate'; see svc --help (usage)\n"],
       [['list', '--bogus'], "error: unknown option '--bogus'; see --help (usage)\n"],
       [['push'], 'error: Missing required positional argument: FILE (usage)\n'],
       [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
@@ -112,7 +112,7 @@ describe('basics', () => {
 
   it('help text is written one way: every description a capitalised phrase', async () => {
     const commands =
-      'login logout config whoami usage push pull list share shares unshare view download versions rollback update save delete renderers'
+      'login logout config status whoami usage push pull open list share shares unshare view download versions rollback update save delete renderers'
     const home = newHome()
     const top = (await svc(home, ['--help'])).stdout
     for (const name of commands.split(' ')) {
@@ -847,8 +847,9 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
     const list = JSON.parse((await svc(home, ['list', '--json'])).stdout)
     expect(list.canvases.find((c: any) => c.canvas_id === id).expires_at).toBeNull()
 
-    const view = await svc(home, ['view', id])
-    expect(view).toMatchObject({ code: 0, stdout: `https://canvas.example/c/${id}\n` })
+    // `true` stands in for the browser (test/node/cli-open.test.ts tests the opening itself).
+    const view = await svc(home, ['view', id], { BROWSER: 'true' })
+    expect(view).toMatchObject({ code: 0, stdout: `https://canvas.example/c/${id}\n`, stderr: '' })
 
     const usage = await svc(home, ['usage'])
     expect(usage.stdout).toMatch(/^canvases  \d+ \(\d+ permanent, \d+ temporary; \d+ public\)\n/)
@@ -1000,10 +1001,13 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['whoami'])).toStrictEqual(status)
     expect(await run(['status'])).toStrictEqual(status)
     expect(await run(['usage'])).toMatchObject({ canvases: { total: expect.any(Number) } })
-    expect(await run(['view', id])).toStrictEqual({
-      canvas_id: id,
-      view_url: `https://canvas.example/c/${id}`,
-    })
+    for (const command of ['open', 'view']) {
+      expect(await run([command, id], { BROWSER: 'true' })).toStrictEqual({
+        canvas_id: id,
+        view_url: `https://canvas.example/c/${id}`,
+        opened: true,
+      })
+    }
     expect(await run(['config', 'show'])).toStrictEqual({
       config: join(home, '.svc/config.json'),
       endpoint: server.url,
