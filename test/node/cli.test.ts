@@ -564,9 +564,11 @@ describe('push, pull, list', () => {
     expect(res.code, res.stderr).toBe(0)
     const [id, status, url] = res.stdout.trim().split('\n')
     expect(id).toMatch(/^[A-Za-z0-9]{20}$/)
-    expect(status).toMatch(/^version 1 · expires \d{4}-/)
+    expect(status).toMatch(/^version 1 · expires in 24 h, at \d\d:\d\d tomorrow$/)
     expect(url).toBe(`https://canvas.example/c/${id}`)
     expect(res.stderr).toBe('')
+    const saved = await svc(home, ['push', path, '--save'])
+    expect(saved.stdout.split('\n')[1]).toBe('version 1 · does not expire')
 
     const json = await svc(home, [
       'push',
@@ -589,6 +591,28 @@ describe('push, pull, list', () => {
       version: 1,
       view_url: `https://canvas.example/c/${canvas.canvas_id}`,
     })
+  })
+
+  it('push says when the canvas expires on the local clock; --json keeps the ISO time', async () => {
+    const home = await loggedIn()
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
+      const res = await svc(home, ['push', file('clock.txt', zone)], { TZ: zone })
+      expect(res.code, res.stderr).toBe(0)
+      const [id, status] = res.stdout.split('\n')
+      const listed = JSON.parse((await svc(home, ['list', '--limit', '100', '--json'])).stdout)
+      const expires = listed.canvases.find((c: any) => c.canvas_id === id).expires_at
+      expect(expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      const clock = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(expires))
+      // A day later is tomorrow, unless midnight passed between the push and its answer.
+      expect(status, zone).toMatch(
+        new RegExp(`^version 1 · expires in 24 h, at ${clock}( tomorrow)?$`),
+      )
+    }
   })
 
   it('push --id makes a new version; ext falls back to txt or bin', async () => {
@@ -692,7 +716,7 @@ describe('push, pull, list', () => {
     const table = (await svc(home, ['list'])).stdout.split('\n')
     expect(table[0]).toMatch(/^ID\s+TITLE\s+TYPE\s+VERSION\s+SIZE\s+VISIBILITY\s+EXPIRY$/)
     expect(table[1]).toMatch(
-      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+expires `),
+      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+in 24 h$`),
     )
     const md = JSON.parse((await svc(home, ['list', '--type', 'md', '--json'])).stdout)
     expect(md.canvases.every((c: any) => c.ext === 'md')).toBe(true)
@@ -723,7 +747,7 @@ describe('sharing and downloads', () => {
     // The link has no expiry of its own, but it dies with the temporary canvas.
     expect(plain.stderr).toMatch(
       new RegExp(
-        `^expires with the canvas \\d{4}-\\S+ \\(svc save ${id} lets it live as asked\\)\\n$`,
+        `^expires with the canvas in 24 h, at \\d\\d:\\d\\d( tomorrow)? \\(svc save ${id} lets it live as asked\\)\\n$`,
       ),
     )
     // A week asked of a canvas that lives a day: the day is what it gets, and says.
@@ -731,7 +755,7 @@ describe('sharing and downloads', () => {
     const week = await svc(home, ['share', day.canvas_id, '--expires', '7d', '--json'])
     expect(JSON.parse(week.stdout).expires_at).toBe(day.expires_at)
     const kept = idOf((await svc(home, ['push', file('kept.txt', 'kept'), '--save'])).stdout)
-    expect((await svc(home, ['share', kept])).stderr).toBe('never expires\n')
+    expect((await svc(home, ['share', kept])).stderr).toBe('does not expire\n')
     const token = plain.stdout.trim().split('/s/')[1]
 
     const dir = mkdtempSync(join(work, 'dl-'))
@@ -773,7 +797,7 @@ describe('sharing and downloads', () => {
       '1',
     ])
     expect(locked.stderr).toMatch(
-      /^expires \S+ · at most 5 views · pinned to version 1 · password protected\n$/,
+      /^expires in 2 h, at \d\d:\d\d( tomorrow)? · at most 5 views · pinned to version 1 · password protected\n$/,
     )
     const lockedToken = locked.stdout.trim().split('/s/')[1]
     const noPassword = await svc(anon, ['download', lockedToken, '-o', '-'], {
@@ -824,7 +848,7 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
     await svc(home, ['push', file('v3.txt', 'three'), '--id', id])
     const versions = (await svc(home, ['versions', id])).stdout.split('\n')
     expect(versions[0]).toMatch(/^VERSION\s+SIZE\s+CREATED\s+SHA256$/)
-    expect(versions[1]).toMatch(/^3\s+5 B\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+[0-9a-f]{12}$/)
+    expect(versions[1]).toMatch(/^3\s+5 B\s+(just now|\d min ago)\s+[0-9a-f]{12}$/)
 
     expect((await svc(home, ['rollback', id, '2'])).stdout).toBe(
       `${id} is now version 4 (the content of version 2)\n`,
@@ -1060,9 +1084,7 @@ describe('--json, for scripts and agents', () => {
     expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
     // No expiry of its own: it ends with the temporary canvas, and says so.
     expect(table.stdout).toMatch(
-      new RegExp(
-        `${second.token} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(canvas\\) +0 +3 +latest +yes`,
-      ),
+      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes`),
     )
 
     const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])
