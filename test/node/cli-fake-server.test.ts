@@ -231,7 +231,7 @@ describe('kept-alive connections', () => {
   it('a request on a connection the server has just closed is sent again', async () => {
     const out = join(mkdtempSync(join(work, 'pull-')), 'out')
     const res = await run(['pull', 'dropped', '-o', out])
-    expect(res).toMatchObject({ code: 0, stderr: `wrote 2 files (8 B) to ${out}\n` })
+    expect(res).toMatchObject({ code: 0, stderr: `wrote 2 files (8 B, version 2) to ${out}\n` })
     expect(drops).toBe(1)
     expect(readdirSync(out).sort()).toEqual(['a.txt', 'index.html'])
   })

@@ -649,22 +649,34 @@ describe('push, pull, list', () => {
     const home = await loggedIn()
     const id = idOf((await svc(home, ['push', file('data.csv', 'a,b\n1,2\n')])).stdout)
     await svc(home, ['push', file('data2.csv', 'a,b\n3,4\n'), '--id', id])
-    expect((await svc(home, ['pull', id])).stdout).toBe('a,b\n3,4\n')
+    // To stdout, the content and nothing else.
+    expect(await svc(home, ['pull', id])).toMatchObject({ stdout: 'a,b\n3,4\n', stderr: '' })
     expect((await svc(home, ['pull', id, '--version', '1'])).stdout).toBe('a,b\n1,2\n')
     // `-o -` is stdout too, never a file named "-".
     const dashDir = mkdtempSync(join(work, 'dash-'))
     expect((await svc(home, ['pull', id, '-o', '-'], {}, dashDir)).stdout).toBe('a,b\n3,4\n')
     expect(readdirSync(dashDir)).toEqual([])
     const out = join(work, 'pulled.csv')
-    expect((await svc(home, ['pull', id, '--output', out])).code).toBe(0)
+    // To a file: what was written said on stderr, stdout left empty.
+    expect(await svc(home, ['pull', id, '--output', out])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `wrote ${out} (8 B, version 2)\n`,
+    })
     expect(readFileSync(out, 'utf8')).toBe('a,b\n3,4\n')
     const again = await svc(home, ['pull', id, '-o', out, '--version', '1'])
     expect(again).toMatchObject({
       code: 1,
       stderr: `error: ${out} exists; pass --force to overwrite it (file_exists)\n`,
     })
-    expect((await svc(home, ['pull', id, '-o', out, '--version', '1', '--force'])).code).toBe(0)
+    expect(await svc(home, ['pull', id, '-o', out, '--version', '1', '--force'])).toMatchObject({
+      code: 0,
+      stderr: `wrote ${out} (8 B, version 1)\n`,
+    })
     expect(readFileSync(out, 'utf8')).toBe('a,b\n1,2\n')
+    const quiet = await svc(home, ['pull', id, '-o', out, '--force', '--json'])
+    expect(quiet.stderr).toBe('')
+    expect(JSON.parse(quiet.stdout)).toStrictEqual({ canvas_id: id, version: 2, path: out })
     const unknown = await svc(home, ['pull', 'nosuchcanvas'])
     expect(unknown).toMatchObject({
       code: 1,
@@ -766,7 +778,8 @@ describe('sharing and downloads', () => {
       { CANVAS_ENDPOINT: server.url, CANVAS_WEB_URL: 'https://canvas.example' },
       dir,
     )
-    expect(byWebUrl.code, byWebUrl.stderr).toBe(0)
+    // What was written, on stderr; nothing on stdout, which holds content only.
+    expect(byWebUrl).toMatchObject({ code: 0, stdout: '', stderr: 'wrote My Page.html (13 B)\n' })
     expect(readFileSync(join(dir, 'My Page.html'), 'utf8')).toBe('<p>shared</p>')
     const refused = await svc(anon, ['download', `${server.url}/s/${token}`], {}, dir)
     expect(refused).toMatchObject({
@@ -777,7 +790,7 @@ describe('sharing and downloads', () => {
       (await svc(anon, ['download', `${server.url}/s/${token}`, '--force'], {}, dir)).code,
     ).toBe(0)
     const byToken = await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })
-    expect(byToken.stdout).toBe('<p>shared</p>')
+    expect(byToken).toMatchObject({ stdout: '<p>shared</p>', stderr: '' })
     const info = await svc(anon, ['download', token, '--info'], { CANVAS_ENDPOINT: server.url })
     expect(JSON.parse(info.stdout)).toMatchObject({
       canvas: { title: 'My Page', ext: 'html', version: 1 },
@@ -1005,7 +1018,7 @@ describe('--json, for scripts and agents', () => {
     const out = join(mkdtempSync(join(work, 'json-')), 'pulled.txt')
     expect(await run(['pull', id, '-o', out])).toStrictEqual({
       canvas_id: id,
-      version: null,
+      version: 3,
       path: out,
     })
     expect(readFileSync(out, 'utf8')).toBe('one')
