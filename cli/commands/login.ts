@@ -19,24 +19,27 @@ export default defineCommand({
     begin('login', { ...args, token: args.token ? '[given]' : undefined })
     const current = resolveSettings()
     let { token } = args
-    let endpoint = args.endpoint ?? current.endpoint
+    // Checked before any question: a bad flag is not worth typing a key for.
+    let endpoint = args.endpoint ? normalizeUrl(args.endpoint, 'endpoint') : current.endpoint
     // One Worker serves the API and the pages: a new endpoint is the web address too, unless told.
-    let webUrl = args['web-url'] ?? (args.endpoint ? args.endpoint : current.webUrl)
+    let webUrl = args['web-url']
+      ? normalizeUrl(args['web-url'], 'web_url')
+      : args.endpoint
+        ? endpoint
+        : current.webUrl
     if (!token) {
       if (!process.stdin.isTTY) {
         throw new CliError('no --token given and no terminal to ask on', 'usage')
       }
-      const typed = await ask(`Endpoint [${endpoint}]: `)
+      const typed = await askUrl('Endpoint', endpoint, 'endpoint')
       if (typed) {
         endpoint = typed
         if (!args['web-url']) webUrl = typed
       }
-      webUrl = (await ask(`Web URL [${webUrl}]: `)) || webUrl
+      webUrl = (await askUrl('Web URL', webUrl, 'web_url')) ?? webUrl
       token = await ask('API key: ', { hidden: true })
       if (!token) throw new CliError('no API key given', 'usage')
     }
-    endpoint = normalizeUrl(endpoint, 'endpoint')
-    webUrl = normalizeUrl(webUrl, 'web_url')
     // The key is checked before anything is saved.
     const apiKey = token.trim()
     const me = await new Api(endpoint, apiKey).request<Me>('/v1/me').catch((err: unknown) => {
@@ -66,3 +69,20 @@ function overridden(saved: { apiKey: string; endpoint: string; webUrl: string })
 }
 
 const NAMES = { apiKey: 'key', endpoint: 'endpoint', webUrl: 'web URL' }
+
+/**
+ * A URL typed at the terminal, or null for the one on offer. One that is not a URL is said at
+ * once and asked for again: the person has not yet typed the key, and loses nothing.
+ */
+async function askUrl(label: string, offered: string, name: string): Promise<string | null> {
+  for (;;) {
+    const typed = await ask(`${label} [${offered}]: `)
+    if (!typed) return null
+    try {
+      return normalizeUrl(typed, name)
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err
+      note(err.message)
+    }
+  }
+}

@@ -225,35 +225,43 @@ describe('login, logout and config', () => {
 
   /**
    * `svc login` on a pseudo-terminal (`script`), as a person typing would use it: each answer is
-   * typed once its question shows. Answers the questions in the order they were asked.
+   * typed once its question shows after the one before, in the order given (null: text that shows,
+   * not a question). `asked`: what showed, in order.
    */
-  async function loginOnTerminal(home: string, answers: Record<string, string>) {
+  async function loginOnTerminal(home: string, answers: [string, string | null][]) {
     const child = spawn('script', ['-qec', `node ${SVC} login`, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
     })
     let out = ''
+    let from = 0
     const asked: string[] = []
     child.stdout.on('data', (d) => {
       out += d
-      for (const [question, answer] of Object.entries(answers)) {
-        if (asked.includes(question) || !out.includes(question)) continue
-        asked.push(question)
-        child.stdin.write(answer + '\r')
+      for (;;) {
+        const next = answers[asked.length]
+        const at = next ? out.indexOf(next[0], from) : -1
+        if (at < 0) return
+        from = at + next[0].length
+        asked.push(next[0])
+        if (next[1] !== null) child.stdin.write(next[1] + '\r')
       }
     })
+    // A question that never comes (the wrong one was asked) fails the test, and leaves no child.
+    const stuck = setTimeout(() => child.kill(), 20_000)
     const code = await new Promise((resolve) => child.on('close', resolve))
+    clearTimeout(stuck)
     return { code, out, asked }
   }
 
   it('login asks on a terminal: the endpoint first, the key last and unechoed', async () => {
     const home = newHome()
-    const res = await loginOnTerminal(home, {
+    const res = await loginOnTerminal(home, [
       // Nothing saved yet: the local default is on offer; the one typed replaces it.
-      'Endpoint [http://127.0.0.1:8787]:': server.url,
+      ['Endpoint [http://127.0.0.1:8787]:', server.url],
       // The endpoint just given is the web address on offer, not the default one.
-      [`Web URL [${server.url}]:`]: 'https://web.example',
-      'API key:': key,
-    })
+      [`Web URL [${server.url}]:`, 'https://web.example'],
+      ['API key:', key],
+    ])
     expect(res.code, res.out).toBe(0)
     expect(res.asked).toEqual([
       'Endpoint [http://127.0.0.1:8787]:',
@@ -274,11 +282,11 @@ describe('login, logout and config', () => {
     expect((await svc(home, ['config', 'set', 'endpoint', server.url])).code).toBe(0)
     const before = readFileSync(join(home, '.svc/config.json'), 'utf8')
     const wrong = 'svc_' + 'w'.repeat(40)
-    const res = await loginOnTerminal(home, {
-      [`Endpoint [${server.url}]:`]: '',
-      [`Web URL [${server.url}]:`]: '',
-      'API key:': wrong,
-    })
+    const res = await loginOnTerminal(home, [
+      [`Endpoint [${server.url}]:`, ''],
+      [`Web URL [${server.url}]:`, ''],
+      ['API key:', wrong],
+    ])
     expect(res.code, res.out).toBe(1)
     expect(res.asked).toHaveLength(3)
     expect(res.out).toContain(
@@ -286,6 +294,29 @@ describe('login, logout and config', () => {
     )
     expect(res.out).not.toContain(wrong)
     expect(readFileSync(join(home, '.svc/config.json'), 'utf8')).toBe(before)
+  })
+
+  it('login on a terminal asks again for a URL that is not one, before the key', async () => {
+    const home = newHome()
+    const res = await loginOnTerminal(home, [
+      ['Endpoint [http://127.0.0.1:8787]:', 'nope'],
+      ["endpoint must be an http(s) URL, got 'nope'", null],
+      ['Endpoint [http://127.0.0.1:8787]:', server.url],
+      [`Web URL [${server.url}]:`, 'ftp://web.example'],
+      ["web_url must be an http(s) URL, got 'ftp://web.example'", null],
+      [`Web URL [${server.url}]:`, ''],
+      ['API key:', key],
+    ])
+    expect(res.code, res.out).toBe(0)
+    expect(res.asked).toHaveLength(7)
+    // Each question once more after its bad answer, and no other.
+    expect(res.out.match(/Endpoint \[/g)).toHaveLength(2)
+    expect(res.out.match(/Web URL \[/g)).toHaveLength(2)
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
+      api_key: key,
+      endpoint: server.url,
+      web_url: server.url,
+    })
   })
 
   it('login --endpoint without --web-url prints links that work: the endpoint is the web URL', async () => {
