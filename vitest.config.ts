@@ -55,6 +55,9 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.ts'],
             exclude: ['test/node/**'],
             setupFiles: ['test/support/apply-migrations.ts'],
+            // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
+            // CI machine finishes the property tests that make hundreds of requests.
+            testTimeout: 30_000,
           },
         },
         {

@@ -4,7 +4,7 @@ import { Action } from './action'
 import { Layout, type User } from './layout'
 import { ListTable } from './list-table'
 import { Notice } from './notice'
-import { ago, relative } from './relative'
+import { ago, relative } from '../../lib/time'
 import { UploadForm } from './upload-form'
 
 export type DashboardCanvas = {
