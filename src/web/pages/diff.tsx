@@ -112,7 +112,8 @@ function Lines(props: { diff: Shown; view: DiffView | null }) {
   const { diff } = props
   const layout = props.view === 'split' || props.view === 'unified' ? props.view : 'auto'
   return (
-    <div class="diff-scroll">
+    // Side by side on a narrow screen the lines scroll sideways: a keyboard reaches them too.
+    <div class="diff-scroll" tabindex={0} role="region" aria-label="The changed lines">
       <div class={`diff-lines ${layout}`}>
         {diff.hunks.map((hunk) => (
           <section
