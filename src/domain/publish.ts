@@ -162,18 +162,26 @@ export async function readContent(
     path === undefined
       ? await findContent(svc, actor, canvasId, version)
       : await findItem(svc, actor, canvasId, path, version)
-  const object = await svc.bucket.get(content.blobKey)
+  return { ...(await readStoredText(svc, content.blobKey)), content }
+}
+
+export type StoredText =
+  { kind: 'text'; text: string } | { kind: 'binary' | 'too_large'; size: number }
+
+/** A stored object as text when it is UTF-8 text of a readable size; otherwise why not. */
+export async function readStoredText(svc: Services, blobKey: string): Promise<StoredText> {
+  const object = await svc.bucket.get(blobKey)
   if (!object) throw new AppError('version_not_found', 'the content of this version is gone')
   if (object.size > MAX_READ_BYTES) {
     await object.body.cancel()
-    return { kind: 'too_large', content, size: object.size }
+    return { kind: 'too_large', size: object.size }
   }
   const bytes = new Uint8Array(await object.arrayBuffer())
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
-    if (!text.includes('\0')) return { kind: 'text', content, text }
+    if (!text.includes('\0')) return { kind: 'text', text }
   } catch {
     // Not UTF-8: binary.
   }
-  return { kind: 'binary', content, size: object.size }
+  return { kind: 'binary', size: object.size }
 }

@@ -14,9 +14,9 @@ import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
 import { ownerPage, ownerVersionParts, pickVersion } from './owner-page'
-import { frameUrls, liveUrl } from './frame-links'
+import { changesFrameUrl, frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
-import { DiffPage } from './pages/diff'
+import { DIFF_VIEWS, DiffPage, type DiffView } from './pages/diff'
 import { FullView, Viewer } from './pages/viewer'
 import { csrfToken, signedIn } from './session'
 
@@ -144,7 +144,8 @@ canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
 })
 
 // The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
-// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy.
+// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy. Its
+// rendered view is a content frame, which draws on the same budget.
 canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
@@ -153,13 +154,22 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
+  const shown = viewParam(c.req.query('view'))
   const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
+  const rendered = shown === 'rendered' && diff.kind === 'diff' && diff.rendered !== null
+  const grant = { kind: 'owner', sessionId: session.sessionId } as const
   return c.html(
     <DiffPage
       user={session.user}
       csrf={await csrfToken(svc, session)}
       canvas={view.canvas}
       diff={diff}
+      view={shown}
+      renderedSrc={
+        rendered
+          ? await changesFrameUrl(svc, requestOrigin(c), canvasId, { from, to }, grant)
+          : null
+      }
     />,
   )
 })
@@ -184,4 +194,13 @@ function versionParam(raw: string | undefined, current: number, name: 'from' | '
     )
   }
   return wanted
+}
+
+/** How the diff page shows the changes: as asked, or (none asked) by the width of the screen. */
+function viewParam(raw: string | undefined): DiffView | null {
+  if (raw === undefined || raw === '') return null
+  if (!DIFF_VIEWS.includes(raw as DiffView)) {
+    throw new AppError('invalid_request', `view: must be one of ${DIFF_VIEWS.join(', ')}`)
+  }
+  return raw as DiffView
 }

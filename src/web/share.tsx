@@ -9,7 +9,7 @@ import { frameUrls, liveUrl } from './frame-links'
 import { readForm } from './forms'
 import { OpenSharePage } from './pages/open-share'
 import { PasswordPage } from './pages/password'
-import { relative } from './pages/relative'
+import { relative } from '../lib/time'
 import { FullView, Viewer, type Fact } from './pages/viewer'
 import { grantView, hasView } from './view-ticket'
 

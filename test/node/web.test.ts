@@ -634,9 +634,13 @@ describe('publishing from the page', () => {
     const changes = page.locator('#version-2 a', { hasText: 'Changes' })
     expect(await changes.getAttribute('href')).toBe(`/c/${id}/diff?from=1&to=2`)
     await page.goto(`${server.url}/c/${id}/diff?from=1&to=2`)
-    expect(await page.locator('.diff .del').innerText()).toContain('Once upon a time.')
-    expect(await page.locator('.diff .add').innerText()).toContain('Once upon a later time.')
-    expect(await page.locator('.diff .add').count()).toBe(1)
+    expect(await page.locator('.diff-lines .line.del').innerText()).toContain('Once upon a time.')
+    const added = page.locator('.diff-lines .line.add')
+    expect(await added.innerText()).toContain('Once upon a later time.')
+    expect(await added.count()).toBe(1)
+    // The word that changed, marked; the line's number in the new version beside it.
+    expect(await added.locator('ins').innerText()).toBe('later ')
+    expect(await added.locator('.num.new').innerText()).toBe('3')
   })
 })
 
@@ -741,6 +745,8 @@ describe('layout', () => {
       ],
     })
     owned = ['/', '/?q=report', '/settings', `/c/${id}`, `/c/${id}/diff?from=1&to=2`]
+    // The diff side by side on any screen (its lines scroll, never the page), and rendered.
+    owned.push(`/c/${id}/diff?from=1&to=2&view=split`, `/c/${id}/diff?from=1&to=2&view=rendered`)
     owned.push(`/c/${siteId}`)
     owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
     visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]

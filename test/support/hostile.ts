@@ -336,12 +336,19 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       fc.constantFrom('from=0&to=1', 'from=1&to=99', 'from=-1&to=1', 'from=1.0&to=1', 'to=1'),
       fc.constantFrom('from=1e0&to=1', 'from=%00&to=1', 'from=01&to=1', 'from=&to='),
       wild.filter((w) => w !== '1').map((w) => `from=${percentEncode(w)}&to=1`),
+      // How it is shown: one of three names.
+      fc.constantFrom('view=Split', 'view=split%00', 'view=%E2%80%AE'),
+      wild.map((w) => `from=1&to=1&view=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
     'GET /share/:token/content': fc.constantFrom('dl=2', 'dl=%E2%80%AE'),
     // Frames: the signature's fields forged, malformed or given twice.
     ...Object.fromEntries(
-      ['GET /_frame/:id/:version', 'GET /_frame/:id/:version/raw'].map((route) => [
+      [
+        'GET /_frame/:id/:version',
+        'GET /_frame/:id/:version/raw',
+        'GET /_frame/:id/:pair/changes',
+      ].map((route) => [
         route,
         fc.oneof(
           fc.constantFrom(

@@ -90,6 +90,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_storage/*', auth: 'signed', json: true },
   { method: 'GET', path: '/_frame/:id/:version', auth: 'signed', json: false, content: true },
   { method: 'GET', path: '/_frame/:id/:version/raw', auth: 'signed', json: false, content: true },
+  // The rendered changes between two versions (`1-2`), for the owner's diff page only.
+  { method: 'GET', path: '/_frame/:id/:pair/changes', auth: 'signed', json: false, content: true },
   // A site's files: the signature travels in the path (the token), every file checked alike.
   // The CORS preflight of a site's scripts: answers only headers, never content.
   { method: 'OPTIONS', path: '/_frame/:id/:version/site/*', auth: 'none', json: false },

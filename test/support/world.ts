@@ -108,6 +108,7 @@ export function requestFor(route: Route, world: World): Prepared {
     // A single file is the item `index.<ext>` of its version.
     .replace(':path{.+}', `index.${world.content.ext}`)
     .replace(':version', '1')
+    .replace(':pair', '1-1')
     .replace(':token', world.token)
     .replace(':key_id', world.spareKeyId)
     .replace(':keyId', world.spareKeyId)

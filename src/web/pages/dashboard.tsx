@@ -4,7 +4,7 @@ import { Action } from './action'
 import { Layout, type User } from './layout'
 import { ListTable } from './list-table'
 import { flashAt, flashTop, Notice } from './notice'
-import { calendar, relative } from './relative'
+import { calendar, relative } from '../../lib/time'
 import { Ago } from './when'
 import { UploadForm } from './upload-form'
 

@@ -1,7 +1,7 @@
 import type { Share } from '../../schema/responses'
 import { Csrf } from './layout'
 import { ListTable } from './list-table'
-import { calendar, relative } from './relative'
+import { calendar, relative } from '../../lib/time'
 
 /** A canvas's share links: each with its address, limits and use, and its own revoke. */
 export function ShareList(props: {

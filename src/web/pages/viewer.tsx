@@ -4,7 +4,8 @@ import { Layout } from './layout'
 import { Logo } from './logo'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
-const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
+/** The sandbox of a frame rendered on the server, which runs no script. */
+export const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
 
 export type FrameProps = { title: string; rendererId: string; ext: string; frameSrc: string }
 

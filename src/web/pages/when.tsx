@@ -1,4 +1,4 @@
-import { ago, calendar } from './relative'
+import { ago, calendar } from '../../lib/time'
 
 /** A past moment, as long ago as it was, its date on hover and for machines. */
 export function Ago({ at }: { at: string }) {
