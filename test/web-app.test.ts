@@ -552,7 +552,7 @@ describe('the diff page', () => {
     )
     const bad = await call(`${diff}&view=sideways`, { cookie: account.cookie })
     expect(bad.status).toBe(400)
-    expect(await bad.text()).toContain('view: must be one of split, unified, rendered')
+    expect(await bad.text()).toContain('The view must be one of split, unified, rendered.')
   })
 
   for (const [ext, v1, v2, inserted, deleted] of [

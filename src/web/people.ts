@@ -15,6 +15,7 @@ const FIELDS: [RegExp, (match: RegExpExecArray) => string][] = [
   [/^(name|title)$/, () => 'The name'],
   [/^visibility$/, () => 'The visibility'],
   [/^canvas_id$/, () => 'The canvas'],
+  [/^view$/, () => 'The view'],
 ]
 
 /** "size: at most 5368709120 bytes" → "The file must be at most 5.0 GB." */
