@@ -56,14 +56,13 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
 
 // The content alone, filling the window: the owner's at the version asked for, anyone else's
 // while the canvas is public, at its latest. It follows new versions when it shows the latest.
+// Content withdrawn (a session ended, a canvas made private, deleted or expired) is refused here
+// at once, not sent on to log in: the page is opened from the canvas's own.
 canvas.get('/:id/full', checkedBy('viewer'), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   const canvasId = c.req.valid('param').id
   const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
-  if (!view) {
-    if (!session) return c.redirect(`/login?next=${encodeURIComponent(`/c/${canvasId}/full`)}`)
-    throw new AppError('canvas_not_found', 'canvas not found')
-  }
+  if (!view) throw new AppError('canvas_not_found', 'canvas not found')
   const { canvas } = view
   const owner = view.isOwner && session
   const grant = owner

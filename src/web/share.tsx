@@ -22,9 +22,14 @@ export const share = new Hono<AppEnv>()
 share.use('*', limitByIp('PUBLIC_LIMITER'))
 
 share.get('/:token', checkedBy('share'), (c) => sharePage(c, false))
-// The content alone, filling the window. A link that asks for a password or the Open button
-// asks on its own page first.
+share.post('/:token', checkedBy('share'), (c) => openShare(c, false))
+// The content alone, filling the window: the same link, the same checks, its password form and
+// Open button on this path too, so that they lead back to it.
 share.get('/:token/full', checkedBy('share'), (c) => sharePage(c, true))
+share.post('/:token/full', checkedBy('share'), (c) => openShare(c, true))
+
+/** The link's own path, or its full-page view's. */
+const pathOf = (token: string, full: boolean) => (full ? `/s/${token}/full` : `/s/${token}`)
 
 async function sharePage(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
@@ -32,15 +37,14 @@ async function sharePage(c: Context<AppEnv>, full: boolean) {
   if (await hasView(c, token)) {
     return viewer(c, token, await reopenShareContent(c.var.svc, token), full)
   }
-  const opened = await withPasswordPage(c, token, () =>
+  const opened = await withPasswordPage(c, pathOf(token, full), () =>
     openShareContent(c.var.svc, { token, requested: false }),
   )
-  if (opened instanceof Response) return full ? c.redirect(`/s/${token}`) : opened
+  if (opened instanceof Response) return opened
   if (!opened.counted) {
-    if (full) return c.redirect(`/s/${token}`)
     return c.html(
       <OpenSharePage
-        token={token}
+        action={pathOf(token, full)}
         title={opened.title}
         viewsLeft={opened.viewsLeft ?? 0}
         facts={shareFacts({ ...opened, viewsLeft: null }).map((f) => f.text)}
@@ -50,12 +54,12 @@ async function sharePage(c: Context<AppEnv>, full: boolean) {
   return viewer(c, token, opened, full)
 }
 
-share.post('/:token', checkedBy('share'), async (c) => {
+async function openShare(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   const form = await readForm(c)
   const password = form.get('password') ?? undefined
-  const opened = await withPasswordPage(c, token, () =>
+  const opened = await withPasswordPage(c, pathOf(token, full), () =>
     openShareContent(c.var.svc, {
       token,
       password,
@@ -65,8 +69,8 @@ share.post('/:token', checkedBy('share'), async (c) => {
   )
   if (opened instanceof Response) return opened
   await grantView(c, token, opened.limited)
-  return c.redirect(`/s/${token}`, 303)
-})
+  return c.redirect(pathOf(token, full), 303)
+}
 
 const tokenOf = (c: Context<AppEnv>) => {
   const raw = c.req.param('token') ?? ''
@@ -75,10 +79,13 @@ const tokenOf = (c: Context<AppEnv>) => {
 
 type Opened = Awaited<ReturnType<typeof openShareContent>>
 
-/** The link opened by `open`, or its password form when the password is missing or wrong. */
+/**
+ * The link opened by `open`, or its password form (posting to `action`) when the password is
+ * missing or wrong.
+ */
 async function withPasswordPage(
   c: Context<AppEnv>,
-  token: string,
+  action: string,
   open: () => Promise<Opened>,
 ): Promise<Opened | Response> {
   try {
@@ -89,7 +96,7 @@ async function withPasswordPage(
       (err.code === 'share_password_required' || err.code === 'share_password_invalid')
     ) {
       const error = err.code === 'share_password_invalid' ? 'Wrong password. Try again.' : undefined
-      return c.html(<PasswordPage token={token} error={error} />, err.status)
+      return c.html(<PasswordPage action={action} error={error} />, err.status)
     }
     throw err
   }

@@ -138,6 +138,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/s/:token', auth: 'share', json: false, content: true },
   { method: 'POST', path: '/s/:token', auth: 'share', json: false, content: true },
   { method: 'GET', path: '/s/:token/full', auth: 'share', json: false, content: true },
+  { method: 'POST', path: '/s/:token/full', auth: 'share', json: false, content: true },
 ]
 
 export const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`
