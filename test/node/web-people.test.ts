@@ -373,6 +373,14 @@ describe('the content, full size', () => {
         const heading = p.frameLocator('iframe').locator('h1')
         expect(await heading.innerText({ timeout: 10_000 })).toBe('Open')
       }
+      // A link with a view limit asks for its Open button there, and comes back to the view.
+      const limited = await share(id, { max_views: 2 })
+      await p.goto(`${server.url}/s/${limited}/full`)
+      await p.click('button:has-text("Open")')
+      await p.waitForURL(`${server.url}/s/${limited}/full`)
+      expect(await p.frameLocator('iframe').locator('h1').innerText({ timeout: 10_000 })).toBe(
+        'Open',
+      )
     } finally {
       await stranger.close()
     }
