@@ -114,6 +114,10 @@ try {
     const page = await context.newPage()
     const shot = async (path, name, fullPage = false) => {
       await page.goto(base + path)
+      // A canvas's content is drawn in its frame after the page itself: shot once it is there.
+      if ((await page.locator('iframe').count()) > 0 && !name.includes('pdf')) {
+        await page.frameLocator('iframe').locator('body *').first().waitFor({ timeout: 15_000 })
+      }
       // Chromium's PDF viewer draws its pages a while after the page has loaded.
       await page.waitForTimeout(name.includes('pdf') ? 3000 : 600)
       await page.screenshot({ path: join(out, `${name}-${scheme}.png`), fullPage })
