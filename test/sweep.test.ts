@@ -57,6 +57,7 @@ describe('the scheduled handler', () => {
       shares: expect.any(Number),
       sessions: expect.any(Number),
       idempotency_keys: expect.any(Number),
+      oauth_grants: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
       d1: {
