@@ -125,7 +125,7 @@ oauthApi.post(
   (c) =>
     oauthAnswer(c, async () => {
       await limit(c.env.AUTH_LIMITER, `ip:${clientIp(c)}`)
-      const body = await readBytes(c, MAX_BODY_BYTES, 'registration')
+      const body = await readBytes(c, MAX_BODY_BYTES, 'the registration')
       return libraryAnswer(c, forwarded(c, body))
     }),
 )
@@ -154,7 +154,7 @@ oauthApi.post(
     oauthAnswer(c, async () => {
       await limit(c.env.PUBLIC_LIMITER, `ip:${clientIp(c)}`)
       requireOAuthOrigin(c)
-      const body = await readBytes(c, MAX_BODY_BYTES, 'token request')
+      const body = await readBytes(c, MAX_BODY_BYTES, 'the token request')
       const form = new URLSearchParams(new TextDecoder().decode(body))
       const library = () => libraryAnswer(c, forwarded(c, body))
       const grantType = form.get('grant_type')
