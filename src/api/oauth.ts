@@ -206,7 +206,14 @@ async function exchange(
   }
   const tokens = (await answer.clone().json()) as { refresh_token?: string }
   const refresh = tokens.refresh_token ? await sha256Hex(tokens.refresh_token) : null
-  await recordTokens(svc, claim.grantId, refresh)
+  try {
+    await recordTokens(svc, claim.grantId, refresh)
+  } catch (err) {
+    // The app never sees these tokens. The library still takes the refresh token it sent (as the
+    // grant's previous one): given back, a retry gets tokens again instead of ending the grant.
+    await releaseSecret(svc, secretHash)
+    throw err
+  }
   return answer
 }
 
