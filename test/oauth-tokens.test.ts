@@ -1,11 +1,13 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { json, newAccount } from './support/api'
+import { call, json, newAccount } from './support/api'
+import { faultyBindings } from './support/faults'
 import {
   approvedCode,
   connect,
   grantOf,
   grantRow,
+  HTTPS,
   kvKeys,
   mcp,
   refresh,
@@ -180,6 +182,29 @@ describe('refresh tokens', () => {
     const after = await refresh(client, next.refresh_token)
     expect(after.status).toBe(400)
     expect(await json(after)).toEqual(invalidGrant('invalid, expired or revoked refresh token'))
+  })
+
+  it('a refresh whose tokens D1 fails to record: the retry gets tokens, the grant stands', async () => {
+    const owner = await newAccount()
+    const { client, tokens } = await connect(owner)
+    // The refresh's D1 round trips: the claim, then the record of what the library answered.
+    const { bindings, state } = faultyBindings({ at: 2, when: 'before' })
+    const failed = await call(`${HTTPS}/oauth/token`, {
+      method: 'POST',
+      env: bindings,
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: client.client_id,
+      }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(state.tripped).toBe('D1 batch (before)')
+    expect(failed.status).toBe(500)
+    expect(await json(failed)).toMatchObject({ error: 'server_error' })
+    const retry = await refresh(client, tokens.refresh_token)
+    expect(retry.status).toBe(200)
+    expect(await opens(((await json(retry)) as Tokens).access_token)).toBe(200)
   })
 
   it('of another client, or not one at all: refused, and the grant goes on', async () => {
