@@ -1,12 +1,6 @@
 import { Hono, type Context } from 'hono'
-import {
-  OAUTH_SCOPES,
-  claimSecret,
-  endGrant,
-  grantOfSecret,
-  recordTokens,
-  releaseSecret,
-} from '../domain/oauth-grants'
+import { OAUTH_SCOPES, endGrant } from '../domain/oauth-grants'
+import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth-secrets'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
 import { clientIp, limit } from '../http/limits'

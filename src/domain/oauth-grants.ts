@@ -7,10 +7,9 @@ import type { KeyAuth } from './keys'
 import { iso, isoOrNull, type Actor, type Services } from './services'
 
 // Connected apps (README: Connecting chat apps): the grants a person gave chat apps through the
-// OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV; this module
-// decides whether a grant still stands, so that revoking one is seen at once everywhere, and
-// claims each one-time secret (a code, a refresh token) before the library honours it, so that a
-// second use is known at once and ends the grant.
+// OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV, which is
+// eventually consistent; this module decides whether a grant still stands, so that revoking one
+// is seen at once everywhere. Its one-time secrets are oauth-secrets.ts's.
 
 /** The OAuth scopes a chat app can be granted: reading, and changing (which includes reading). */
 export const OAUTH_SCOPES = ['canvas:read', 'canvas:write'] as const
@@ -34,10 +33,6 @@ export const isGrantAuth = (auth: KeyAuth): auth is GrantAuth => 'grantId' in au
 export function apiScopes(scopes: readonly string[]): Scope[] {
   return scopes.includes('canvas:write') ? ['read', 'write'] : ['read']
 }
-
-/** The OAuth scopes that say what the API's scopes allow. */
-export const oauthScopes = (scopes: readonly Scope[]): OAuthScope[] =>
-  scopes.includes('write') ? ['canvas:read', 'canvas:write'] : ['canvas:read']
 
 export type NewGrant = {
   grantId: string
@@ -91,103 +86,6 @@ export async function recordGrant(svc: Services, actor: Actor, grant: NewGrant) 
   return replaced.map((r) => r.grantId)
 }
 
-export type Claim =
-  /** The secret was unused and its grant stands: it is now used, for this request alone. */
-  | { outcome: 'claimed'; grantId: string; userId: string }
-  /** The secret was used before: its grant has just been ended. */
-  | { outcome: 'reused'; grantId: string; userId: string }
-  /** Not a secret of a standing grant (never given, or its grant ended): nothing changed. */
-  | { outcome: 'unknown' }
-
-/**
- * Claims a code or refresh token by its hash, in one statement that only an unused secret of a
- * standing grant passes, so that of two requests racing with the same secret exactly one wins.
- * A secret used before ends its grant: whoever holds the grant's newer tokens may be a thief.
- */
-export async function claimSecret(
-  svc: Services,
-  secretHash: string,
-  kind: 'code' | 'refresh',
-): Promise<Claim> {
-  const now = svc.now()
-  const db = svc.db
-  const [claimed, [known]] = await db.batch([
-    db
-      .update(oauthSecrets)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(oauthSecrets.secretHash, secretHash),
-          eq(oauthSecrets.kind, kind),
-          isNull(oauthSecrets.usedAt),
-          inArray(
-            oauthSecrets.grantId,
-            db.select({ id: oauthGrants.grantId }).from(oauthGrants).where(standing(now)),
-          ),
-        ),
-      )
-      .returning({ grantId: oauthSecrets.grantId }),
-    db
-      .select({
-        grantId: oauthGrants.grantId,
-        userId: oauthGrants.userId,
-        usedAt: oauthSecrets.usedAt,
-        revokedAt: oauthGrants.revokedAt,
-      })
-      .from(oauthSecrets)
-      .innerJoin(oauthGrants, eq(oauthGrants.grantId, oauthSecrets.grantId))
-      .where(and(eq(oauthSecrets.secretHash, secretHash), eq(oauthSecrets.kind, kind))),
-  ])
-  if (!known) return { outcome: 'unknown' }
-  const { grantId, userId } = known
-  if (claimed.length === 1) return { outcome: 'claimed', grantId, userId }
-  if (known.usedAt === null || known.revokedAt !== null) return { outcome: 'unknown' }
-  await endGrant(svc, grantId)
-  return { outcome: 'reused', grantId, userId }
-}
-
-/** Gives a claimed secret back when the library did not honour it: the client may try again. */
-export async function releaseSecret(svc: Services, secretHash: string) {
-  await svc.db
-    .update(oauthSecrets)
-    .set({ usedAt: null })
-    .where(eq(oauthSecrets.secretHash, secretHash))
-}
-
-/**
- * What a token answer changed: the grant stands another idle period from now, and the refresh
- * token it carries (if any) becomes the grant's next one-time secret.
- */
-export async function recordTokens(svc: Services, grantId: string, refreshHash: string | null) {
-  const now = svc.now()
-  const db = svc.db
-  const extend = db
-    .update(oauthGrants)
-    .set({ expiresAt: now + GRANT_IDLE_MS })
-    .where(and(eq(oauthGrants.grantId, grantId), isNull(oauthGrants.revokedAt)))
-  if (refreshHash === null) {
-    await extend.run()
-    return
-  }
-  await db.batch([
-    extend,
-    db
-      .insert(oauthSecrets)
-      .values({ secretHash: refreshHash, grantId, kind: 'refresh', createdAt: now }),
-  ])
-}
-
-/** The grant a refresh token belongs to, when it is one of a standing grant's. */
-export async function grantOfSecret(svc: Services, secretHash: string) {
-  const row = await svc.db
-    .select({ grantId: oauthGrants.grantId, userId: oauthGrants.userId })
-    .from(oauthSecrets)
-    .innerJoin(oauthGrants, eq(oauthGrants.grantId, oauthSecrets.grantId))
-    .where(and(eq(oauthSecrets.secretHash, secretHash), standing(svc.now())))
-    .get()
-  return row ?? null
-}
-
 /** Ends a grant (a secret used twice, or the app itself revoking a token); answers its user. */
 export async function endGrant(svc: Services, grantId: string) {
   const [row] = await svc.db
@@ -201,7 +99,8 @@ export async function endGrant(svc: Services, grantId: string) {
 /** A revoked grant's expiry is its revocation too: the sweep finds ended grants by one index. */
 const ended = (now: number) => ({ revokedAt: now, expiresAt: now })
 
-const standing = (now: Bindable<number>) =>
+/** A grant neither revoked nor expired, as a condition. */
+export const standing = (now: Bindable<number>) =>
   and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now))
 
 /**

@@ -82,6 +82,8 @@ export function authorizationServer(origin: string): Promise<OAuthAuthorizationS
     )
     if (servers.size >= MAX_SERVERS) servers.clear()
     servers.set(origin, server)
+    // A server that could not be built is not kept: the next request tries again.
+    server.catch(() => servers.delete(origin))
   }
   return server
 }
