@@ -20,6 +20,17 @@ Everything needs an API key (\`svc_...\`), which a person creates on ${origin}/s
 you. Send it as \`Authorization: Bearer <key>\`. A \`read\` key lists and reads; a \`write\` key may
 also publish, change, share and delete.
 
+## Chat apps (no key)
+
+A chat app that takes remote MCP servers (Claude, ChatGPT) connects with the address
+${origin}/mcp alone: the person adds it as a custom connector and approves it in the browser
+(OAuth 2.1). Without a key, POST /mcp answers 401 with \`WWW-Authenticate: Bearer
+resource_metadata="${origin}/.well-known/oauth-protected-resource"\`; the authorization server's
+metadata is at ${origin}/.well-known/oauth-authorization-server (registration at POST
+/oauth/register, or a client ID metadata document's URL as \`client_id\`; authorization code with
+PKCE S256; tokens at POST /oauth/token). Scopes: \`canvas:read\`, and \`canvas:write\` to change
+things. Access tokens last an hour; refresh tokens work once each.
+
 ## MCP (recommended for agents)
 
 Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client configuration:

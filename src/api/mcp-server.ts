@@ -10,6 +10,7 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
+import { isGrantAuth } from '../domain/oauth-grants'
 import { publicOrigin, requestId, requestOrigin, type AppContext } from '../http/context'
 import { toAppError, logError } from '../http/errors'
 import { storageTarget } from '../storage/target'
@@ -77,7 +78,10 @@ function buildServer(c: AppContext) {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`)
     try {
       if (tool.write && !ctx.auth.scopes.includes('write')) {
-        throw new AppError('forbidden', "this API key lacks the 'write' scope")
+        const lacking = isGrantAuth(ctx.auth)
+          ? "this app was granted read access only (no 'canvas:write' scope)"
+          : "this API key lacks the 'write' scope"
+        throw new AppError('forbidden', lacking)
       }
       const args = tool.input.safeParse(request.params.arguments ?? {})
       if (!args.success) throw validationError(args.error)
