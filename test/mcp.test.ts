@@ -25,6 +25,8 @@ async function connect(key?: string, env?: Record<string, string>) {
     { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   )
   await client.connect(transport)
+  // Listing the tools makes the client check every answer against its tool's outputSchema.
+  await client.listTools()
   return client
 }
 
@@ -73,6 +75,7 @@ describe('POST /mcp', () => {
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
+      expect(tool.outputSchema?.type, tool.name).toBe('object')
       expect(tool.description!.length).toBeGreaterThan(20)
     }
     const publish = tools.find((t) => t.name === 'publish')!
@@ -80,6 +83,55 @@ describe('POST /mcp', () => {
     expect(Object.keys(publish.inputSchema.properties!)).toEqual(
       expect.arrayContaining(['content', 'content_base64', 'filename', 'files', 'main']),
     )
+    await client.close()
+  })
+
+  it('answers every tool with structuredContent that matches its outputSchema', async () => {
+    const client = await connect(owner.key)
+    const { tools } = await client.listTools()
+    const validator = new CfWorkerJsonSchemaValidator()
+    const schemas = new Map(tools.map((t) => [t.name, validator.getValidator(t.outputSchema!)]))
+    const called = new Set<string>()
+    // Checked here as well as by the client, so that a client that stopped checking would not
+    // hide a mismatch.
+    async function typed(name: string, args: Record<string, unknown> = {}) {
+      const answer = await ok(client, name, args)
+      const check = schemas.get(name)!(answer)
+      expect(check.valid, `${name}: ${check.errorMessage}`).toBe(true)
+      called.add(name)
+      return answer
+    }
+    const png = btoa(String.fromCharCode(137, 80, 78, 71, 13, 10, 26, 10))
+    const page = await typed('publish', { content: '# Typed', filename: 'typed.md' })
+    const id = page.canvas_id
+    const site = await typed('publish', {
+      files: [
+        { path: 'index.html', content: '<h1>Site</h1>' },
+        { path: 'dot.png', content_base64: png },
+      ],
+    })
+    await typed('list_canvases', { limit: 1 })
+    await typed('get_canvas', { canvas_id: id })
+    expect((await typed('get_canvas', { canvas_id: site.canvas_id })).items).toHaveLength(2)
+    await typed('read_canvas', { canvas_id: id })
+    const binary = await typed('read_canvas', { canvas_id: site.canvas_id, path: 'dot.png' })
+    expect(binary.reason).toBe('binary content')
+    await typed('list_versions', { canvas_id: id })
+    await typed('update_canvas', { canvas_id: id, title: 'Typed' })
+    await typed('make_permanent', { canvas_id: id })
+    const share = await typed('share_canvas', { canvas_id: id, password: 'pass word' })
+    await typed('list_shares', { canvas_id: id })
+    await typed('revoke_shares', { canvas_id: id, token: share.token })
+    await typed('usage')
+    await typed('delete_canvas', { canvas_id: site.canvas_id })
+    expect([...called].sort()).toEqual(tools.map((t) => t.name).sort())
+
+    // The schemas refuse what a tool does not answer: a field too many, or one missing.
+    const canvasSchema = schemas.get('get_canvas')!
+    const detail = await ok(client, 'get_canvas', { canvas_id: id })
+    expect(canvasSchema({ ...detail, extra: 1 }).valid).toBe(false)
+    const { view_url: _, ...withoutUrl } = detail
+    expect(canvasSchema(withoutUrl).valid).toBe(false)
     await client.close()
   })
 

@@ -30,20 +30,33 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 }
 
-let listed: { name: string; description: string; inputSchema: Record<string, unknown> }[]
+type Listed = {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema: Record<string, unknown>
+}
+let listed: Listed[]
 const listTools = () =>
-  (listed ??= TOOLS.map((tool) => {
-    const { $schema, ...schema } = z.toJSONSchema(tool.input, {
-      io: 'input',
-      unrepresentable: 'any',
-    })
-    void $schema
-    return {
-      name: tool.name,
-      description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
-      inputSchema: schema,
-    }
-  }))
+  (listed ??= TOOLS.map((tool) => ({
+    name: tool.name,
+    description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
+    inputSchema: jsonSchema(tool.input, 'input'),
+    outputSchema: jsonSchema(tool.output, 'output'),
+  })))
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output') {
+  const { $schema, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    // A time's format says it all: its pattern, long, would be repeated for every time listed.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern
+    },
+  })
+  void $schema
+  return json
+}
 
 /** One JSON-RPC message answered by a stateless server built for this request. */
 export async function answerMcp(c: AppContext, parsedBody: unknown): Promise<Response> {

@@ -15,11 +15,13 @@ import { createShare, listShares, revokeShare, revokeShares } from '../domain/sh
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { Canvas, Share } from '../schema/responses'
+import * as output from '../schema/tool-outputs'
 import * as input from '../schema/tools'
 import type { StorageTarget } from '../storage/presign'
 
 // The MCP tools: each validates its arguments with the API's rules and calls the same domain
-// function as the matching API route. A tool that changes something needs the `write` scope.
+// function as the matching API route, and answers the shape its `output` declares. A tool that
+// changes something needs the `write` scope.
 
 export type ToolContext = {
   svc: Services
@@ -29,18 +31,20 @@ export type ToolContext = {
   storage: () => StorageTarget
 }
 
-type Tool<S extends z.ZodMiniType> = {
+type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
   name: string
   description: string
   input: S
+  output: O
   write: boolean
-  run: (ctx: ToolContext, args: z.output<S>) => Promise<unknown>
+  run: (ctx: ToolContext, args: z.output<S>) => Promise<NoInfer<z.output<O>>>
 }
 
-const tool = <S extends z.ZodMiniType>(t: Tool<S>) => t as unknown as Tool<z.ZodMiniType>
+const tool = <S extends z.ZodMiniType, O extends z.ZodMiniType>(t: Tool<S, O>) =>
+  t as unknown as Tool<z.ZodMiniType, z.ZodMiniType>
 
 // One name for one thing, as the CLI's --json says it: a canvas's page is `view_url`, a link `url`.
-const withUrl = (ctx: ToolContext, canvas: Canvas) => ({
+const withUrl = <C extends Canvas>(ctx: ToolContext, canvas: C) => ({
   ...canvas,
   view_url: `${ctx.origin}/c/${canvas.canvas_id}`,
 })
@@ -82,6 +86,7 @@ export const TOOLS = [
       'canvas (same URL; earlier versions are kept). Answers the canvas with `view_url`, the page to ' +
       'give a person.',
     input: input.publishInput,
+    output: output.canvasResult,
     write: true,
     run: async (ctx, args) => {
       const options = {
@@ -113,6 +118,7 @@ export const TOOLS = [
       'List the workspace’s canvases, newest first, with their URLs; pass a page’s next_cursor ' +
       'back as cursor for the next page.',
     input: input.listCanvasesInput,
+    output: output.canvasListResult,
     write: false,
     run: async (ctx, { limit = 20, offset = 0, ...filters }) => {
       // With `cursor`, the page after the one that gave it (as GET /v1/canvases?cursor=).
@@ -126,6 +132,7 @@ export const TOOLS = [
       'A canvas’s details: title, version, size, expiry, file and renderer, and URL; of a site, ' +
       'also its files (`items`, by path) and `main`.',
     input: input.canvasInput,
+    output: output.canvasDetailResult,
     write: false,
     run: async (ctx, { canvas_id }) => {
       const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
@@ -139,6 +146,7 @@ export const TOOLS = [
       'its main file or the file at `path` (get_canvas lists them). Binary or very large ' +
       'content is not returned; the answer says so and gives a download URL instead.',
     input: input.readCanvasInput,
+    output: output.readResult,
     write: false,
     run: async (ctx, { canvas_id, version, path }) => {
       const read = await readContent(ctx.svc, ctx.auth, canvas_id, version, path)
@@ -147,7 +155,10 @@ export const TOOLS = [
       return {
         ...about,
         text: null,
-        reason: read.kind === 'binary' ? 'binary content' : 'too large to return as text',
+        reason:
+          read.kind === 'binary'
+            ? ('binary content' as const)
+            : ('too large to return as text' as const),
         size: read.size,
         download_url: await signedDownload(ctx.svc, ctx.storage(), read.content, true),
       }
@@ -157,6 +168,7 @@ export const TOOLS = [
     name: 'list_versions',
     description: 'Every version of a canvas, newest first.',
     input: input.canvasInput,
+    output: output.versionList,
     write: false,
     run: async (ctx, { canvas_id }) => listVersions(ctx.svc, ctx.auth, canvas_id),
   }),
@@ -165,6 +177,7 @@ export const TOOLS = [
     description:
       'Change a canvas’s title, visibility (private or public) or renderer. New content: publish.',
     input: input.updateCanvasInput,
+    output: output.canvasResult,
     write: true,
     run: async (ctx, { canvas_id, ...changes }) =>
       withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
@@ -173,16 +186,18 @@ export const TOOLS = [
     name: 'delete_canvas',
     description: 'Delete a canvas with its versions and share links. It cannot be undone.',
     input: input.changeCanvasInput,
+    output: output.success,
     write: true,
     run: async (ctx, { canvas_id }) => {
       await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
-      return { success: true }
+      return { success: true as const }
     },
   }),
   tool({
     name: 'make_permanent',
     description: 'Keep a canvas: it no longer expires.',
     input: input.changeCanvasInput,
+    output: output.canvasResult,
     write: true,
     run: async (ctx, { canvas_id }) =>
       withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),
@@ -193,6 +208,7 @@ export const TOOLS = [
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
       'of views, password-protected, or pinned to one version. Answers the link with its `url`.',
     input: input.shareCanvasInput,
+    output: output.shareResult,
     write: true,
     run: async (ctx, { canvas_id, ...options }) =>
       shareWithUrl(ctx, await createShare(ctx.svc, ctx.auth, canvas_id, options)),
@@ -201,6 +217,7 @@ export const TOOLS = [
     name: 'list_shares',
     description: 'A canvas’s share links, with views, expiry and whether each has a password.',
     input: input.canvasInput,
+    output: output.shareListResult,
     write: false,
     run: async (ctx, { canvas_id }) => {
       const shares = await listShares(ctx.svc, ctx.auth, canvas_id)
@@ -211,13 +228,14 @@ export const TOOLS = [
     name: 'revoke_shares',
     description: 'Revoke one share link (`token`), or every link of the canvas.',
     input: input.revokeSharesInput,
+    output: output.revoked,
     write: true,
     run: async (ctx, { canvas_id, token }) => {
       if (token === undefined) {
-        return { success: true, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
+        return { success: true as const, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
       }
       await revokeShare(ctx.svc, ctx.auth, canvas_id, token)
-      return { success: true, revoked: 1 }
+      return { success: true as const, revoked: 1 }
     },
   }),
   tool({
@@ -226,6 +244,7 @@ export const TOOLS = [
       'What the workspace holds and its limits (largest file, how long temporary canvases ' +
       'live), and the renderers with the file extensions each shows.',
     input: input.noInput,
+    output: output.usageResult,
     write: false,
     run: async (ctx) => ({
       ...(await workspaceUsage(ctx.svc, ctx.auth)),
