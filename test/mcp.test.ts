@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { call, errorOf, json, newAccount, newKey, ORIGIN, type Account } from './support/api'
+import { connect, fails, ok, use } from './support/mcp'
 
 // The MCP server, driven by the SDK's own client over HTTP through the Worker's fetch handler:
 // every tool, and every failure as a result with `isError` whose text starts with its code.
@@ -13,46 +12,6 @@ let owner: Account
 beforeAll(async () => {
   owner = await newAccount()
 })
-
-async function connect(key?: string, env?: Record<string, string>) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
-    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
-    fetch: (url, init) => call(String(url), { ...init, env }),
-  })
-  // workerd refuses code generation, which the SDK's default validator needs.
-  const client = new Client(
-    { name: 'test', version: '1.0.0' },
-    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  )
-  await client.connect(transport)
-  // Listing the tools makes the client check every answer against its tool's outputSchema.
-  await client.listTools()
-  return client
-}
-
-type Result = {
-  content: { type: string; text: string }[]
-  isError?: boolean
-  structuredContent?: any
-}
-
-async function use(client: Client, name: string, args: Record<string, unknown> = {}) {
-  return (await client.callTool({ name, arguments: args })) as Result
-}
-
-async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = await use(client, name, args)
-  expect(result.isError, result.content[0]?.text).toBeFalsy()
-  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent)
-  return result.structuredContent
-}
-
-async function fails(client: Client, name: string, args: Record<string, unknown>, code: string) {
-  const result = await use(client, name, args)
-  expect(result.isError).toBe(true)
-  expect(result.content[0].text).toMatch(new RegExp(`^${code}: `))
-  return result.content[0].text
-}
 
 describe('POST /mcp', () => {
   it('lists the tools, each with a JSON Schema input and a description', async () => {
@@ -66,6 +25,7 @@ describe('POST /mcp', () => {
       'read_canvas',
       'list_versions',
       'update_canvas',
+      'edit_canvas',
       'delete_canvas',
       'make_permanent',
       'share_canvas',
@@ -118,6 +78,7 @@ describe('POST /mcp', () => {
     expect(binary.reason).toBe('binary content')
     await typed('list_versions', { canvas_id: id })
     await typed('update_canvas', { canvas_id: id, title: 'Typed' })
+    await typed('edit_canvas', { canvas_id: id, edits: [{ old: 'Typed', new: 'Edited' }] })
     await typed('make_permanent', { canvas_id: id })
     const share = await typed('share_canvas', { canvas_id: id, password: 'pass word' })
     await typed('list_shares', { canvas_id: id })
@@ -412,6 +373,7 @@ describe('POST /mcp', () => {
       ['revoke_shares', { canvas_id: canvas.canvas_id }],
       ['update_canvas', { canvas_id: canvas.canvas_id, title: 'x' }],
       ['make_permanent', { canvas_id: canvas.canvas_id }],
+      ['edit_canvas', { canvas_id: canvas.canvas_id, edits: [{ old: 'hello', new: 'bye' }] }],
     ] as const) {
       expect(await fails(reader, name, args, 'forbidden')).toBe(
         "forbidden: this API key lacks the 'write' scope",

@@ -9,6 +9,7 @@ import {
 } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
+import { editCanvas } from '../domain/edit-canvas'
 import { publish, publishSite, readContent } from '../domain/publish'
 import type { Services } from '../domain/services'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
@@ -181,6 +182,20 @@ export const TOOLS = [
     write: true,
     run: async (ctx, { canvas_id, ...changes }) =>
       withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
+  }),
+  tool({
+    name: 'edit_canvas',
+    description:
+      'Change part of a text canvas without sending all of it: each edit replaces `old`, text ' +
+      'that must occur exactly once, with `new`, in order, each in the result of the one before. ' +
+      'Together they make one new version, answered like publish. If any `old` is missing or ' +
+      'occurs more than once, nothing changes. Of a site, `path` names the file (default: its ' +
+      'main file). Binary content cannot be edited: publish it instead.',
+    input: input.editCanvasInput,
+    output: output.canvasResult,
+    write: true,
+    run: async (ctx, { canvas_id, edits, path }) =>
+      withUrl(ctx, await editCanvas(ctx.svc, ctx.auth, canvas_id, { edits, path })),
   }),
   tool({
     name: 'delete_canvas',
