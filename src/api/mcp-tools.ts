@@ -38,6 +38,8 @@ type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
   input: S
   output: O
   write: boolean
+  /** Its answer is a canvas, which the MCP Apps view (mcp-app.ts) can show. */
+  shows?: 'canvas'
   run: (ctx: ToolContext, args: z.output<S>) => Promise<NoInfer<z.output<O>>>
 }
 
@@ -89,6 +91,7 @@ export const TOOLS = [
     input: input.publishInput,
     output: output.canvasResult,
     write: true,
+    shows: 'canvas',
     run: async (ctx, args) => {
       const options = {
         title: args.title,
@@ -135,6 +138,7 @@ export const TOOLS = [
     input: input.canvasInput,
     output: output.canvasDetailResult,
     write: false,
+    shows: 'canvas',
     run: async (ctx, { canvas_id }) => {
       const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
       return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
@@ -180,6 +184,7 @@ export const TOOLS = [
     input: input.updateCanvasInput,
     output: output.canvasResult,
     write: true,
+    shows: 'canvas',
     run: async (ctx, { canvas_id, ...changes }) =>
       withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
   }),
@@ -194,6 +199,7 @@ export const TOOLS = [
     input: input.editCanvasInput,
     output: output.canvasResult,
     write: true,
+    shows: 'canvas',
     run: async (ctx, { canvas_id, edits, path }) =>
       withUrl(ctx, await editCanvas(ctx.svc, ctx.auth, canvas_id, { edits, path })),
   }),
