@@ -40,6 +40,11 @@ describe('POST /mcp', () => {
     }
     const publish = tools.find((t) => t.name === 'publish')!
     expect(publish.inputSchema.required).toBeUndefined()
+    // A time is said by its format alone: its pattern would be repeated for every time listed.
+    expect((publish.outputSchema!.properties as any).created_at).toEqual({
+      type: 'string',
+      format: 'date-time',
+    })
     expect(Object.keys(publish.inputSchema.properties!)).toEqual(
       expect.arrayContaining(['content', 'content_base64', 'filename', 'files', 'main']),
     )
