@@ -43,9 +43,18 @@ Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client
 Publish with \`publish\` (\`content\` or \`content_base64\`, and \`filename\`: its extension chooses how
 the page is shown) and give the person the \`view_url\` it answers (a share link's address is its
 \`url\`). Publish again with \`canvas_id\` for a
-new version. A failed call is a result with \`isError\`, its text starting with an error code such
-as \`canvas_not_found\` or \`invalid_request\`. Tools that change something take an
-\`idempotency_key\` (a new UUID per operation): retrying with it never does the work twice.
+new version. To change part of a text canvas, \`edit_canvas\` with \`edits: [{"old": ..., "new":
+...}]\`: each \`old\` is literal text that must occur exactly once (include enough around it), the
+edits apply in order and make one new version, and if any cannot apply nothing changes. A failed
+call is a result with \`isError\`, its text starting with an error code such as
+\`canvas_not_found\` or \`invalid_request\` (\`forbidden\` for a change with a read-only key). Tools
+that change something take an \`idempotency_key\` (a new UUID per operation): retrying with it
+never does the work twice.
+
+Every tool declares an \`outputSchema\` and answers \`structuredContent\` of that shape (the same
+JSON is in its text). In chat apps that support MCP Apps, the tools that answer a canvas
+(\`publish\`, \`get_canvas\`, \`update_canvas\`, \`edit_canvas\`) are shown with the view
+\`ui://canvas/view.html\` (its title and facts, and a button to open the page).
 
 Over HTTP the same holds with the \`Idempotency-Key\` header on every POST, PATCH and DELETE.
 
