@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { serveClientDocuments } from './test/support/client-documents.ts'
 
 // Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
 // (s3rver, wrangler dev) from Node.
@@ -23,6 +24,9 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
+                // The Worker's requests to the Internet: only the OAuth server makes any (a
+                // client's metadata document), answered from test/support/client-documents.ts.
+                outboundService: serveClientDocuments,
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   SIGNUP: 'open',

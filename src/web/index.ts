@@ -10,6 +10,7 @@ import { FRAME_PATH, LIVE_PATH } from './frame-links'
 import { frames } from './frames'
 import { pageHeaders } from './headers'
 import { live } from './live'
+import { consent } from './oauth'
 import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
@@ -41,6 +42,7 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route('/', auth)
   web.route('/', dashboard)
   web.route('/settings', settings)
+  web.route('/oauth', consent)
   web.route('/c', canvas)
   web.route('/upload', upload)
   web.route('/s', share)

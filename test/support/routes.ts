@@ -25,6 +25,10 @@ export type Route = {
   json: boolean
   /** It hands out a canvas's content (bytes, a redirect to them, or a frame showing them). */
   content?: true
+  /** A route of the OAuth protocol: its own errors are OAuth's `{error, error_description}`. */
+  oauth?: true
+  /** Served over https only (or on the machine itself): the tests call it at https. */
+  https?: true
 }
 
 const key = (method: Method, path: string): Route => ({
@@ -68,6 +72,24 @@ export const ROUTES: Route[] = [
   { ...key('POST', '/mcp'), scope: 'read' },
   { method: 'GET', path: '/mcp', auth: 'none', json: true },
   { method: 'DELETE', path: '/mcp', auth: 'none', json: true },
+
+  // OAuth for chat apps: discovery and the protocol are open (the token endpoint checks the code
+  // or refresh token it is sent); each answers the CORS preflight of browser-based clients.
+  ...[
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/mcp',
+    '/.well-known/oauth-authorization-server',
+  ].flatMap((path): Route[] => [
+    { method: 'GET', path, auth: 'none', json: true, https: true },
+    { method: 'OPTIONS', path, auth: 'none', json: true, https: true },
+  ]),
+  ...['/oauth/register', '/oauth/token'].flatMap((path): Route[] => [
+    { method: 'POST', path, auth: 'none', json: true, oauth: true, https: true },
+    { method: 'OPTIONS', path, auth: 'none', json: true, https: true },
+  ]),
+  // The consent page: the person's session, and its form's CSRF token.
+  { method: 'GET', path: '/oauth/authorize', auth: 'page', json: false, https: true },
+  { method: 'POST', path: '/oauth/authorize', auth: 'page', json: false, https: true },
 
   { method: 'GET', path: '/share/:token', auth: 'share', json: true },
   { method: 'GET', path: '/share/:token/content', auth: 'share', json: true, content: true },
@@ -117,6 +139,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/settings', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys/:keyId/revoke', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/apps/:grantId/revoke', auth: 'page', json: false },
   { method: 'POST', path: '/upload/presign', auth: 'page', json: true },
   { method: 'POST', path: '/upload/finalize', auth: 'page', json: true },
   { method: 'POST', path: '/upload/finish', auth: 'page', json: true },

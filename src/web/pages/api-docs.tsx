@@ -242,6 +242,9 @@ function ruleOf(schema: Schema): string {
 
 function authOf(op: Operation): string {
   const scheme = Object.keys(op.security[0] ?? {})[0]
+  if (scheme === 'apiKey' && op.security.length > 1) {
+    return 'Authorization: Bearer <API key, or an OAuth access token>'
+  }
   if (scheme === 'apiKey') return 'Authorization: Bearer <API key>'
   if (scheme === 'session') return 'The web session cookie, from this site’s own pages'
   return 'No credentials needed'

@@ -1,3 +1,4 @@
+import type { ConnectedApp } from '../../domain/oauth-grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
@@ -18,6 +19,7 @@ export function Settings(props: {
   user: User
   csrf: string
   keys: KeyView[]
+  apps: ConnectedApp[]
   flash?: Flash
   usage: {
     canvases: { total: number }
@@ -98,6 +100,41 @@ export function Settings(props: {
                     <span class="hint">Whatever uses it stops working.</span>
                     <button class="small danger solid" type="submit">
                       Revoke {k.name}
+                    </button>
+                  </form>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
+      )}
+      <h2>Connected apps</h2>
+      <p class="muted">
+        Chat apps you allowed to use Canvas for you (Claude, ChatGPT and others connect by the
+        address <code>/mcp</code>, with your approval).
+      </p>
+      {props.apps.length === 0 ? (
+        <p class="muted">No apps connected.</p>
+      ) : (
+        <ListTable columns={['Name', 'Access', 'Connected', 'Last used']} actions class="spaced">
+          {props.apps.map((app) => (
+            <tr id={`app-${app.grant_id}`}>
+              <td class="primary-cell">{app.name}</td>
+              <td data-label="Access">{app.scopes.includes('write') ? 'read, write' : 'read'}</td>
+              <td data-label="Connected" class="nowrap">
+                {app.created_at.slice(0, 10)}
+              </td>
+              <td data-label="Last used" class="nowrap">
+                {app.last_used_at ? app.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+              </td>
+              <td class="end">
+                <details class="dialog">
+                  <summary class="btn small danger">Disconnect…</summary>
+                  <form class="row" method="post" action={`/settings/apps/${app.grant_id}/revoke`}>
+                    <Csrf token={csrf} />
+                    <span class="hint">Its access ends at once.</span>
+                    <button class="small danger solid" type="submit">
+                      Disconnect {app.name}
                     </button>
                   </form>
                 </details>
