@@ -122,10 +122,10 @@ export function Settings(props: {
               <td class="primary-cell">{app.name}</td>
               <td data-label="Access">{app.scopes.includes('write') ? 'read, write' : 'read'}</td>
               <td data-label="Connected" class="nowrap">
-                {app.created_at.slice(0, 10)}
+                <Ago at={app.created_at} />
               </td>
               <td data-label="Last used" class="nowrap">
-                {app.last_used_at ? app.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+                {app.last_used_at ? <Ago at={app.last_used_at} /> : 'never'}
               </td>
               <td class="end">
                 <details class="dialog">
