@@ -131,11 +131,43 @@ async function settledClick(p: Page, target: Locator) {
   await target.click()
 }
 
-/** The computed colour of the app's danger colour, as the browser writes colours. */
+/**
+ * The contrast ratio (WCAG) of an element's text with what lies behind it: its own background
+ * and its ancestors', each laid over the one below as the browser paints them.
+ */
+function contrastOf(el: Element) {
+  // rgb(255 0 0), rgba(255, 0, 0, 0.5), or color(srgb 1 0 0 / 0.5) for a color-mix().
+  const rgba = (colour: string) => {
+    const [r, g, b, a = 1] = colour.match(/[\d.]+/g)!.map(Number)
+    const scale = colour.startsWith('color(') ? 255 : 1
+    return [r * scale, g * scale, b * scale, a]
+  }
+  const layers: number[][] = []
+  for (let node: Element | null = el; node; node = node.parentElement) {
+    const colour = rgba(getComputedStyle(node).backgroundColor)
+    if (colour[3] > 0) layers.push(colour)
+    if (colour[3] === 1) break
+  }
+  let ground = [255, 255, 255]
+  for (const [r, g, b, a] of layers.reverse()) {
+    ground = [r, g, b].map((v, i) => v * a + ground[i] * (1 - a))
+  }
+  const luminance = ([r, g, b]: number[]) => {
+    const [lr, lg, lb] = [r, g, b].map((v) => {
+      const c = v / 255
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
+  }
+  const [text, back] = [luminance(rgba(getComputedStyle(el).color)), luminance(ground)]
+  return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05)
+}
+
+/** The app's danger colour for text, as the browser writes colours. */
 const dangerColour = (p: Page) =>
   p.evaluate(() => {
     const probe = document.createElement('span')
-    probe.style.color = 'var(--danger)'
+    probe.style.color = 'var(--danger-text)'
     document.body.append(probe)
     const colour = getComputedStyle(probe).color
     probe.remove()
@@ -451,6 +483,14 @@ describe('feedback that is true and seen', () => {
     expect(text).toContain('Retry')
     expect(text).not.toMatch(/session/i)
     expect(await error.evaluate((el) => getComputedStyle(el).color)).toBe(await dangerColour(page))
+    // Readable in both schemes: the contrast of the words with their tinted ground.
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme })
+      // The drop zone's colours ease from one scheme to the other: read once they are there.
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
+      expect(await error.evaluate(contrastOf), colorScheme).toBeGreaterThanOrEqual(4.5)
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
     const retry = page.locator('[data-retry]')
     expect(await retry.isVisible()).toBe(true)
 
