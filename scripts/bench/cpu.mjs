@@ -3,7 +3,7 @@
 // what workerd spent (utime + stime from /proc) while wrk loaded one route, over the requests
 // wrk counted. On a shared, noisy machine this moves far less than requests per second.
 //   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4]
-//     [--route presign|presign-new|list|read|health|bare] <tree> [<tree>...]
+//     [--route presign|presign-new|list|read|health|mcp|bare] <tree> [<tree>...]
 // `bare` serves the bare Hono baseline (scripts/bench/baseline-hono.ts, this checkout's) with each
 // tree's own Miniflare, configured as the app is (compatibility flags, bindings, Durable Object
 // classes as stubs), instead of the app: what the runtime alone costs a request, to tell a route's
@@ -12,7 +12,7 @@
 // seed.mjs), warms them up, then loads them in turns, the order flipped every round.
 import { execSync } from 'node:child_process'
 import { build } from 'esbuild'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -40,6 +40,7 @@ const routes = {
   }),
   list: (url) => ({ url: `${url}/v1/canvases` }),
   health: (url) => ({ url: `${url}/health` }),
+  mcp: (url, data, seed, dir) => ({ url: `${url}/mcp`, lua: mcpScript(dir, data.canvasId) }),
   bare: () => undefined, // served apart: see bareHono below
   read: (url, data) => ({ url: `${url}/v1/canvases/${data.canvasId}` }),
 }
@@ -174,4 +175,23 @@ function bareLike(appOptions, script) {
     (name) => `export class ${name} { fetch() { return new Response(null) } }`,
   )
   return { ...options, script: [script, ...stubs].join('\n') }
+}
+
+/** A wrk script that calls the MCP tool get_canvas on the seeded canvas, under the API key. */
+function mcpScript(dir, canvasId) {
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, 'mcp.lua')
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_canvas', arguments: { canvas_id: canvasId } },
+  })
+  writeFileSync(
+    path,
+    `wrk.method = "POST"\nwrk.body = '${body}'\n` +
+      `wrk.headers["Content-Type"] = "application/json"\n` +
+      `wrk.headers["Accept"] = "application/json, text/event-stream"\n`,
+  )
+  return path
 }
