@@ -55,6 +55,7 @@ export default defineConfig(async () => {
             name: 'node',
             environment: 'node',
             include: ['test/node/**/*.test.ts'],
+            globalSetup: ['test/node/support/global-setup.ts'],
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },
