@@ -1,24 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/lib/chromium.mjs'
 
-// Debian's Chromium with its own empty profile; never a downloaded browser.
+// Debian's Chromium, never a downloaded browser: launched once per test file, and each person a
+// test needs (the owner, a stranger) gets a context of their own, with its own cookies, storage
+// and cache, as a fresh profile would have.
 
-export async function openBrowser(options: { colorScheme?: 'light' | 'dark' } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), 'canvas-chromium-'))
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-    colorScheme: options.colorScheme ?? 'light',
-  })
+export type Person = { context: BrowserContext; close: () => Promise<void> }
+
+export async function launchBrowser() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   return {
-    context,
-    close: async () => {
-      await context.close()
-      rmSync(profile, { recursive: true, force: true })
+    async newPerson(): Promise<Person> {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        colorScheme: 'light',
+      })
+      return { context, close: () => context.close() }
     },
+    close: () => browser.close(),
   }
 }
