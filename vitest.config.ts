@@ -1,9 +1,16 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
 // (s3rver, wrangler dev) from Node.
 export default defineConfig(async () => {
+  // The Worker imports the names of the built browser files, and serves them as static assets:
+  // vitest runs no wrangler build step of its own.
+  const build = fileURLToPath(new URL('scripts/build-assets.mjs', import.meta.url))
+  const assets = spawnSync(process.execPath, [build], { encoding: 'utf8' })
+  if (assets.status !== 0) throw new Error(`building the assets failed:\n${assets.stderr}`)
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
@@ -48,6 +55,9 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.ts'],
             exclude: ['test/node/**'],
             setupFiles: ['test/support/apply-migrations.ts'],
+            // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
+            // CI machine finishes the property tests that make hundreds of requests.
+            testTimeout: 30_000,
           },
         },
         {

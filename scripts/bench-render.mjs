@@ -67,7 +67,7 @@ try {
     let bytes = 0
     for (let i = 0; i <= runs; i++) {
       const started = process.cpuUsage()
-      const html = renderTextBody(c.renderer, c.ext, input, '#download')
+      const html = await renderTextBody(c.renderer, c.ext, input, '#download')
       const used = process.cpuUsage(started)
       if (i > 0) times.push((used.user + used.system) / 1000)
       bytes = Buffer.byteLength(html)

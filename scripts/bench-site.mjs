@@ -48,8 +48,9 @@ try {
 async function scenario(limit) {
   const state = mkdtempSync(join(work, 'state-'))
   const options = appOptions(state, bundle.path)
-  if (limit > 0)
-    options.ratelimits.API_LIMITER = { namespace_id: '9100', simple: { limit, period: 60 } }
+  if (limit > 0) {
+    options.ratelimits = { API_LIMITER: { namespace_id: '9100', simple: { limit, period: 60 } } }
+  }
   const app = await serve(options)
   try {
     await migrate(app.mf)

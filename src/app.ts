@@ -5,16 +5,16 @@ import { auth } from './api/auth'
 import { health } from './api/health'
 import { canvases } from './api/canvases'
 import type { AppEnv } from './http/context'
-import { requireKey } from './http/require-key'
 import { services } from './http/services'
-import { reads } from './api/reads'
 import { publicShares } from './api/public'
 import { shares } from './api/shares'
 import { storage } from './api/storage'
-import { presign, upload } from './api/upload'
+import { upload } from './api/upload'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
+import { access } from './http/access-kind'
+import { keyAccess } from './http/access'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
 import { webApp, WEB_JSON_PATHS } from './web'
@@ -42,18 +42,22 @@ export function buildApp() {
   // Before every middleware: a load balancer's poll should cost as little as the runtime allows.
   app.get(
     '/health',
-    documentedHandler(
-      {
-        summary: 'Health',
-        description: 'Whether the service and its database answer. No key needed.',
-        tag: 'Service',
-        auth: 'none',
-        responses: {
-          200: { description: 'Healthy.', schema: shapes.health },
-          503: { description: 'The database does not answer.', schema: shapes.unhealthy },
+    // Anyone may ask (access: none), on the route's only function.
+    access(
+      'none',
+      documentedHandler(
+        {
+          summary: 'Health',
+          description: 'Whether the service and its database answer. No key needed.',
+          tag: 'Service',
+          auth: 'none',
+          responses: {
+            200: { description: 'Healthy.', schema: shapes.health },
+            503: { description: 'The database does not answer.', schema: shapes.unhealthy },
+          },
         },
-      },
-      health,
+        health,
+      ),
     ),
   )
 
@@ -71,14 +75,17 @@ export function buildApp() {
   app.route('/share', publicShares)
   app.route(LOCAL_STORAGE_PATH, storage)
 
-  app.route('/', reads)
-  app.route('/', presign)
-  app.use('/v1/*', requireKey)
+  // One sub-app per resource; each route checks its own access first (http/access.ts), so the
+  // order of these lines decides nothing.
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)
   app.route('/v1/canvases', canvases)
   app.route('/v1', account)
   app.route('/mcp', mcp)
+  // Under /v1 a route that does not exist is told apart only to a valid key (401 before 404).
+  app.all('/v1/*', keyAccess, () => {
+    throw new AppError('not_found', 'no such route')
+  })
 
   const describe = apiDescription(() => app.routes)
   app.route('/', reference(describe))

@@ -184,6 +184,11 @@ describe('create', () => {
       .bind(account.workspaceId)
       .first<any>()
     expect(files.n).toBe(0)
+    // A field no create or update could hold is refused before its bytes are looked for.
+    const huge = await send(bytesOf('x'.repeat(5000)))
+    expect(await json(huge)).toEqual(
+      errorOf('invalid_request', 'title: must be at most 4096 characters'),
+    )
     const meant = await send(bytesOf('Broken \ufffd glyph'))
     expect(meant.status).toBe(201)
     expect((await json(meant)).title).toBe('Broken \ufffd glyph')

@@ -87,7 +87,9 @@ describe('content and version downloads', () => {
         key: account.key,
       })
       expect(res.status).toBe(400)
-      expect(await json(res)).toEqual(errorOf('invalid_request', 'must be a positive whole number'))
+      expect(await json(res)).toEqual(
+        errorOf('invalid_request', 'version: must be a positive whole number'),
+      )
     }
   })
 

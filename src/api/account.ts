@@ -3,6 +3,7 @@ import { keyOwner } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { AppEnv } from '../http/context'
+import { keyAccess } from '../http/access'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -10,6 +11,7 @@ export const account = new Hono<AppEnv>()
 
 account.get(
   '/me',
+  keyAccess,
   documented({
     summary: 'Who am I',
     description: 'The key’s user, workspace and scopes.',
@@ -30,6 +32,7 @@ account.get(
 
 account.get(
   '/usage',
+  keyAccess,
   documented({
     summary: 'Usage',
     description: 'What the workspace holds, and the limits it works within.',
@@ -42,6 +45,7 @@ account.get(
 
 account.get(
   '/renderers',
+  keyAccess,
   documented({
     summary: 'Renderers',
     description: 'How each kind of file is shown, and which extensions choose each by default.',

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { endSession, login, sessionActor, signup } from '../domain/users'
 import { fromThisMachine, type AppEnv } from '../http/context'
+import { open } from '../http/access'
 import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
 import { limitByIp } from '../http/limits'
 import { createKeyBody, credentialsBody, id, loginBody } from '../schema/requests'
@@ -17,6 +18,7 @@ auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))
 
 auth.post(
   '/signup',
+  open,
   jsonBody(credentialsBody),
   documented({
     summary: 'Sign up',
@@ -41,6 +43,7 @@ auth.post(
 
 auth.post(
   '/login',
+  open,
   jsonBody(loginBody),
   documented({
     summary: 'Log in',
@@ -60,6 +63,7 @@ auth.post(
 
 auth.post(
   '/logout',
+  open,
   documented({
     summary: 'Log out',
     description: 'Ends the session and clears its cookie.',

@@ -1,34 +1,90 @@
 import { Hono } from 'hono'
 import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
-import { findContent, listVersions } from '../domain/canvas-reads'
+import {
+  canvasByIdStatement,
+  findContent,
+  listPage,
+  listStatement,
+  listVersions,
+  ownedCanvasDetail,
+} from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
-import {
-  canvasIdParam,
-  itemPathParam,
-  requestOrigin,
-  type AppContext,
-  type AppEnv,
-} from '../http/context'
+import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import { keyAccess, keyInBatch } from '../http/access'
 import { archiveResponse } from '../http/archive'
+import { authorize, authorizeKey } from '../http/auth'
 import { findItem, listVersionItems } from '../domain/site-reads'
 import { canvasBody } from './multipart'
 import {
+  canvasInPath,
   createCanvasBody,
   downloadQuery,
   type DownloadQuery,
+  itemInPath,
+  listQuery,
   updateCanvasBody,
-  versionParam,
+  versionInPath,
+  versionItemInPath,
   versionsQuery,
 } from '../schema/requests'
 import { documented } from '../http/route-docs'
-import { parse, query } from '../http/validate'
+import { params, query } from '../http/validate'
 import * as shapes from '../schema/responses'
 
+// /v1/canvases: canvases, their versions and their content. Every route's first step is its
+// access (http/access.ts). The list and a canvas's read check the key inside their own D1 batch,
+// with the route's query: one round trip, a request's largest cost here (BENCHMARKS.md).
 export const canvases = new Hono<AppEnv>()
+
+canvases.get(
+  '/',
+  keyInBatch,
+  query(listQuery),
+  documented({
+    summary: 'List canvases',
+    description:
+      'Newest first; `limit` 1 to 100 (default 20). Each page answers `next_cursor` (null on ' +
+      'the last); pass it as `cursor` for the next page, which costs what the first does at any ' +
+      'depth (`offset` still works, slower the deeper it goes; not both).',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
+  }),
+  async (c) => {
+    const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
+    const page = { ...filters, limit, offset }
+    // The page's statement takes its workspace from the key's own row, in the key's batch.
+    const keyHash = c.var.keyCheck!.hash
+    const [rows] = await authorizeKey(c, keyHash, [listStatement(c.var.svc, { keyHash }, page)])
+    return c.json(listPage(rows, page))
+  },
+)
+
+canvases.get(
+  '/:id',
+  keyInBatch,
+  params(canvasInPath),
+  documented({
+    summary: 'Get a canvas',
+    description:
+      'With its current file and renderer, and a site’s `items` and `main`. Another ' +
+      'workspace’s canvas is not found.',
+    tag: 'Canvases',
+    auth: 'key',
+    responses: { 200: { description: 'The canvas.', schema: shapes.canvasDetail } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    const { id } = c.req.valid('param')
+    const [canvas] = await authorize(c, canvasByIdStatement(c.var.svc, id))
+    return c.json(ownedCanvasDetail(canvas, c.var.auth))
+  },
+)
 
 canvases.post(
   '/',
+  keyAccess,
   canvasBody(createCanvasBody, 'create'),
   documented({
     summary: 'Create a canvas',
@@ -49,6 +105,8 @@ canvases.post(
 
 canvases.patch(
   '/:id',
+  keyAccess,
+  params(canvasInPath),
   canvasBody(updateCanvasBody, 'update'),
   documented({
     summary: 'Update a canvas',
@@ -62,12 +120,14 @@ canvases.patch(
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await updateCanvas(c.var.svc, c.var.auth, canvasIdParam(c), body))
+    return c.json(await updateCanvas(c.var.svc, c.var.auth, c.req.valid('param').id, body))
   },
 )
 
 canvases.delete(
   '/:id',
+  keyAccess,
+  params(canvasInPath),
   documented({
     summary: 'Delete a canvas',
     description: 'With its versions and share links.',
@@ -77,13 +137,15 @@ canvases.delete(
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    await deleteCanvas(c.var.svc, c.var.auth, canvasIdParam(c))
+    await deleteCanvas(c.var.svc, c.var.auth, c.req.valid('param').id)
     return c.json({ success: true })
   },
 )
 
 canvases.post(
   '/:id/permanent',
+  keyAccess,
+  params(canvasInPath),
   documented({
     summary: 'Make a canvas permanent',
     description: 'It no longer expires. Doing it again changes nothing.',
@@ -93,7 +155,7 @@ canvases.post(
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    return c.json(await makePermanent(c.var.svc, c.var.auth, canvasIdParam(c)))
+    return c.json(await makePermanent(c.var.svc, c.var.auth, c.req.valid('param').id))
   },
 )
 
@@ -106,6 +168,8 @@ const REDIRECT = {
 
 canvases.get(
   '/:id/content',
+  keyAccess,
+  params(canvasInPath),
   query(downloadQuery),
   documented({
     summary: 'Download the latest version',
@@ -115,11 +179,13 @@ canvases.get(
     responses: REDIRECT,
     errors: ['canvas_not_found', 'storage_not_configured'],
   }),
-  async (c) => download(c, c.req.valid('query')),
+  async (c) => download(c, c.req.valid('query'), c.req.valid('param')),
 )
 
 canvases.get(
   '/:id/versions',
+  keyAccess,
+  params(canvasInPath),
   query(versionsQuery),
   documented({
     summary: 'List versions',
@@ -133,12 +199,14 @@ canvases.get(
   }),
   async (c) => {
     const page = c.req.valid('query')
-    return c.json(await listVersions(c.var.svc, c.var.auth, canvasIdParam(c), page))
+    return c.json(await listVersions(c.var.svc, c.var.auth, c.req.valid('param').id, page))
   },
 )
 
 canvases.get(
   '/:id/versions/:version',
+  keyAccess,
+  params(versionInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a version',
@@ -148,12 +216,14 @@ canvases.get(
     errors: ['canvas_not_found', 'version_not_found', 'storage_not_configured'],
   }),
   async (c) => {
-    return download(c, c.req.valid('query'), parse(versionParam, c.req.param('version')))
+    return download(c, c.req.valid('query'), c.req.valid('param'))
   },
 )
 
 canvases.get(
   '/:id/content/:path{.+}',
+  keyAccess,
+  params(itemInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a file of a site',
@@ -165,11 +235,13 @@ canvases.get(
     responses: REDIRECT,
     errors: ['canvas_not_found', 'not_found', 'storage_not_configured'],
   }),
-  async (c) => download(c, c.req.valid('query'), undefined, itemPathParam(c)),
+  async (c) => download(c, c.req.valid('query'), c.req.valid('param')),
 )
 
 canvases.get(
   '/:id/versions/:version/content/:path{.+}',
+  keyAccess,
+  params(versionItemInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a file of a version',
@@ -179,13 +251,14 @@ canvases.get(
     errors: ['canvas_not_found', 'version_not_found', 'not_found', 'storage_not_configured'],
   }),
   async (c) => {
-    const version = parse(versionParam, c.req.param('version'))
-    return download(c, c.req.valid('query'), version, itemPathParam(c))
+    return download(c, c.req.valid('query'), c.req.valid('param'))
   },
 )
 
 canvases.get(
   '/:id/versions/:version/items',
+  keyAccess,
+  params(versionInPath),
   documented({
     summary: 'List the files of a version',
     description:
@@ -197,13 +270,15 @@ canvases.get(
     errors: ['canvas_not_found', 'version_not_found'],
   }),
   async (c) => {
-    const version = parse(versionParam, c.req.param('version'))
-    return c.json(await listVersionItems(c.var.svc, c.var.auth, canvasIdParam(c), version))
+    const { id, version } = c.req.valid('param')
+    return c.json(await listVersionItems(c.var.svc, c.var.auth, id, version))
   },
 )
 
 canvases.get(
   '/:id/versions/:version/archive',
+  keyAccess,
+  params(versionInPath),
   documented({
     summary: 'Download a version as a zip',
     description:
@@ -217,17 +292,22 @@ canvases.get(
     errors: ['canvas_not_found', 'version_not_found', 'payload_too_large'],
   }),
   async (c) => {
-    const version = parse(versionParam, c.req.param('version'))
-    return archiveResponse(c.var.svc, c.var.auth, canvasIdParam(c), version)
+    const { id, version } = c.req.valid('param')
+    return archiveResponse(c.var.svc, c.var.auth, id, version)
   },
 )
 
-async function download(c: AppContext, { dl }: DownloadQuery, version?: number, path?: string) {
+/** A version's content, or one file of a site, as a redirect to its signed storage URL. */
+async function download(
+  c: AppContext,
+  { dl }: DownloadQuery,
+  { id, version, path }: { id: string; version?: number; path?: string },
+) {
   const svc = c.var.svc
   const content =
     path === undefined
-      ? await findContent(svc, c.var.auth, canvasIdParam(c), version)
-      : await findItem(svc, c.var.auth, canvasIdParam(c), path, version)
+      ? await findContent(svc, c.var.auth, id, version)
+      : await findItem(svc, c.var.auth, id, path, version)
   const target = storageTarget(svc.settings, requestOrigin(c))
   const url = await signedDownload(svc, target, content, dl === '1' || dl === 'true')
   return c.redirect(url, 302)

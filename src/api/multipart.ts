@@ -87,11 +87,18 @@ async function readMultipart<S extends z.ZodMiniType>(
  * is one whose UTF-8 form the body does not hold.
  */
 function wholeText(key: string, value: string, body: Uint8Array): string {
+  // No field of a create or update is anywhere near this long (a title is 200 characters): a
+  // longer one is refused before it is searched for.
+  if (value.length > MAX_FIELD_CHARS) {
+    throw new AppError('invalid_request', `${key}: must be at most ${MAX_FIELD_CHARS} characters`)
+  }
   if (value.includes('\ufffd') && indexOfBytes(body, new TextEncoder().encode(value)) === -1) {
     throw new AppError('invalid_request', `${key}: must be valid UTF-8 text`)
   }
   return value
 }
+
+const MAX_FIELD_CHARS = 4096
 
 function parseBoolean(value: unknown) {
   if (value === 'true') return true

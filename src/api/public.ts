@@ -1,11 +1,12 @@
+import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
 import { storageTarget } from '../storage/target'
-import { itemPathParam, requestOrigin, type AppContext, type AppEnv } from '../http/context'
+import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
-import { downloadQuery, shareToken, type DownloadQuery } from '../schema/requests'
-import { query } from '../http/validate'
+import { downloadQuery, linkInPath, linkItemInPath, type DownloadQuery } from '../schema/requests'
+import { params, query } from '../http/validate'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -39,6 +40,8 @@ const UNUSABLE = [
 
 publicShares.get(
   '/:token',
+  checkedBy('share'),
+  params(linkInPath),
   documented({
     summary: 'A share link’s metadata',
     description: 'What the link shows; never counts a view.',
@@ -48,11 +51,13 @@ publicShares.get(
     responses: { 200: { description: 'The canvas and link.', schema: shapes.publicShare } },
     errors: [...UNUSABLE],
   }),
-  async (c) => c.json(await shareMetadata(c.var.svc, access(c))),
+  async (c) => c.json(await shareMetadata(c.var.svc, access(c, c.req.valid('param').token))),
 )
 
 publicShares.get(
   '/:token/content',
+  checkedBy('share'),
+  params(linkInPath),
   query(downloadQuery),
   documented({
     summary: 'Download through a share link',
@@ -63,11 +68,13 @@ publicShares.get(
     responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'storage_not_configured'],
   }),
-  async (c) => shareDownload(c, c.req.valid('query')),
+  async (c) => shareDownload(c, c.req.valid('query'), c.req.valid('param')),
 )
 
 publicShares.get(
   '/:token/content/:path{.+}',
+  checkedBy('share'),
+  params(linkItemInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a file of a site through a share link',
@@ -80,22 +87,23 @@ publicShares.get(
     responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'not_found', 'storage_not_configured'],
   }),
-  async (c) => shareDownload(c, c.req.valid('query'), itemPathParam(c)),
+  async (c) => shareDownload(c, c.req.valid('query'), c.req.valid('param')),
 )
 
 /** A link revoked, expired or used up reaches its bytes no longer than this URL lives. */
-async function shareDownload(c: AppContext, { dl }: DownloadQuery, path?: string) {
-  const content = await openShareContent(c.var.svc, access(c), path)
+async function shareDownload(
+  c: AppContext,
+  { dl }: DownloadQuery,
+  { token, path }: { token: string; path?: string },
+) {
+  const content = await openShareContent(c.var.svc, access(c, token), path)
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const attachment = dl === '1' || dl === 'true'
   const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
   return c.redirect(url, 302)
 }
 
-function access(c: AppContext): ShareAccess {
-  const raw = c.req.param('token') ?? ''
-  // A token that cannot exist is looked up as one that does not (404, not 400).
-  const token = shareToken.safeParse(raw).success ? raw : ''
+function access(c: AppContext, token: string): ShareAccess {
   return {
     token,
     password: c.req.header('X-Share-Password'),

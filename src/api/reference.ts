@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
+import { open } from '../http/access'
 import { documented } from '../http/route-docs'
 import { llmsText } from './llms'
 
@@ -11,6 +12,7 @@ export function reference(describe: () => OpenApiDocument) {
 
   routes.get(
     '/openapi.json',
+    open,
     documented({
       summary: 'This API description',
       description: 'OpenAPI 3.1, generated from the schemas the service validates with.',
@@ -22,6 +24,7 @@ export function reference(describe: () => OpenApiDocument) {
   )
   routes.get(
     '/llms.txt',
+    open,
     documented({
       summary: 'Canvas for agents, in brief',
       description: 'How an agent publishes, updates, shares and reads back: MCP, the API, the CLI.',

@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
-import { canvasIdParam, type AppEnv } from '../http/context'
-import { createShareBody, shareToken } from '../schema/requests'
-import { jsonBody } from '../http/validate'
+import type { AppEnv } from '../http/context'
+import { keyAccess } from '../http/access'
+import { canvasInPath, createShareBody, shareInPath } from '../schema/requests'
+import { jsonBody, params } from '../http/validate'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -11,6 +12,8 @@ export const shares = new Hono<AppEnv>()
 
 shares.post(
   '/',
+  keyAccess,
+  params(canvasInPath),
   jsonBody(createShareBody, { optional: true }),
   documented({
     summary: 'Create a share link',
@@ -25,12 +28,14 @@ shares.post(
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await createShare(c.var.svc, c.var.auth, canvasIdParam(c), body), 201)
+    return c.json(await createShare(c.var.svc, c.var.auth, c.req.valid('param').id, body), 201)
   },
 )
 
 shares.get(
   '/',
+  keyAccess,
+  params(canvasInPath),
   documented({
     summary: 'List share links',
     tag: 'Shares',
@@ -39,12 +44,14 @@ shares.get(
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    return c.json({ shares: await listShares(c.var.svc, c.var.auth, canvasIdParam(c)) })
+    return c.json({ shares: await listShares(c.var.svc, c.var.auth, c.req.valid('param').id) })
   },
 )
 
 shares.delete(
   '/',
+  keyAccess,
+  params(canvasInPath),
   documented({
     summary: 'Revoke every share link',
     tag: 'Shares',
@@ -53,13 +60,15 @@ shares.delete(
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    const revoked = await revokeShares(c.var.svc, c.var.auth, canvasIdParam(c))
+    const revoked = await revokeShares(c.var.svc, c.var.auth, c.req.valid('param').id)
     return c.json({ success: true, revoked })
   },
 )
 
 shares.delete(
   '/:token',
+  keyAccess,
+  params(shareInPath),
   documented({
     summary: 'Revoke a share link',
     tag: 'Shares',
@@ -68,10 +77,8 @@ shares.delete(
     errors: ['canvas_not_found', 'share_not_found'],
   }),
   async (c) => {
-    const token = c.req.param('token')
-    // A token that cannot exist is simply not found.
-    const valid = shareToken.safeParse(token).success ? token : ''
-    await revokeShare(c.var.svc, c.var.auth, canvasIdParam(c), valid)
+    const { id, token } = c.req.valid('param')
+    await revokeShare(c.var.svc, c.var.auth, id, token)
     return c.json({ success: true })
   },
 )

@@ -1,3 +1,4 @@
+import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { AppError } from '../lib/errors'
@@ -34,7 +35,7 @@ const CONTENT_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 }
 
-storage.put('/*', async (c) => {
+storage.put('/*', checkedBy('signed'), async (c) => {
   const key = await authorize(c, 'PUT')
   const parsed = parseBlobKey(key)
   if (!parsed) throw new AppError('invalid_request', 'not a content key')
@@ -69,7 +70,7 @@ storage.put('/*', async (c) => {
   return c.body(null, 200, { ETag: stored.httpEtag })
 })
 
-storage.get('/*', async (c) => {
+storage.get('/*', checkedBy('signed'), async (c) => {
   const key = await authorize(c, 'GET')
   const bucket = c.var.svc.bucket
   const rangeHeader = c.req.header('Range')

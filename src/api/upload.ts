@@ -3,41 +3,22 @@ import { finalizeUpload, presignAnswer, presignStatement, presignUpload } from '
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { uploadBody } from '../schema/requests'
-import { authorizeWrite, keyFirst, keyLimit, presentedKeyHash } from '../http/auth'
-import { IDEMPOTENCY_HEADER, keepAnswerFor } from '../http/idempotency'
-import { jsonBody, jsonOf } from '../http/validate'
+import { keyAccess, keyInBatch } from '../http/access'
+import { authorizeWrite } from '../http/auth'
+import { IDEMPOTENCY_HEADER, idempotent, keepAnswerFor } from '../http/idempotency'
+import { jsonBody } from '../http/validate'
+import { handleError } from '../http/errors'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
 export const upload = new Hono<AppEnv>()
 
-// Presign registers the content in the batch that looks up the API key: one D1 round trip, where
-// the /v1 key middleware and the route below took two. Mounted ahead of that middleware (app.ts),
-// as the hottest reads are (reads.ts). A request with an Idempotency-Key goes on to the middleware,
-// whose claim rides in the key's batch instead, and to the route below, which describes both.
-export const presign = new Hono<AppEnv>()
-
-presign.post('/v1/upload/presign', async (c, next) => {
-  if (c.req.header(IDEMPOTENCY_HEADER) !== undefined) return next()
-  const svc = c.var.svc
-  const keyHash = await presentedKeyHash(c)
-  const limit = keyLimit(c, keyHash)
-  const { input, target, register } = await keyFirst(
-    c,
-    keyHash,
-    async () => {
-      const input = await jsonOf(c, uploadBody)
-      const target = storageTarget(svc.settings, requestOrigin(c))
-      return { input, target, register: presignStatement(svc, keyHash, input) }
-    },
-    limit,
-  )
-  const [registered] = await authorizeWrite(c, keyHash, [register.statement], limit)
-  return c.json(await presignAnswer(svc, registered, register.fileId, input, target))
-})
-
+// Presign registers the content in the batch that looks up the API key: one D1 round trip. With an
+// Idempotency-Key, the key's claim rides in that batch instead (http/idempotency), and the
+// registration runs under it as any write does.
 upload.post(
   '/presign',
+  keyInBatch,
   jsonBody(uploadBody),
   documented({
     summary: 'Start an upload',
@@ -52,18 +33,40 @@ upload.post(
     errors: ['payload_too_large', 'storage_not_configured'],
   }),
   async (c) => {
-    const body = c.req.valid('json')
-    const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-    // A replayed presign must hold a usable upload_url: replayed for half of the URL's life, so it
-    // has at least the other half left; later, a repeat signs a new URL (presign has no effect a
-    // repeat would duplicate: the content's row and file_id are the same each time).
-    keepAnswerFor(c, (c.var.svc.settings.uploadUrlTtl * 1000) / 2)
-    return c.json(await presignUpload(c.var.svc, c.var.auth, body, target))
+    const svc = c.var.svc
+    const input = c.req.valid('json')
+    const target = storageTarget(svc.settings, requestOrigin(c))
+    const key = c.req.header(IDEMPOTENCY_HEADER)
+    if (key !== undefined) {
+      // A replayed presign must hold a usable upload_url: replayed for half of the URL's life, so
+      // it has at least the other half left; later, a repeat signs a new URL (presign has no
+      // effect a repeat would duplicate: the content's row and file_id are the same each time).
+      keepAnswerFor(c, (svc.settings.uploadUrlTtl * 1000) / 2)
+      const replayed = await idempotent(
+        c,
+        async () => {
+          // As a route's own answer: an error becomes the answer, kept when worth replaying.
+          try {
+            c.res = c.json(await presignUpload(svc, c.var.auth, input, target))
+          } catch (err) {
+            c.error = err as Error
+            c.res = handleError(err, c)
+          }
+        },
+        key,
+      )
+      return replayed ?? c.res
+    }
+    const { hash, limit } = c.var.keyCheck!
+    const register = presignStatement(svc, hash, input)
+    const [registered] = await authorizeWrite(c, hash, [register.statement], limit)
+    return c.json(await presignAnswer(svc, registered, register.fileId, input, target))
   },
 )
 
 upload.post(
   '/finalize',
+  keyAccess,
   jsonBody(uploadBody),
   documented({
     summary: 'Finish an upload',

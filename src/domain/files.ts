@@ -331,7 +331,7 @@ const touchRegistered = (now: Placeholder<'now', number>) => ({
 /**
  * The content's row, pending; one already there is touched (unless the sweep is removing it).
  * Either way RETURNING answers the row, where a SELECT after it was one more statement in the
- * batch: 4.5% of presign's CPU in workerd (scripts/bench/cpu.mjs).
+ * batch, a measurable part of presign's CPU (BENCHMARKS.md, scripts/bench/cpu.mjs).
  */
 const registerFile = prepared(
   (db, p: Placeholders<NewFile & { workspaceId: string; blobKey: string }>) =>

@@ -8,6 +8,7 @@ import type { Scope } from '../schema/requests'
 import { resolveSession } from '../domain/users'
 import { afterResponse, requestOrigin, type AppEnv, type SignedInEnv } from './context'
 import { rateLimited, withinLimit } from './limits'
+import { access } from './access-kind'
 
 export const SESSION_COOKIE = 'canvas_session'
 export const READ_METHODS = new Set(['GET', 'HEAD'])
@@ -22,7 +23,7 @@ export async function authorize<T extends BatchItem<'sqlite'>[]>(
   c: Context<AppEnv>,
   ...statements: T
 ): Promise<BatchResponse<T>> {
-  return authorizeKey(c, await presentedKeyHash(c), statements)
+  return authorizeKey(c, await requestKeyHash(c), statements)
 }
 
 /** As `authorize`, for a route whose method does not say what it does (MCP: every call is a POST). */
@@ -31,7 +32,20 @@ export async function authorizeFor<T extends BatchItem<'sqlite'>[]>(
   needed: Scope,
   ...statements: T
 ): Promise<BatchResponse<T>> {
-  return authorizeKey(c, await presentedKeyHash(c), statements, undefined, needed)
+  return authorizeKey(c, await requestKeyHash(c), statements, undefined, needed)
+}
+
+/** The presented key's hash: taken once per request, by the route's access step when it did. */
+export async function requestKeyHash(c: Context<AppEnv>): Promise<string> {
+  return c.var.keyCheck?.hash ?? presentedKeyHash(c)
+}
+
+/**
+ * The request's key's rate-limit verdict: the one its route's access step asked (a request
+ * counts once), else asked now. Every key judged in a request is the one it presented.
+ */
+function limitOf(c: Context<AppEnv>, hash: string): Promise<boolean> {
+  return c.var.keyCheck?.limit ?? keyLimit(c, hash)
 }
 
 /** The stored hash of the request's Bearer key; 401 when there is none or it cannot be a key. */
@@ -61,7 +75,7 @@ export async function authorizeKey<T extends BatchItem<'sqlite'>[]>(
   statements: T,
   refused?: (results: BatchResponse<T>, auth: KeyAuth | null) => Promise<unknown>,
   needed: Scope = READ_METHODS.has(c.req.method) ? 'read' : 'write',
-  limit: Promise<boolean> = keyLimit(c, hash),
+  limit: Promise<boolean> = limitOf(c, hash),
 ): Promise<BatchResponse<T>> {
   const svc = c.var.svc
   const [[key, ...results], allowed] = await Promise.all([
@@ -84,7 +98,7 @@ export async function authorizeWrite<T extends BatchItem<'sqlite'>[]>(
   c: Context<AppEnv>,
   hash: string,
   statements: T,
-  limit: Promise<boolean> = keyLimit(c, hash),
+  limit: Promise<boolean> = limitOf(c, hash),
 ): Promise<BatchResponse<T>> {
   const svc = c.var.svc
   const allowed = await limit
@@ -99,7 +113,7 @@ export async function authorizeWrite<T extends BatchItem<'sqlite'>[]>(
 /**
  * The per-key rate limit's verdict for the key `hash`, asked now. A write route asks it before
  * reading its body, so that waiting on the limiter overlaps the reading, as a read's overlaps its
- * D1 lookup (4% more presigns a second side by side). Pass it on to be awaited.
+ * D1 lookup (measured in BENCHMARKS.md). Pass it on to be awaited.
  */
 export function keyLimit(c: Context<AppEnv>, hash: string): Promise<boolean> {
   const verdict = withinLimit(c.env.API_LIMITER, `key:${hash}`)
@@ -128,34 +142,17 @@ function admit<R>(
   return results
 }
 
-/**
- * What a route that authenticates inside its own batch makes of its request before the batch (its
- * query or body, the statements they give). On every /v1 route the key's verdict (401, 429, 403)
- * comes before the request's own errors, so when this throws, the key `hash` is judged alone first.
- */
-export async function keyFirst<T>(
-  c: Context<AppEnv>,
-  hash: string,
-  read: () => T | Promise<T>,
-  limit?: Promise<boolean>,
-): Promise<T> {
-  try {
-    return await read()
-  } catch (err) {
-    // The limit already asked, if any, is the one judged: a request counts once.
-    await authorizeKey(c, hash, [], undefined, undefined, limit)
-    throw err
-  }
-}
-
-export const requireSession = createMiddleware<SignedInEnv>(async (c, next) => {
-  const token = getCookie(c, SESSION_COOKIE)
-  const session = token ? await resolveSession(c.var.svc, token) : null
-  if (!session) throw new AppError('unauthorized', 'not logged in')
-  c.set('session', session)
-  await next()
-  c.header('Cache-Control', 'no-store')
-})
+export const requireSession = access(
+  'session',
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    const token = getCookie(c, SESSION_COOKIE)
+    const session = token ? await resolveSession(c.var.svc, token) : null
+    if (!session) throw new AppError('unauthorized', 'not logged in')
+    c.set('session', session)
+    await next()
+    c.header('Cache-Control', 'no-store')
+  }),
+)
 
 /**
  * Cookie-authenticated writes must come from our own pages. Browsers send Origin on every POST

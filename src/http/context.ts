@@ -1,8 +1,6 @@
 import type { Context } from 'hono'
 import { randomBase62 } from '../lib/crypto'
-import { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
-import { id, itemPathLookup } from '../schema/requests'
 import type { Bindings } from '../lib/settings'
 import type { KeyAuth } from '../domain/keys'
 import type { Services } from '../domain/services'
@@ -16,6 +14,8 @@ export type AppEnv = {
     /** Set on web pages for a signed-in person, and by requireSession. */
     session?: SessionInfo
     requestId: string
+    /** The presented API key's hash and its rate-limit verdict, on routes that batch its check. */
+    keyCheck?: { hash: string; limit: Promise<boolean> }
     /** Set by a route whose answer must not be replayed for a whole day (http/idempotency). */
     keepAnswerMs?: number
   }
@@ -76,17 +76,4 @@ export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
   } catch {
     // No execution context (direct app.request in a unit test): the promise still runs.
   }
-}
-
-/** The canvas id in the path; one that cannot exist is answered like one that does not. */
-export function canvasIdParam(c: Context): string {
-  const value = c.req.param('id') ?? ''
-  return id.safeParse(value).success ? value : ''
-}
-
-/** The item path of a route (`/content/<path>`), percent-decoded; one no item can have is 404. */
-export function itemPathParam(c: Context): string {
-  const value = c.req.param('path') ?? ''
-  if (itemPathLookup.safeParse(value).success) return value
-  throw new AppError('not_found', 'path: no file can have this path')
 }

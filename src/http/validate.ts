@@ -1,4 +1,3 @@
-import { zValidator, type Hook } from '@hono/zod-validator'
 import type { Context, MiddlewareHandler } from 'hono'
 import type * as z from 'zod/mini'
 import { concatBytes } from '../lib/bytes'
@@ -6,20 +5,21 @@ import { AppError, validationError } from '../lib/errors'
 import type { AppEnv } from './context'
 import { describing } from './route-docs'
 
-// Request validation: the schemas parsed here, every failure the project's AppError, the one 400
-// body naming the field. Ahead of parsing, guards a validator cannot do: a query name given twice
-// (refused rather than guessed); a JSON body's media type, size (refused before buffering) and
-// encoding. Handlers read `c.req.valid(...)`, typed as @hono/zod-validator types it; a handler
-// that needs the values before its batch reads them with queryOf or jsonOf, the same checks.
+// Request validation, one way for every part of a request: `jsonBody`, `query` and `params` are
+// steps that read their part, parse it with the zod schema and hand the value to
+// `c.req.valid(...)`, typed by the schema, as Hono's own validator middleware types it; every
+// failure is the project's AppError, the one 400 body naming the field. Ahead of parsing, guards
+// a schema cannot say: a query name given twice (refused rather than guessed); a JSON body's
+// media type, size (refused before buffering) and encoding.
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
 // Room for the form's boundaries and text fields on top of the file itself.
 const FORM_OVERHEAD = 64 * 1024
 
-// Bodies read ahead of their route (to fingerprint an Idempotency-Key request): the route's own
-// reader takes them from here, so the stream is read once.
-const readAhead = new WeakMap<Request, Uint8Array>()
+// A body read once, by whichever step reads it first (a validator, or the fingerprint of an
+// Idempotency-Key request): every later reader takes the same bytes.
+const readAlready = new WeakMap<Request, Uint8Array>()
 
 export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value)
@@ -27,70 +27,53 @@ export function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.out
   return result.data
 }
 
-/**
- * zValidator for one part of the request; a failure throws 400 `invalid_request`. The middlewares
- * below take its type, so `c.req.valid(...)` is typed by the schema.
- */
-export function valid<Target extends 'json' | 'query', S extends z.ZodMiniType>(
-  target: Target,
-  schema: S,
-) {
-  // Named type arguments: nothing in a hook that ignores its context says it is AppEnv's.
-  type Throwing = Hook<z.output<S>, AppEnv, string, Target, {}, S>
-  return zValidator<S, Target, AppEnv, string, Throwing>(target, schema, (result) => {
-    if (!result.success) throw validationError(result.error)
-  })
-}
+type Target = 'json' | 'query' | 'param'
 
-/**
- * The query string, validated by `queryOf`; a name given twice is ambiguous, so it is refused, not
- * guessed. The value goes to `c.req.valid('query')`, typed as zValidator's (as jsonBody's does).
- */
-export function query<S extends z.ZodMiniType>(schema: S) {
-  const validated: ReturnType<typeof valid<'query', S>> = async (c, next) => {
+/** A route step that validates one part of the request: `c.req.valid(target)` is its value. */
+export type Validated<T extends Target, S extends z.ZodMiniType> = MiddlewareHandler<
+  AppEnv,
+  string,
+  { in: { [K in T]: z.input<S> }; out: { [K in T]: z.output<S> } }
+>
+
+function validated<T extends Target, S extends z.ZodMiniType>(
+  target: T,
+  schema: S,
+  read: (c: Context<AppEnv>) => unknown,
+): Validated<T, S> {
+  return async (c, next) => {
     // Hono types validated data as `{}`; a schema's output is whatever the schema says.
-    c.req.addValidatedData('query', queryOf(c, schema) as {})
+    c.req.addValidatedData(target, parse(schema, await read(c)) as {})
     await next()
   }
-  return describing({ target: 'query', schema }, validated)
 }
 
 /**
- * The query string of a route that needs it inside its handler (to build the statements it batches
- * with the key's lookup), validated there by `queryOf`: this only describes it to /openapi.json.
- */
-export function describedQuery(schema: z.ZodMiniType): MiddlewareHandler {
-  return describing({ target: 'query', schema }, (_, next) => next())
-}
-
-/** The query string validated against `schema`, each name at most once. */
-export function queryOf<S extends z.ZodMiniType>(c: Context, schema: S): z.output<S> {
-  onceEach(c)
-  return parse(schema, c.req.query())
-}
-
-function onceEach(c: Context) {
-  for (const [name, values] of Object.entries(c.req.queries())) {
-    if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
-  }
-}
-
-/**
- * A JSON body, size-capped, decoded, parsed and validated here, so the stream is read once and
- * never past the cap. The value goes to `c.req.valid('json')` directly, typed as zValidator's:
- * handing it to zValidator through Hono's body cache cost every JSON request a Response built and
- * read back (c.req.json() looks up the cached text, not the cached value).
+ * A JSON body, size-capped, decoded and validated, the stream read once and never past the cap.
+ * `optional`: a body whose every field is optional may be left out entirely.
  */
 export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOptions = {}) {
-  const validated: ReturnType<typeof valid<'json', S>> = async (c, next) => {
-    // Hono types validated data as `{}`; a schema's output is whatever the schema says.
-    c.req.addValidatedData('json', parse(schema, await readJsonValue(c, options)) as {})
-    await next()
-  }
-  return describing({ target: 'json', schema, optional: options.optional }, validated)
+  const step = validated('json', schema, (c) => readJsonValue(c, options))
+  return describing({ target: 'json', schema, optional: options.optional }, step)
 }
 
-/** What `jsonBody(schema)` would validate, read and checked the same way, for a handler's own use. */
+/** The query string; a name given twice is ambiguous, so it is refused, not guessed. */
+export function query<S extends z.ZodMiniType>(schema: S) {
+  const step = validated('query', schema, (c) => {
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
+    }
+    return c.req.query()
+  })
+  return describing({ target: 'query', schema }, step)
+}
+
+/** The path's parameters, percent-decoded as Hono decodes them. */
+export function params<S extends z.ZodMiniType>(schema: S) {
+  return validated('param', schema, (c) => c.req.param())
+}
+
+/** A multipart or JSON body read by a route of its own kind (canvasBody): the same checks. */
 export async function jsonOf<S extends z.ZodMiniType>(c: Context, schema: S): Promise<z.output<S>> {
   return parse(schema, await readJsonValue(c, {}))
 }
@@ -122,10 +105,10 @@ async function readJsonValue(c: Context, options: JsonOptions): Promise<unknown>
 
 /** Reads at most `limit` bytes; a larger body is refused without buffering the rest. */
 export async function readBytes(c: Context, limit: number, what = 'body'): Promise<Uint8Array> {
-  const ahead = readAhead.get(c.req.raw)
-  if (ahead) {
-    if (ahead.byteLength > limit) throw tooLarge(what, limit)
-    return ahead
+  const already = readAlready.get(c.req.raw)
+  if (already) {
+    if (already.byteLength > limit) throw tooLarge(what, limit)
+    return already
   }
   const declared = Number(c.req.header('Content-Length'))
   if (declared > limit) throw tooLarge(what, limit)
@@ -144,7 +127,9 @@ export async function readBytes(c: Context, limit: number, what = 'body'): Promi
     }
     chunks.push(value)
   }
-  return concatBytes(chunks, total)
+  const bytes = concatBytes(chunks, total)
+  readAlready.set(c.req.raw, bytes)
+  return bytes
 }
 
 /** A multipart body, within the direct upload limit plus the form's own overhead. */
@@ -169,12 +154,9 @@ export function directTooLarge(limit: number) {
  */
 export async function readBodyAhead(c: Context<AppEnv>): Promise<Uint8Array> {
   const type = mediaType(c)
-  const bytes =
-    type === 'multipart/form-data'
-      ? await readFormBytes(c)
-      : await readBytes(c, MAX_JSON_BYTES, JSON_TYPE.test(type) ? 'JSON body' : 'body')
-  readAhead.set(c.req.raw, bytes)
-  return bytes
+  return type === 'multipart/form-data'
+    ? readFormBytes(c)
+    : readBytes(c, MAX_JSON_BYTES, JSON_TYPE.test(type) ? 'JSON body' : 'body')
 }
 
 function hasBody(c: Context) {

@@ -90,7 +90,8 @@ export function highlight(code: string, hint: string): string {
     : escapeHtml(code)
 }
 
-// highlight.js costs about 2 ms a KiB here: beyond this a file is shown plain, line-numbered.
+// highlight.js's cost grows with the input (BENCHMARKS.md, rendering): beyond this a file is
+// shown plain, line-numbered, which costs little whatever its size.
 export const HIGHLIGHT_LIMIT = 64 * 1024
 
 /** A code file with line numbers: one row per line, the numbers unselectable. */

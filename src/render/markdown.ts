@@ -40,9 +40,9 @@ const marked = new Marked({
 
 let highlightLeft = 0
 
-// marked's cost grows with the input (about 1 ms a KiB here) and, for some shapes, with its
-// square: emphasis delimiters without partners in one paragraph (`*a*a*a…`: 256 KiB took 28 s)
-// and deeply nested quotes. So the input is capped, and such paragraphs are shown as typed and
+// marked's cost grows with the input and, for some shapes, with its square: emphasis delimiters
+// without partners in one paragraph (`*a*a*a…`) and deeply nested quotes (BENCHMARKS.md,
+// rendering). So the input is capped, and such paragraphs are shown as typed and
 // quotes lose their depth before parsing.
 export const MARKDOWN_INPUT_LIMIT = 128 * 1024
 const MAX_DELIMITERS = 512

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
+import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
 // Request shapes: the single source of the Worker's validation, for the API, the web forms and the
@@ -169,6 +170,37 @@ export const versionParam = z.pipe(
   pattern(/^[1-9]\d{0,8}$/, 'must be a positive whole number'),
   z.transform(Number),
 )
+
+// Path parameters. A canvas id that cannot exist is answered as one that does not (404, never
+// revealing which ids could), and a path no file can have is a file not there (404 not_found).
+const canvasIdInPath = z.pipe(
+  z.string(),
+  z.transform((value) => (id.safeParse(value).success ? value : '')),
+)
+const itemPathInPath = z.pipe(
+  z.string(),
+  z.transform((value) => {
+    if (itemPathLookup.safeParse(value).success) return value
+    throw new AppError('not_found', 'path: no file can have this path')
+  }),
+)
+
+export const canvasInPath = z.object({ id: canvasIdInPath })
+export const versionInPath = z.object({ id: canvasIdInPath, version: versionParam })
+export const itemInPath = z.object({ id: canvasIdInPath, path: itemPathInPath })
+export const versionItemInPath = z.object({
+  id: canvasIdInPath,
+  version: versionParam,
+  path: itemPathInPath,
+})
+// A share token that cannot exist is looked up as one that does not (404, not 400).
+const tokenInPath = z.pipe(
+  z.string(),
+  z.transform((value) => (shareToken.safeParse(value).success ? value : '')),
+)
+export const shareInPath = z.object({ id: canvasIdInPath, token: tokenInPath })
+export const linkInPath = z.object({ token: tokenInPath })
+export const linkItemInPath = z.object({ token: tokenInPath, path: itemPathInPath })
 
 export const MIN_PASSWORD_LENGTH = 8
 

@@ -81,8 +81,7 @@ export async function verifyPresigned(
 // SigV4 signs with a key derived from the secret, the day, the region and the service: four HMACs,
 // each a key import and a signature, before the one that signs the request. aws4fetch keeps the
 // derived key in the cache it is given (a fresh Map per signer otherwise), so a day's is derived
-// once per isolate: 88 µs of workerd's CPU per signature instead of 127 (ten signatures a request
-// in a bare Worker). Cleared whole when it grows: entries of past days are never asked again.
+// once per isolate, not per signature (BENCHMARKS.md). Cleared whole when it grows: entries of past days are never asked again.
 const derivedKeys = new Map<string, ArrayBuffer>()
 const MAX_DERIVED_KEYS = 16
 

@@ -1,3 +1,4 @@
+import { checkedBy, open } from '../http/access'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { isHttps, SESSION_COOKIE, startSession } from '../http/auth'
@@ -17,7 +18,7 @@ export const auth = new Hono<AppEnv>()
 
 // `/signup?setup=<token>` is a deployment's one-time setup link: the first account needs it (or,
 // with no SETUP_TOKEN set, a person at the machine itself); once it exists the link is spent.
-auth.get('/signup', async (c) => {
+auth.get('/signup', open, async (c) => {
   if (c.var.session) return c.redirect('/')
   const svc = c.var.svc
   const setup = { token: c.req.query('setup'), local: fromThisMachine(c) }
@@ -28,7 +29,7 @@ auth.get('/signup', async (c) => {
   return c.html(<AuthPage mode="signup" closed={!svc.settings.signupOpen} />)
 })
 
-auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
+auth.post('/signup', open, limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
   const setupToken = form.get('setup_token') ?? undefined
@@ -49,7 +50,7 @@ auth.post('/signup', limitByIp('AUTH_LIMITER'), async (c) => {
   }
 })
 
-auth.get('/login', async (c) => {
+auth.get('/login', open, async (c) => {
   if (c.var.session) return c.redirect('/')
   if (!(await hasAnyUser(c.var.svc))) return c.redirect('/signup')
   const next = safeNext(c.req.query('next'))
@@ -58,7 +59,7 @@ auth.get('/login', async (c) => {
   return c.html(<AuthPage mode="login" next={next} closed={closed} />)
 })
 
-auth.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {
+auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
   const next = safeNext(form.get('next') ?? undefined)
@@ -80,7 +81,7 @@ auth.post('/login', limitByIp('AUTH_LIMITER'), async (c) => {
   }
 })
 
-auth.get('/logout', async (c) => {
+auth.get('/logout', checkedBy('page'), async (c) => {
   const session = c.var.session
   if (!session) return c.redirect('/login')
   return c.html(
@@ -93,7 +94,7 @@ auth.get('/logout', async (c) => {
   )
 })
 
-auth.post('/logout', async (c) => {
+auth.post('/logout', open, async (c) => {
   const token = getCookie(c, SESSION_COOKIE)
   if (token) await endSession(c.var.svc, token)
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) })

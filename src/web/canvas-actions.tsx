@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono'
-import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
-import { createShareBody, shareToken, updateCanvasBody } from '../schema/requests'
-import { parse } from '../http/validate'
+import { requestOrigin, type AppEnv } from '../http/context'
+import { params, parse } from '../http/validate'
+import { canvasInPath, createShareBody, shareInPath, updateCanvasBody } from '../schema/requests'
 import { findViewable } from '../domain/canvas-reads'
 import { deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
 import { createShare, revokeShare, revokeShares } from '../domain/shares'
@@ -19,12 +19,13 @@ export const canvasActions = new Hono<AppEnv>()
 canvasActions.post(
   '/:id/:action{permanent|visibility|delete|unshare}',
   signedIn,
+  params(canvasInPath),
   limitBySession,
   checkedForm,
   async (c) => {
     const { svc, session, form } = c.var
     const actor = sessionActor(session)
-    const canvasId = canvasIdParam(c)
+    const canvasId = c.req.valid('param').id
     switch (c.req.param('action')) {
       case 'permanent': {
         const canvas = await makePermanent(svc, actor, canvasId)
@@ -61,51 +62,63 @@ canvasActions.post(
   },
 )
 
-canvasActions.post('/:id/share', signedIn, limitBySession, checkedForm, async (c) => {
-  const { svc, session, form } = c.var
-  const canvasId = canvasIdParam(c)
-  const fields = formFields(form, ['expires_in', 'password', 'max_views', 'version', 'token'])
-  try {
-    const input = parse(createShareBody, withNumbers(fields, ['max_views', 'version']))
-    const link = await createShare(svc, sessionActor(session), canvasId, input)
-    const url = `${requestOrigin(c)}/s/${link.token}`
-    await setFlash(c, {
-      tone: 'ok',
-      text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
-      copy: [{ label: 'The link', value: url }],
-    })
-    return c.redirect(`/c/${canvasId}#share`)
-  } catch (err) {
-    // The form again with what was typed (but the password) and why it was refused.
-    if (!(err instanceof AppError) || !SHARE_FORM_ERRORS.has(err.code)) throw err
-    const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
-    if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
-    const { password: _, ...values } = fields
-    const status = err.status as 400 | 404 | 409
-    return ownerPage(c, session, view, { values, error: shareFormError(err.message), status })
-  }
-})
+canvasActions.post(
+  '/:id/share',
+  signedIn,
+  params(canvasInPath),
+  limitBySession,
+  checkedForm,
+  async (c) => {
+    const { svc, session, form } = c.var
+    const canvasId = c.req.valid('param').id
+    const fields = formFields(form, ['expires_in', 'password', 'max_views', 'version', 'token'])
+    try {
+      const input = parse(createShareBody, withNumbers(fields, ['max_views', 'version']))
+      const link = await createShare(svc, sessionActor(session), canvasId, input)
+      const url = `${requestOrigin(c)}/s/${link.token}`
+      await setFlash(c, {
+        tone: 'ok',
+        text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
+        copy: [{ label: 'The link', value: url }],
+      })
+      return c.redirect(`/c/${canvasId}#share`)
+    } catch (err) {
+      // The form again with what was typed (but the password) and why it was refused.
+      if (!(err instanceof AppError) || !SHARE_FORM_ERRORS.has(err.code)) throw err
+      const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
+      if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+      const { password: _, ...values } = fields
+      const status = err.status as 400 | 404 | 409
+      return ownerPage(c, session, view, { values, error: shareFormError(err.message), status })
+    }
+  },
+)
 
 const SHARE_FORM_ERRORS = new Set(['invalid_request', 'version_not_found', 'share_token_taken'])
 
-canvasActions.post('/:id/shares/:token/revoke', signedIn, checkedForm, async (c) => {
-  const { svc, session } = c.var
-  const canvasId = canvasIdParam(c)
-  const token = c.req.param('token')
-  if (!shareToken.safeParse(token).success) throw new AppError('share_not_found', 'no such link')
-  try {
-    await revokeShare(svc, sessionActor(session), canvasId, token)
-    await setFlash(c, {
-      tone: 'ok',
-      text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,
-    })
-  } catch (err) {
-    // Revoked already (another tab): the page as it would be anyway, saying so.
-    if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
-    await setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
-  }
-  return c.redirect(`/c/${canvasId}#share`)
-})
+canvasActions.post(
+  '/:id/shares/:token/revoke',
+  signedIn,
+  params(shareInPath),
+  checkedForm,
+  async (c) => {
+    const { svc, session } = c.var
+    const { id: canvasId, token } = c.req.valid('param')
+    if (!token) throw new AppError('share_not_found', 'no such link')
+    try {
+      await revokeShare(svc, sessionActor(session), canvasId, token)
+      await setFlash(c, {
+        tone: 'ok',
+        text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,
+      })
+    } catch (err) {
+      // Revoked already (another tab): the page as it would be anyway, saying so.
+      if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
+      await setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
+    }
+    return c.redirect(`/c/${canvasId}#share`)
+  },
+)
 
 /** Actions posted from the dashboard go back to it, at the canvas's row; others to the canvas. */
 function backTo(c: Context<FormEnv>, canvasId: string) {

@@ -1,12 +1,14 @@
 import { Hono } from 'hono'
-import { canvasIdParam, requestOrigin, type AppEnv } from '../http/context'
-import { limit, limitByIp } from '../http/limits'
+import { checkedBy } from '../http/access'
+import { requestOrigin, type AppEnv } from '../http/context'
+import { params } from '../http/validate'
+import { clientKey, limit, limitByIp } from '../http/limits'
+import { canvasInPath } from '../schema/requests'
 import { findVersionContent, findViewable } from '../domain/canvas-reads'
 import { diffVersions } from '../domain/diff'
 import { signedDownload } from '../domain/downloads'
 import { sessionActor } from '../domain/users'
 import { archiveResponse } from '../http/archive'
-import { clientKey } from '../http/limits'
 import { chargeDownload } from '../domain/download-budget'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
@@ -22,9 +24,9 @@ import { csrfToken, signedIn } from './session'
 // at its latest version and with no owner's tools.
 export const canvas = new Hono<AppEnv>()
 
-canvas.get('/:id', async (c) => {
+canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
-  const canvasId = canvasIdParam(c)
+  const canvasId = c.req.valid('param').id
   const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
   if (!view) {
     if (!session) return c.redirect(`/login?next=${encodeURIComponent(`/c/${canvasId}`)}`)
@@ -52,33 +54,48 @@ canvas.get('/:id', async (c) => {
 })
 
 // A download may be a site's whole version as a zip, streamed through the Worker: bounded per client.
-canvas.get('/:id/download', limitByIp('FRAME_LIMITER'), async (c) => {
-  const { svc, session } = c.var
-  const view = await findViewable(svc, canvasIdParam(c), session?.workspace.workspace_id ?? null)
-  if (!view) throw new AppError('canvas_not_found', 'canvas not found')
-  // A visitor downloads what a visitor sees: the latest version.
-  const version = view.isOwner
-    ? pickVersion(c.req.query('v'), view.canvas.version)
-    : view.canvas.version
-  const content = await findVersionContent(svc, view.canvas.canvas_id, version)
-  if (!content) throw new AppError('version_not_found', 'version not found')
-  if (content.item_count > 1) {
-    // A visitor's archives come out of a budget per client: what they can make the service send
-    // is bounded by the hour, not by how often they ask.
-    const charge = view.isOwner
-      ? undefined
-      : async (bytes: number) =>
-          chargeDownload(svc, await clientKey(c), bytes, svc.settings.publicArchiveBytesPerHour)
-    return archiveResponse(svc, null, view.canvas.canvas_id, version, charge)
-  }
-  const target = storageTarget(svc.settings, requestOrigin(c))
-  const url = await signedDownload(svc, target, { blobKey: content.blob_key, ...view.canvas }, true)
-  return c.redirect(url, 302)
-})
+canvas.get(
+  '/:id/download',
+  checkedBy('viewer'),
+  params(canvasInPath),
+  limitByIp('FRAME_LIMITER'),
+  async (c) => {
+    const { svc, session } = c.var
+    const view = await findViewable(
+      svc,
+      c.req.valid('param').id,
+      session?.workspace.workspace_id ?? null,
+    )
+    if (!view) throw new AppError('canvas_not_found', 'canvas not found')
+    // A visitor downloads what a visitor sees: the latest version.
+    const version = view.isOwner
+      ? pickVersion(c.req.query('v'), view.canvas.version)
+      : view.canvas.version
+    const content = await findVersionContent(svc, view.canvas.canvas_id, version)
+    if (!content) throw new AppError('version_not_found', 'version not found')
+    if (content.item_count > 1) {
+      // A visitor's archives come out of a budget per client: what they can make the service send
+      // is bounded by the hour, not by how often they ask.
+      const charge = view.isOwner
+        ? undefined
+        : async (bytes: number) =>
+            chargeDownload(svc, await clientKey(c), bytes, svc.settings.publicArchiveBytesPerHour)
+      return archiveResponse(svc, null, view.canvas.canvas_id, version, charge)
+    }
+    const target = storageTarget(svc.settings, requestOrigin(c))
+    const url = await signedDownload(
+      svc,
+      target,
+      { blobKey: content.blob_key, ...view.canvas },
+      true,
+    )
+    return c.redirect(url, 302)
+  },
+)
 
-canvas.get('/:id/delete', signedIn, async (c) => {
+canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
   const { svc, session } = c.var
-  const view = await findViewable(svc, canvasIdParam(c), session.workspace.workspace_id)
+  const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   return c.html(
     <ConfirmDelete user={session.user} csrf={await csrfToken(svc, session)} canvas={view.canvas} />,
@@ -87,10 +104,10 @@ canvas.get('/:id/delete', signedIn, async (c) => {
 
 // The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
 // budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy.
-canvas.get('/:id/diff', signedIn, async (c) => {
+canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
-  const canvasId = canvasIdParam(c)
+  const canvasId = c.req.valid('param').id
   const view = await findViewable(svc, canvasId, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')

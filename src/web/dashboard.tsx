@@ -1,3 +1,4 @@
+import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
 import { ext as extSchema, listQuery } from '../schema/requests'
@@ -15,7 +16,7 @@ export const dashboard = new Hono<AppEnv>()
 
 const PAGE_SIZE = 20
 
-dashboard.get('/', async (c) => {
+dashboard.get('/', checkedBy('page'), async (c) => {
   const svc = c.var.svc
   const session = c.var.session
   if (!session) return c.redirect((await hasAnyUser(svc)) ? '/login' : '/signup')

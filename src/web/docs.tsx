@@ -1,3 +1,4 @@
+import { open } from '../http/access'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
@@ -10,6 +11,7 @@ export function docs(describe: () => OpenApiDocument) {
   const page = new Hono<AppEnv>()
   page.get(
     '/',
+    open,
     documented({
       summary: 'This API reference, for people',
       tag: 'Agents',

@@ -1,3 +1,4 @@
+import { checkedBy, open } from '../http/access'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
@@ -29,7 +30,7 @@ frames.use('*', (c, next) =>
 
 // A site's scripts may ask with a preflight (a fetch with a JSON Content-Type): any origin may read,
 // nothing is sent with credentials. Only for what could be a site's address.
-frames.options(`/:id/:version${SITE_SEGMENT}/*`, (c) => {
+frames.options(`/:id/:version${SITE_SEGMENT}/*`, open, (c) => {
   const { id, version } = c.req.param()
   if (!/^\d{1,9}$/.test(version ?? '') || !idSchema.safeParse(id).success) {
     throw new AppError('not_found', 'not found')
@@ -37,7 +38,7 @@ frames.options(`/:id/:version${SITE_SEGMENT}/*`, (c) => {
   return sitePreflight()
 })
 
-frames.get('/:id/:version', async (c) => {
+frames.get('/:id/:version', checkedBy('signed'), async (c) => {
   const { content, grant } = await frameContent(c)
   // A site: its files are served by path, below a URL that carries the signature in its path.
   if (content.item_count > 1) {
@@ -59,13 +60,13 @@ frames.get('/:id/:version', async (c) => {
   return renderFrame(c.var.svc, content, { appOrigin: c.req.query('app') ?? '', raw: raw.href })
 })
 
-frames.get('/:id/:version/raw', async (c) => {
+frames.get('/:id/:version/raw', checkedBy('signed'), async (c) => {
   const { content, grant } = await frameContent(c)
   const attachment = c.req.query('dl') === '1'
   return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
 })
 
-frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, async (c) => {
+frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, checkedBy('signed'), async (c) => {
   const { id, version, token } = c.req.param()
   const svc = c.var.svc
   const query = readSiteToken(token ?? '')

@@ -1,4 +1,3 @@
-import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../http/context'
 
@@ -23,7 +22,3 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'same-origin')
 })
-
-export function asset(c: Context, body: string, type: string) {
-  return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' })
-}

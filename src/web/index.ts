@@ -6,14 +6,12 @@ import { canvas } from './canvas'
 import { dashboard } from './dashboard'
 import { FRAME_PATH, LIVE_PATH } from './frame-links'
 import { frames } from './frames'
-import { asset, pageHeaders } from './headers'
+import { pageHeaders } from './headers'
 import { live } from './live'
 import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
 import { docs } from './docs'
-import { APP_JS } from './scripts'
-import { APP_CSS } from './styles'
 import { upload } from './upload'
 import type { OpenApiDocument } from '../http/openapi'
 
@@ -25,9 +23,6 @@ export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finish']
 // must carry the session's CSRF token.
 export function webApp(describe: () => OpenApiDocument) {
   const web = new Hono<AppEnv>()
-
-  web.get('/assets/app.css', (c) => asset(c, APP_CSS, 'text/css; charset=utf-8'))
-  web.get('/assets/app.js', (c) => asset(c, APP_JS, 'text/javascript; charset=utf-8'))
 
   // Frames are documents of user content, not pages: none of the page middleware applies.
   web.route(FRAME_PATH, frames)

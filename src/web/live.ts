@@ -1,3 +1,4 @@
+import { checkedBy } from '../http/access'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
@@ -20,7 +21,7 @@ export const live = new Hono<AppEnv>()
 
 live.use('*', limitByIp('FRAME_LIMITER'))
 
-live.get('/:id', async (c) => {
+live.get('/:id', checkedBy('signed'), async (c) => {
   if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
     throw new AppError('invalid_request', 'this is a WebSocket: send Upgrade: websocket')
   }
@@ -36,7 +37,7 @@ live.get('/:id', async (c) => {
 })
 
 // The frame of the version the socket announced; always the current one, which is the newest.
-live.get('/:id/frame', async (c) => {
+live.get('/:id/frame', checkedBy('signed'), async (c) => {
   const { canvasId, grant, access, app } = await underGrant(c)
   const version = access.version
   const frame = await frameUrls(c.var.svc, app, { canvasId, version, grant })

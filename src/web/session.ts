@@ -1,3 +1,4 @@
+import { access } from '../http/access-kind'
 import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { SESSION_COOKIE } from '../http/auth'
@@ -28,15 +29,18 @@ export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
  * The pages of a signed-in person. Without a session a page goes to login and back again; a post
  * goes to login only, since what it would have done cannot be replayed.
  */
-export const signedIn = createMiddleware<SignedInEnv>(async (c, next) => {
-  // The one place the type's promise is kept: SignedInEnv says the session is there.
-  if (!(c.var as AppEnv['Variables']).session) {
-    const path = new URL(c.req.url).pathname
-    const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(path)}` : '/login'
-    return c.redirect(login)
-  }
-  await next()
-})
+export const signedIn = access(
+  'page',
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    // The one place the type's promise is kept: SignedInEnv says the session is there.
+    if (!(c.var as AppEnv['Variables']).session) {
+      const path = new URL(c.req.url).pathname
+      const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(path)}` : '/login'
+      return c.redirect(login)
+    }
+    await next()
+  }),
+)
 
 /** A signed-in form post, refused unless it carries this session's CSRF token. */
 export const checkedForm = createMiddleware<FormEnv>(async (c, next) => {

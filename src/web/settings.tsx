@@ -13,11 +13,9 @@ import { checkedForm, csrfToken, signedIn } from './session'
 // /settings: the workspace's usage and its API keys.
 export const settings = new Hono<SignedInEnv>()
 
-settings.use('*', signedIn)
+settings.get('/', signedIn, async (c) => renderSettings(c))
 
-settings.get('/', async (c) => renderSettings(c))
-
-settings.post('/keys', checkedForm, async (c) => {
+settings.post('/keys', signedIn, checkedForm, async (c) => {
   const form = c.var.form
   // The form's access choice names the API's scopes: write implies read.
   const scope = form.get('scope') ?? 'write'
@@ -44,7 +42,7 @@ settings.post('/keys', checkedForm, async (c) => {
   return c.redirect('/settings')
 })
 
-settings.post('/keys/:keyId/revoke', checkedForm, async (c) => {
+settings.post('/keys/:keyId/revoke', signedIn, checkedForm, async (c) => {
   const keyId = c.req.param('keyId')
   // Revoking a key that is already gone leaves the page as it would be anyway, and says so.
   let text = 'That key was revoked already.'

@@ -1,3 +1,4 @@
+import { checkedBy } from '../http/access'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { clientIp, limit, limitByIp } from '../http/limits'
@@ -20,7 +21,7 @@ export const share = new Hono<AppEnv>()
 
 share.use('*', limitByIp('PUBLIC_LIMITER'))
 
-share.get('/:token', async (c) => {
+share.get('/:token', checkedBy('share'), async (c) => {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   if (await hasView(c, token)) return viewer(c, token, await reopenShareContent(c.var.svc, token))
@@ -41,7 +42,7 @@ share.get('/:token', async (c) => {
   return viewer(c, token, opened)
 })
 
-share.post('/:token', async (c) => {
+share.post('/:token', checkedBy('share'), async (c) => {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   const form = await readForm(c)

@@ -18,17 +18,22 @@ import { checkCsrf, checkedHeader, limitBySession, signedIn } from './session'
 // version of `canvas_id`, and the person lands on its page with a message saying which.
 export const upload = new Hono<SignedInEnv>()
 
-upload.use('*', signedIn, limitBySession)
-
 const finishBody = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
 
-upload.post('/presign', checkedHeader, jsonBody(uploadBody), async (c) => {
-  const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-  const actor = sessionActor(c.var.session)
-  return c.json(await presignUpload(c.var.svc, actor, c.req.valid('json'), target))
-})
+upload.post(
+  '/presign',
+  signedIn,
+  limitBySession,
+  checkedHeader,
+  jsonBody(uploadBody),
+  async (c) => {
+    const target = storageTarget(c.var.svc.settings, requestOrigin(c))
+    const actor = sessionActor(c.var.session)
+    return c.json(await presignUpload(c.var.svc, actor, c.req.valid('json'), target))
+  },
+)
 
-upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
+upload.post('/finish', signedIn, limitBySession, checkedHeader, jsonBody(finishBody), async (c) => {
   const { name, canvas_id: canvasId, ...stored } = c.req.valid('json')
   const { svc, session } = c.var
   const actor = sessionActor(session)
@@ -45,7 +50,7 @@ upload.post('/finish', checkedHeader, jsonBody(finishBody), async (c) => {
 
 // Without JavaScript: multipart/form-data with the CSRF token among its fields. What it refuses
 // comes back as a page saying why, with the status the API would give; nothing is stored.
-upload.post('/', async (c) => {
+upload.post('/', signedIn, limitBySession, async (c) => {
   const { svc, session } = c.var
   const form = await readUploadForm(c)
   const token = form.get('_csrf')

@@ -568,10 +568,21 @@ describe('publishing from the page', () => {
     await page.evaluate(() => {
       const bar = document.querySelector('form[data-upload] progress')!
       const report = (window as unknown as { reportProgress(v: number): void }).reportProgress
-      new MutationObserver(() => report(Number(bar.getAttribute('value')))).observe(bar, {
-        attributes: true,
-        attributeFilter: ['value'],
-      })
+      // A callback may carry several changes: each record's old value, then the current one.
+      new MutationObserver((records) => {
+        for (const record of records.slice(1)) report(Number(record.oldValue))
+        report(Number(bar.getAttribute('value')))
+      }).observe(bar, { attributes: true, attributeFilter: ['value'], attributeOldValue: true })
+    })
+    // On a fast machine 20 MB to 127.0.0.1 can finish before the browser's first progress
+    // event; at 20 MB/s the upload takes about a second and the bar has values to show.
+    const network = await page.context().newCDPSession(page)
+    await network.send('Network.enable')
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 20 * MB,
     })
     const big = Buffer.alloc(20 * MB, 'canvas ')
     await page.setInputFiles('#upload-file', {
@@ -587,6 +598,13 @@ describe('publishing from the page', () => {
     expect(made).toMatchObject({ title: 'big.txt', size: 20 * MB, version: 1 })
     expect(seen.at(-1)).toBe(100)
     expect(seen.some((v) => v > 0 && v < 100)).toBe(true)
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    })
+    await network.detach()
 
     // The same bytes dropped on the dashboard: a new canvas, the file not sent again.
     await page.goto(server.url + '/')

@@ -38,9 +38,8 @@ describe('every route', () => {
   })
 })
 
-// The assets, the download redirect, and the login and signup pages, which send a logged-in
-// visitor home.
-const NOT_PAGES = ['/assets/app.css', '/assets/app.js', '/signup', '/login', '/c/:id/download']
+// The download redirect, and the login and signup pages, which send a logged-in visitor home.
+const NOT_PAGES = ['/signup', '/login', '/c/:id/download']
 
 describe('pages', () => {
   const CSP = [

@@ -103,8 +103,6 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_live/:id', auth: 'signed', json: false },
   { method: 'GET', path: '/_live/:id/frame', auth: 'signed', json: false },
 
-  { method: 'GET', path: '/assets/app.css', auth: 'none', json: false },
-  { method: 'GET', path: '/assets/app.js', auth: 'none', json: false },
   { method: 'GET', path: '/', auth: 'page', json: false },
   { method: 'GET', path: '/signup', auth: 'none', json: false },
   { method: 'POST', path: '/signup', auth: 'none', json: false },

@@ -1,5 +1,6 @@
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
+import { APP_CSS, APP_JS } from '../asset-urls'
 
 export type User = { email: string }
 
@@ -27,12 +28,12 @@ export function Layout(props: LayoutProps) {
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width,initial-scale=1" />
           <title>{title} · Canvas</title>
-          <link rel="stylesheet" href="/assets/app.css" />
+          <link rel="stylesheet" href={APP_CSS} />
           {og && <meta name="robots" content="noindex, nofollow" />}
           {og && <meta property="og:title" content={og.title} />}
           {og && <meta property="og:type" content={og.type} />}
           {og && <meta property="og:site_name" content="Canvas" />}
-          <script src="/assets/app.js" defer></script>
+          <script src={APP_JS} defer></script>
         </head>
         <body>
           {header && (

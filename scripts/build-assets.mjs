@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Builds the browser code under assets/ into the Worker's static assets (dist/public, named in
+// wrangler.jsonc): the script bundled and the stylesheet minified by esbuild, each named by a hash
+// of its bytes, so that a browser may keep it for a year and a new release is a new name. The
+// Worker learns the names from src/web/asset-urls.js, written here too. wrangler runs this before
+// `wrangler dev` and every deploy (build.command), vitest before the tests, npm ci through
+// `prepare`. Neither output is committed.
+//   node scripts/build-assets.mjs [--source assets] [--out dist/public] [--urls src/web/asset-urls.js]
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { build } from 'esbuild'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const { values } = parseArgs({
+  options: {
+    source: { type: 'string', default: join(root, 'assets') },
+    out: { type: 'string', default: join(root, 'dist/public') },
+    urls: { type: 'string', default: join(root, 'src/web/asset-urls.js') },
+  },
+})
+
+/** Where the files are served from: the folder under the assets directory, and the URL path. */
+const FOLDER = 'assets'
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+const source = resolve(values.source)
+const out = resolve(values.out)
+const result = await build({
+  entryPoints: [join(source, 'app.ts'), join(source, 'app.css')],
+  outdir: out,
+  write: false,
+  bundle: true,
+  minify: true,
+  // A classic deferred script, as before: nothing of it reaches the page's globals.
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'silent',
+}).catch((err) => {
+  for (const { text, location } of err.errors ?? []) {
+    const where = location ? `${location.file}:${location.line}:${location.column}: ` : ''
+    console.error(`error: ${where}${text}`)
+  }
+  if (!err.errors?.length) console.error(`error: ${err.message}`)
+  console.error(`error: the browser code in ${source} did not build`)
+  process.exit(1)
+})
+
+const built = Object.fromEntries(
+  result.outputFiles.map((file) => {
+    const ext = file.path.endsWith('.css') ? 'css' : 'js'
+    return [ext, { bytes: file.contents, name: hashedName('app', ext, file.contents) }]
+  }),
+)
+
+const dir = join(out, FOLDER)
+mkdirSync(dir, { recursive: true })
+const files = new Map()
+for (const [ext, { bytes, name }] of Object.entries(built)) {
+  files.set(name, bytes)
+  // The old unhashed names answer too, for a page rendered before the hashed names (one release).
+  files.set(`app.${ext}`, bytes)
+}
+for (const [name, bytes] of files) writeIfChanged(join(dir, name), bytes)
+// Files of earlier builds, which a deploy would upload too (another build's temporary files are
+// left alone).
+for (const name of readdirSync(dir)) {
+  if (/^app\.[0-9a-f]{16}\.(js|css)$/.test(name) && !files.has(name))
+    rmSync(join(dir, name), { force: true })
+}
+
+const url = (name) => `/${FOLDER}/${name}`
+writeIfChanged(join(out, '_headers'), headersFile(built, url))
+// A build stopped between writing a file and renaming it leaves the temporary file behind.
+writeIfChanged(join(out, '.assetsignore'), '*.tmp\n')
+writeIfChanged(
+  resolve(values.urls),
+  '// Written by scripts/build-assets.mjs: the URLs of the built script and stylesheet.\n' +
+    `export const APP_JS = '${url(built.js.name)}'\n` +
+    `export const APP_CSS = '${url(built.css.name)}'\n`,
+)
+console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
+
+/** `app.<first 16 hex digits of the SHA-256 of the bytes>.<ext>`: new bytes, new name. */
+function hashedName(stem, ext, bytes) {
+  return `${stem}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.${ext}`
+}
+
+/**
+ * Workers static assets apply `_headers` to the files they serve (the Worker's own answers are
+ * not affected). Each file gets a rule of its own, so no two rules' values are joined.
+ */
+function headersFile(built, url) {
+  const lines = ['# Written by scripts/build-assets.mjs.']
+  for (const [ext, { name }] of Object.entries(built)) {
+    lines.push(url(name), `  Cache-Control: ${IMMUTABLE}`, '  X-Content-Type-Options: nosniff')
+    // The default Cache-Control: kept, but checked again at every use.
+    lines.push(url(`app.${ext}`), '  X-Content-Type-Options: nosniff')
+  }
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * Several builds may run at once (each `wrangler dev` of the tests runs one): each file is replaced
+ * whole, by a rename, and only when its bytes differ, so that no server sees half a file and a
+ * watcher sees no change where there is none.
+ */
+function writeIfChanged(path, contents) {
+  const bytes = Buffer.from(contents)
+  try {
+    if (readFileSync(path).equals(bytes)) return
+  } catch {
+    // Not there yet.
+  }
+  mkdirSync(dirname(path), { recursive: true })
+  const temporary = `${path}.${process.pid}.tmp`
+  writeFileSync(temporary, bytes)
+  renameSync(temporary, path)
+}

@@ -1,0 +1,5 @@
+// The URLs of the app's script and stylesheet, named by a hash of their bytes. The module itself
+// (asset-urls.js, not committed) is written with the files by scripts/build-assets.mjs, which
+// runs before every build of the Worker; this declaration lets the code be checked without it.
+export declare const APP_JS: string
+export declare const APP_CSS: string
