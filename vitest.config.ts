@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { LongestFirst } from './test/sequencer'
 
 // A budget no test reaches: the files that take turns on a workers runtime (isolate: false) share
 // its limiters' counts, and most requests of a test come from the same client address.
@@ -18,9 +19,10 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // Two at a time even on two cores: the Node tests spend most of their time waiting on the
-      // servers, browsers and CLIs they drive, and by default vitest would run files one by one.
-      maxWorkers: 2,
+      // Four files at a time on two cores: the node files spend most of their time waiting on the
+      // servers, browsers and CLIs they drive, while a workers file keeps a core busy.
+      maxWorkers: 4,
+      sequence: { sequencer: LongestFirst },
       projects: [
         {
           plugins: [
