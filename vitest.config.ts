@@ -37,6 +37,10 @@ export default defineConfig(async () => {
                   FRAME_SIGNING_SECRET: 'test-frame-signing-secret-0123456789abcdef',
                   // A deployment's first account needs it (test/support/api.ts sends it).
                   SETUP_TOKEN: 'test-setup-token-0123456789abcdef0123456789',
+                  // How many cases the generated tests run (test/support/runs.ts), passed on from
+                  // the environment: workerd sees none of its own.
+                  PROPERTY_SCALE: process.env.PROPERTY_SCALE ?? '',
+                  HOSTILE_RUNS: process.env.HOSTILE_RUNS ?? '',
                 },
                 ratelimits: {
                   API_LIMITER: { namespace_id: '2001', simple: PLENTY },

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { diffTexts, MAX_DIFF_STEPS, MAX_EDIT_LENGTH, type TextDiff } from '../src/domain/text-diff'
 import { DIFF_WORST_CASES } from './support/worst-cases'
+import { runs } from './support/runs'
 
 // The diff page's diff: bounded by the work of its search, whatever the two texts, and when it
 // answers, its hunks are a shortest edit from one text to the other. (Its CPU time is measured by
@@ -90,7 +91,7 @@ describe('the diff of two texts', () => {
           if (next) expect(next.oldStart).toBeGreaterThan(oldEnd)
         })
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 

@@ -4,14 +4,17 @@ import { beforeAll, expect, it } from 'vitest'
 import { call, REQUEST_ID } from '../support/api'
 import { hostileRequests, type Hostile } from '../support/hostile'
 import { routeName } from '../support/routes'
+import { runs } from '../support/runs'
 import { snapshot } from '../support/state'
 import { buildWorld, ownerCredentials, type World } from '../support/world'
 
 // 10,000 generated hostile requests across every route of the table (README: API, errors: no input,
 // however malformed, produces a 500 or an HTML error on an API route). Each one is refused with a
 // 4xx and the error body, and leaves the owner's workspace and the user list exactly as they were.
+// HOSTILE_RUNS asks for another count, for a longer hunt.
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 10_000)
+const RUNS = env.HOSTILE_RUNS === '' ? runs(10_000) : Number(env.HOSTILE_RUNS)
+if (!(RUNS >= 1)) throw new Error(`HOSTILE_RUNS must be a count, got '${env.HOSTILE_RUNS}'`)
 const CODES: Record<number, string[]> = {
   400: ['invalid_request', 'upload_incomplete', 'checksum_mismatch'],
   401: ['unauthorized', 'share_password_required'],
