@@ -19,9 +19,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // Four files at a time on two cores: the node files spend most of their time waiting on the
-      // servers, browsers and CLIs they drive, while a workers file keeps a core busy.
-      maxWorkers: 4,
+      // Five files at a time on two cores: the long node files, which mostly wait on the servers,
+      // browsers and CLIs they drive, beside two workers runtimes, which keep the cores busy.
+      maxWorkers: 5,
       sequence: { sequencer: LongestFirst },
       projects: [
         {
