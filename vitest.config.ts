@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { spawnSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { LongestFirst } from './test/sequencer'
@@ -19,9 +20,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // Five files at a time on two cores: the long node files, which mostly wait on the servers,
-      // browsers and CLIs they drive, beside two workers runtimes, which keep the cores busy.
-      maxWorkers: 5,
+      // A workers runtime per core, which keeps it busy, beside the three long node files, which
+      // mostly wait on the servers, browsers and CLIs they drive (test/sequencer.ts).
+      maxWorkers: availableParallelism() + 3,
       sequence: { sequencer: LongestFirst },
       projects: [
         {
