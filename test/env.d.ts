@@ -5,6 +5,9 @@ declare global {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
       API_LIMITER_SMALL: RateLimit
       AUTH_LIMITER_SMALL: RateLimit
+      /** From the environment: test/support/runs.ts and test/support/hostile-check.ts. */
+      PROPERTY_SCALE: string
+      HOSTILE_RUNS: string
     }
   }
 }

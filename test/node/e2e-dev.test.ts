@@ -2,21 +2,17 @@ import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { newDevAccount, sharedDevServer } from './support/dev-server'
 
 // The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
-let server: DevServer
+let server: Awaited<ReturnType<typeof sharedDevServer>>
 let key: string
 
 beforeAll(async () => {
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'e2e@example.com')).key
 }, 90_000)
-
-afterAll(async () => {
-  await server?.stop()
-})
 
 const api = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
   const headers = new Headers(init.headers)
