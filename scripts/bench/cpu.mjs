@@ -11,12 +11,12 @@
 // Each trial starts fresh servers for every tree (own D1 and R2 state, seeded by the tree's own
 // seed.mjs), warms them up, then loads them in turns, the order flipped every round.
 import { execSync } from 'node:child_process'
-import { build } from 'esbuild'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { bundleBaseline } from './baseline.mjs'
 import * as ownSeed from './seed.mjs'
 import { ensureWrk, median, wrk } from './wrk.mjs'
 
@@ -41,7 +41,7 @@ const routes = {
   list: (url) => ({ url: `${url}/v1/canvases` }),
   health: (url) => ({ url: `${url}/health` }),
   mcp: (url, data, seed, dir) => ({ url: `${url}/mcp`, lua: mcpScript(dir, data.canvasId) }),
-  bare: () => undefined, // served apart: see bareHono below
+  bare: () => undefined, // served apart: the baseline in the app's place
   read: (url, data) => ({ url: `${url}/v1/canvases/${data.canvasId}` }),
 }
 const route = routes[values.route]
@@ -88,7 +88,7 @@ try {
     if (values.route === 'bare') built.push({ lib, seed })
     else built.push({ lib, seed, path: lib.buildWorker(join(work, `worker${i}`)).path })
   }
-  const bare = values.route === 'bare' ? await bareHono() : undefined
+  const bare = values.route === 'bare' ? await bundleBaseline('baseline-hono.ts') : undefined
   const us = trees.map(() => [])
   const rpsRatio = trees.map(() => [])
   const errors = trees.map(() => ({ status: 0, socket: 0 }))
@@ -149,19 +149,6 @@ try {
 } finally {
   for (const mf of servers) await mf.dispose().catch(() => {})
   rmSync(work, { recursive: true, force: true })
-}
-
-/** The bare Hono baseline as one module, as `npm run bench` builds it. */
-async function bareHono() {
-  const out = await build({
-    entryPoints: [new URL('baseline-hono.ts', import.meta.url).pathname],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    minify: true,
-    write: false,
-  })
-  return out.outputFiles[0].text
 }
 
 /**
