@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { serveClientDocuments } from './test/support/client-documents.ts'
 import { LongestFirst } from './test/sequencer'
 
 // A budget no test reaches: the files that take turns on a workers runtime (isolate: false) share
@@ -30,6 +31,9 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
+                // The Worker's requests to the Internet: only the OAuth server makes any (a
+                // client's metadata document), answered from test/support/client-documents.ts.
+                outboundService: serveClientDocuments,
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   SIGNUP: 'open',

@@ -13,6 +13,19 @@ export type Settings = {
   apiKey?: string
   endpoint: string
   webUrl: string
+  /** Where each value came from, for `svc status` and `svc config show`. */
+  sources: { endpoint: Source; webUrl: Source; apiKey: Source }
+}
+
+/**
+ * Where a setting came from: a flag, an environment variable, the config file (`name`: the flag,
+ * the variable, the file's path), the built-in default, the endpoint in use (a web URL), or
+ * nowhere (no key). `detail`: why a value that was there was passed over.
+ */
+export type Source = {
+  from: 'flag' | 'env' | 'config' | 'default' | 'endpoint' | 'none'
+  name: string | null
+  detail?: string
 }
 
 export const configDir = () => join(homedir(), '.svc')
@@ -47,25 +60,57 @@ export function writeConfig(config: StoredConfig) {
 }
 
 /**
- * The key, the endpoint in use and the web URL links are printed with. The web URL is the one
- * given (flag, CANVAS_WEB_URL), else the config's when the endpoint in use is the config's own (a
- * web URL saved for another deployment would be a dead link), else the endpoint in use: one Worker
- * serves the API and the pages.
+ * The key, the endpoint in use and the web URL links are printed with, each with where it came
+ * from. The web URL is the one given (flag, CANVAS_WEB_URL), else the config's when the endpoint in
+ * use is the config's own (a web URL saved for another deployment would be a dead link), else the
+ * endpoint in use: one Worker serves the API and the pages.
  */
 export function resolveSettings(flags: { endpoint?: string; webUrl?: string } = {}): Settings {
   const file = readConfig()
   const env = process.env
-  const endpoint = normalizeUrl(
-    flags.endpoint || env.CANVAS_ENDPOINT || file.endpoint || DEFAULT_URL,
-    'endpoint',
-  )
-  const given = flags.webUrl || env.CANVAS_WEB_URL
-  const saved = file.web_url && sameUrl(file.endpoint || DEFAULT_URL, endpoint) && file.web_url
-  return {
-    apiKey: env.CANVAS_API_KEY || file.api_key,
-    endpoint,
-    webUrl: given || saved ? normalizeUrl((given || saved) as string, 'web_url') : endpoint,
+  const inFile: Source = { from: 'config', name: configPath() }
+  const [rawEndpoint, endpointSource] = first([
+    [flags.endpoint, { from: 'flag', name: '--endpoint' }],
+    [env.CANVAS_ENDPOINT, { from: 'env', name: 'CANVAS_ENDPOINT' }],
+    [file.endpoint, inFile],
+    [DEFAULT_URL, { from: 'default', name: null }],
+  ])
+  const endpoint = normalizeUrl(rawEndpoint!, nameOf('endpoint', endpointSource))
+  const savedFor = file.endpoint || DEFAULT_URL
+  const saved = file.web_url && sameUrl(savedFor, endpoint) ? file.web_url : undefined
+  const [rawWebUrl, webUrlSource] = first([
+    [flags.webUrl, { from: 'flag', name: '--web-url' }],
+    [env.CANVAS_WEB_URL, { from: 'env', name: 'CANVAS_WEB_URL' }],
+    [saved, inFile],
+    [endpoint, { from: 'endpoint', name: null }],
+  ])
+  if (file.web_url && !saved && webUrlSource.from === 'endpoint') {
+    webUrlSource.detail = `the config's web_url is for ${savedFor}`
   }
+  const [apiKey, apiKeySource] = first([
+    [env.CANVAS_API_KEY, { from: 'env', name: 'CANVAS_API_KEY' }],
+    [file.api_key, inFile],
+    [undefined, { from: 'none', name: null }],
+  ])
+  return {
+    apiKey,
+    endpoint,
+    webUrl: normalizeUrl(rawWebUrl!, nameOf('web_url', webUrlSource)),
+    sources: { endpoint: endpointSource, webUrl: webUrlSource, apiKey: apiKeySource },
+  }
+}
+
+/** The first value given (an empty one is not), with its source. */
+function first(choices: [string | undefined, Source][]): [string | undefined, Source] {
+  const found = choices.find(([value]) => value) ?? choices[choices.length - 1]
+  return [found[0] || undefined, { ...found[1] }]
+}
+
+/** A setting named as the person gave it, so that a bad value's error says where to fix it. */
+function nameOf(setting: string, source: Source): string {
+  if (source.from === 'flag' || source.from === 'env') return source.name!
+  if (source.from === 'config') return `${setting} in ${source.name}`
+  return setting
 }
 
 /** Whether a URL from the config names `endpoint`; one that is not a URL names nothing. */

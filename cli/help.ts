@@ -6,6 +6,8 @@ const EXAMPLES: Record<string, string[]> = {
     'svc login --token svc_… --endpoint https://canvas.example',
     'svc push report.html',
     'svc share <id> --expires 7d',
+    'svc open <id>',
+    'svc status                        # which endpoint and key, and does the key work',
     'svc list --json',
   ],
   login: [
@@ -16,6 +18,11 @@ const EXAMPLES: Record<string, string[]> = {
   config: ['svc config show', 'svc config set web_url https://canvas.example'],
   'config show': ['svc config show --json'],
   'config set': ['svc config set endpoint https://api.canvas.example'],
+  status: [
+    'svc status                       # endpoint, web URL, key: where each comes from; does the key work?',
+    'svc status --endpoint https://canvas.example   # the key in use, checked there',
+    'svc status --json',
+  ],
   whoami: ['svc whoami', 'svc whoami --json'],
   usage: ['svc usage'],
   push: [
@@ -41,7 +48,12 @@ const EXAMPLES: Record<string, string[]> = {
     'svc unshare <id> --yes           # every link, no question, for scripts',
     'svc unshare <id> --token <token> # one link',
   ],
-  view: ['svc view <id>'],
+  open: [
+    'svc open <id>',
+    'svc open https://canvas.example/c/<id>',
+    'svc open <id> --json                  # {canvas_id, view_url, opened}',
+  ],
+  view: ['svc view <id>                         # the same as svc open'],
   download: [
     'svc download https://canvas.example/s/<token>',
     'svc download <token> --password s3cret -o report.html',

@@ -57,11 +57,26 @@ export const dim = (text: string) => styled('2', text)
 /** Rows as aligned columns (measured as they print), the header in bold. */
 export function table(headers: string[], rows: string[][]): Formatted {
   const shown = rows.map((row) => row.map(visible))
-  const widths = headers.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i].length)))
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd()
-  return new Formatted([bold(line(headers)).text, ...shown.map(line)].join('\n'))
+  const sizes = widths([headers, ...shown])
+  return new Formatted(
+    [bold(line(headers, sizes)).text, ...shown.map((r) => line(r, sizes))].join('\n'),
+  )
 }
+
+/** Rows as aligned columns with no header: labelled values, a row as short as it needs. */
+export function columns(rows: string[][]): Formatted {
+  const shown = rows.map((row) => row.map(visible))
+  const sizes = widths(shown)
+  return new Formatted(shown.map((r) => line(r, sizes)).join('\n'))
+}
+
+const widths = (rows: string[][]) =>
+  Array.from({ length: Math.max(0, ...rows.map((r) => r.length)) }, (_, i) =>
+    Math.max(...rows.map((r) => r[i]?.length ?? 0)),
+  )
+
+const line = (cells: string[], sizes: number[]) =>
+  cells
+    .map((c, i) => c.padEnd(sizes[i]))
+    .join('  ')
+    .trimEnd()

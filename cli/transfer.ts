@@ -151,7 +151,7 @@ export async function downloadTo(
   output: string | null,
   force: boolean,
   options: { textOnTerminal?: boolean } = {},
-) {
+): Promise<number> {
   refuseOverwrite(output, force)
   const started = performance.now()
   const response = await get(url)
@@ -171,7 +171,7 @@ export async function downloadTo(
       )
     }
   }
-  await writeBody(response, output)
+  return writeBody(response, output)
 }
 
 /** What a download may not exceed: past `bytes`, it stops and fails with `error`. */
@@ -181,13 +181,13 @@ export type Limit = { bytes: number; error: () => CliError }
  * Streams a response's body to `output`, or stdout when null. A file is written beside its target
  * and renamed at the end, so a failed download leaves nothing. `total`: the size to show progress
  * against when the response does not say it. `limit`: a body may not run past it (an archive of
- * listed files): the download stops as soon as it does.
+ * listed files): the download stops as soon as it does. Answers the number of bytes written.
  */
 export async function writeBody(
   response: IncomingMessage,
   output: string | null,
   options: { total?: number; limit?: Limit } = {},
-) {
+): Promise<number> {
   const { limit } = options
   const total = options.total ?? Number(response.headers['content-length'] ?? 0)
   if (limit && Number(response.headers['content-length'] ?? 0) > limit.bytes) {
@@ -197,15 +197,20 @@ export async function writeBody(
   const body = limit ? bounded(response, limit) : response
   const bar = progress('downloading', output ? total : 0)
   const collect = gcEvery(GC_INTERVAL)
+  let written = 0
+  const count = (bytes: number) => {
+    written += bytes
+    collect(bytes)
+  }
   if (!output) {
-    await pipeline(counted(body, collect), process.stdout, { end: false })
-    return
+    await pipeline(counted(body, count), process.stdout, { end: false })
+    return written
   }
   const temp = `${output}.svc-${process.pid}.part`
   try {
     await save(body, temp, (bytes) => {
       bar.advance(bytes)
-      collect(bytes)
+      count(bytes)
     })
     renameSync(temp, output)
   } catch (err) {
@@ -215,6 +220,7 @@ export async function writeBody(
       : new CliError(`download failed: ${causeOf(err)}`, 'io_error')
   }
   bar.done()
+  return written
 }
 
 /** The body, failing at the first chunk past the limit (the response is then closed). */

@@ -6,9 +6,10 @@
 // Worker on Miniflare's own server renders the costliest cases in a loop while /health is asked
 // one request after another; its latency beside the same probe with nothing rendering shows how
 // long a frame holds other requests up.
-// The diff page's worst cases (DIFF_WORST_CASES) likewise: the CPU time of the diff in Node, then
-// unless --cpu-only the CPU time workerd spends per request of `/c/:id/diff` on the built Worker
-// (utime + stime from /proc over `--diff-requests` requests, after one warm-up).
+// The diff page's worst cases (DIFF_WORST_CASES) likewise: the CPU time of the diff in Node (and of
+// the rendered view's merge of the same pair, as Markdown and as HTML: median / worst), then unless --cpu-only the CPU time workerd spends
+// per request of `/c/:id/diff` on the built Worker (utime + stime from /proc over
+// `--diff-requests` requests, after one warm-up).
 //   node scripts/bench-render.mjs [--runs 5] [--size-mib 5] [--only <text in the case name>]
 //     [--cpu-only] [--seconds 8] [--renderers 2] [--diff-requests 10]
 import { build } from 'esbuild'
@@ -46,6 +47,7 @@ try {
     stdin: {
       contents: `export { renderTextBody } from './src/render/body'
                  export { diffTexts } from './src/domain/text-diff'
+                 export { mergedHtml, mergedPieces } from './src/domain/rendered-diff'
                  export { WORST_CASES, DIFF_WORST_CASES } from './test/support/worst-cases'`,
       resolveDir: process.cwd(),
       loader: 'ts',
@@ -56,9 +58,8 @@ try {
     outfile: bundle,
     logLevel: 'error',
   })
-  const { renderTextBody, diffTexts, WORST_CASES, DIFF_WORST_CASES } = await import(
-    pathToFileURL(bundle).href
-  )
+  const { renderTextBody, diffTexts, mergedHtml, mergedPieces, WORST_CASES, DIFF_WORST_CASES } =
+    await import(pathToFileURL(bundle).href)
   const rows = []
   for (const c of WORST_CASES) {
     if (values.only && !c.name.includes(values.only)) continue
@@ -91,20 +92,19 @@ try {
   const diffRows = []
   for (const c of diffCases) {
     const [before, after] = c.make()
-    const times = []
-    let result = null
-    for (let i = 0; i <= runs; i++) {
-      const started = process.cpuUsage()
-      result = diffTexts(before, after)
-      const used = process.cpuUsage(started)
-      if (i > 0) times.push((used.user + used.system) / 1000)
-    }
-    times.sort((a, b) => a - b)
+    const lines = cpuOf(() => diffTexts(before, after))
+    // The rendered view's merge of the same pair (the diff page's frame).
+    const merged = cpuOf(() => mergedPieces(before, after))
+    const html = cpuOf(() => mergedHtml(before, after))
     diffRows.push({
       case: c.name,
-      'median ms': times[times.length >> 1].toFixed(0),
-      'worst ms': times[times.length - 1].toFixed(0),
-      result: result ? `${result.added} added, ${result.removed} removed` : 'too different',
+      'median ms': lines.median,
+      'worst ms': lines.worst,
+      result: lines.result
+        ? `${lines.result.added} added, ${lines.result.removed} removed`
+        : 'too different',
+      'Markdown view ms': `${merged.median} / ${merged.worst}`,
+      'HTML view ms': `${html.median} / ${html.worst}${html.result ? '' : ' (not shown)'}`,
     })
   }
   if (diffRows.length) console.table(diffRows)
@@ -179,6 +179,21 @@ async function blocking(cases) {
   } finally {
     await app.stop()
   }
+}
+
+/** The median and the worst CPU time of `run` over the runs after a warm-up, and its result. */
+function cpuOf(run) {
+  const times = []
+  let result = null
+  for (let i = 0; i <= runs; i++) {
+    const started = process.cpuUsage()
+    result = run()
+    const used = process.cpuUsage(started)
+    if (i > 0) times.push((used.user + used.system) / 1000)
+  }
+  times.sort((a, b) => a - b)
+  const ms = (t) => t.toFixed(0)
+  return { median: ms(times[times.length >> 1]), worst: ms(times[times.length - 1]), result }
 }
 
 /** workerd's CPU time per request of the diff page, each case's two versions in one canvas. */

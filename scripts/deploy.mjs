@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run deploy`: the whole deployment, after `npx wrangler login` (or with CLOUDFLARE_API_TOKEN
-// set). Creates what is missing (the D1 database, the R2 bucket), generates the secrets the Worker
-// needs without printing them, applies the D1 migrations, then deploys the Worker and its cron,
-// and prints its URL, the `svc login` line and, the first time, the one-time setup link. Run
+// set). Creates what is missing (the D1 database, the R2 bucket, the OAuth server's KV namespace),
+// generates the secrets the Worker needs without printing them, applies the D1 migrations, then
+// deploys the Worker and its cron, and prints its URL, the `svc login` line and, the first time, the one-time setup link. Run
 // again, it upgrades: migrations first, then the Worker; nothing there already is created again,
 // no secret is replaced. `--dry-run` prints every step and runs none (no network, no login).
 //   npm run deploy [-- --dry-run]
@@ -25,7 +25,13 @@ const SECRETS = ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET'
 const config = readConfig()
 const database = config.d1_databases[0].database_name
 const bucket = config.r2_buckets[0].bucket_name
+// The name wrangler itself would give the namespace of the OAUTH_KV binding.
+const namespace = `${config.name}-oauth-kv`
 const work = mkdtempSync(join(tmpdir(), 'canvas-deploy-'))
+// wrangler.jsonc holds no id, and a KV namespace (unlike a database or a bucket) is not found by
+// its name: the Worker is deployed from a copy of the config with the namespace's id, beside
+// wrangler.jsonc so that its relative paths still hold, and removed with the run.
+const deployConfig = `.wrangler-deploy-${process.pid}.json`
 let step = 0
 
 try {
@@ -63,6 +69,22 @@ try {
     )
   } else done(`The R2 bucket ${bucket} is there`)
 
+  const namespaces = await run('Look for the KV namespace', ['kv', 'namespace', 'list'], {
+    fix: 'check the login has Workers KV Storage edit permission',
+    read: (out) => JSON.parse(out),
+  })
+  let namespaceId = namespaces.find((n) => n.title === namespace)?.id
+  if (dryRun || !namespaceId) {
+    namespaceId = await run(
+      `Create the KV namespace ${namespace}${dryRun ? ' if missing' : ''}`,
+      ['kv', 'namespace', 'create', namespace],
+      {
+        fix: 'check the login has Workers KV Storage edit permission',
+        read: (out) => /"id":\s*"(\w+)"/.exec(out)[1],
+      },
+    )
+  } else done(`The KV namespace ${namespace} is there`)
+
   // A first deploy: the Worker does not exist yet, and so has no secret.
   const present = await run(
     'Look for the Worker’s secrets',
@@ -87,8 +109,19 @@ try {
 
   const secretsFile = join(work, 'secrets.json')
   const output = join(work, 'output.jsonl')
-  const deployArgs = ['deploy', ...(missing.length ? ['--secrets-file', secretsFile] : [])]
-  if (!dryRun) writeFileSync(secretsFile, JSON.stringify(generated), { mode: 0o600 })
+  const deployArgs = [
+    'deploy',
+    '--config',
+    deployConfig,
+    ...(missing.length ? ['--secrets-file', secretsFile] : []),
+  ]
+  if (!dryRun) {
+    writeFileSync(secretsFile, JSON.stringify(generated), { mode: 0o600 })
+    const bound = config.kv_namespaces.map((kv) =>
+      kv.binding === 'OAUTH_KV' ? { ...kv, id: namespaceId } : kv,
+    )
+    writeFileSync(join(root, deployConfig), JSON.stringify({ ...config, kv_namespaces: bound }))
+  }
   await run('Deploy the Worker and its cron', deployArgs, {
     fix: 'the database is migrated already (migrations only add, so the Worker running before still works); fix the cause and run `npm run deploy` again (a new account first needs its workers.dev subdomain: dashboard, Workers & Pages)',
     env: { WRANGLER_OUTPUT_FILE_PATH: output },
@@ -100,7 +133,7 @@ try {
     )
   } else report(deployedUrl(output), generated.SETUP_TOKEN)
 } finally {
-  rmSync(work, { recursive: true, force: true })
+  cleanUp()
 }
 
 /**
@@ -145,10 +178,17 @@ async function run(title, args, { fix, read, check, absent, env = {} }) {
       : said.trim().split('\n').slice(-12).join('\n')
     console.error(`\nerror: step ${step}, ${title.toLowerCase()}, failed (${shown}):\n${detail}`)
     console.error(`\nWhat to do: ${fix}.`)
+    // Exiting skips the `finally` above: the secrets file and the config copy go first.
+    cleanUp()
     process.exit(1)
   }
   console.log('done')
   return answer
+}
+
+function cleanUp() {
+  rmSync(work, { recursive: true, force: true })
+  rmSync(join(root, deployConfig), { force: true })
 }
 
 function done(text) {

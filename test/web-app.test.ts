@@ -132,6 +132,47 @@ describe('publishing from the browser', () => {
     expect(after.version).toBe(1)
   })
 
+  it('a folder as a site: each file finalized, then one finish with the paths; refusals in words', async () => {
+    const account = await newAccount()
+    const items = []
+    for (const [path, text, ext, mime] of [
+      ['index.html', '<link rel=stylesheet href=css/a.css><h1>Site</h1>', 'html', 'text/html'],
+      ['css/a.css', 'h1 { color: teal }', 'css', 'text/css'],
+    ]) {
+      const content = bytesOf(text)
+      const meta = { sha256: await sha256(content), ext, size: content.byteLength, mime }
+      const presigned = await json(await scriptCall(account, '/upload/presign', meta))
+      await call(presigned.upload_url, { method: 'PUT', body: content, headers: presigned.headers })
+      const noHeader = await call('/upload/finalize', {
+        method: 'POST',
+        json: meta,
+        cookie: account.cookie,
+      })
+      expect(noHeader.status).toBe(403)
+      const ready = await scriptCall(account, '/upload/finalize', meta)
+      expect(ready.status).toBe(200)
+      items.push({ path, file_id: (await json(ready)).file_id })
+    }
+    const before = await countRows('SELECT COUNT(*) AS n FROM canvases')
+    const clash = await scriptCall(account, '/upload/finish', {
+      name: 'site',
+      items: [...items, { path: 'INDEX.html', file_id: items[0].file_id }],
+    })
+    expect(clash.status).toBe(400)
+    const { message } = (await json(clash)).error
+    expect(message).toMatch(/^[A-Z]/)
+    expect(message).not.toMatch(/^items/)
+    expect(await countRows('SELECT COUNT(*) AS n FROM canvases')).toBe(before)
+
+    const finished = await scriptCall(account, '/upload/finish', { name: 'my-site', items })
+    expect(finished.status).toBe(200)
+    const { location } = await json(finished)
+    const canvas = await json(await call(`/v1/canvases/${location.slice(3)}`, { key: account.key }))
+    expect(canvas).toMatchObject({ title: 'my-site', version: 1 })
+    const page = await call(location, { cookie: `${account.cookie}; ${flashCookie(finished)}` })
+    expect(await page.text()).toContain('“my-site” is published: a site of 2 files.')
+  })
+
   it('without JavaScript, a form post up to MAX_DIRECT_UPLOAD_BYTES; above it a page says why', async () => {
     const account = await newAccount()
     const csrf = await csrfOf(account.cookie)
@@ -260,7 +301,9 @@ describe('the dashboard', () => {
     await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
     const titles = async (query = '') => {
       const html = await (await call(`/${query}`, { cookie: account.cookie })).text()
-      return [...html.matchAll(/<a href="\/c\/\w+">([^<]+)<\/a>/g)].map((m) => m[1])
+      return [...html.matchAll(/<a class="title-link" href="\/c\/\w+">([^<]+)<\/a>/g)].map(
+        (m) => m[1],
+      )
     }
     expect(await titles()).toEqual(['Report 50% done', 'data.json', 'Report_final'])
     expect(await titles('?q=report')).toEqual(['Report 50% done', 'Report_final'])
@@ -352,8 +395,17 @@ describe("the owner's canvas page", () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('1 line added, 1 line removed.')
-    expect(html).toMatch(/<div class="del"><span>(?:(?!<div).)*line 20<\/span><\/div>/)
-    expect(html).toMatch(/<div class="add"><span>(?:(?!<div).)*line 20 changed<\/span><\/div>/)
+    // Each line with its numbers: a removed one in the old version, an added one in the new, a
+    // kept one in both; the word that changed marked.
+    expect(html).toMatch(
+      /<div class="line del"><span class="num old">21<\/span><span class="text">(?:(?!<div).)*line 20<\/span><\/div>/,
+    )
+    expect(html).toMatch(
+      /<div class="line add"><span class="num new">21<\/span><span class="text">(?:(?!<div).)*line 20<ins> changed<\/ins><\/span><\/div>/,
+    )
+    expect(html).toMatch(
+      /<div class="line same"><span class="num old">18<\/span><span class="num new">18<\/span><span class="text">(?:(?!<div).)*line 17<\/span>/,
+    )
     // Three lines of context on each side, not the whole file.
     expect(html).toContain('line 17')
     expect(html).not.toContain('line 16<')
@@ -422,6 +474,154 @@ describe("the owner's canvas page", () => {
     }
     const budget = [200, 200, 200, 200, 200, 429]
     expect(seen).toEqual([budget, budget])
+  })
+})
+
+/** A canvas of `name` with two versions, `v1` then `v2`, and its diff page's path. */
+async function twoVersions(account: Account, ext: string, v1: string, v2: string) {
+  const mime = ext === 'html' ? 'text/html' : ext === 'md' ? 'text/markdown' : 'text/plain'
+  const canvas = await newCanvas(account.key, v1, { title: `Two.${ext}`, ext, mime })
+  const fileId = await upload(account.key, bytesOf(v2), ext, mime)
+  const patched = await call(`/v1/canvases/${canvas.canvas_id}`, {
+    method: 'PATCH',
+    key: account.key,
+    json: { file_id: fileId },
+  })
+  expect(patched.status).toBe(200)
+  return { id: canvas.canvas_id as string, diff: `/c/${canvas.canvas_id}/diff?from=1&to=2` }
+}
+
+/** The page's diff markup: from its lines' container to the end of the page's main. */
+const linesOf = (html: string) =>
+  html.slice(html.indexOf('<div class="diff-lines'), html.indexOf('</main>'))
+
+describe('the diff page', () => {
+  it('marks the one word that changed in a one-line HTML file', async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(
+      account,
+      'html',
+      '<p>The quick brown fox jumps over the lazy dog.</p>',
+      '<p>The quick red fox jumps over the lazy dog.</p>',
+    )
+    const html = linesOf(await (await call(diff, { cookie: account.cookie })).text())
+    expect(html.match(/<del>/g)).toHaveLength(1)
+    expect(html.match(/<ins>/g)).toHaveLength(1)
+    expect(html).toContain(
+      '&lt;p&gt;The quick <del>brown</del> fox jumps over the lazy dog.&lt;/p&gt;',
+    )
+    expect(html).toContain(
+      '&lt;p&gt;The quick <ins>red</ins> fox jumps over the lazy dog.&lt;/p&gt;',
+    )
+  })
+
+  it('lays the lines out by the screen, or side by side or unified as chosen, by a link', async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(account, 'txt', 'a\nb\nc\n', 'a\nB\nc\nd\n')
+    const page = async (query: string) => {
+      const res = await call(diff + query, { cookie: account.cookie })
+      expect(res.status, query).toBe(200)
+      return res.text()
+    }
+    const auto = await page('')
+    expect(auto).toContain('<div class="diff-lines auto">')
+    // Nothing chosen: both links, neither current; the screen's width picks (assets/diff.css).
+    expect(auto).toMatch(
+      /<a class="btn small when-wide" href="[^"]*&amp;view=split">Side by side<\/a>/,
+    )
+    expect(auto).toMatch(
+      /<a class="btn small when-narrow" href="[^"]*&amp;view=unified">Unified<\/a>/,
+    )
+    expect(auto).not.toContain('aria-current')
+    // A text canvas has no rendered view.
+    expect(auto).not.toContain('view=rendered')
+    for (const view of ['split', 'unified']) {
+      const html = await page(`&view=${view}`)
+      expect(html).toContain(`<div class="diff-lines ${view}">`)
+      expect(html).toMatch(
+        new RegExp(`<a class="btn small current" href="[^"]*view=${view}" aria-current="page">`),
+      )
+      // The same lines whichever the layout: the kept ones with a copy for the right-hand side.
+      expect(linesOf(html).replace(view, 'auto')).toBe(linesOf(auto))
+    }
+    expect(linesOf(auto)).toContain(
+      '<div class="block"><div class="line del"><span class="num old">2</span>',
+    )
+    expect(linesOf(auto)).toMatch(
+      /<div class="line same"><span class="num old">3<\/span><span class="num new">3<\/span><span class="text"><span class="sign" aria-hidden="true"> <\/span>c<\/span><span class="text copy" aria-hidden="true"><span class="sign"> <\/span>c<\/span><\/div>/,
+    )
+    const bad = await call(`${diff}&view=sideways`, { cookie: account.cookie })
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toContain('The view must be one of split, unified, rendered.')
+  })
+
+  for (const [ext, v1, v2, inserted, deleted] of [
+    [
+      'md',
+      '# Notes\n\nThe plan is simple.\n\n- one\n- two\n\n<script>parent.hacked = 1</script>\n',
+      '# Notes\n\nThe plan is bold.\n\n- one\n- two\n- three\n\n<script>parent.hacked = 1</script>\n',
+      ['<ins>bold</ins>', '<li><ins>three</ins></li>'],
+      ['<del>simple</del>'],
+    ],
+    [
+      'html',
+      '<h1>Notes</h1><p>The plan is simple.</p><ul><li>one</li><li>two</li></ul><script>parent.hacked = 1</script>',
+      '<h1>Notes</h1><p>The plan is bold.</p><ul><li>one</li><li>two</li><li>three</li></ul><script>parent.hacked = 1</script>',
+      // The document's own markup, the new version's: a list item added is a list item.
+      [
+        '<h1>Notes</h1>',
+        '<p>The plan is <del>simple</del><ins>bold</ins>.</p>',
+        '<li><ins>three</ins></li>',
+      ],
+      ['<del>simple</del>'],
+    ],
+  ] as const) {
+    it(`shows a ${ext} canvas's changes rendered, marked, in a frame that runs no script`, async () => {
+      const account = await newAccount()
+      const { id, diff } = await twoVersions(account, ext, v1, v2)
+      const source = await (await call(diff, { cookie: account.cookie })).text()
+      expect(source).toMatch(/<a class="btn small" href="[^"]*&amp;view=rendered">Rendered<\/a>/)
+      // The canvas's markup is text on the app's page, never markup.
+      expect(source).not.toContain('<script>parent')
+      const page = await (await call(`${diff}&view=rendered`, { cookie: account.cookie })).text()
+      expect(page).not.toContain('<script>parent')
+      expect(page).not.toContain('class="diff-lines')
+      const frame = /<iframe src="([^"]+)" title="[^"]*" sandbox="([^"]*)"/.exec(page)!
+      expect(frame[1]).toContain(`/_frame/${id}/1-2/changes?`)
+      expect(frame[2]).not.toContain('allow-scripts')
+      expect(frame[2]).not.toContain('allow-same-origin')
+      const res = await call(frame[1].replaceAll('&amp;', '&'))
+      expect(res.status).toBe(200)
+      const csp = res.headers.get('Content-Security-Policy')!
+      expect(csp).toMatch(/^sandbox /)
+      expect(csp).not.toContain('allow-scripts')
+      expect(csp).not.toContain('allow-same-origin')
+      expect(csp).toContain("default-src 'none'")
+      const body = await res.text()
+      for (const mark of [...inserted, ...deleted]) expect(body).toContain(mark)
+      expect(body).not.toMatch(/<script/i)
+      expect(body).not.toMatch(/[\uE000-\uE003]/)
+      // Only the pair signed: another pair, or the same pair on another canvas, is refused.
+      const other = frame[1].replaceAll('&amp;', '&').replace('/1-2/', '/2-1/')
+      expect((await call(other)).status).toBe(403)
+    })
+  }
+
+  it("the rendered view draws on the session's budget of diffs", async () => {
+    const account = await newAccount()
+    const { diff } = await twoVersions(account, 'md', 'one\n', 'two\n')
+    const page = await (await call(`${diff}&view=rendered`, { cookie: account.cookie })).text()
+    const src = /<iframe src="([^"]+)"/.exec(page)![1].replaceAll('&amp;', '&')
+    const limited = { DIFF_LIMITER: env.AUTH_LIMITER_SMALL }
+    let statuses: number[] = []
+    // The limiter counts in the wall clock's minutes: a run that straddles one starts afresh.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const minute = Math.floor(Date.now() / 60_000)
+      statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await call(src, { env: limited })).status)
+      if (Math.floor(Date.now() / 60_000) === minute) break
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
   })
 })
 

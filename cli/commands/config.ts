@@ -1,12 +1,5 @@
 import { defineCommand } from 'citty'
-import {
-  configPath,
-  maskKey,
-  normalizeUrl,
-  readConfig,
-  resolveSettings,
-  writeConfig,
-} from '../config'
+import { configPath, maskKey, normalizeUrl, readConfig, writeConfig, type Source } from '../config'
 import { CliError } from '../errors'
 import { begin, globalArgs, print, printJson } from '../shared'
 
@@ -16,8 +9,7 @@ const show = defineCommand({
   meta: { name: 'show', description: 'Show the configuration in effect (the key masked)' },
   args: { ...globalArgs },
   async run({ args }) {
-    begin('config show', args)
-    const settings = resolveSettings()
+    const { settings } = begin('config show', args)
     if (args.json) {
       return printJson({
         config: configPath(),
@@ -26,14 +18,13 @@ const show = defineCommand({
         api_key: maskKey(settings.apiKey),
       })
     }
+    // The environment's values are named: they win over the file, which a person may not expect.
+    const env = (source: Source) => (source.from === 'env' ? ` (${source.name})` : '')
+    const { sources } = settings
     print(`config    ${configPath()}`)
-    print(
-      `endpoint  ${settings.endpoint}${process.env.CANVAS_ENDPOINT ? ' (CANVAS_ENDPOINT)' : ''}`,
-    )
-    print(`web_url   ${settings.webUrl}${process.env.CANVAS_WEB_URL ? ' (CANVAS_WEB_URL)' : ''}`)
-    print(
-      `api_key   ${maskKey(settings.apiKey)}${process.env.CANVAS_API_KEY ? ' (CANVAS_API_KEY)' : ''}`,
-    )
+    print(`endpoint  ${settings.endpoint}${env(sources.endpoint)}`)
+    print(`web_url   ${settings.webUrl}${env(sources.webUrl)}`)
+    print(`api_key   ${maskKey(settings.apiKey)}${env(sources.apiKey)}`)
   },
 })
 

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef, type ParsedArgs } from 'citty'
 import { Api } from '../client'
 import { CliError } from '../errors'
-import { begin, globalArgs, note, printJson } from '../shared'
+import { begin, globalArgs, humanSize, note, printJson } from '../shared'
 import { downloadTo, refuseOverwrite, safeFileName } from '../transfer'
 import type { ShareMetadata } from '../types'
 
@@ -47,9 +47,9 @@ async function fetchShare(args: DownloadArgs) {
   }
   refuseOverwrite(output === '-' ? null : output, Boolean(args.force))
   const url = await api.location(`${path}/content`, { auth: false, headers, query: { dl: 1 } })
-  await downloadTo(url, output === '-' ? null : output, Boolean(args.force))
+  const bytes = await downloadTo(url, output === '-' ? null : output, Boolean(args.force))
   if (args.json) return printJson({ token, path: output })
-  if (output !== '-') note(`saved ${output}`)
+  if (output !== '-') note(`wrote ${output} (${humanSize(bytes)})`)
 }
 
 type DownloadArgs = ParsedArgs<typeof args>

@@ -2,6 +2,7 @@ import { defineCommand } from 'citty'
 import { begin, canvasJson, dim, globalArgs, humanSize, print, printJson, table } from '../shared'
 import type { Canvas } from '../types'
 import { cursor, fileType, MAX_LIMIT, positiveInt } from '../flags'
+import { relative } from '../when'
 
 export default defineCommand({
   meta: { name: 'list', description: 'List the canvases of your workspace' },
@@ -33,7 +34,7 @@ export default defineCommand({
       `v${c.version}`,
       humanSize(c.size),
       c.visibility,
-      c.expires_at ? `expires ${c.expires_at.slice(0, 16).replace('T', ' ')}` : 'permanent',
+      c.expires_at ? relative(c.expires_at) : 'never',
     ])
     print(table(['ID', 'TITLE', 'TYPE', 'VERSION', 'SIZE', 'VISIBILITY', 'EXPIRY'], rows))
     if (body.next_cursor) print(dim(`more: svc list --cursor ${body.next_cursor}`))

@@ -2,8 +2,9 @@ import { defineCommand } from 'citty'
 import { Api } from '../client'
 import { DEFAULT_URL, normalizeUrl, readConfig, resolveSettings, writeConfig } from '../config'
 import { CliError } from '../errors'
-import { begin, globalArgs, print, printJson } from '../shared'
+import { begin, globalArgs, note, print, printJson } from '../shared'
 import { ask } from '../prompt'
+import { explained } from '../status'
 import type { Me } from '../types'
 
 export default defineCommand({
@@ -18,28 +19,70 @@ export default defineCommand({
     begin('login', { ...args, token: args.token ? '[given]' : undefined })
     const current = resolveSettings()
     let { token } = args
-    let endpoint = args.endpoint ?? current.endpoint
+    // Checked before any question: a bad flag is not worth typing a key for.
+    let endpoint = args.endpoint ? normalizeUrl(args.endpoint, 'endpoint') : current.endpoint
     // One Worker serves the API and the pages: a new endpoint is the web address too, unless told.
-    let webUrl = args['web-url'] ?? (args.endpoint ? args.endpoint : current.webUrl)
+    let webUrl = args['web-url']
+      ? normalizeUrl(args['web-url'], 'web_url')
+      : args.endpoint
+        ? endpoint
+        : current.webUrl
     if (!token) {
       if (!process.stdin.isTTY) {
         throw new CliError('no --token given and no terminal to ask on', 'usage')
       }
-      const typed = await ask(`Endpoint [${endpoint}]: `)
+      const typed = await askUrl('Endpoint', endpoint, 'endpoint')
       if (typed) {
         endpoint = typed
         if (!args['web-url']) webUrl = typed
       }
-      webUrl = (await ask(`Web URL [${webUrl}]: `)) || webUrl
+      webUrl = (await askUrl('Web URL', webUrl, 'web_url')) ?? webUrl
       token = await ask('API key: ', { hidden: true })
       if (!token) throw new CliError('no API key given', 'usage')
     }
-    endpoint = normalizeUrl(endpoint, 'endpoint')
-    webUrl = normalizeUrl(webUrl, 'web_url')
     // The key is checked before anything is saved.
-    const me = await new Api(endpoint, token.trim()).request<Me>('/v1/me')
-    writeConfig({ ...readConfig(), api_key: token.trim(), endpoint, web_url: webUrl })
-    if (args.json) return printJson({ ...me, endpoint, web_url: webUrl })
-    print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
+    const apiKey = token.trim()
+    const me = await new Api(endpoint, apiKey).request<Me>('/v1/me').catch((err: unknown) => {
+      if (!(err instanceof CliError)) throw err
+      const why = explained(err, { endpoint, apiKey })
+      throw new CliError(`${why.message}; nothing saved`, why.code)
+    })
+    writeConfig({ ...readConfig(), api_key: apiKey, endpoint, web_url: webUrl })
+    if (args.json) printJson({ ...me, endpoint, web_url: webUrl })
+    else print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
+    overridden({ apiKey, endpoint, webUrl })
   },
 })
+
+/**
+ * The environment wins over the file: a variable that sets another value than the one just saved
+ * is named, or the next command would use it without a word.
+ */
+function overridden(saved: { apiKey: string; endpoint: string; webUrl: string }) {
+  const { sources, ...inUse } = resolveSettings()
+  for (const setting of ['apiKey', 'endpoint', 'webUrl'] as const) {
+    const source = sources[setting]
+    if (source.from === 'env' && inUse[setting] !== saved[setting]) {
+      note(`${source.name} is set: commands use it, not the ${NAMES[setting]} just saved`)
+    }
+  }
+}
+
+const NAMES = { apiKey: 'key', endpoint: 'endpoint', webUrl: 'web URL' }
+
+/**
+ * A URL typed at the terminal, or null for the one on offer. One that is not a URL is said at
+ * once and asked for again: the person has not yet typed the key, and loses nothing.
+ */
+async function askUrl(label: string, offered: string, name: string): Promise<string | null> {
+  for (;;) {
+    const typed = await ask(`${label} [${offered}]: `)
+    if (!typed) return null
+    try {
+      return normalizeUrl(typed, name)
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err
+      note(err.message)
+    }
+  }
+}

@@ -49,26 +49,34 @@ export default defineCommand({
     if (!output) return pullFile(api, args, version, null)
     const canvas = await api.request<CanvasDetail>(`/v1/canvases/${id}`)
     if (version === undefined || version === canvas.version) {
-      if (!canvas.items) return pullFile(api, args, version, output)
+      if (!canvas.items) return pullFile(api, args, version, output, canvas.version)
       return pullSite(api, args, canvas.version, output, canvas.items)
     }
     return pullOlder(api, args, version, output)
   },
 })
 
-/** One file, streamed from its signed URL: a single-file version, or a site's main file. */
+/**
+ * One file, streamed from its signed URL: a single-file version, or a site's main file. `latest`:
+ * the version the canvas was found at, fetched by its number so that the file written is the
+ * version said, even if another is pushed meanwhile.
+ */
 async function pullFile(
   api: Api,
   args: PullArgs,
   version: number | undefined,
   output: string | null,
+  latest?: number,
 ) {
   const id = encodeURIComponent(args.id)
-  const path = version ? `/v1/canvases/${id}/versions/${version}` : `/v1/canvases/${id}/content`
+  const at = version ?? latest
+  const path = at ? `/v1/canvases/${id}/versions/${at}` : `/v1/canvases/${id}/content`
   refuseOverwrite(output, Boolean(args.force))
   const url = await api.location(path, { query: { dl: 1 } })
-  await downloadTo(url, output, Boolean(args.force), { textOnTerminal: args.output !== '-' })
-  if (args.json) printJson({ canvas_id: args.id, version: version ?? null, path: output })
+  const options = { textOnTerminal: args.output !== '-' }
+  const bytes = await downloadTo(url, output, Boolean(args.force), options)
+  if (args.json) return printJson({ canvas_id: args.id, version: at ?? null, path: output })
+  if (output) note(`wrote ${output} (${humanSize(bytes)}, version ${at})`)
 }
 
 /** A site's files under a folder, from its archive, each checked against the items listed. */
@@ -144,7 +152,8 @@ function reportSite(
   written: { files: number; bytes: number },
 ) {
   if (args.json) return printJson({ canvas_id: args.id, version, path: output, ...written })
-  note(`wrote ${written.files} files (${humanSize(written.bytes)}) to ${output}`)
+  const files = `${written.files} file${written.files === 1 ? '' : 's'}`
+  note(`wrote ${files} (${humanSize(written.bytes)}, version ${version}) to ${output}`)
 }
 
 /** `--zip`: the archive as it comes, to a file named after the canvas unless `-o` says. */
@@ -168,7 +177,7 @@ async function pullZip(
   // The version's files, to know how large its archive can be.
   const { items } = await api.request<VersionItemList>(itemsPath(args.id, at))
   const response = await api.stream(archivePath(args.id, at))
-  await writeBody(response, file, { limit: archiveLimit(at, items) })
+  const bytes = await writeBody(response, file, { limit: archiveLimit(at, items) })
   if (args.json) return printJson({ canvas_id: args.id, version: at, path: file })
-  if (file) note(`saved ${file}`)
+  if (file) note(`wrote ${file} (${humanSize(bytes)}, version ${at})`)
 }

@@ -21,6 +21,7 @@ import type { HashCache, SiteUpload } from '../site-upload'
 import type { Canvas } from '../types'
 import { uploadFile } from '../upload'
 import { watchChanges, watchFolder } from '../watch'
+import { expiry } from '../when'
 
 const args = {
   ...globalArgs,
@@ -182,9 +183,8 @@ function report(
     const body = files ? { ...json, upload: files } : json
     return printJson(body, { line: args.watch })
   }
-  const expiry = canvas.expires_at ? `expires ${canvas.expires_at}` : 'permanent'
   if (first) print(canvas.canvas_id)
-  print(`version ${canvas.version} · ${expiry}`)
+  print(`version ${canvas.version} · ${expiry(canvas.expires_at)}`)
   if (files) {
     const sent = `${files.uploaded} uploaded (${humanSize(files.uploaded_bytes)})`
     print(`${files.files} files · ${sent} · ${files.already_there} already there`)

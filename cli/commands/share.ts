@@ -3,6 +3,7 @@ import { begin, globalArgs, note, print, printJson, shareJson, shareUrl } from '
 import type { Api } from '../client'
 import { duration, MAX_VIEWS, positiveInt, sharePassword } from '../flags'
 import type { Canvas, CreateShareRequest, Share } from '../types'
+import { expiry } from '../when'
 
 export default defineCommand({
   meta: { name: 'share', description: 'Create a public share link' },
@@ -32,7 +33,7 @@ export default defineCommand({
     if (args.json) return printJson(shareJson(settings, link))
     print(shareUrl(settings, link.token))
     const details = [
-      await expiry(api, link),
+      await linkExpiry(api, link),
       link.max_views ? `at most ${plural(link.max_views, 'view')}` : null,
       link.version ? `pinned to version ${link.version}` : null,
       link.has_password ? 'password protected' : null,
@@ -45,15 +46,15 @@ export default defineCommand({
  * When the link stops opening, as the service answers it: the earlier of its own expiry and its
  * canvas's while the canvas is temporary. Said so when it is the canvas's.
  */
-async function expiry(api: Api, link: Share): Promise<string> {
-  if (!link.expires_at) return 'never expires'
+async function linkExpiry(api: Api, link: Share): Promise<string> {
+  if (!link.expires_at) return expiry(null)
   // The link is made: a canvas that cannot be read now only leaves this line plainer.
   const canvas = await api
     .request<Canvas>(`/v1/canvases/${encodeURIComponent(link.canvas_id)}`)
     .catch(() => null)
   return canvas?.expires_at === link.expires_at
-    ? `expires with the canvas ${link.expires_at} (svc save ${canvas.canvas_id} lets it live as asked)`
-    : `expires ${link.expires_at}`
+    ? `${expiry(link.expires_at, ' with the canvas')} (svc save ${canvas.canvas_id} lets it live as asked)`
+    : expiry(link.expires_at)
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty'
 import { begin, dim, globalArgs, print, printJson, shareJson, table } from '../shared'
 import type { Canvas, Share } from '../types'
+import { relative } from '../when'
 
 export default defineCommand({
   meta: { name: 'shares', description: 'List the share links of a canvas' },
@@ -16,7 +17,7 @@ export default defineCommand({
     const canvas = await api.request<Canvas>(`/v1/canvases/${id}`)
     const ends = (expiresAt: string | null) => {
       if (!expiresAt) return 'never'
-      const when = expiresAt.slice(0, 16).replace('T', ' ')
+      const when = relative(expiresAt)
       return expiresAt === canvas.expires_at ? `${when} (canvas)` : when
     }
     const rows = shares.map((s) => {

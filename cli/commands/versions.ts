@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty'
 import { begin, globalArgs, humanSize, print, printJson, table } from '../shared'
 import type { Version } from '../types'
+import { ago } from '../when'
 
 export default defineCommand({
   meta: { name: 'versions', description: 'List the versions of a canvas, newest first' },
@@ -17,7 +18,7 @@ export default defineCommand({
     const rows = body.versions.map((v) => [
       String(v.version),
       humanSize(v.size),
-      v.created_at.slice(0, 19).replace('T', ' '),
+      ago(v.created_at),
       v.sha256.slice(0, 12),
     ])
     print(table(['VERSION', 'SIZE', 'CREATED', 'SHA256'], rows))

@@ -2,16 +2,21 @@
 // The runtime's CPU time per request, for comparing checkouts (say, worktrees of two commits):
 // what workerd spent (utime + stime from /proc) while wrk loaded one route, over the requests
 // wrk counted. On a shared, noisy machine this moves far less than requests per second.
-//   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4] [--route presign|presign-new|list|read]
-//                              <tree> [<tree>...]
+//   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4]
+//     [--route presign|presign-new|list|read|health|mcp|bare] <tree> [<tree>...]
+// `bare` serves the bare Hono baseline (scripts/bench/baseline-hono.ts, this checkout's) with each
+// tree's own Miniflare, configured as the app is (compatibility flags, bindings, Durable Object
+// classes as stubs), instead of the app: what the runtime alone costs a request, to tell a route's
+// change from the runtime's across toolchains.
 // Each trial starts fresh servers for every tree (own D1 and R2 state, seeded by the tree's own
 // seed.mjs), warms them up, then loads them in turns, the order flipped every round.
 import { execSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { bundleBaseline } from './baseline.mjs'
 import * as ownSeed from './seed.mjs'
 import { ensureWrk, median, wrk } from './wrk.mjs'
 
@@ -34,6 +39,9 @@ const routes = {
     lua: seed.freshPresignScript(dir),
   }),
   list: (url) => ({ url: `${url}/v1/canvases` }),
+  health: (url) => ({ url: `${url}/health` }),
+  mcp: (url, data, seed, dir) => ({ url: `${url}/mcp`, lua: mcpScript(dir, data.canvasId) }),
+  bare: () => undefined, // served apart: the baseline in the app's place
   read: (url, data) => ({ url: `${url}/v1/canvases/${data.canvasId}` }),
 }
 const route = routes[values.route]
@@ -77,8 +85,10 @@ try {
     for (const name of ['buildWorker', 'serve', 'appOptions', 'migrate'])
       if (typeof lib[name] !== 'function')
         throw new Error(`${tree}: miniflare-service.mjs has no ${name}`)
-    built.push({ lib, seed, path: lib.buildWorker(join(work, `worker${i}`)).path })
+    if (values.route === 'bare') built.push({ lib, seed })
+    else built.push({ lib, seed, path: lib.buildWorker(join(work, `worker${i}`)).path })
   }
+  const bare = values.route === 'bare' ? await bundleBaseline('baseline-hono.ts') : undefined
   const us = trees.map(() => [])
   const rpsRatio = trees.map(() => [])
   const errors = trees.map(() => ({ status: 0, socket: 0 }))
@@ -87,12 +97,18 @@ try {
     for (const [i, { lib, seed, path }] of built.entries()) {
       const dir = join(work, `trial${trial}-${i}`)
       const before = new Set(workerds())
-      const app = await lib.serve(lib.appOptions(dir, path))
+      const appOptions = lib.appOptions(dir, path ?? join(dir, 'unused.js'))
+      const options = bare ? bareLike(appOptions, bare) : appOptions
+      const app = await lib.serve(options)
       servers.push(app.mf)
       if (!app.url.startsWith('http://127.0.0.1:'))
         throw new Error(`${trees[i]} listens on ${app.url}`)
       const pids = workerds().filter((p) => !before.has(p))
       if (pids.length === 0) throw new Error('no workerd child process found to measure')
+      if (bare) {
+        apps.push({ i, pids, target: { url: `${app.url}/` } })
+        continue
+      }
       await lib.migrate(app.mf)
       const data = await seed.seedApp(app.url)
       const headers = ['-H', `Authorization: Bearer ${data.key}`]
@@ -133,4 +149,36 @@ try {
 } finally {
   for (const mf of servers) await mf.dispose().catch(() => {})
   rmSync(work, { recursive: true, force: true })
+}
+
+/**
+ * The app's options with the bare baseline as its script: the same date, flags and bindings (each
+ * costs a request something in the runtime), its Durable Object classes stubs that are never called.
+ */
+function bareLike(appOptions, script) {
+  const { scriptPath: _path, modulesRoot: _root, modulesRules: _rules, ...options } = appOptions
+  const classes = Object.values(options.durableObjects ?? {}).map((d) => d.className ?? d)
+  const stubs = classes.map(
+    (name) => `export class ${name} { fetch() { return new Response(null) } }`,
+  )
+  return { ...options, script: [script, ...stubs].join('\n') }
+}
+
+/** A wrk script that calls the MCP tool get_canvas on the seeded canvas, under the API key. */
+function mcpScript(dir, canvasId) {
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, 'mcp.lua')
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_canvas', arguments: { canvas_id: canvasId } },
+  })
+  writeFileSync(
+    path,
+    `wrk.method = "POST"\nwrk.body = '${body}'\n` +
+      `wrk.headers["Content-Type"] = "application/json"\n` +
+      `wrk.headers["Accept"] = "application/json, text/event-stream"\n`,
+  )
+  return path
 }

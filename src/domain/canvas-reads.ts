@@ -166,7 +166,14 @@ export async function listVersions(
   return { versions: shown, next_cursor: next }
 }
 
-export type ContentRef = { blobKey: string; title: string; ext: string; version: number }
+export type ContentRef = {
+  blobKey: string
+  title: string
+  ext: string
+  version: number
+  /** The renderer of the version's main file (each version keeps its own). */
+  rendererId?: string
+}
 
 /** The stored object behind the latest version, or a given one. */
 export async function findContent(
@@ -200,8 +207,9 @@ export async function findContent(
   if (row.version === null || row.blob_key === null) {
     throw new AppError('version_not_found', `version: canvas has no version ${version}`)
   }
-  const { ext } = versionLook({ ...row, main_path: row.main_path!, mime: row.mime! })
-  return { blobKey: row.blob_key, title: row.title, ext, version: row.version }
+  const look = versionLook({ ...row, main_path: row.main_path!, mime: row.mime! })
+  const { ext, renderer_id: rendererId } = look
+  return { blobKey: row.blob_key, title: row.title, ext, version: row.version, rendererId }
 }
 
 /**

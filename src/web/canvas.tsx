@@ -13,11 +13,11 @@ import { chargeDownload } from '../domain/download-budget'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
-import { ownerPage, pickVersion } from './owner-page'
-import { frameUrls, liveUrl } from './frame-links'
+import { ownerPage, ownerVersionParts, pickVersion } from './owner-page'
+import { changesFrameUrl, frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
-import { DiffPage } from './pages/diff'
-import { Viewer } from './pages/viewer'
+import { DIFF_VIEWS, DiffPage, type DiffView } from './pages/diff'
+import { FullView, Viewer } from './pages/viewer'
 import { csrfToken, signedIn } from './session'
 
 // /c/:id: one canvas. Its owner gets its page, with every tool; anyone sees it while it is public,
@@ -45,12 +45,52 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
       ext={canvas.ext}
       frameSrc={frame.src}
       version={canvas.version}
-      facts={['public']}
+      facts={[{ text: 'public', class: 'public' }]}
       downloadHref={`/c/${canvasId}/download`}
+      fullHref={`/c/${canvasId}/full`}
       live={await liveUrl(svc, origin, canvasId, grant)}
       og={{ title: canvas.title, type: 'article' }}
     />,
   )
+})
+
+// The content alone, filling the window: the owner's at the version asked for, anyone else's
+// while the canvas is public, at its latest. It follows new versions when it shows the latest.
+// Content withdrawn (a session ended, a canvas made private, deleted or expired) is refused here
+// at once, not sent on to log in: the page is opened from the canvas's own.
+canvas.get('/:id/full', checkedBy('viewer'), params(canvasInPath), async (c) => {
+  const { svc, session } = c.var
+  const canvasId = c.req.valid('param').id
+  const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
+  if (!view) throw new AppError('canvas_not_found', 'canvas not found')
+  const { canvas } = view
+  const owner = view.isOwner && session
+  const grant = owner
+    ? ({ kind: 'owner', sessionId: session.sessionId } as const)
+    : ({ kind: 'public' } as const)
+  const version = owner ? pickVersion(c.req.query('v'), canvas.version) : canvas.version
+  const origin = requestOrigin(c)
+  const frame = await frameUrls(svc, origin, { canvasId, version, grant })
+  const follows = version === canvas.version
+  return c.html(
+    <FullView
+      title={canvas.title}
+      rendererId={canvas.renderer_id}
+      ext={canvas.ext}
+      frameSrc={frame.src}
+      version={version}
+      live={follows ? await liveUrl(svc, origin, canvasId, grant) : undefined}
+      og={owner ? undefined : { title: canvas.title, type: 'article' }}
+    />,
+  )
+})
+
+// The parts of the owner's page that name versions (its script fetches them as a version lands).
+canvas.get('/:id/parts', signedIn, params(canvasInPath), async (c) => {
+  const { svc, session } = c.var
+  const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
+  if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+  return ownerVersionParts(c, session, view)
 })
 
 // A download may be a site's whole version as a zip, streamed through the Worker: bounded per client.
@@ -103,7 +143,8 @@ canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
 })
 
 // The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
-// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy.
+// budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy. Its
+// rendered view is a content frame, which draws on the same budget.
 canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
@@ -112,28 +153,53 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
+  const shown = viewParam(c.req.query('view'))
   const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
+  const rendered = shown === 'rendered' && diff.kind === 'diff' && diff.rendered !== null
+  const grant = { kind: 'owner', sessionId: session.sessionId } as const
   return c.html(
     <DiffPage
       user={session.user}
       csrf={await csrfToken(svc, session)}
       canvas={view.canvas}
       diff={diff}
+      view={shown}
+      renderedSrc={
+        rendered
+          ? await changesFrameUrl(svc, requestOrigin(c), canvasId, { from, to }, grant)
+          : null
+      }
     />,
   )
 })
 
 canvas.route('/', canvasActions)
 
-/** A version the canvas has: 400 for what cannot be one, 404 for one it does not have. */
-/** A canvas's versions are 1 to its current one: they never skip. */
-function versionParam(raw: string | undefined, current: number, name: string) {
+/**
+ * A version the canvas has (its versions are 1 to its current one: they never skip): 400 for
+ * what cannot be one, 404 for one it does not have, each said as the page's reader would.
+ */
+function versionParam(raw: string | undefined, current: number, name: 'from' | 'to') {
+  const which = name === 'from' ? 'The version to compare from' : 'The version to compare with'
   if (!/^[1-9]\d{0,8}$/.test(raw ?? '')) {
-    throw new AppError('invalid_request', `${name}: must be a version number`)
+    throw new AppError('invalid_request', `${which} must be a version number, such as 1.`)
   }
   const wanted = Number(raw)
   if (wanted > current) {
-    throw new AppError('version_not_found', `${name}: the canvas has no such version`)
+    const has = current === 1 ? 'only version 1' : `versions 1 to ${current}`
+    throw new AppError(
+      'version_not_found',
+      `There is no version ${wanted}: this canvas has ${has}.`,
+    )
   }
   return wanted
+}
+
+/** How the diff page shows the changes: as asked, or (none asked) by the width of the screen. */
+function viewParam(raw: string | undefined): DiffView | null {
+  if (raw === undefined || raw === '') return null
+  if (!DIFF_VIEWS.includes(raw as DiffView)) {
+    throw new AppError('invalid_request', `view: must be one of ${DIFF_VIEWS.join(', ')}`)
+  }
+  return raw as DiffView
 }

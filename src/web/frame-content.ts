@@ -55,25 +55,42 @@ export async function renderFrame(
   content: VersionContent,
   urls: { appOrigin: string; raw: string },
 ): Promise<Response> {
-  const headers = new Headers({
+  if (content.renderer_id === 'html') {
+    const object = await svc.bucket.get(content.blob_key)
+    if (!object) return new Response('not found', { status: 404 })
+    return new Response(object.body, { headers: frameHeaders(SCRIPTED_CSP, urls.appOrigin) })
+  }
+  const body = await renderBody(svc, content, urls.raw)
+  return staticFrame(content.title, body, urls.appOrigin)
+}
+
+/** A frame document rendered on the server (`css` added to its style): it runs no script. */
+export function staticFrame(title: string, body: string, appOrigin: string, css = '') {
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${FRAME_CSS}${css}</style></head><body>${body}</body></html>`
+  return new Response(html, { headers: frameHeaders(STATIC_CSP, appOrigin) })
+}
+
+// A canvas's own HTML shown by the server without its scripts (the rendered view of its changes):
+// sandboxed like a static frame, so nothing in it runs, its style sheets, fonts and images loaded
+// as the viewer's frame loads them.
+const UNSCRIPTED_DOCUMENT_CSP =
+  "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src * data: 'unsafe-inline'; font-src * data:; img-src * data: blob:; media-src *"
+
+/** A canvas's HTML document made on the server, served so that no script of it runs. */
+export function unscriptedDocument(html: string, appOrigin: string) {
+  return new Response(html, { headers: frameHeaders(UNSCRIPTED_DOCUMENT_CSP, appOrigin) })
+}
+
+/** Sandboxed, embeddable by the app's own page only. */
+function frameHeaders(csp: string, appOrigin: string) {
+  return new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': `${csp}; frame-ancestors ${appOrigin}`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     // Access is checked per request, so no cache may answer for us after it is withdrawn.
     'Cache-Control': 'no-store',
   })
-  const frameAncestors = `; frame-ancestors ${urls.appOrigin}`
-  if (content.renderer_id === 'html') {
-    const object = await svc.bucket.get(content.blob_key)
-    if (!object) return new Response('not found', { status: 404 })
-    headers.set('Content-Type', 'text/html; charset=utf-8')
-    headers.set('Content-Security-Policy', SCRIPTED_CSP + frameAncestors)
-    return new Response(object.body, { headers })
-  }
-  const body = await renderBody(svc, content, urls.raw)
-  headers.set('Content-Type', 'text/html; charset=utf-8')
-  headers.set('Content-Security-Policy', STATIC_CSP + frameAncestors)
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.title)}</title><style>${FRAME_CSS}</style></head><body>${body}</body></html>`
-  return new Response(html, { headers })
 }
 
 async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<string> {

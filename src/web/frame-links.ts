@@ -43,6 +43,26 @@ export async function frameUrls(svc: Services, origin: string, link: FrameLink) 
 }
 
 /**
+ * The rendered view of the changes between two versions (the owner's diff page), at
+ * `<frame path>/<canvas>/<from>-<to>/changes`: signed like a frame, the pair in the place of the
+ * version, so the URL opens that comparison and no version on its own.
+ */
+export async function changesFrameUrl(
+  svc: Services,
+  origin: string,
+  canvasId: string,
+  pair: { from: number; to: number },
+  grant: FrameGrant,
+) {
+  const versions = `${pair.from}-${pair.to}`
+  const query = await signedQuery(svc, origin, canvasId, versions, grant, FRAME_TTL_SECONDS)
+  const base = svc.settings.contentUrl ?? origin
+  return `${base}${FRAME_PATH}/${canvasId}/${versions}${CHANGES_SEGMENT}?${query}`
+}
+
+export const CHANGES_SEGMENT = '/changes'
+
+/**
  * A site is served below `<frame>/site/<token>/`, the token being the frame's signed query in one
  * path segment: a page's relative URLs (`style.css`, `../img/a.png`, `fetch('data.json')`) resolve
  * against the path and drop the query, so the signature must travel in the path. It covers the

@@ -1,12 +1,22 @@
 import { checkedBy, open } from '../http/access'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
-import { limitByIp } from '../http/limits'
 import { id as idSchema } from '../schema/requests'
 import { contentUnderGrant, itemUnderGrant } from '../domain/frame-access'
+import { renderedDiff } from '../domain/rendered-diff'
 import { AppError } from '../lib/errors'
-import { isPdfFrame, renderFrame, storageRedirect } from './frame-content'
+import { escapeHtml } from '../lib/escape'
+import { limit, limitByIp } from '../http/limits'
+import { CHANGES_CSS, renderHtmlChanges, renderMarkdownChanges } from '../render/changes'
 import {
+  isPdfFrame,
+  renderFrame,
+  staticFrame,
+  storageRedirect,
+  unscriptedDocument,
+} from './frame-content'
+import {
+  CHANGES_SEGMENT,
   encodePath,
   FRAME_PATH,
   readSiteToken,
@@ -90,6 +100,26 @@ frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, checkedBy('signed'),
   }
   if (!found.item) return siteNotFound(path, app)
   return siteFile(svc, found.item, path, c.req.raw, app)
+})
+
+// The rendered view of the diff page, for the owner only: its diff is bounded like the page's, and
+// comes out of the same budget of diffs per session (DIFF_LIMITER).
+frames.get(`/:id/:pair${CHANGES_SEGMENT}`, checkedBy('signed'), async (c) => {
+  const { id, pair } = c.req.param()
+  const versions = /^([1-9]\d{0,8})-([1-9]\d{0,8})$/.exec(pair ?? '')
+  const valid = versions && idSchema.safeParse(id).success
+  const grant = valid ? await verifyFrame(c.var.svc, id!, pair!, c.req.query()) : null
+  if (grant?.kind !== 'owner') throw forbidden()
+  await limit(c.env.DIFF_LIMITER, `session:${grant.sessionId}`)
+  const [from, to] = [Number(versions![1]), Number(versions![2])]
+  const diff = await renderedDiff(c.var.svc, grant, id!, from, to)
+  const app = c.req.query('app') ?? ''
+  if (diff.kind === 'html') return unscriptedDocument(renderHtmlChanges(diff.pieces), app)
+  const body =
+    diff.kind === 'markdown'
+      ? await renderMarkdownChanges(diff.pieces)
+      : `<p class="notice">These versions cannot be shown rendered: ${escapeHtml(diff.reason)}.</p>`
+  return staticFrame(`${diff.title}: v${from} → v${to}`, body, app, CHANGES_CSS)
 })
 
 /** The version a frame URL shows, if its signature holds and its access still does. */

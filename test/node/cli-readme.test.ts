@@ -32,7 +32,8 @@ async function json(args: string[], cwd?: string) {
   const res = await svc(
     home,
     [...args, '--json'],
-    { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url },
+    // `true` stands in for the browser: `svc open` opens nothing on the machine running the test.
+    { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url, BROWSER: 'true' },
     cwd,
   )
   expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0)

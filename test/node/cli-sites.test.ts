@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatSize } from '../../src/lib/format'
 import { svc, watchPush } from './support/cli'
 import { newDevAccount, sharedDevServer } from './support/dev-server'
 
@@ -119,12 +121,22 @@ describe('push a folder, pull it back', () => {
       `error: ${join(out, 'css/site.css')} exists; pass --force to overwrite it (file_exists)\n`,
     )
     expect(again.requests).toEqual([`GET /v1/canvases/${id}`])
-    expect((await run(['pull', id, '-o', out, '--force'])).code).toBe(0)
+    // What was written is said on stderr, never among the content.
+    const bytes = Object.values(expected).reduce(
+      (sum, b) => sum + Buffer.from(b, 'base64').length,
+      0,
+    )
+    expect(await run(['pull', id, '-o', out, '--force'])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `wrote 6 files (${formatSize(bytes)}, version 1) to ${out}\n`,
+    })
 
     const cwd = mkdtempSync(join(work, 'zip-'))
     const zipped = await run(['pull', id, '--zip'], cwd)
     const name = `${pushed.title}-v1.zip`
-    expect(zipped.stderr).toBe(`saved ${name}\n`)
+    const size = formatSize(statSync(join(cwd, name)).size)
+    expect(zipped.stderr).toBe(`wrote ${name} (${size}, version 1)\n`)
     const entries = unzipSync(readFileSync(join(cwd, name)))
     expect(Object.keys(entries).sort()).toEqual(Object.keys(SITE).sort())
     for (const [path, bytes] of Object.entries(entries)) {

@@ -75,7 +75,7 @@ describe('basics', () => {
     const pushHelp = await svc(home, ['push', '--help'])
     expect(pushHelp.stdout).toContain('--save')
     for (const [args, message] of [
-      [['nope'], "error: unknown command 'nope'; see svc --help (usage)\n"],
+      [['frobnicate'], "error: unknown command 'frobnicate'; see svc --help (usage)\n"],
       [['list', '--bogus'], "error: unknown option '--bogus'; see --help (usage)\n"],
       [['push'], 'error: Missing required positional argument: FILE (usage)\n'],
       [['list', '--limit', 'x'], 'error: --limit must be a positive whole number (usage)\n'],
@@ -110,7 +110,7 @@ describe('basics', () => {
 
   it('help text is written one way: every description a capitalised phrase', async () => {
     const commands =
-      'login logout config whoami usage push pull list share shares unshare view download versions rollback update save delete renderers'
+      'login logout config status whoami usage push pull open list share shares unshare view download versions rollback update save delete renderers'
     const home = newHome()
     const top = (await svc(home, ['--help'])).stdout
     for (const name of commands.split(' ')) {
@@ -173,7 +173,7 @@ describe('login, logout and config', () => {
     ])
     expect(bad).toMatchObject({
       code: 1,
-      stderr: 'error: invalid or revoked API key (unauthorized)\n',
+      stderr: `error: ${server.url} refused the key: invalid or revoked API key; nothing saved (unauthorized)\n`,
     })
     expect(existsSync(join(home, '.svc/config.json'))).toBe(false)
     const noTty = await svc(home, ['login', '--endpoint', server.url])
@@ -207,39 +207,113 @@ describe('login, logout and config', () => {
     expect(show.stdout).not.toContain(key)
 
     expect((await svc(home, ['whoami'])).stdout).toContain('cli@example.com')
+    // A variable that wins over what was just saved is named, else the next command surprises.
+    const overridden = await svc(home, ['login', '--token', key, '--endpoint', server.url], {
+      CANVAS_API_KEY: readKey,
+    })
+    expect(overridden).toMatchObject({
+      code: 0,
+      stderr: 'CANVAS_API_KEY is set: commands use it, not the key just saved\n',
+    })
     const logout = await svc(home, ['logout'])
     expect(logout.stdout).toBe('logged out\n')
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
     expect((await svc(home, ['whoami'])).code).toBe(1)
   })
 
-  it('login asks on a terminal, with defaults, without echoing the key', async () => {
-    const home = newHome()
-    // `script` gives svc a pseudo-terminal, as a person typing would.
-    const child = spawn(
-      'script',
-      ['-qec', `node ${SVC} login --endpoint ${server.url}`, '/dev/null'],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
-      },
-    )
+  /**
+   * `svc login` on a pseudo-terminal (`script`), as a person typing would use it: each answer is
+   * typed once its question shows after the one before, in the order given (null: text that shows,
+   * not a question). `asked`: what showed, in order.
+   */
+  async function loginOnTerminal(home: string, answers: [string, string | null][]) {
+    const child = spawn('script', ['-qec', `node ${SVC} login`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+    })
     let out = ''
-    child.stdout.on('data', (d) => (out += d))
-    const answers = ['\r', 'https://web.example\r', `${key}\r`]
-    const timer = setInterval(() => answers.length && child.stdin.write(answers.shift()!), 300)
+    let from = 0
+    const asked: string[] = []
+    child.stdout.on('data', (d) => {
+      out += d
+      for (;;) {
+        const next = answers[asked.length]
+        const at = next ? out.indexOf(next[0], from) : -1
+        if (at < 0) return
+        from = at + next[0].length
+        asked.push(next[0])
+        if (next[1] !== null) child.stdin.write(next[1] + '\r')
+      }
+    })
+    // A question that never comes (the wrong one was asked) fails the test, and leaves no child.
+    const stuck = setTimeout(() => child.kill(), 20_000)
     const code = await new Promise((resolve) => child.on('close', resolve))
-    clearInterval(timer)
-    expect(code).toBe(0)
-    expect(out).toContain(`Endpoint [${server.url}]:`)
-    // The endpoint just given is the web address on offer, not the default one.
-    expect(out).toContain(`Web URL [${server.url}]:`)
-    expect(out).toContain('API key:')
-    expect(out).toContain('logged in as cli@example.com')
-    expect(out).not.toContain(key)
+    clearTimeout(stuck)
+    return { code, out, asked }
+  }
+
+  it('login asks on a terminal: the endpoint first, the key last and unechoed', async () => {
+    const home = newHome()
+    const res = await loginOnTerminal(home, [
+      // Nothing saved yet: the local default is on offer; the one typed replaces it.
+      ['Endpoint [http://127.0.0.1:8787]:', server.url],
+      // The endpoint just given is the web address on offer, not the default one.
+      [`Web URL [${server.url}]:`, 'https://web.example'],
+      ['API key:', key],
+    ])
+    expect(res.code, res.out).toBe(0)
+    expect(res.asked).toEqual([
+      'Endpoint [http://127.0.0.1:8787]:',
+      `Web URL [${server.url}]:`,
+      'API key:',
+    ])
+    expect(res.out).toContain('logged in as cli@example.com')
+    expect(res.out).not.toContain(key)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
       endpoint: server.url,
       web_url: 'https://web.example',
+    })
+  })
+
+  it('login on a terminal offers the saved endpoint, and saves nothing when the key fails', async () => {
+    const home = newHome()
+    expect((await svc(home, ['config', 'set', 'endpoint', server.url])).code).toBe(0)
+    const before = readFileSync(join(home, '.svc/config.json'), 'utf8')
+    const wrong = 'svc_' + 'w'.repeat(40)
+    const res = await loginOnTerminal(home, [
+      [`Endpoint [${server.url}]:`, ''],
+      [`Web URL [${server.url}]:`, ''],
+      ['API key:', wrong],
+    ])
+    expect(res.code, res.out).toBe(1)
+    expect(res.asked).toHaveLength(3)
+    expect(res.out).toContain(
+      `error: ${server.url} refused the key: invalid or revoked API key; nothing saved (unauthorized)`,
+    )
+    expect(res.out).not.toContain(wrong)
+    expect(readFileSync(join(home, '.svc/config.json'), 'utf8')).toBe(before)
+  })
+
+  it('login on a terminal asks again for a URL that is not one, before the key', async () => {
+    const home = newHome()
+    const res = await loginOnTerminal(home, [
+      ['Endpoint [http://127.0.0.1:8787]:', 'nope'],
+      ["endpoint must be an http(s) URL, got 'nope'", null],
+      ['Endpoint [http://127.0.0.1:8787]:', server.url],
+      [`Web URL [${server.url}]:`, 'ftp://web.example'],
+      ["web_url must be an http(s) URL, got 'ftp://web.example'", null],
+      [`Web URL [${server.url}]:`, ''],
+      ['API key:', key],
+    ])
+    expect(res.code, res.out).toBe(0)
+    expect(res.asked).toHaveLength(7)
+    // Each question once more after its bad answer, and no other.
+    expect(res.out.match(/Endpoint \[/g)).toHaveLength(2)
+    expect(res.out.match(/Web URL \[/g)).toHaveLength(2)
+    expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
+      api_key: key,
+      endpoint: server.url,
+      web_url: server.url,
     })
   })
 
@@ -354,6 +428,166 @@ describe('login, logout and config', () => {
   })
 })
 
+describe('status and whoami', () => {
+  /** Each line of a report as its columns (two spaces or more apart). */
+  const report = (stdout: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/))
+  const masked = (k: string) => `${k.slice(0, 8)}…${k.slice(-4)}`
+  const withConfig = (config: Record<string, string>) => {
+    const home = newHome()
+    mkdirSync(join(home, '.svc'), { mode: 0o700 })
+    writeFileSync(join(home, '.svc/config.json'), JSON.stringify(config))
+    return home
+  }
+
+  it('say which endpoint, web URL and key are in use, where each came from, and whose key it is', async () => {
+    const home = await loggedIn()
+    const res = await svc(home, ['status'])
+    expect(res).toMatchObject({ code: 0, stderr: '' })
+    expect(report(res.stdout)).toEqual([
+      ['user', 'cli@example.com'],
+      ['workspace', expect.stringMatching(/^cli \(\w+\)$/)],
+      ['scopes', 'read, write (key cli)'],
+      ['endpoint', server.url, 'from ~/.svc/config.json'],
+      ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
+      ['API key', masked(key), 'from ~/.svc/config.json'],
+      ['config', '~/.svc/config.json'],
+    ])
+    expect(res.stdout).not.toContain(key)
+    // whoami says the same.
+    expect(await svc(home, ['whoami'])).toMatchObject({ code: 0, stdout: res.stdout })
+
+    // The environment wins over the file, and is named; the config's web URL still holds for the
+    // config's own endpoint.
+    const env = await svc(home, ['status'], {
+      CANVAS_API_KEY: readKey,
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(report(env.stdout)).toEqual([
+      ['user', 'cli@example.com'],
+      ['workspace', expect.any(String)],
+      ['scopes', 'read (key cli)'],
+      ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
+      ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
+      ['API key', masked(readKey), 'from CANVAS_API_KEY'],
+      ['config', '~/.svc/config.json'],
+    ])
+    const told = await svc(home, ['status', '--json'], { CANVAS_WEB_URL: 'https://told.example' })
+    expect(JSON.parse(told.stdout).sources.web_url).toEqual({
+      from: 'env',
+      name: 'CANVAS_WEB_URL',
+    })
+
+    // A config of another deployment: its web URL is passed over, and the report says why.
+    const other = withConfig({ endpoint: 'https://other.example', web_url: 'https://web.other' })
+    const elsewhere = await svc(other, ['status'], {
+      CANVAS_API_KEY: key,
+      CANVAS_ENDPOINT: server.url,
+    })
+    expect(elsewhere.code, elsewhere.stderr).toBe(0)
+    expect(report(elsewhere.stdout).slice(3, 5)).toEqual([
+      ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
+      [
+        'web URL',
+        server.url,
+        "same as the endpoint (the config's web_url is for https://other.example)",
+      ],
+    ])
+    // Flags check other values without saving them.
+    const flags = await svc(
+      other,
+      ['status', '--json', '--endpoint', server.url, '--web-url', 'https://flag.example'],
+      { CANVAS_API_KEY: key },
+    )
+    expect(flags.code, flags.stderr).toBe(0)
+    const flagged = JSON.parse(flags.stdout)
+    expect(flagged).toMatchObject({
+      endpoint: server.url,
+      web_url: 'https://flag.example',
+      sources: {
+        endpoint: { from: 'flag', name: '--endpoint' },
+        web_url: { from: 'flag', name: '--web-url' },
+        api_key: { from: 'env', name: 'CANVAS_API_KEY' },
+      },
+      user: { email: 'cli@example.com' },
+      error: null,
+    })
+    expect(readFileSync(join(other, '.svc/config.json'), 'utf8')).toContain('other.example')
+  })
+
+  it('say why a key does not work, after the report, and exit 1', async () => {
+    const wrong = 'svc_' + 'x'.repeat(40)
+    // Nothing set: the defaults, and no key to try.
+    const bare = await svc(newHome(), ['status'])
+    expect(bare.code).toBe(1)
+    expect(report(bare.stdout)).toEqual([
+      ['endpoint', 'http://127.0.0.1:8787', 'the default'],
+      ['web URL', 'http://127.0.0.1:8787', 'same as the endpoint'],
+      ['API key', '(none)', 'not set'],
+      ['config', '~/.svc/config.json', '(no file yet)'],
+    ])
+    expect(bare.stderr).toBe(
+      'error: not logged in: run `svc login` or set CANVAS_API_KEY (unauthorized)\n',
+    )
+
+    // A value that is no URL names where it was set, the place to fix it.
+    expect(await svc(newHome(), ['status'], { CANVAS_ENDPOINT: 'ftp://x' })).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "error: CANVAS_ENDPOINT must be an http(s) URL, got 'ftp://x' (usage)\n",
+    })
+    const badFile = withConfig({ endpoint: server.url, web_url: 'nope' })
+    expect((await svc(badFile, ['status'])).stderr).toBe(
+      `error: web_url in ${join(badFile, '.svc/config.json')} must be an http(s) URL, got 'nope' (usage)\n`,
+    )
+
+    const closed = `http://127.0.0.1:${await freePort()}`
+    for (const [env, stderr, code] of [
+      [
+        { CANVAS_API_KEY: wrong, CANVAS_ENDPOINT: server.url },
+        `error: ${server.url} refused the key: invalid or revoked API key (unauthorized)\n`,
+        'unauthorized',
+      ],
+      [
+        { CANVAS_API_KEY: key, CANVAS_ENDPOINT: closed },
+        `error: cannot reach ${closed}: ECONNREFUSED (network_error)\n`,
+        'network_error',
+      ],
+      [
+        { CANVAS_API_KEY: key, CANVAS_ENDPOINT: `${server.url}/elsewhere` },
+        `error: ${server.url}/elsewhere answered HTTP 404 Not Found: is it a Canvas API? (http_404)\n`,
+        'http_404',
+      ],
+    ] as const) {
+      for (const command of ['status', 'whoami']) {
+        const res = await svc(newHome(), [command], env)
+        expect([res.code, res.stderr], command).toEqual([1, stderr])
+        // The settings are reported; no account, since none answered.
+        expect(report(res.stdout).map((line) => line[0])).toEqual([
+          'endpoint',
+          'web URL',
+          'API key',
+          'config',
+        ])
+        const json = await svc(newHome(), [command, '--json'], env)
+        expect(json.code).toBe(1)
+        const message = stderr.slice('error: '.length, -` (${code})\n`.length)
+        expect(JSON.parse(json.stdout)).toMatchObject({
+          user: null,
+          workspace: null,
+          key: null,
+          endpoint: env.CANVAS_ENDPOINT,
+          error: { code, message },
+        })
+        expect(JSON.parse(json.stderr)).toEqual({ error: { code, message } })
+      }
+    }
+  })
+})
+
 describe('push, pull, list', () => {
   it('push prints the id, version, expiry and view URL; --json adds view_url', async () => {
     const home = await loggedIn()
@@ -362,9 +596,11 @@ describe('push, pull, list', () => {
     expect(res.code, res.stderr).toBe(0)
     const [id, status, url] = res.stdout.trim().split('\n')
     expect(id).toMatch(/^[A-Za-z0-9]{20}$/)
-    expect(status).toMatch(/^version 1 · expires \d{4}-/)
+    expect(status).toMatch(/^version 1 · expires in 24 h, at \d\d:\d\d tomorrow$/)
     expect(url).toBe(`https://canvas.example/c/${id}`)
     expect(res.stderr).toBe('')
+    const saved = await svc(home, ['push', path, '--save'])
+    expect(saved.stdout.split('\n')[1]).toBe('version 1 · does not expire')
 
     const json = await svc(home, [
       'push',
@@ -387,6 +623,28 @@ describe('push, pull, list', () => {
       version: 1,
       view_url: `https://canvas.example/c/${canvas.canvas_id}`,
     })
+  })
+
+  it('push says when the canvas expires on the local clock; --json keeps the ISO time', async () => {
+    const home = await loggedIn()
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
+      const res = await svc(home, ['push', file('clock.txt', zone)], { TZ: zone })
+      expect(res.code, res.stderr).toBe(0)
+      const [id, status] = res.stdout.split('\n')
+      const listed = JSON.parse((await svc(home, ['list', '--limit', '100', '--json'])).stdout)
+      const expires = listed.canvases.find((c: any) => c.canvas_id === id).expires_at
+      expect(expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      const clock = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(expires))
+      // A day later is tomorrow, unless midnight passed between the push and its answer.
+      expect(status, zone).toMatch(
+        new RegExp(`^version 1 · expires in 24 h, at ${clock}( tomorrow)?$`),
+      )
+    }
   })
 
   it('push --id makes a new version; ext falls back to txt or bin', async () => {
@@ -423,22 +681,34 @@ describe('push, pull, list', () => {
     const home = await loggedIn()
     const id = idOf((await svc(home, ['push', file('data.csv', 'a,b\n1,2\n')])).stdout)
     await svc(home, ['push', file('data2.csv', 'a,b\n3,4\n'), '--id', id])
-    expect((await svc(home, ['pull', id])).stdout).toBe('a,b\n3,4\n')
+    // To stdout, the content and nothing else.
+    expect(await svc(home, ['pull', id])).toMatchObject({ stdout: 'a,b\n3,4\n', stderr: '' })
     expect((await svc(home, ['pull', id, '--version', '1'])).stdout).toBe('a,b\n1,2\n')
     // `-o -` is stdout too, never a file named "-".
     const dashDir = mkdtempSync(join(work, 'dash-'))
     expect((await svc(home, ['pull', id, '-o', '-'], {}, dashDir)).stdout).toBe('a,b\n3,4\n')
     expect(readdirSync(dashDir)).toEqual([])
     const out = join(work, 'pulled.csv')
-    expect((await svc(home, ['pull', id, '--output', out])).code).toBe(0)
+    // To a file: what was written said on stderr, stdout left empty.
+    expect(await svc(home, ['pull', id, '--output', out])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `wrote ${out} (8 B, version 2)\n`,
+    })
     expect(readFileSync(out, 'utf8')).toBe('a,b\n3,4\n')
     const again = await svc(home, ['pull', id, '-o', out, '--version', '1'])
     expect(again).toMatchObject({
       code: 1,
       stderr: `error: ${out} exists; pass --force to overwrite it (file_exists)\n`,
     })
-    expect((await svc(home, ['pull', id, '-o', out, '--version', '1', '--force'])).code).toBe(0)
+    expect(await svc(home, ['pull', id, '-o', out, '--version', '1', '--force'])).toMatchObject({
+      code: 0,
+      stderr: `wrote ${out} (8 B, version 1)\n`,
+    })
     expect(readFileSync(out, 'utf8')).toBe('a,b\n1,2\n')
+    const quiet = await svc(home, ['pull', id, '-o', out, '--force', '--json'])
+    expect(quiet.stderr).toBe('')
+    expect(JSON.parse(quiet.stdout)).toStrictEqual({ canvas_id: id, version: 2, path: out })
     const unknown = await svc(home, ['pull', 'nosuchcanvas'])
     expect(unknown).toMatchObject({
       code: 1,
@@ -490,7 +760,7 @@ describe('push, pull, list', () => {
     const table = (await svc(home, ['list'])).stdout.split('\n')
     expect(table[0]).toMatch(/^ID\s+TITLE\s+TYPE\s+VERSION\s+SIZE\s+VISIBILITY\s+EXPIRY$/)
     expect(table[1]).toMatch(
-      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+expires `),
+      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+in 24 h$`),
     )
     const md = JSON.parse((await svc(home, ['list', '--type', 'md', '--json'])).stdout)
     expect(md.canvases.every((c: any) => c.ext === 'md')).toBe(true)
@@ -521,7 +791,7 @@ describe('sharing and downloads', () => {
     // The link has no expiry of its own, but it dies with the temporary canvas.
     expect(plain.stderr).toMatch(
       new RegExp(
-        `^expires with the canvas \\d{4}-\\S+ \\(svc save ${id} lets it live as asked\\)\\n$`,
+        `^expires with the canvas in 24 h, at \\d\\d:\\d\\d( tomorrow)? \\(svc save ${id} lets it live as asked\\)\\n$`,
       ),
     )
     // A week asked of a canvas that lives a day: the day is what it gets, and says.
@@ -529,7 +799,7 @@ describe('sharing and downloads', () => {
     const week = await svc(home, ['share', day.canvas_id, '--expires', '7d', '--json'])
     expect(JSON.parse(week.stdout).expires_at).toBe(day.expires_at)
     const kept = idOf((await svc(home, ['push', file('kept.txt', 'kept'), '--save'])).stdout)
-    expect((await svc(home, ['share', kept])).stderr).toBe('never expires\n')
+    expect((await svc(home, ['share', kept])).stderr).toBe('does not expire\n')
     const token = plain.stdout.trim().split('/s/')[1]
 
     const dir = mkdtempSync(join(work, 'dl-'))
@@ -540,7 +810,8 @@ describe('sharing and downloads', () => {
       { CANVAS_ENDPOINT: server.url, CANVAS_WEB_URL: 'https://canvas.example' },
       dir,
     )
-    expect(byWebUrl.code, byWebUrl.stderr).toBe(0)
+    // What was written, on stderr; nothing on stdout, which holds content only.
+    expect(byWebUrl).toMatchObject({ code: 0, stdout: '', stderr: 'wrote My Page.html (13 B)\n' })
     expect(readFileSync(join(dir, 'My Page.html'), 'utf8')).toBe('<p>shared</p>')
     const refused = await svc(anon, ['download', `${server.url}/s/${token}`], {}, dir)
     expect(refused).toMatchObject({
@@ -551,7 +822,7 @@ describe('sharing and downloads', () => {
       (await svc(anon, ['download', `${server.url}/s/${token}`, '--force'], {}, dir)).code,
     ).toBe(0)
     const byToken = await svc(anon, ['download', token, '-o', '-'], { CANVAS_ENDPOINT: server.url })
-    expect(byToken.stdout).toBe('<p>shared</p>')
+    expect(byToken).toMatchObject({ stdout: '<p>shared</p>', stderr: '' })
     const info = await svc(anon, ['download', token, '--info'], { CANVAS_ENDPOINT: server.url })
     expect(JSON.parse(info.stdout)).toMatchObject({
       canvas: { title: 'My Page', ext: 'html', version: 1 },
@@ -571,7 +842,7 @@ describe('sharing and downloads', () => {
       '1',
     ])
     expect(locked.stderr).toMatch(
-      /^expires \S+ · at most 5 views · pinned to version 1 · password protected\n$/,
+      /^expires in 2 h, at \d\d:\d\d( tomorrow)? · at most 5 views · pinned to version 1 · password protected\n$/,
     )
     const lockedToken = locked.stdout.trim().split('/s/')[1]
     const noPassword = await svc(anon, ['download', lockedToken, '-o', '-'], {
@@ -622,7 +893,7 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
     await svc(home, ['push', file('v3.txt', 'three'), '--id', id])
     const versions = (await svc(home, ['versions', id])).stdout.split('\n')
     expect(versions[0]).toMatch(/^VERSION\s+SIZE\s+CREATED\s+SHA256$/)
-    expect(versions[1]).toMatch(/^3\s+5 B\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+[0-9a-f]{12}$/)
+    expect(versions[1]).toMatch(/^3\s+5 B\s+(just now|\d min ago)\s+[0-9a-f]{12}$/)
 
     expect((await svc(home, ['rollback', id, '2'])).stdout).toBe(
       `${id} is now version 4 (the content of version 2)\n`,
@@ -645,8 +916,9 @@ describe('versions, rollback, update, save, delete, view, usage', () => {
     const list = JSON.parse((await svc(home, ['list', '--json'])).stdout)
     expect(list.canvases.find((c: any) => c.canvas_id === id).expires_at).toBeNull()
 
-    const view = await svc(home, ['view', id])
-    expect(view).toMatchObject({ code: 0, stdout: `https://canvas.example/c/${id}\n` })
+    // `true` stands in for the browser (test/node/cli-open.test.ts tests the opening itself).
+    const view = await svc(home, ['view', id], { BROWSER: 'true' })
+    expect(view).toMatchObject({ code: 0, stdout: `https://canvas.example/c/${id}\n`, stderr: '' })
 
     const usage = await svc(home, ['usage'])
     expect(usage.stdout).toMatch(/^canvases  \d+ \(\d+ permanent, \d+ temporary; \d+ public\)\n/)
@@ -778,21 +1050,33 @@ describe('--json, for scripts and agents', () => {
     const out = join(mkdtempSync(join(work, 'json-')), 'pulled.txt')
     expect(await run(['pull', id, '-o', out])).toStrictEqual({
       canvas_id: id,
-      version: null,
+      version: 3,
       path: out,
     })
     expect(readFileSync(out, 'utf8')).toBe('one')
-    expect(await run(['whoami'])).toStrictEqual({
+    const config = join(home, '.svc/config.json')
+    const fromConfig = { from: 'config', name: config }
+    const status = {
       user: { user_id: expect.any(String), email: 'cli@example.com' },
       workspace: { workspace_id: expect.any(String), name: 'cli' },
       key: { key_id: expect.any(String), name: 'cli', scopes: ['read', 'write'] },
       endpoint: server.url,
-    })
+      web_url: 'https://canvas.example',
+      api_key: `${key.slice(0, 8)}…${key.slice(-4)}`,
+      config,
+      sources: { endpoint: fromConfig, web_url: fromConfig, api_key: fromConfig },
+      error: null,
+    }
+    expect(await run(['whoami'])).toStrictEqual(status)
+    expect(await run(['status'])).toStrictEqual(status)
     expect(await run(['usage'])).toMatchObject({ canvases: { total: expect.any(Number) } })
-    expect(await run(['view', id])).toStrictEqual({
-      canvas_id: id,
-      view_url: `https://canvas.example/c/${id}`,
-    })
+    for (const command of ['open', 'view']) {
+      expect(await run([command, id], { BROWSER: 'true' })).toStrictEqual({
+        canvas_id: id,
+        view_url: `https://canvas.example/c/${id}`,
+        opened: true,
+      })
+    }
     expect(await run(['config', 'show'])).toStrictEqual({
       config: join(home, '.svc/config.json'),
       endpoint: server.url,
@@ -808,7 +1092,8 @@ describe('--json, for scripts and agents', () => {
     expect(await run(['logout'])).toStrictEqual({ logged_out: false })
 
     // Failures: one JSON error on stderr, nothing on stdout, the exit code of its kind.
-    const missing = await svc(home, ['whoami', '--json'])
+    // (status and whoami report even then: test 'status and whoami' below.)
+    const missing = await svc(home, ['list', '--json'])
     expect(missing.code).toBe(1)
     expect(missing.stdout).toBe('')
     expect(JSON.parse(missing.stderr)).toEqual({
@@ -844,9 +1129,7 @@ describe('--json, for scripts and agents', () => {
     expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
     // No expiry of its own: it ends with the temporary canvas, and says so.
     expect(table.stdout).toMatch(
-      new RegExp(
-        `${second.token} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(canvas\\) +0 +3 +latest +yes`,
-      ),
+      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes`),
     )
 
     const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])

@@ -636,9 +636,13 @@ describe('publishing from the page', () => {
     const changes = page.locator('#version-2 a', { hasText: 'Changes' })
     expect(await changes.getAttribute('href')).toBe(`/c/${id}/diff?from=1&to=2`)
     await page.goto(`${server.url}/c/${id}/diff?from=1&to=2`)
-    expect(await page.locator('.diff .del').innerText()).toContain('Once upon a time.')
-    expect(await page.locator('.diff .add').innerText()).toContain('Once upon a later time.')
-    expect(await page.locator('.diff .add').count()).toBe(1)
+    expect(await page.locator('.diff-lines .line.del').innerText()).toContain('Once upon a time.')
+    const added = page.locator('.diff-lines .line.add')
+    expect(await added.innerText()).toContain('Once upon a later time.')
+    expect(await added.count()).toBe(1)
+    // The word that changed, marked; the line's number in the new version beside it.
+    expect(await added.locator('ins').innerText()).toBe('later ')
+    expect(await added.locator('.num.new').innerText()).toBe('3')
   })
 })
 
@@ -742,6 +746,8 @@ describe('layout', () => {
       ],
     })
     owned = ['/', '/?q=report', '/settings', `/c/${id}`, `/c/${id}/diff?from=1&to=2`]
+    // The diff side by side on any screen (its lines scroll, never the page), and rendered.
+    owned.push(`/c/${id}/diff?from=1&to=2&view=split`, `/c/${id}/diff?from=1&to=2&view=rendered`)
     owned.push(`/c/${siteId}`)
     owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
     visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]
@@ -754,6 +760,27 @@ describe('layout', () => {
       await phone.click('button[type=submit]')
       await phone.waitForURL(server.url + '/')
     }
+    // A chat app asking to connect (its consent page), and one connected (a row in Settings):
+    // it comes back to this server's own home page, a loopback address it may register.
+    const registered = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'A chat app', redirect_uris: [`${server.url}/`] }),
+    })
+    const client = (await registered.json()) as { client_id: string }
+    const consent = `/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: `${server.url}/`,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 'layout',
+    })}`
+    await phone.goto(server.url + consent)
+    await phone.click('button[value=approve]')
+    await phone.waitForURL((url) => url.searchParams.get('state') === 'layout')
+    owned.push(consent)
+
     stranger = await browser.newPerson()
     strangerPage = await stranger.context.newPage()
   })
@@ -817,7 +844,7 @@ describe('layout', () => {
             ).toEqual([])
           }
         }
-        // Thirteen pages with axe on a shared two-core machine: room beyond the 60 s default.
+        // Fourteen pages with axe on a shared two-core machine: room beyond the 60 s default.
       }, 180_000)
     }
   }

@@ -4,12 +4,14 @@ import { readSettings } from '../../src/lib/settings'
 import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
 import {
   browse,
+  bytesOf,
   call,
   formPost,
   json,
   newAccount,
   newCanvas,
   ORIGIN,
+  upload,
   type Account,
 } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
@@ -30,12 +32,20 @@ type Fixture = {
   token: string
 }
 
-async function fixture(options: { maxViews?: number; public?: boolean }): Promise<Fixture> {
+async function fixture(options: {
+  maxViews?: number
+  public?: boolean
+  ext?: string
+}): Promise<Fixture> {
   const account = await newAccount()
   const created = await json(
     await call('/auth/keys', { method: 'POST', cookie: account.cookie, json: { name: 'reader' } }),
   )
-  const canvas = await newCanvas(account.key, TEXT, { permanent: true, title: 'Withdrawn' })
+  const canvas = await newCanvas(account.key, TEXT, {
+    permanent: true,
+    title: 'Withdrawn',
+    ext: options.ext,
+  })
   const id = canvas.canvas_id
   if (options.public) {
     const patch = await call(`/v1/canvases/${id}`, {
@@ -152,6 +162,8 @@ type Reach = {
   name: string
   /** The canvas is public: the only way in that needs it. Others use a private one. */
   public?: boolean
+  /** The canvas's type, when the way in needs one (a text file otherwise). */
+  ext?: string
   ends: Withdrawal[]
   open: (f: Fixture, route: Route) => Promise<Sent>
 }
@@ -234,6 +246,29 @@ const REACHES: Record<Route['auth'], Reach[]> = {
   page: [],
 }
 
+/**
+ * The ways a route is reached: by its kind of access, but for the diff page's rendered view, a
+ * frame that only the owner's diff page of a Markdown or HTML canvas embeds.
+ */
+function reachesOf(route: Route): Reach[] {
+  if (!route.path.endsWith('/changes')) return REACHES[route.auth]
+  return [
+    {
+      name: "diff page frame (owner's session)",
+      ext: 'md',
+      ends: [W.sessionEnded, W.deleted, W.canvasExpired],
+      open: async (f, route) => {
+        // A second version, so that there are changes to show.
+        const fileId = await upload(f.account.key, bytesOf(`${TEXT}, and more`), 'md')
+        const init = { method: 'PATCH', key: f.account.key, json: { file_id: fileId } }
+        await owner(`/v1/canvases/${f.canvasId}`, init)
+        const page = `/c/${f.canvasId}/diff?from=1&to=2&view=rendered`
+        return frameFrom(route, await call(page, { cookie: f.account.cookie }))
+      },
+    },
+  ]
+}
+
 // As a browser would: a share page's Open button pressed, its redirect followed.
 const send = (sent: Sent) => browse(sent.url, sent.init)
 
@@ -256,18 +291,18 @@ describe('withdrawn access', () => {
   it('covers every content route with at least one way access ends', () => {
     expect(contentRoutes.length).toBeGreaterThanOrEqual(8)
     for (const route of contentRoutes) {
-      const ends = REACHES[route.auth].flatMap((r) => r.ends)
+      const ends = reachesOf(route).flatMap((r) => r.ends)
       expect(ends.length, routeName(route)).toBeGreaterThan(0)
     }
   })
 
   for (const route of contentRoutes) {
-    for (const reach of REACHES[route.auth]) {
+    for (const reach of reachesOf(route)) {
       for (const end of reach.ends) {
         // A frame outlives its link's last view by a short window, by design: checked apart below.
         if (end === W.usedUp && route.auth === 'signed') continue
         it(`${routeName(route)} via ${reach.name}: refused once ${end.name}`, async () => {
-          const f = await fixture({ maxViews: end.maxViews, public: reach.public })
+          const f = await fixture({ maxViews: end.maxViews, public: reach.public, ext: reach.ext })
           const request = await reach.open(f, route)
           await expectContent(await send(request), 'before')
           await end.end(f)

@@ -23,6 +23,14 @@ const CODES: Record<number, string[]> = {
   410: ['share_expired', 'share_exhausted'],
   413: ['payload_too_large'],
 }
+const OAUTH_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unsupported_grant_type',
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+]
 // Rate limits would turn the flood into 429s and hide what validation says.
 const UNLIMITED = {
   API_LIMITER: undefined,
@@ -69,8 +77,14 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
       ).bind(ws),
       env.DB.prepare('SELECT COUNT(*) AS n FROM sessions'),
       env.DB.prepare('SELECT COUNT(*) AS n FROM users'),
+      env.DB.prepare(
+        'SELECT COUNT(*) AS n, COUNT(revoked_at) AS r, SUM(expires_at) AS e FROM oauth_grants',
+      ),
+      env.DB.prepare('SELECT COUNT(*) AS n, COUNT(used_at) AS u FROM oauth_secrets'),
     ])
-    return JSON.stringify(results.map((r) => r.results))
+    // The OAuth library's clients, grants and tokens.
+    const kv = (await env.OAUTH_KV.list()).keys.length
+    return JSON.stringify([...results.map((r) => r.results), kv])
   }
 
   const count = runsFor(routes)
@@ -87,7 +101,15 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
         expect(res.status, where).toBeGreaterThanOrEqual(400)
         expect(res.status, where).toBeLessThan(500)
         const text = await res.text()
-        if (h.route.json) {
+        if (h.route.oauth && h.init.method === h.route.method) {
+          // The OAuth protocol's own routes answer in OAuth's form.
+          const body = JSON.parse(text)
+          expect(body, where).toEqual({
+            error: expect.any(String),
+            error_description: expect.any(String),
+          })
+          expect(OAUTH_CODES, where).toContain(body.error)
+        } else if (h.route.json) {
           const body = JSON.parse(text)
           expect(body, where).toEqual({
             error: {

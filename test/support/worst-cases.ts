@@ -137,6 +137,8 @@ export type DiffWorstCase = { name: string; make: () => [string, string] }
 
 const lines = (count: number, line: (i: number) => string) =>
   Array.from({ length: count }, (_, i) => line(i)).join('\n')
+const sentence = (count: number, word: (k: number) => string) =>
+  Array.from({ length: count }, (_, k) => word(k)).join(' ')
 
 export const DIFF_WORST_CASES: DiffWorstCase[] = [
   {
@@ -159,6 +161,44 @@ export const DIFF_WORST_CASES: DiffWorstCase[] = [
     make: () => [
       lines(500, (i) => `${i}`.padEnd(2040, '.') + 'abc'),
       lines(500, (i) => `${i}`.padEnd(2040, '.') + 'acb'),
+    ],
+  },
+  {
+    // The words' search: each pair differs by 40 words and spaces among 800, in a repeating text
+    // whose every token matches many others.
+    name: 'diff: 250 lines of 2 KiB, every 20th word changed (shown)',
+    make: () => [
+      lines(250, (i) => sentence(400, (k) => `word${(i + k) % 7}`)),
+      lines(250, (i) => sentence(400, (k) => (k % 20 === 7 ? 'other' : `word${(i + k) % 7}`))),
+    ],
+  },
+  {
+    // A minified document on one line: one pair of lines, each of 1 MiB.
+    name: 'diff: one line of 1 MiB, words changed throughout (shown)',
+    make: () => [
+      sentence(340_000, (k) => `w${k % 5}`),
+      sentence(340_000, (k) => (k % 20_000 === 10_000 ? 'x' : `w${k % 5}`)),
+    ],
+  },
+  {
+    // One word of 1 MiB: setting aside what both share stops at a word's edge, never far inside.
+    name: 'diff: one word of 1 MiB, a letter changed in its middle (shown)',
+    make: () => ['a'.repeat(2 ** 20 - 1), 'a'.repeat(2 ** 19) + 'b' + 'a'.repeat(2 ** 19 - 2)],
+  },
+  {
+    // For the rendered view of an HTML canvas, read unit by unit: as many units as 1 MiB holds.
+    name: 'diff: 1 MiB of tags on one line, each changed',
+    make: () => ['<i>'.repeat(349_000), '<b>'.repeat(349_000)],
+  },
+  {
+    name: 'diff: a page of 10,000 paragraphs, a word changed in every 50th (shown)',
+    make: () => [
+      lines(10_000, (i) => `<p class="p">Paragraph ${i} says &amp; means <b>this</b>.</p>`),
+      lines(10_000, (i) =>
+        i % 50 === 25
+          ? `<p class="p">Paragraph ${i} says &amp; means <b>that</b>.</p>`
+          : `<p class="p">Paragraph ${i} says &amp; means <b>this</b>.</p>`,
+      ),
     ],
   },
   {

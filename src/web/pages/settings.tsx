@@ -1,8 +1,10 @@
+import type { ConnectedApp } from '../../domain/oauth-grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
 import { ListTable } from './list-table'
-import { Notice } from './notice'
+import { FormError, Notice } from './notice'
+import { Ago } from './when'
 
 export type KeyView = {
   key_id: string
@@ -17,6 +19,7 @@ export function Settings(props: {
   user: User
   csrf: string
   keys: KeyView[]
+  apps: ConnectedApp[]
   flash?: Flash
   usage: {
     canvases: { total: number }
@@ -50,11 +53,7 @@ export function Settings(props: {
         <a href="/docs">API and MCP documentation</a>.
       </p>
       <Notice flash={props.flash} />
-      {props.error && (
-        <div class="notice error" role="alert">
-          {props.error}
-        </div>
-      )}
+      {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />
         <div>
@@ -88,10 +87,10 @@ export function Settings(props: {
               </td>
               <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
               <td data-label="Created" class="nowrap">
-                {k.created_at.slice(0, 10)}
+                <Ago at={k.created_at} />
               </td>
               <td data-label="Last used" class="nowrap">
-                {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+                {k.last_used_at ? <Ago at={k.last_used_at} /> : 'never'}
               </td>
               <td class="end">
                 <details class="dialog">
@@ -101,6 +100,41 @@ export function Settings(props: {
                     <span class="hint">Whatever uses it stops working.</span>
                     <button class="small danger solid" type="submit">
                       Revoke {k.name}
+                    </button>
+                  </form>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
+      )}
+      <h2>Connected apps</h2>
+      <p class="muted">
+        Chat apps you allowed to use Canvas for you (Claude, ChatGPT and others connect by the
+        address <code>/mcp</code>, with your approval).
+      </p>
+      {props.apps.length === 0 ? (
+        <p class="muted">No apps connected.</p>
+      ) : (
+        <ListTable columns={['Name', 'Access', 'Connected', 'Last used']} actions class="spaced">
+          {props.apps.map((app) => (
+            <tr id={`app-${app.grant_id}`}>
+              <td class="primary-cell">{app.name}</td>
+              <td data-label="Access">{app.scopes.includes('write') ? 'read, write' : 'read'}</td>
+              <td data-label="Connected" class="nowrap">
+                <Ago at={app.created_at} />
+              </td>
+              <td data-label="Last used" class="nowrap">
+                {app.last_used_at ? <Ago at={app.last_used_at} /> : 'never'}
+              </td>
+              <td class="end">
+                <details class="dialog">
+                  <summary class="btn small danger">Disconnect…</summary>
+                  <form class="row" method="post" action={`/settings/apps/${app.grant_id}/revoke`}>
+                    <Csrf token={csrf} />
+                    <span class="hint">Its access ends at once.</span>
+                    <button class="small danger solid" type="submit">
+                      Disconnect {app.name}
                     </button>
                   </form>
                 </details>
