@@ -69,8 +69,9 @@ export default defineConfig(async () => {
             setupFiles: ['test/support/fresh-storage.ts'],
             isolate: false,
             // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
-            // CI machine finishes the property tests that make hundreds of requests.
-            testTimeout: 30_000,
+            // machine finishes the tests that make hundreds of requests while the other files run.
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
         {
