@@ -85,25 +85,19 @@ export function Settings(props: {
               <td data-label="Prefix">
                 <code>{k.prefix}…</code>
               </td>
-              <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
-              <td data-label="Created" class="nowrap">
-                <Ago at={k.created_at} />
-              </td>
-              <td data-label="Last used" class="nowrap">
-                {k.last_used_at ? <Ago at={k.last_used_at} /> : 'never'}
-              </td>
-              <td class="end">
-                <details class="dialog">
-                  <summary class="btn small danger">Revoke…</summary>
-                  <form class="row" method="post" action={`/settings/keys/${k.key_id}/revoke`}>
-                    <Csrf token={csrf} />
-                    <span class="hint">Whatever uses it stops working.</span>
-                    <button class="small danger solid" type="submit">
-                      Revoke {k.name}
-                    </button>
-                  </form>
-                </details>
-              </td>
+              <AccessCells
+                scopes={k.scopes}
+                label="Created"
+                since={k.created_at}
+                lastUsed={k.last_used_at}
+              />
+              <EndAccess
+                verb="Revoke"
+                name={k.name}
+                action={`/settings/keys/${k.key_id}/revoke`}
+                hint="Whatever uses it stops working."
+                csrf={csrf}
+              />
             </tr>
           ))}
         </ListTable>
@@ -120,29 +114,67 @@ export function Settings(props: {
           {props.apps.map((app) => (
             <tr id={`app-${app.grant_id}`}>
               <td class="primary-cell">{app.name}</td>
-              <td data-label="Access">{app.scopes.includes('write') ? 'read, write' : 'read'}</td>
-              <td data-label="Connected" class="nowrap">
-                <Ago at={app.created_at} />
-              </td>
-              <td data-label="Last used" class="nowrap">
-                {app.last_used_at ? <Ago at={app.last_used_at} /> : 'never'}
-              </td>
-              <td class="end">
-                <details class="dialog">
-                  <summary class="btn small danger">Disconnect…</summary>
-                  <form class="row" method="post" action={`/settings/apps/${app.grant_id}/revoke`}>
-                    <Csrf token={csrf} />
-                    <span class="hint">Its access ends at once.</span>
-                    <button class="small danger solid" type="submit">
-                      Disconnect {app.name}
-                    </button>
-                  </form>
-                </details>
-              </td>
+              <AccessCells
+                scopes={app.scopes}
+                label="Connected"
+                since={app.created_at}
+                lastUsed={app.last_used_at}
+              />
+              <EndAccess
+                verb="Disconnect"
+                name={app.name}
+                action={`/settings/apps/${app.grant_id}/revoke`}
+                hint="Its access ends at once."
+                csrf={csrf}
+              />
             </tr>
           ))}
         </ListTable>
       )}
     </Layout>
+  )
+}
+
+/** What a key or a connected app may do, since when, and when it was last used. */
+function AccessCells(props: {
+  scopes: string[]
+  label: string
+  since: string
+  lastUsed: string | null | undefined
+}) {
+  return (
+    <>
+      <td data-label="Access">{props.scopes.includes('write') ? 'read, write' : 'read'}</td>
+      <td data-label={props.label} class="nowrap">
+        <Ago at={props.since} />
+      </td>
+      <td data-label="Last used" class="nowrap">
+        {props.lastUsed ? <Ago at={props.lastUsed} /> : 'never'}
+      </td>
+    </>
+  )
+}
+
+/** A row's last cell: a confirmation that ends a key's or an app's access at once. */
+function EndAccess(props: {
+  verb: string
+  name: string
+  action: string
+  hint: string
+  csrf: string
+}) {
+  return (
+    <td class="end">
+      <details class="dialog">
+        <summary class="btn small danger">{props.verb}…</summary>
+        <form class="row" method="post" action={props.action}>
+          <Csrf token={props.csrf} />
+          <span class="hint">{props.hint}</span>
+          <button class="small danger solid" type="submit">
+            {props.verb} {props.name}
+          </button>
+        </form>
+      </details>
+    </td>
   )
 }
