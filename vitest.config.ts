@@ -1,10 +1,11 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { serveClientDocuments } from './test/support/client-documents.ts'
-import { LongestFirst } from './test/sequencer'
+import { earlyNodeFiles, LongestFirst } from './test/sequencer'
 
 // A budget no test reaches: the files that take turns on a workers runtime (isolate: false) share
 // its limiters' counts, and most requests of a test come from the same client address.
@@ -15,15 +16,16 @@ const PLENTY = { limit: 100_000, period: 60 } as const
 export default defineConfig(async () => {
   // The Worker imports the names of the built browser files, and serves them as static assets:
   // vitest runs no wrangler build step of its own.
-  const build = fileURLToPath(new URL('scripts/build-assets.mjs', import.meta.url))
+  const root = fileURLToPath(new URL('.', import.meta.url))
+  const build = join(root, 'scripts/build-assets.mjs')
   const assets = spawnSync(process.execPath, [build], { encoding: 'utf8' })
   if (assets.status !== 0) throw new Error(`building the assets failed:\n${assets.stderr}`)
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // A workers runtime per core, which keeps it busy, beside the three long node files, which
-      // mostly wait on the servers, browsers and CLIs they drive (test/sequencer.ts).
-      maxWorkers: availableParallelism() + 3,
+      // A workers runtime per core, which keeps it busy, beside the node files that start first,
+      // which mostly wait on the servers, browsers and CLIs they drive (test/sequencer.ts).
+      maxWorkers: availableParallelism() + earlyNodeFiles(root),
       sequence: { sequencer: LongestFirst },
       projects: [
         {
