@@ -31,6 +31,13 @@ export default defineConfig(async () => {
                   FRAME_SIGNING_SECRET: 'test-frame-signing-secret-0123456789abcdef',
                   // A deployment's first account needs it (test/support/api.ts sends it).
                   SETUP_TOKEN: 'test-setup-token-0123456789abcdef0123456789',
+                  WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789abcdef',
+                  // Webhooks reach the tests' receiver on 127.0.0.1 (test/node/support/receiver.ts);
+                  // the tests of the address rules turn this off per request.
+                  WEBHOOK_ALLOW_LOCAL: '1',
+                },
+                queueProducers: {
+                  WEBHOOKS_UNCONSUMED: { queueName: 'canvas-webhooks-unconsumed' },
                 },
                 ratelimits: {
                   API_LIMITER: { namespace_id: '2001', simple: { limit: 1000, period: 60 } },
@@ -55,6 +62,7 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.ts'],
             exclude: ['test/node/**'],
             setupFiles: ['test/support/apply-migrations.ts'],
+            globalSetup: ['test/node/support/receiver-setup.ts'],
             // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
             // CI machine finishes the property tests that make hundreds of requests.
             testTimeout: 30_000,

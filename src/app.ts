@@ -10,6 +10,7 @@ import { publicShares } from './api/public'
 import { shares } from './api/shares'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
+import { webhooks } from './api/webhooks'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -80,6 +81,7 @@ export function buildApp() {
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)
   app.route('/v1/canvases', canvases)
+  app.route('/v1/webhooks', webhooks)
   app.route('/v1', account)
   app.route('/mcp', mcp)
   // Under /v1 a route that does not exist is told apart only to a valid key (401 before 404).

@@ -1,6 +1,8 @@
 import { buildApp } from './app'
 import { readSettings, type Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
+import { deliverBatch } from './domain/webhook-delivery'
+import type { WebhookMessage, WebhookQueue } from './domain/webhook-events'
 import { database } from './storage/db'
 import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
@@ -40,4 +42,15 @@ export default {
     }
     logInfo({ ...summary, d1 })
   },
-} satisfies ExportedHandler<Bindings>
+
+  /** The webhooks queue: events to send, and the retries this handler scheduled itself. */
+  async queue(batch: MessageBatch<WebhookMessage>, env: Bindings) {
+    const services = {
+      db: database(env.DB),
+      bucket: env.BUCKET,
+      settings: readSettings(env),
+      now: Date.now,
+    }
+    await deliverBatch(services, env.WEBHOOKS as WebhookQueue, batch)
+  },
+} satisfies ExportedHandler<Bindings, WebhookMessage>

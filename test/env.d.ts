@@ -5,7 +5,16 @@ declare global {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
       API_LIMITER_SMALL: RateLimit
       AUTH_LIMITER_SMALL: RateLimit
+      /** A queue nobody consumes: retries scheduled by a consumer a test drives go there. */
+      WEBHOOKS_UNCONSUMED: Queue
     }
+  }
+}
+
+// The webhook receiver the workers project's global setup starts (test/node/support/receiver.ts).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    receiverUrl: string
   }
 }
 

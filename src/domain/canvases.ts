@@ -14,7 +14,7 @@ import {
 import { eachItem, itemField, readyItems } from './item-list'
 import { liveCanvasOf } from './live'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
-import type { Actor, Services } from './services'
+import { iso, type Actor, type Services } from './services'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
@@ -75,7 +75,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           .from(ready)
           .where(isNotNull(ready.size)),
       )
-      .returning(canvasColumns),
+      .returning({ ...canvasColumns, sha256: mainSha256(mainFile) }),
     db.insert(versions).select((qb) =>
       qb
         .select({
@@ -104,7 +104,36 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   ])
   const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
-  return presentCanvas(row)
+  const canvas = presentCanvas(row)
+  announceVersion(svc, actor, canvas, row.sha256, list.length, now)
+  return canvas
+}
+
+/** The digest of a version's main file, read where the write's RETURNING reads its row. */
+const mainSha256 = (fileId: string) =>
+  sql<string>`(SELECT ${files.sha256} FROM ${files} WHERE ${files.fileId} = ${fileId})`
+
+/** Tells the workspace's webhooks of the version a write just made (README: Webhooks). */
+function announceVersion(
+  svc: Services,
+  actor: Actor,
+  canvas: ReturnType<typeof presentCanvas>,
+  sha256: string,
+  items: number,
+  now: number,
+) {
+  const version = {
+    version: canvas.version,
+    size: canvas.size,
+    created_at: iso(now),
+    sha256,
+    items,
+  }
+  svc.events?.({
+    type: 'canvas.version_created',
+    workspaceId: actor.workspaceId,
+    data: { canvas, version },
+  })
 }
 
 /** A single file's ext is the request's; a site's comes from its main item's path. */
@@ -181,7 +210,7 @@ export async function updateCanvas(
       size,
     })
     .where(and(liveCanvasOf(actor, canvasId, now), size ? isNotNull(size) : undefined))
-    .returning(canvasColumns)
+    .returning({ ...canvasColumns, sha256: mainFile ? mainSha256(mainFile) : sql<null>`NULL` })
   // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
   // and the new version row; the answer comes back by RETURNING.
   const [updated] = plan
@@ -198,7 +227,9 @@ export async function updateCanvas(
   if (input.visibility === 'private') {
     svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
   }
-  return presentCanvas(row)
+  const canvas = presentCanvas(row)
+  if (plan) announceVersion(svc, actor, canvas, row.sha256!, plan.items.length, now)
+  return canvas
 }
 
 /**
@@ -293,6 +324,11 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
     .get()
   if (!deleted) throw canvasNotFound()
   svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
+  svc.events?.({
+    type: 'canvas.deleted',
+    workspaceId: actor.workspaceId,
+    data: { canvas_id: canvasId },
+  })
   return deleted
 }
 

@@ -14,6 +14,7 @@ const ORDER = [
   'POST /c/:id/shares/:token/revoke',
   'DELETE /v1/canvases/:id/shares',
   'DELETE /v1/canvases/:id',
+  'DELETE /v1/webhooks/:webhook_id',
 ]
 const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.indexOf(routeName(b))
 

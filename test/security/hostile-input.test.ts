@@ -16,8 +16,15 @@ const CODES: Record<number, string[]> = {
   400: ['invalid_request', 'upload_incomplete', 'checksum_mismatch'],
   401: ['unauthorized', 'share_password_required'],
   403: ['forbidden', 'share_password_invalid', 'signup_closed'],
-  404: ['not_found', 'canvas_not_found', 'version_not_found', 'file_not_found', 'share_not_found'],
-  409: ['share_token_taken', 'conflict'],
+  404: [
+    'not_found',
+    'canvas_not_found',
+    'version_not_found',
+    'file_not_found',
+    'share_not_found',
+    'webhook_not_found',
+  ],
+  409: ['share_token_taken', 'conflict', 'webhook_limit'],
   410: ['share_expired', 'share_exhausted'],
   413: ['payload_too_large'],
 }
@@ -58,6 +65,9 @@ async function fingerprint() {
     ).bind(ws),
     env.DB.prepare('SELECT COUNT(*) AS n FROM sessions'),
     env.DB.prepare('SELECT COUNT(*) AS n FROM users'),
+    env.DB.prepare(
+      'SELECT COUNT(*) AS n, GROUP_CONCAT(url) AS u FROM webhooks WHERE workspace_id = ?',
+    ).bind(ws),
   ])
   return JSON.stringify(results.map((r) => r.results))
 }

@@ -61,6 +61,11 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares/:token'),
+  // Where the workspace's events go: its every route needs write, reads too.
+  key('POST', '/v1/webhooks'),
+  { ...key('GET', '/v1/webhooks'), scope: 'write' },
+  key('DELETE', '/v1/webhooks/:webhook_id'),
+  { ...key('GET', '/v1/webhooks/:webhook_id/deliveries'), scope: 'write' },
   key('GET', '/v1/me'),
   key('GET', '/v1/usage'),
   key('GET', '/v1/renderers'),

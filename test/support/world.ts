@@ -10,6 +10,7 @@ import {
   type Account,
 } from './api'
 import type { Route } from './routes'
+import { createWebhook, hook } from './webhooks'
 
 /**
  * Two workspaces for the security tests: the owner's, with a canvas, a share link and keys of
@@ -32,6 +33,8 @@ export type World = {
   csrf: string
   /** A signed PUT URL for content nobody has: any bytes sent to it are the wrong ones. */
   uploadUrl: string
+  /** A webhook of the owner's, sent to the tests' receiver. */
+  webhookId: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -66,8 +69,10 @@ export async function buildWorld(): Promise<World> {
   const presigned = await json(
     await call('/v1/upload/presign', { method: 'POST', key: owner.key, json: unknown }),
   )
+  const webhook = await createWebhook(owner.key, { url: hook().url, events: ['canvas.deleted'] })
   return {
     owner,
+    webhookId: webhook.webhook_id,
     readOnlyKey: readOnly.key,
     revokedKey: revoked.key,
     spareKeyId: spare.key_id,
@@ -112,6 +117,7 @@ export function requestFor(route: Route, world: World): Prepared {
     .replace(':token', world.token)
     .replace(':key_id', world.spareKeyId)
     .replace(':keyId', world.spareKeyId)
+    .replace(':webhook_id', world.webhookId)
     .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
     .replace(/\/diff$/, '/diff?from=1&to=1')
     .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
@@ -124,6 +130,7 @@ export function requestFor(route: Route, world: World): Prepared {
     'PATCH /v1/canvases/:id': { title: 'renamed' },
     'POST /v1/canvases/:id/shares': { expires_in: '1h' },
     'POST /auth/keys': { name: 'another key' },
+    'POST /v1/webhooks': { url: hook().url, events: ['canvas.deleted'] },
     'POST /auth/signup': { email: 'someone@example.com', password: 'a long password' },
     'POST /auth/login': { email: world.owner.email, password: world.owner.password },
   }
