@@ -162,3 +162,20 @@ export async function listDeliveries(svc: Services, actor: Actor, webhookId: str
   if (found.length === 0) throw webhookNotFound()
   return rows.map(presentDelivery)
 }
+
+/** Each webhook with its last `shown` deliveries, for the Settings page: each list by the index. */
+export async function webhooksWithDeliveries(svc: Services, actor: Actor, shown = 5) {
+  const hooks = await listWebhooks(svc, actor)
+  if (hooks.length === 0) return []
+  const db = svc.db
+  const lastOf = (webhookId: string) =>
+    db
+      .select(DELIVERY_FIELDS)
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, webhookId))
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventId))
+      .limit(shown)
+  const [first, ...rest] = hooks.map((h) => lastOf(h.webhook_id))
+  const lists = await db.batch([first, ...rest])
+  return hooks.map((hook, i) => ({ ...hook, deliveries: lists[i].map(presentDelivery) }))
+}

@@ -29,6 +29,8 @@ const flashShape = z.object({
       )
       .check(z.maxLength(3)),
   ),
+  /** The part of the page it is about, when not the page's first (Settings: its webhooks). */
+  section: z.optional(z.enum(['webhooks'])),
 })
 
 export type Flash = z.infer<typeof flashShape>

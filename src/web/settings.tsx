@@ -3,17 +3,23 @@ import { requestOrigin, type SignedInEnv } from '../http/context'
 import { createKeyBody, id as idSchema } from '../schema/requests'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
+import { webhooksWithDeliveries } from '../domain/webhooks'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { quoted, setFlash, takeFlash } from './flash'
 import { sentence } from './forms'
 import { Settings } from './pages/settings'
 import { checkedForm, csrfToken, signedIn } from './session'
+import { webhookForms } from './settings-webhooks'
 
-// /settings: the workspace's usage and its API keys.
+// /settings: the workspace's usage, its API keys and its webhooks.
 export const settings = new Hono<SignedInEnv>()
 
 settings.get('/', signedIn, async (c) => renderSettings(c))
+settings.route(
+  '/webhooks',
+  webhookForms((c, extra) => renderSettings(c, extra, 400)),
+)
 
 settings.post('/keys', signedIn, checkedForm, async (c) => {
   const form = c.var.form
@@ -60,18 +66,23 @@ settings.post('/keys/:keyId/revoke', signedIn, checkedForm, async (c) => {
 
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
-  extra: { error?: string } = {},
+  extra: { error?: string; webhookError?: string } = {},
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
   const actor = sessionActor(session)
-  const [keys, usage] = await Promise.all([listKeys(svc, actor), workspaceUsage(svc, actor)])
+  const [keys, usage, webhooks] = await Promise.all([
+    listKeys(svc, actor),
+    workspaceUsage(svc, actor),
+    webhooksWithDeliveries(svc, actor),
+  ])
   return c.html(
     <Settings
       user={session.user}
       csrf={await csrfToken(svc, session)}
       keys={keys}
       usage={usage}
+      webhooks={webhooks}
       flash={await takeFlash(c, c.var)}
       {...extra}
     />,

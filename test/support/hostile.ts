@@ -230,6 +230,36 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         .filter((scope) => scope !== 'read' && scope !== 'write')
         .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
     ),
+    'POST /settings/webhooks': fc
+      .oneof(
+        fc
+          .constantFrom(
+            '',
+            'ftp://hooks.example.com/',
+            'https://10.0.0.1/',
+            'https://printer.local/',
+            'https://u:p@hooks.example.com/',
+            'hooks.example.com',
+          )
+          .map((url) => new URLSearchParams({ url, events: 'canvas.deleted' })),
+        fc
+          .oneof(fc.constantFrom('', 'canvas.created', 'CANVAS.DELETED'), wild)
+          .filter(
+            (e) =>
+              ![
+                'canvas.version_created',
+                'canvas.deleted',
+                'share.exhausted',
+                'comment.created',
+              ].includes(e),
+          )
+          .map((events) => new URLSearchParams({ url: 'https://hooks.example.com/', events })),
+        fc.constant(new URLSearchParams({ url: 'https://hooks.example.com/' })),
+      )
+      .map((params) => {
+        params.set('_csrf', csrf)
+        return { path: '/settings/webhooks', fields: Object.fromEntries(params) }
+      }),
     'POST /c/:id/share': fc
       .oneof(
         fc.constantFrom('0s', '366d', '10y', '-1h').map((e) => ({ expires_in: e })),

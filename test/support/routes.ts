@@ -120,6 +120,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/settings', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys/:keyId/revoke', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/webhooks', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/webhooks/:webhookId/delete', auth: 'page', json: false },
   { method: 'POST', path: '/upload/presign', auth: 'page', json: true },
   { method: 'POST', path: '/upload/finish', auth: 'page', json: true },
   { method: 'POST', path: '/upload', auth: 'page', json: false },

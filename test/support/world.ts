@@ -118,6 +118,7 @@ export function requestFor(route: Route, world: World): Prepared {
     .replace(':key_id', world.spareKeyId)
     .replace(':keyId', world.spareKeyId)
     .replace(':webhook_id', world.webhookId)
+    .replace(':webhookId', world.webhookId)
     .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
     .replace(/\/diff$/, '/diff?from=1&to=1')
     .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
@@ -149,6 +150,9 @@ export function requestFor(route: Route, world: World): Prepared {
   }
   if (!route.json && route.method === 'POST') {
     Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
+  }
+  if (route.method === 'POST' && route.path === '/settings/webhooks') {
+    Object.assign(init, formPost({ url: hook().url, events: 'canvas.deleted' }))
   }
   if (route.method === 'PUT') init.body = bytesOf('abc')
   // The page's upload form without JavaScript: the file itself, and the token among the fields.

@@ -3,6 +3,7 @@ import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
 import { ListTable } from './list-table'
 import { Notice } from './notice'
+import { WebhooksSection, type WebhookView } from './webhooks-section'
 
 export type KeyView = {
   key_id: string
@@ -24,8 +25,11 @@ export function Settings(props: {
     bytes: { content: number; stored: number }
   }
   error?: string
+  webhooks: WebhookView[]
+  webhookError?: string
 }) {
   const { csrf } = props
+  const webhooksFlash = props.flash?.section === 'webhooks' ? props.flash : undefined
   return (
     <Layout title="Settings" user={props.user} csrf={csrf}>
       <h1>Settings</h1>
@@ -49,7 +53,7 @@ export function Settings(props: {
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
         <a href="/docs">API and MCP documentation</a>.
       </p>
-      <Notice flash={props.flash} />
+      <Notice flash={webhooksFlash ? undefined : props.flash} />
       {props.error && (
         <div class="notice error" role="alert">
           {props.error}
@@ -109,6 +113,12 @@ export function Settings(props: {
           ))}
         </ListTable>
       )}
+      <WebhooksSection
+        csrf={csrf}
+        webhooks={props.webhooks}
+        flash={webhooksFlash}
+        error={props.webhookError}
+      />
     </Layout>
   )
 }
