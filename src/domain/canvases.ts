@@ -75,7 +75,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           .from(ready)
           .where(isNotNull(ready.size)),
       )
-      .returning({ ...canvasColumns, sha256: mainSha256(mainFile) }),
+      .returning(canvasColumns),
     db.insert(versions).select((qb) =>
       qb
         .select({
@@ -105,34 +105,29 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
   const canvas = presentCanvas(row)
-  announceVersion(svc, actor, canvas, row.sha256, list.length, now)
+  announceVersion(svc, actor, canvas, mainFile, list.length, now)
   return canvas
 }
 
-/** The digest of a version's main file, read where the write's RETURNING reads its row. */
-const mainSha256 = (fileId: string) =>
-  sql<string>`(SELECT ${files.sha256} FROM ${files} WHERE ${files.fileId} = ${fileId})`
-
-/** Tells the workspace's webhooks of the version a write just made (README: Webhooks). */
+/**
+ * Tells the workspace's webhooks of the version a write just made (README: Webhooks). Its digest
+ * (its main file's) is read by the queue's consumer, only when a webhook listens: the write reads
+ * no row more for it.
+ */
 function announceVersion(
   svc: Services,
   actor: Actor,
   canvas: ReturnType<typeof presentCanvas>,
-  sha256: string,
+  mainFileId: string,
   items: number,
   now: number,
 ) {
-  const version = {
-    version: canvas.version,
-    size: canvas.size,
-    created_at: iso(now),
-    sha256,
-    items,
-  }
+  const version = { version: canvas.version, size: canvas.size, created_at: iso(now), items }
   svc.events?.({
     type: 'canvas.version_created',
     workspaceId: actor.workspaceId,
     data: { canvas, version },
+    digestOf: mainFileId,
   })
 }
 
@@ -210,7 +205,7 @@ export async function updateCanvas(
       size,
     })
     .where(and(liveCanvasOf(actor, canvasId, now), size ? isNotNull(size) : undefined))
-    .returning({ ...canvasColumns, sha256: mainFile ? mainSha256(mainFile) : sql<null>`NULL` })
+    .returning(canvasColumns)
   // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
   // and the new version row; the answer comes back by RETURNING.
   const [updated] = plan
@@ -228,7 +223,7 @@ export async function updateCanvas(
     svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
   }
   const canvas = presentCanvas(row)
-  if (plan) announceVersion(svc, actor, canvas, row.sha256!, plan.items.length, now)
+  if (plan) announceVersion(svc, actor, canvas, mainFile!, plan.items.length, now)
   return canvas
 }
 

@@ -4,7 +4,7 @@ import { open } from '../lib/secret-box'
 import { SIGNATURE_HEADER, signatureHeader } from '../lib/webhook-signature'
 import { webhookUrlProblem } from '../lib/webhook-url'
 import { one, value } from '../storage/db'
-import { webhookDeliveries, webhooks } from '../storage/schema'
+import { files, webhookDeliveries, webhooks } from '../storage/schema'
 import { resolveWebhookHost } from './webhook-dns'
 import type { WebhookEvent, WebhookMessage, WebhookQueue } from './webhook-events'
 import type { Services } from './services'
@@ -61,12 +61,6 @@ export async function handleMessage(
 async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): Promise<Verdict> {
   const db = svc.db
   const now = svc.now()
-  const body = JSON.stringify({
-    id: event.id,
-    type: event.type,
-    created_at: event.created_at,
-    data: event.data,
-  })
   const listening = and(
     eq(webhooks.workspaceId, event.workspace_id),
     exists(
@@ -76,6 +70,21 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
         .where(sql`value = ${event.type}`),
     ),
   )
+  const [listeners, [digest]] = await db.batch([
+    db.select({ webhookId: webhooks.webhookId }).from(webhooks).where(listening),
+    db
+      .select({ sha256: files.sha256 })
+      .from(files)
+      .where(eq(files.fileId, event.digest_of ?? '')),
+  ])
+  // Most events have no webhook to go to: that costs this one look.
+  if (listeners.length === 0) return null
+  const body = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at,
+    data: digest ? withDigest(event.data, digest.sha256) : event.data,
+  })
   const [, pending] = await db.batch([
     db
       .insert(webhookDeliveries)
@@ -125,6 +134,12 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
     )
   }
   return null
+}
+
+/** `data.version` with its `sha256`, in the place the API's version object has it. */
+function withDigest(data: Record<string, unknown>, sha256: string) {
+  const { version, size, created_at, items } = data.version as Record<string, unknown>
+  return { ...data, version: { version, size, created_at, sha256, items } }
 }
 
 /**

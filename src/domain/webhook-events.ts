@@ -13,6 +13,8 @@ export type WebhookEvent = {
   created_at: string
   workspace_id: string
   data: Record<string, unknown>
+  /** A file whose digest is the `sha256` of `data.version` (lib/events.ts). */
+  digest_of?: string
 }
 
 export type WebhookMessage =
@@ -31,6 +33,7 @@ export function eventMessage(event: DomainEvent, now: number): WebhookMessage {
       created_at: iso(now),
       workspace_id: event.workspaceId,
       data: event.data,
+      ...(event.digestOf ? { digest_of: event.digestOf } : {}),
     },
   }
 }

@@ -18,6 +18,11 @@ export type DomainEvent = {
   workspaceId: string
   /** The event's `data`: the objects the API answers with (a canvas, a version, a share link). */
   data: Record<string, unknown>
+  /**
+   * A file whose digest completes `data.version` (its `sha256`): read when the event is sent, and
+   * only if a webhook listens, so the write itself reads nothing more.
+   */
+  digestOf?: string
 }
 
 export type EventSink = (event: DomainEvent) => void
