@@ -85,16 +85,15 @@ export function ipv4Kind(host: string): AddressKind | null {
 export function ipv6Kind(host: string): AddressKind | null {
   const words = ipv6Words(host)
   if (!words) return null
-  const embedded = () =>
-    `${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}` as const
+  const dotted = (high: number, low: number) =>
+    `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
   if (words.slice(0, 7).every((w) => w === 0) && words[7] === 1) return 'loopback'
   // ::ffff:a.b.c.d (mapped) and 64:ff9b::a.b.c.d (NAT64) reach the IPv4 address inside.
   const mapped = words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff
   const nat64 = words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)
-  if (mapped || nat64) return ipv4Kind(embedded())
-  if (words[0] === 0x2002) {
-    return ipv4Kind(`${words[1] >> 8}.${words[1] & 255}.${words[2] >> 8}.${words[2] & 255}`)
-  }
+  if (mapped || nat64) return ipv4Kind(dotted(words[6], words[7]))
+  // 6to4 (2002::/16) carries its IPv4 address in the next two words.
+  if (words[0] === 0x2002) return ipv4Kind(dotted(words[1], words[2]))
   const global = words[0] >= 0x2000 && words[0] <= 0x3fff
   // Teredo (2001::/32) and documentation (2001:db8::/32) are not places a receiver listens.
   const special = words[0] === 0x2001 && (words[1] === 0 || words[1] === 0xdb8)
