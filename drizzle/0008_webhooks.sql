@@ -15,6 +15,7 @@ CREATE TABLE `webhook_deliveries` (
 );
 --> statement-breakpoint
 CREATE INDEX `webhook_deliveries_created_idx` ON `webhook_deliveries` (`webhook_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`next_attempt_at`) WHERE next_attempt_at IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `webhooks` (
 	`webhook_id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,

@@ -59,6 +59,7 @@ describe('the scheduled handler', () => {
       idempotency_keys: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
+      webhooks_rescued: 0,
       d1: {
         round_trips: expect.any(Number),
         statements: expect.any(Number),

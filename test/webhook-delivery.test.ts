@@ -1,13 +1,15 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CLAIM_MS, RETRY_WINDOW_MS, retryDelayMs } from '../src/domain/webhook-delivery'
-import { eventMessage, type WebhookMessage } from '../src/domain/webhook-events'
 import { call, json, newAccount, type Account } from './support/api'
 import {
+  attemptOf,
   consume,
   consumerServices,
   createWebhook,
+  deliveringTo,
   deliveryRow,
+  eventOf,
   hook,
   received,
   receiverUrl,
@@ -22,45 +24,8 @@ beforeAll(async () => {
   account = await newAccount()
 })
 
-/** An event of the account's workspace, as a write would queue it at `now`. */
-function event(now: number, type: 'canvas.deleted' | 'canvas.version_created' = 'canvas.deleted') {
-  const message = eventMessage(
-    { type, workspaceId: account.workspaceId, data: { canvas_id: `c${now}` } },
-    now,
-  )
-  if (message.kind !== 'event') throw new Error('not an event')
-  return message
-}
-
-const attemptOf = (webhookId: string, eventId: string, attempt: number): WebhookMessage => ({
-  kind: 'attempt',
-  webhook_id: webhookId,
-  event_id: eventId,
-  attempt,
-})
-
-/** A webhook at the receiver answering `answers`, and an event fanned out to it at `start`. */
-async function delivering(answers: string, start = Date.now()) {
-  const place = hook(answers)
-  const webhook = await createWebhook(account.key, { url: place.url, events: ['canvas.deleted'] })
-  let now = start
-  const services = consumerServices(() => now)
-  const message = event(start)
-  expect((await consume(services, [message])).explicitAcks).toHaveLength(1)
-  const row = await deliveryRow(webhook.webhook_id, message.event.id)
-  expect(row).toMatchObject({ attempts: 0, created_at: start, delivered_at: null })
-  return {
-    place,
-    webhook,
-    eventId: message.event.id,
-    services,
-    setNow: (at: number) => (now = at),
-    /** Attempt `n`, the queue handing its message over for the `handedOver`th time. */
-    attempt: (n: number, handedOver = 1) =>
-      consume(services, [attemptOf(webhook.webhook_id, message.event.id, n)], handedOver),
-    row: () => deliveryRow(webhook.webhook_id, message.event.id),
-  }
-}
+const event = (now: number) => eventOf(account, now)
+const delivering = (answers: string, start = Date.now()) => deliveringTo(account, answers, start)
 
 describe('a delivery', () => {
   it('is a signed POST of {id, type, created_at, data} that a receiver can verify', async () => {

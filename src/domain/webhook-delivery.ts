@@ -94,7 +94,7 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
             claimedUntil: value(webhookDeliveries.claimedUntil, null),
             lastStatus: value(webhookDeliveries.lastStatus, null),
             lastError: value(webhookDeliveries.lastError, null),
-            nextAttemptAt: value(webhookDeliveries.nextAttemptAt, null),
+            nextAttemptAt: value(webhookDeliveries.nextAttemptAt, now),
             deliveredAt: value(webhookDeliveries.deliveredAt, null),
             createdAt: value(webhookDeliveries.createdAt, now),
           })
@@ -162,7 +162,8 @@ async function attempt(
   const [claimed, [target], [state]] = await db.batch([
     db
       .update(d)
-      .set({ attempts: n, claimedUntil: now + CLAIM_MS })
+      // Due again when the claim lapses, should this run die: the cron finds it then.
+      .set({ attempts: n, claimedUntil: now + CLAIM_MS, nextAttemptAt: now + CLAIM_MS })
       .where(and(which, isNull(d.deliveredAt), or(inTurn, orphaned)))
       .returning({ body: d.body, createdAt: d.createdAt }),
     db

@@ -334,8 +334,9 @@ export const webhooks = sqliteTable(
 // One event sent to one webhook: the body as signed (every attempt sends the same bytes) and
 // where its attempts stand. `attempts` counts attempts begun; `claimed_until` is set while one is
 // under way (a lease: should the consumer die mid-attempt, the queue's redelivery takes it over
-// once it lapses) and cleared when its outcome is recorded. Delivered: `delivered_at`; waiting
-// for a retry: `next_attempt_at`; given up: neither, with no attempt under way.
+// once it lapses) and cleared when its outcome is recorded. `next_attempt_at` is when something
+// is next due (the first attempt, a retry, or the end of a lease), NULL once delivered
+// (`delivered_at`) or given up: the cron finds a delivery whose next step was lost by it alone.
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
@@ -356,5 +357,9 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.webhookId, t.eventId] }),
     index('webhook_deliveries_created_idx').on(t.webhookId, t.createdAt),
+    // Partial: only deliveries still under way are in it.
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`next_attempt_at IS NOT NULL`),
   ],
 )

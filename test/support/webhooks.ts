@@ -1,10 +1,14 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import { deliverBatch } from '../../src/domain/webhook-delivery'
-import type { WebhookMessage, WebhookQueue } from '../../src/domain/webhook-events'
+import {
+  eventMessage,
+  type WebhookMessage,
+  type WebhookQueue,
+} from '../../src/domain/webhook-events'
 import { readSettings, type Settings } from '../../src/lib/settings'
 import { database } from '../../src/storage/db'
-import { call, json } from './api'
+import { call, json, type Account } from './api'
 
 // Webhooks in the tests: the receiver the global setup runs (test/node/support/receiver.ts), the
 // queue consumer driven directly on the real D1 with a clock of the test's own, and the
@@ -120,4 +124,48 @@ export async function signatureHolds(secret: string, header: string, body: strin
   )
   const signed = new TextEncoder().encode(`${parts.t}.${body}`)
   return crypto.subtle.verify('HMAC', key, mac, signed)
+}
+
+/** A `canvas.deleted` event of the account's workspace, as a write would queue it at `now`. */
+export function eventOf(account: Account, now: number) {
+  const message = eventMessage(
+    { type: 'canvas.deleted', workspaceId: account.workspaceId, data: { canvas_id: `c${now}` } },
+    now,
+  )
+  if (message.kind !== 'event') throw new Error('not an event')
+  return message
+}
+
+export const attemptOf = (webhookId: string, eventId: string, attempt: number): WebhookMessage => ({
+  kind: 'attempt',
+  webhook_id: webhookId,
+  event_id: eventId,
+  attempt,
+})
+
+/**
+ * A webhook of the account at the receiver answering `answers`, and an event fanned out to it at
+ * `start` by the consumer on the test's clock (the first attempt's message goes nowhere: the test
+ * sends each attempt itself).
+ */
+export async function deliveringTo(account: Account, answers: string, start = Date.now()) {
+  const place = hook(answers)
+  const webhook = await createWebhook(account.key, { url: place.url, events: ['canvas.deleted'] })
+  let now = start
+  const services = consumerServices(() => now)
+  const message = eventOf(account, start)
+  expect((await consume(services, [message])).explicitAcks).toHaveLength(1)
+  const row = await deliveryRow(webhook.webhook_id, message.event.id)
+  expect(row).toMatchObject({ attempts: 0, created_at: start, delivered_at: null })
+  return {
+    place,
+    webhook,
+    eventId: message.event.id,
+    services,
+    setNow: (at: number) => (now = at),
+    /** Attempt `n`, the queue handing its message over for the `handedOver`th time. */
+    attempt: (n: number, handedOver = 1) =>
+      consume(services, [attemptOf(webhook.webhook_id, message.event.id, n)], handedOver),
+    row: () => deliveryRow(webhook.webhook_id, message.event.id),
+  }
 }

@@ -9,11 +9,11 @@ export type WebhookView = Webhook & { deliveries: Delivery[] }
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ')
 
-/** Where a delivery stands, in words: delivered, waiting for its next attempt, or given up. */
+/** Where a delivery stands, in words: delivered, its next attempt due, or given up. */
 function deliveryState(d: Delivery) {
   if (d.delivered_at) return `delivered ${when(d.delivered_at)}`
   if (d.next_attempt_at) return `next attempt ${when(d.next_attempt_at)}`
-  return d.attempts === 0 ? 'queued' : 'given up'
+  return 'given up'
 }
 
 function lastAnswer(d: Delivery) {
