@@ -7,8 +7,8 @@ import type { WebhookEvent, WebhookMessage, WebhookQueue } from './webhook-event
 import type { Services } from './services'
 
 // The webhooks queue's consumer (README: Webhooks). An event becomes one delivery per webhook of
-// its workspace that listens for its type; each delivery is attempted at once, and after a
-// failure again with growing delays, each later attempt a message of its own on the same queue.
+// its workspace that listens for its type; each attempt of a delivery is a message of its own on
+// the same queue: the first at once, each retry after a failure with a growing delay.
 // The attempt's number travels in its message and is claimed in D1 before the request is sent,
 // so a message the queue hands over twice sends nothing twice, and nothing is ever sent again
 // once an attempt got a 2xx: that is recorded before the message is acknowledged.
