@@ -1,7 +1,28 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { spawnSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { serveClientDocuments } from './test/support/client-documents.ts'
+import { LongestFirst } from './test/sequencer'
+
+// A budget no test reaches: the files that take turns on a workers runtime (isolate: false) share
+// its limiters' counts, and most requests of a test come from the same client address.
+const PLENTY = { limit: 100_000, period: 60 } as const
+
+// The Worker's requests to the Internet in the workers tests. Webhooks reach the tests' receiver
+// on 127.0.0.1 (test/node/support/receiver.ts), for real; the OAuth server's fetches of a client's
+// metadata document are answered from test/support/client-documents.ts; anything else answers 502.
+async function outbound(request: Request): Promise<Response> {
+  if (new URL(request.url).hostname !== '127.0.0.1') return serveClientDocuments(request)
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
+  return fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? await request.arrayBuffer() : undefined,
+    redirect: 'manual',
+  })
+}
 
 // Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
 // (s3rver, wrangler dev) from Node.
@@ -14,15 +35,17 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // Two at a time even on two cores: the Node tests spend most of their time waiting on the
-      // servers, browsers and CLIs they drive, and by default vitest would run files one by one.
-      maxWorkers: 2,
+      // A workers runtime per core, which keeps it busy, beside the three long node files, which
+      // mostly wait on the servers, browsers and CLIs they drive (test/sequencer.ts).
+      maxWorkers: availableParallelism() + 3,
+      sequence: { sequencer: LongestFirst },
       projects: [
         {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
+                outboundService: outbound,
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   SIGNUP: 'open',
@@ -31,6 +54,10 @@ export default defineConfig(async () => {
                   FRAME_SIGNING_SECRET: 'test-frame-signing-secret-0123456789abcdef',
                   // A deployment's first account needs it (test/support/api.ts sends it).
                   SETUP_TOKEN: 'test-setup-token-0123456789abcdef0123456789',
+                  // How many cases the generated tests run (test/support/runs.ts), passed on from
+                  // the environment: workerd sees none of its own.
+                  PROPERTY_SCALE: process.env.PROPERTY_SCALE ?? '',
+                  HOSTILE_RUNS: process.env.HOSTILE_RUNS ?? '',
                   WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789abcdef',
                   // Webhooks reach the tests' receiver on 127.0.0.1 (test/node/support/receiver.ts);
                   // the tests of the address rules turn this off per request.
@@ -40,16 +67,13 @@ export default defineConfig(async () => {
                   WEBHOOKS_UNCONSUMED: { queueName: 'canvas-webhooks-unconsumed' },
                 },
                 ratelimits: {
-                  API_LIMITER: { namespace_id: '2001', simple: { limit: 1000, period: 60 } },
-                  AUTH_LIMITER: { namespace_id: '2002', simple: { limit: 1000, period: 60 } },
-                  PUBLIC_LIMITER: { namespace_id: '2003', simple: { limit: 1000, period: 60 } },
-                  SHARE_PASSWORD_LIMITER: {
-                    namespace_id: '2004',
-                    simple: { limit: 1000, period: 60 },
-                  },
-                  FRAME_LIMITER: { namespace_id: '2005', simple: { limit: 1000, period: 60 } },
-                  SITE_LIMITER: { namespace_id: '2006', simple: { limit: 5000, period: 60 } },
-                  DIFF_LIMITER: { namespace_id: '2007', simple: { limit: 1000, period: 60 } },
+                  API_LIMITER: { namespace_id: '2001', simple: PLENTY },
+                  AUTH_LIMITER: { namespace_id: '2002', simple: PLENTY },
+                  PUBLIC_LIMITER: { namespace_id: '2003', simple: PLENTY },
+                  SHARE_PASSWORD_LIMITER: { namespace_id: '2004', simple: PLENTY },
+                  FRAME_LIMITER: { namespace_id: '2005', simple: PLENTY },
+                  SITE_LIMITER: { namespace_id: '2006', simple: PLENTY },
+                  DIFF_LIMITER: { namespace_id: '2007', simple: PLENTY },
                   // Small budgets for the tests that reach the limit on purpose.
                   API_LIMITER_SMALL: { namespace_id: '2008', simple: { limit: 5, period: 60 } },
                   AUTH_LIMITER_SMALL: { namespace_id: '2009', simple: { limit: 5, period: 60 } },
@@ -61,7 +85,8 @@ export default defineConfig(async () => {
             name: 'workers',
             include: ['test/**/*.test.ts'],
             exclude: ['test/node/**'],
-            setupFiles: ['test/support/apply-migrations.ts'],
+            setupFiles: ['test/support/fresh-storage.ts'],
+            isolate: false,
             globalSetup: ['test/node/support/receiver-setup.ts'],
             // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
             // CI machine finishes the property tests that make hundreds of requests.
@@ -73,6 +98,7 @@ export default defineConfig(async () => {
             name: 'node',
             environment: 'node',
             include: ['test/node/**/*.test.ts'],
+            globalSetup: ['test/node/support/global-setup.ts'],
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },

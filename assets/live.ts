@@ -1,10 +1,16 @@
 // A viewer that follows its canvas: a WebSocket to the canvas's Durable Object says when a new
 // version lands (the frame then swaps to it, and a live region says so) or when access ends. A
 // dropped socket reconnects with backoff, and the object tells a new socket the current version,
-// so a version missed meanwhile is caught up.
+// so a version missed meanwhile is caught up. The owner's page (`data-parts`) also fetches its
+// parts that name versions (the picker, the versions table and its comparison, the site's files,
+// the share form's choice of version) and puts each in place, so the whole page tells one story.
 
 type LiveEvent = { type: 'version'; version: number } | { type: 'gone'; reason: string }
 type Frame = { version: number; src: string; download: string }
+
+// News of a version is read out at once and then clears, giving the content its room back; the
+// page itself names the version from then on.
+const NEWS_MS = 10_000
 
 const CODES: Record<number, string> = {
   4001: 'deleted',
@@ -22,12 +28,15 @@ export function followLive() {
 function follow(root: HTMLElement) {
   const url = root.getAttribute('data-live')!
   let shown = Number(root.getAttribute('data-version'))
+  // The canvas's latest version as the page was rendered (the owner's page names it already).
+  let latest = Number(root.getAttribute('data-latest') ?? shown)
   const follows = root.hasAttribute('data-follows')
   const frame = root.querySelector('iframe')!
   const status = root.querySelector<HTMLElement>('[data-live-status]')!
-  const download = root.querySelector<HTMLAnchorElement>('[data-live-download]')
+  const downloads = root.querySelectorAll<HTMLAnchorElement>('[data-live-download]')
   const chip = root.querySelector<HTMLElement>('[data-live-version]')
   const picker = root.querySelector<HTMLSelectElement>('select[name=v]')
+  const parts = root.getAttribute('data-parts')
   // A share link's page shows the link's expiry, which is never after its canvas's.
   const shared = /[?&]g=s\./.test(url)
   const GONE: Record<string, string> = {
@@ -39,8 +48,12 @@ function follow(root: HTMLElement) {
   let delay = 1000
   let ended = false
 
-  function say(text: string) {
+  let quiet: number | undefined
+  /** Says what changed; news of a version goes after a while, an end of access stays. */
+  function say(text: string, passing = false) {
+    clearTimeout(quiet)
     status.textContent = text
+    if (passing) quiet = setTimeout(() => (status.textContent = ''), NEWS_MS)
   }
   function end(reason: string) {
     ended = true
@@ -53,16 +66,17 @@ function follow(root: HTMLElement) {
         if (!next || next.version <= shown) return
         shown = next.version
         frame.src = next.src
-        if (download) download.href = next.download
+        for (const download of downloads) download.href = next.download
         if (chip) chip.textContent = `v${shown}`
-        if (picker) {
+        if (picker && !parts) {
           const option = document.createElement('option')
           option.value = String(shown)
           option.textContent = `v${shown}`
           picker.insertBefore(option, picker.firstChild)
           picker.value = String(shown)
         }
-        say(`Updated to v${shown}.`)
+        say(`Updated to v${shown}.`, true)
+        if (parts) refreshParts(parts)
       })
       .catch(() => {})
   }
@@ -82,9 +96,16 @@ function follow(root: HTMLElement) {
         return
       }
       if (event.type === 'gone') end(event.reason)
-      if (event.type !== 'version' || event.version <= shown) return
-      if (follows) swap()
-      else say(`v${event.version} is out: choose it above to see it.`)
+      if (event.type !== 'version') return
+      if (follows) {
+        if (event.version > shown) swap()
+        return
+      }
+      // An older version stays shown; what names versions learns of the new one.
+      if (event.version <= latest) return
+      latest = event.version
+      say(`v${latest} is out: choose it above to see it.`, true)
+      if (parts) refreshParts(parts)
     }
     socket.onclose = (e) => {
       clearInterval(pinger)
@@ -96,4 +117,32 @@ function follow(root: HTMLElement) {
     }
   }
   connect()
+}
+
+/**
+ * The owner's page's parts that name versions, fetched again and put in place of their
+ * namesakes. A list of choices keeps its element (and its listeners) and takes the new options;
+ * the share form's keeps what was chosen in it.
+ */
+function refreshParts(url: string) {
+  fetch(url, { headers: { Accept: 'text/html' } })
+    .then((res) => (res.ok && !res.redirected ? res.text() : null))
+    .then((html) => {
+      if (!html) return
+      const fresh = new DOMParser().parseFromString(html, 'text/html')
+      for (const part of fresh.querySelectorAll<HTMLElement>('[data-live-part]')) {
+        const name = part.getAttribute('data-live-part')!
+        const old = document.querySelector<HTMLElement>(`[data-live-part="${CSS.escape(name)}"]`)
+        if (!old) continue
+        if (old instanceof HTMLSelectElement && part instanceof HTMLSelectElement) {
+          const kept = name === 'picker' ? part.value : old.value
+          old.replaceChildren(...Array.from(part.options, (o) => document.importNode(o, true)))
+          old.value = kept
+          if (old.value !== kept) old.selectedIndex = 0
+        } else {
+          old.replaceWith(document.importNode(part, true))
+        }
+      }
+    })
+    .catch(() => {})
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run deploy`: the whole deployment, after `npx wrangler login` (or with CLOUDFLARE_API_TOKEN
-// set). Creates what is missing (the D1 database, the R2 bucket), generates the secrets the Worker
-// needs without printing them, creates the webhooks' queue, applies the D1 migrations, then deploys the Worker and its cron,
-// and prints its URL, the `svc login` line and, the first time, the one-time setup link. Run
+// set). Creates what is missing (the D1 database, the R2 bucket, the OAuth server's KV namespace,
+// the webhooks' queue), generates the secrets the Worker needs without printing them, applies the
+// D1 migrations, then deploys the Worker and its cron, and prints its URL, the `svc login` line
+// and, the first time, the one-time setup link. Run
 // again, it upgrades: migrations first, then the Worker; nothing there already is created again,
 // no secret is replaced. `--dry-run` prints every step and runs none (no network, no login).
 //   npm run deploy [-- --dry-run]
@@ -42,7 +43,13 @@ if (config.vars?.[LOCAL_ONLY]) {
   )
   process.exit(1)
 }
+// The name wrangler itself would give the namespace of the OAUTH_KV binding.
+const namespace = `${config.name}-oauth-kv`
 const work = mkdtempSync(join(tmpdir(), 'canvas-deploy-'))
+// wrangler.jsonc holds no id, and a KV namespace (unlike a database or a bucket) is not found by
+// its name: the Worker is deployed from a copy of the config with the namespace's id, beside
+// wrangler.jsonc so that its relative paths still hold, and removed with the run.
+const deployConfig = `.wrangler-deploy-${process.pid}.json`
 let step = 0
 
 try {
@@ -80,6 +87,22 @@ try {
     )
   } else done(`The R2 bucket ${bucket} is there`)
 
+  const namespaces = await run('Look for the KV namespace', ['kv', 'namespace', 'list'], {
+    fix: 'check the login has Workers KV Storage edit permission',
+    read: (out) => JSON.parse(out),
+  })
+  let namespaceId = namespaces.find((n) => n.title === namespace)?.id
+  if (dryRun || !namespaceId) {
+    namespaceId = await run(
+      `Create the KV namespace ${namespace}${dryRun ? ' if missing' : ''}`,
+      ['kv', 'namespace', 'create', namespace],
+      {
+        fix: 'check the login has Workers KV Storage edit permission',
+        read: (out) => /"id":\s*"(\w+)"/.exec(out)[1],
+      },
+    )
+  } else done(`The KV namespace ${namespace} is there`)
+
   const queues = await run('Look for the webhooks queue', ['queues', 'info', queue], {
     fix: 'check the login has Queues edit permission (Queues needs a Workers plan that includes them)',
     read: () => [queue],
@@ -111,6 +134,7 @@ try {
         'it is for local tests only, never a deployment.\n\n' +
         `What to do: \`npx wrangler secret delete ${LOCAL_ONLY}\`, then run \`npm run deploy\` again.`,
     )
+    cleanUp()
     process.exit(1)
   }
   const missing = dryRun ? SECRETS : SECRETS.filter((name) => !(present ?? []).includes(name))
@@ -127,8 +151,19 @@ try {
 
   const secretsFile = join(work, 'secrets.json')
   const output = join(work, 'output.jsonl')
-  const deployArgs = ['deploy', ...(missing.length ? ['--secrets-file', secretsFile] : [])]
-  if (!dryRun) writeFileSync(secretsFile, JSON.stringify(generated), { mode: 0o600 })
+  const deployArgs = [
+    'deploy',
+    '--config',
+    deployConfig,
+    ...(missing.length ? ['--secrets-file', secretsFile] : []),
+  ]
+  if (!dryRun) {
+    writeFileSync(secretsFile, JSON.stringify(generated), { mode: 0o600 })
+    const bound = config.kv_namespaces.map((kv) =>
+      kv.binding === 'OAUTH_KV' ? { ...kv, id: namespaceId } : kv,
+    )
+    writeFileSync(join(root, deployConfig), JSON.stringify({ ...config, kv_namespaces: bound }))
+  }
   await run('Deploy the Worker and its cron', deployArgs, {
     fix: 'the database is migrated already (migrations only add, so the Worker running before still works); fix the cause and run `npm run deploy` again (a new account first needs its workers.dev subdomain: dashboard, Workers & Pages)',
     env: { WRANGLER_OUTPUT_FILE_PATH: output },
@@ -140,7 +175,7 @@ try {
     )
   } else report(deployedUrl(output), generated.SETUP_TOKEN)
 } finally {
-  rmSync(work, { recursive: true, force: true })
+  cleanUp()
 }
 
 /**
@@ -185,10 +220,17 @@ async function run(title, args, { fix, read, check, absent, env = {} }) {
       : said.trim().split('\n').slice(-12).join('\n')
     console.error(`\nerror: step ${step}, ${title.toLowerCase()}, failed (${shown}):\n${detail}`)
     console.error(`\nWhat to do: ${fix}.`)
+    // Exiting skips the `finally` above: the secrets file and the config copy go first.
+    cleanUp()
     process.exit(1)
   }
   console.log('done')
   return answer
+}
+
+function cleanUp() {
+  rmSync(work, { recursive: true, force: true })
+  rmSync(join(root, deployConfig), { force: true })
 }
 
 function done(text) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Screenshots for the README: the dashboard, the settings page, a canvas's page with its versions
-// and share links, a diff, and a viewer per renderer, in the light and the dark theme, at a
-// laptop's width and a phone's, from a local `npm run dev` service in Debian's Chromium.
+// and share links, a diff, the API reference, a viewer per renderer, and what a visitor without a
+// session meets (the landing page, log in), in the light and the dark theme, at a laptop's width
+// and a phone's, from a local `npm run dev` service in Debian's Chromium.
 //   node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -113,20 +114,37 @@ try {
     const page = await context.newPage()
     const shot = async (path, name, fullPage = false) => {
       await page.goto(base + path)
-      await page.waitForTimeout(600)
+      // A canvas's content is drawn in its frame after the page itself: shot once it is there.
+      if ((await page.locator('iframe').count()) > 0 && !name.includes('pdf')) {
+        await page.frameLocator('iframe').locator('body *').first().waitFor({ timeout: 15_000 })
+      }
+      // Chromium's PDF viewer draws its pages a while after the page has loaded.
+      await page.waitForTimeout(name.includes('pdf') ? 3000 : 600)
       await page.screenshot({ path: join(out, `${name}-${scheme}.png`), fullPage })
     }
     await shot('/', 'dashboard')
     await shot('/settings', 'settings')
     await shot(`/c/${report}`, 'canvas-page', true)
     await shot(`/c/${report}/diff?from=1&to=2`, 'diff')
+    await shot('/docs', 'docs')
+    // A phone's shots are its screen: what one sees before scrolling.
     await page.setViewportSize({ width: 390, height: 844 })
-    await shot('/', 'dashboard-phone', true)
-    await shot(`/c/${report}`, 'canvas-page-phone', true)
-    await shot('/settings', 'settings-phone', true)
+    await shot('/', 'dashboard-phone')
+    // A row's menu open: on a phone it is a sheet at the bottom of the screen, whole.
+    await page.locator('tbody details.menu summary').first().click()
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(out, `dashboard-phone-menu-${scheme}.png`) })
+    await shot(`/c/${report}`, 'canvas-page-phone')
+    await shot('/settings', 'settings-phone')
     await page.setViewportSize({ width: 1280, height: 760 })
     for (const [name, id] of Object.entries(ids))
       await shot(`/c/${id}`, `viewer-${name.split('.').pop()}`)
+    // What a visitor without a session meets at /.
+    await context.clearCookies()
+    await shot('/', 'landing')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shot('/', 'landing-phone')
+    await shot('/login', 'login-phone')
     await context.close()
   }
   console.log(`screenshots written to ${out}`)

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { account } from './api/account'
 import { mcp } from './api/mcp'
+import { oauthApi } from './api/oauth'
 import { auth } from './api/auth'
 import { health } from './api/health'
 import { canvases } from './api/canvases'
@@ -18,20 +19,22 @@ import { access } from './http/access-kind'
 import { keyAccess } from './http/access'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
-import { webApp, WEB_JSON_PATHS } from './web'
+import { forThePage, webApp, WEB_JSON_PATHS } from './web'
 import { apiDescription } from './http/openapi'
 import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
+import { OAUTH_API_PATHS } from './http/oauth'
 
 // JSON for the API, the public share API, storage and the web app's script; everything else is a
 // web page.
-const API_PREFIXES = ['/v1/', '/auth/', '/share/', LOCAL_STORAGE_PATH + '/']
+const API_PREFIXES = ['/v1/', '/auth/', '/share/', '/.well-known/', LOCAL_STORAGE_PATH + '/']
 const API_PATHS = new Set([
   '/health',
   '/v1',
   '/openapi.json',
   '/llms.txt',
   '/mcp',
+  ...OAUTH_API_PATHS,
   ...WEB_JSON_PATHS,
 ])
 const isApiPath = (path: string) =>
@@ -84,6 +87,7 @@ export function buildApp() {
   app.route('/v1/webhooks', webhooks)
   app.route('/v1', account)
   app.route('/mcp', mcp)
+  app.route('/', oauthApi)
   // Under /v1 a route that does not exist is told apart only to a valid key (401 before 404).
   app.all('/v1/*', keyAccess, () => {
     throw new AppError('not_found', 'no such route')
@@ -97,6 +101,7 @@ export function buildApp() {
     throw new AppError('not_found', 'no such route')
   })
   app.onError((err, c) => {
+    if (WEB_JSON_PATHS.includes(c.req.path)) return handleError(forThePage(err), c)
     if (isApiPath(c.req.path)) return handleError(err, c)
     const appError = toAppError(err)
     if (appError.code === 'internal_error') return handleError(err, c)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { indexOfBytes, occurrences } from '../src/lib/bytes'
+import { runs } from './support/runs'
 
 // The byte search the Worker runs on clients' bodies (multipart boundaries, a text field's bytes):
 // the same answers as the plainest search, in time linear in the bytes, whatever they are.
@@ -30,7 +31,7 @@ it('finds what the plainest search finds, without overlaps', () => {
         expect(indexOfBytes(haystack, needle)).toBe(expected[0] ?? -1)
       },
     ),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   )
 })
 

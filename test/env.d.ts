@@ -7,6 +7,9 @@ declare global {
       AUTH_LIMITER_SMALL: RateLimit
       /** A queue nobody consumes: retries scheduled by a consumer a test drives go there. */
       WEBHOOKS_UNCONSUMED: Queue
+      /** From the environment: test/support/runs.ts and test/support/hostile-check.ts. */
+      PROPERTY_SCALE: string
+      HOSTILE_RUNS: string
     }
   }
 }

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { call, errorOf, json, newAccount, newKey, ORIGIN, type Account } from './support/api'
+import { connect, fails, ok, use } from './support/mcp'
 
 // The MCP server, driven by the SDK's own client over HTTP through the Worker's fetch handler:
 // every tool, and every failure as a result with `isError` whose text starts with its code.
@@ -13,44 +12,6 @@ let owner: Account
 beforeAll(async () => {
   owner = await newAccount()
 })
-
-async function connect(key?: string, env?: Record<string, string>) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
-    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
-    fetch: (url, init) => call(String(url), { ...init, env }),
-  })
-  // workerd refuses code generation, which the SDK's default validator needs.
-  const client = new Client(
-    { name: 'test', version: '1.0.0' },
-    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  )
-  await client.connect(transport)
-  return client
-}
-
-type Result = {
-  content: { type: string; text: string }[]
-  isError?: boolean
-  structuredContent?: any
-}
-
-async function use(client: Client, name: string, args: Record<string, unknown> = {}) {
-  return (await client.callTool({ name, arguments: args })) as Result
-}
-
-async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = await use(client, name, args)
-  expect(result.isError, result.content[0]?.text).toBeFalsy()
-  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent)
-  return result.structuredContent
-}
-
-async function fails(client: Client, name: string, args: Record<string, unknown>, code: string) {
-  const result = await use(client, name, args)
-  expect(result.isError).toBe(true)
-  expect(result.content[0].text).toMatch(new RegExp(`^${code}: `))
-  return result.content[0].text
-}
 
 describe('POST /mcp', () => {
   it('lists the tools, each with a JSON Schema input and a description', async () => {
@@ -64,6 +25,7 @@ describe('POST /mcp', () => {
       'read_canvas',
       'list_versions',
       'update_canvas',
+      'edit_canvas',
       'delete_canvas',
       'make_permanent',
       'share_canvas',
@@ -73,13 +35,69 @@ describe('POST /mcp', () => {
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
+      expect(tool.outputSchema?.type, tool.name).toBe('object')
       expect(tool.description!.length).toBeGreaterThan(20)
     }
     const publish = tools.find((t) => t.name === 'publish')!
     expect(publish.inputSchema.required).toBeUndefined()
+    // A time is said by its format alone: its pattern would be repeated for every time listed.
+    expect((publish.outputSchema!.properties as any).created_at).toEqual({
+      type: 'string',
+      format: 'date-time',
+    })
     expect(Object.keys(publish.inputSchema.properties!)).toEqual(
       expect.arrayContaining(['content', 'content_base64', 'filename', 'files', 'main']),
     )
+    await client.close()
+  })
+
+  it('answers every tool with structuredContent that matches its outputSchema', async () => {
+    const client = await connect(owner.key)
+    const { tools } = await client.listTools()
+    const validator = new CfWorkerJsonSchemaValidator()
+    const schemas = new Map(tools.map((t) => [t.name, validator.getValidator(t.outputSchema!)]))
+    const called = new Set<string>()
+    // Checked here as well as by the client, so that a client that stopped checking would not
+    // hide a mismatch.
+    async function typed(name: string, args: Record<string, unknown> = {}) {
+      const answer = await ok(client, name, args)
+      const check = schemas.get(name)!(answer)
+      expect(check.valid, `${name}: ${check.errorMessage}`).toBe(true)
+      called.add(name)
+      return answer
+    }
+    const png = btoa(String.fromCharCode(137, 80, 78, 71, 13, 10, 26, 10))
+    const page = await typed('publish', { content: '# Typed', filename: 'typed.md' })
+    const id = page.canvas_id
+    const site = await typed('publish', {
+      files: [
+        { path: 'index.html', content: '<h1>Site</h1>' },
+        { path: 'dot.png', content_base64: png },
+      ],
+    })
+    await typed('list_canvases', { limit: 1 })
+    await typed('get_canvas', { canvas_id: id })
+    expect((await typed('get_canvas', { canvas_id: site.canvas_id })).items).toHaveLength(2)
+    await typed('read_canvas', { canvas_id: id })
+    const binary = await typed('read_canvas', { canvas_id: site.canvas_id, path: 'dot.png' })
+    expect(binary.reason).toBe('binary content')
+    await typed('list_versions', { canvas_id: id })
+    await typed('update_canvas', { canvas_id: id, title: 'Typed' })
+    await typed('edit_canvas', { canvas_id: id, edits: [{ old: 'Typed', new: 'Edited' }] })
+    await typed('make_permanent', { canvas_id: id })
+    const share = await typed('share_canvas', { canvas_id: id, password: 'pass word' })
+    await typed('list_shares', { canvas_id: id })
+    await typed('revoke_shares', { canvas_id: id, token: share.token })
+    await typed('usage')
+    await typed('delete_canvas', { canvas_id: site.canvas_id })
+    expect([...called].sort()).toEqual(tools.map((t) => t.name).sort())
+
+    // The schemas refuse what a tool does not answer: a field too many, or one missing.
+    const canvasSchema = schemas.get('get_canvas')!
+    const detail = await ok(client, 'get_canvas', { canvas_id: id })
+    expect(canvasSchema({ ...detail, extra: 1 }).valid).toBe(false)
+    const { view_url: _, ...withoutUrl } = detail
+    expect(canvasSchema(withoutUrl).valid).toBe(false)
     await client.close()
   })
 
@@ -360,6 +378,7 @@ describe('POST /mcp', () => {
       ['revoke_shares', { canvas_id: canvas.canvas_id }],
       ['update_canvas', { canvas_id: canvas.canvas_id, title: 'x' }],
       ['make_permanent', { canvas_id: canvas.canvas_id }],
+      ['edit_canvas', { canvas_id: canvas.canvas_id, edits: [{ old: 'hello', new: 'bye' }] }],
     ] as const) {
       expect(await fails(reader, name, args, 'forbidden')).toBe(
         "forbidden: this API key lacks the 'write' scope",

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { renderTextBody } from '../src/render/body'
 import { MAX_FRAME_HTML_BYTES } from '../src/render/budget'
 import { WORST_CASES } from './support/worst-cases'
+import { runs } from './support/runs'
 
 // Rendered output is bounded whatever the input: generated worst cases of every text renderer, at
 // sizes up to the 5 MiB a frame renders, give at most 8 MiB of HTML, and say when they were cut.
@@ -57,7 +58,7 @@ describe('renderers', () => {
           expect(bytes(html), `${worst.name} at ${size}`).toBeLessThanOrEqual(MAX_FRAME_HTML_BYTES)
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     )
     // 40 inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
   }, 30_000)
@@ -86,7 +87,7 @@ describe('renderers', () => {
           )
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     )
     // 40 generated inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
   }, 30_000)

@@ -13,6 +13,7 @@ import {
   type Account,
 } from './support/api'
 import { badPath } from './support/hostile-values'
+import { runs } from './support/runs'
 
 // Sites: a version of many files by path, through the API (README: Sites).
 
@@ -439,7 +440,7 @@ describe('refused lists', () => {
         expect(res.status).toBe(400)
         expect((await json(res)).error.message).toMatch(new RegExp(`^items\\.${at}\\.path: `))
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
     expect(await count()).toEqual(before)
   })

@@ -5,6 +5,7 @@ import { readSettings } from '../src/lib/settings'
 import { sweep } from '../src/domain/sweep'
 import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
 import { database } from '../src/storage/db'
+import { runs } from './support/runs'
 
 // Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
 // or an update), of single files and of sites, must leave every file of every live version
@@ -190,6 +191,6 @@ it('keeps every live version intact and leaves nothing unreferenced', async () =
         .all<{ blob_key: string }>()
       expect(ours.map((o) => o.key).sort()).toEqual(rows.results.map((r) => r.blob_key).sort())
     }),
-    { numRuns: 30 },
+    { numRuns: runs(30) },
   )
 }, 120_000)

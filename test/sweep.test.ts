@@ -8,7 +8,9 @@ import { blobKey } from '../src/storage/blobs'
 import {
   bytesOf,
   call,
+  csrfOf,
   follow,
+  formPost,
   json,
   newAccount,
   newCanvas,
@@ -17,6 +19,7 @@ import {
   upload,
   REQUEST_ID,
 } from './support/api'
+import { connect, grantOf } from './support/oauth'
 import { seedCanvases } from './support/seed'
 import { countRows } from './support/state'
 import { database } from '../src/storage/db'
@@ -57,6 +60,7 @@ describe('the scheduled handler', () => {
       shares: expect.any(Number),
       sessions: expect.any(Number),
       idempotency_keys: expect.any(Number),
+      oauth_grants: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
       webhooks_rescued: 0,
@@ -311,6 +315,35 @@ describe('links and sessions', () => {
     expect(
       await countRows('SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?', account.userId),
     ).toBe(0)
+  })
+})
+
+describe('OAuth grants', () => {
+  it('removes grants ended over 30 days ago with their secrets, by its own clock', async () => {
+    const owner = await newAccount()
+    const kept = await connect(owner)
+    const gone = await connect(owner)
+    const grantId = grantOf(gone.tokens.access_token)
+    // Disconnected in Settings: kept 30 days, then removed.
+    await call(`/settings/apps/${grantId}/revoke`, {
+      ...formPost({ _csrf: await csrfOf(owner.cookie) }),
+      cookie: owner.cookie,
+    })
+    const rows = (id: string) =>
+      env.DB.prepare(
+        'SELECT (SELECT COUNT(*) FROM oauth_grants WHERE grant_id = ?1) AS g, ' +
+          '(SELECT COUNT(*) FROM oauth_secrets WHERE grant_id = ?1) AS s',
+      )
+        .bind(id)
+        .first<{ g: number; s: number }>()
+    expect(await rows(grantId)).toEqual({ g: 1, s: 2 })
+    await runSweep({ now: Date.now() + 29 * 24 * HOUR })
+    expect(await rows(grantId)).toEqual({ g: 1, s: 2 })
+    const summary = await runSweep({ now: Date.now() + 31 * 24 * HOUR })
+    expect(summary.oauth_grants).toBeGreaterThanOrEqual(1)
+    expect(await rows(grantId)).toEqual({ g: 0, s: 0 })
+    // A grant in use stands its idle period from its last refresh, and is not touched.
+    expect(await rows(grantOf(kept.tokens.access_token))).toEqual({ g: 1, s: 2 })
   })
 })
 

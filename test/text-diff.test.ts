@@ -8,6 +8,7 @@ import { Work } from '../src/domain/diff-search'
 import { diffTexts, MAX_DIFF_STEPS, MAX_EDIT_LENGTH, type TextDiff } from '../src/domain/text-diff'
 import { MAX_LINE_EDITS, MAX_WORD_CHARS, wordPieces } from '../src/domain/word-diff'
 import { DIFF_WORST_CASES } from './support/worst-cases'
+import { runs } from './support/runs'
 
 // The diff page's diff: bounded by the work of its searches (lines, then the words of changed
 // lines), whatever the two texts, and when it answers, its hunks are a shortest edit from one text
@@ -117,7 +118,7 @@ describe('the diff of two texts', () => {
           if (next) expect(next.oldStart).toBeGreaterThan(oldEnd)
         })
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 

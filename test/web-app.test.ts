@@ -132,6 +132,47 @@ describe('publishing from the browser', () => {
     expect(after.version).toBe(1)
   })
 
+  it('a folder as a site: each file finalized, then one finish with the paths; refusals in words', async () => {
+    const account = await newAccount()
+    const items = []
+    for (const [path, text, ext, mime] of [
+      ['index.html', '<link rel=stylesheet href=css/a.css><h1>Site</h1>', 'html', 'text/html'],
+      ['css/a.css', 'h1 { color: teal }', 'css', 'text/css'],
+    ]) {
+      const content = bytesOf(text)
+      const meta = { sha256: await sha256(content), ext, size: content.byteLength, mime }
+      const presigned = await json(await scriptCall(account, '/upload/presign', meta))
+      await call(presigned.upload_url, { method: 'PUT', body: content, headers: presigned.headers })
+      const noHeader = await call('/upload/finalize', {
+        method: 'POST',
+        json: meta,
+        cookie: account.cookie,
+      })
+      expect(noHeader.status).toBe(403)
+      const ready = await scriptCall(account, '/upload/finalize', meta)
+      expect(ready.status).toBe(200)
+      items.push({ path, file_id: (await json(ready)).file_id })
+    }
+    const before = await countRows('SELECT COUNT(*) AS n FROM canvases')
+    const clash = await scriptCall(account, '/upload/finish', {
+      name: 'site',
+      items: [...items, { path: 'INDEX.html', file_id: items[0].file_id }],
+    })
+    expect(clash.status).toBe(400)
+    const { message } = (await json(clash)).error
+    expect(message).toMatch(/^[A-Z]/)
+    expect(message).not.toMatch(/^items/)
+    expect(await countRows('SELECT COUNT(*) AS n FROM canvases')).toBe(before)
+
+    const finished = await scriptCall(account, '/upload/finish', { name: 'my-site', items })
+    expect(finished.status).toBe(200)
+    const { location } = await json(finished)
+    const canvas = await json(await call(`/v1/canvases/${location.slice(3)}`, { key: account.key }))
+    expect(canvas).toMatchObject({ title: 'my-site', version: 1 })
+    const page = await call(location, { cookie: `${account.cookie}; ${flashCookie(finished)}` })
+    expect(await page.text()).toContain('“my-site” is published: a site of 2 files.')
+  })
+
   it('without JavaScript, a form post up to MAX_DIRECT_UPLOAD_BYTES; above it a page says why', async () => {
     const account = await newAccount()
     const csrf = await csrfOf(account.cookie)
@@ -260,7 +301,9 @@ describe('the dashboard', () => {
     await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
     const titles = async (query = '') => {
       const html = await (await call(`/${query}`, { cookie: account.cookie })).text()
-      return [...html.matchAll(/<a href="\/c\/\w+">([^<]+)<\/a>/g)].map((m) => m[1])
+      return [...html.matchAll(/<a class="title-link" href="\/c\/\w+">([^<]+)<\/a>/g)].map(
+        (m) => m[1],
+      )
     }
     expect(await titles()).toEqual(['Report 50% done', 'data.json', 'Report_final'])
     expect(await titles('?q=report')).toEqual(['Report 50% done', 'Report_final'])
@@ -509,7 +552,7 @@ describe('the diff page', () => {
     )
     const bad = await call(`${diff}&view=sideways`, { cookie: account.cookie })
     expect(bad.status).toBe(400)
-    expect(await bad.text()).toContain('view: must be one of split, unified, rendered')
+    expect(await bad.text()).toContain('The view must be one of split, unified, rendered.')
   })
 
   for (const [ext, v1, v2, inserted, deleted] of [

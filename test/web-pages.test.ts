@@ -7,11 +7,13 @@ import { countRows } from './support/state'
 // headers, and the signed content frames.
 
 describe('pages', () => {
-  it('redirect to login without a session, and carry strict headers', async () => {
+  it('show a visitor what Canvas is, send other pages to login, and carry strict headers', async () => {
     await newAccount()
     const home = await call('/')
-    expect(home.status).toBe(302)
-    expect(home.headers.get('Location')).toBe('/login')
+    expect(home.status).toBe(200)
+    const landing = await home.text()
+    expect(landing).toContain('Canvas publishes your files as pages with a link')
+    expect(landing).toContain('href="/login"')
     const settings = await call('/settings')
     expect(settings.headers.get('Location')).toBe('/login?next=%2Fsettings')
     const login = await call('/login')
@@ -216,7 +218,7 @@ describe('review fixes', () => {
       [{ expires_in: '400d' }, 'The expiry must be at most 365d.'],
       [{ max_views: '0' }, 'The view limit must be at least 1.'],
       [{ max_views: 'ten' }, 'The view limit must be'],
-      [{ version: '7' }, 'The version'],
+      [{ version: '7' }, 'That version does not exist: this canvas has only version 1.'],
       [{ token: 'short' }, 'The link name'],
     ] as const) {
       const res = await share(fields)
@@ -229,7 +231,7 @@ describe('review fixes', () => {
       cookie: account.cookie,
     })
     expect(visibility.status).toBe(400)
-    expect(await visibility.text()).toContain('visibility: must be private or public')
+    expect(await visibility.text()).toContain('The visibility must be private or public.')
     for (const [fields, message] of [
       [{ name: 'k'.repeat(101) }, 'The name must be at most 100 characters.'],
       [{ name: '  ' }, 'The name must not be empty.'],

@@ -3,7 +3,7 @@
 // what workerd spent (utime + stime from /proc) while wrk loaded one route, over the requests
 // wrk counted. On a shared, noisy machine this moves far less than requests per second.
 //   node scripts/bench/cpu.mjs [--trials 3] [--rounds 3] [--seconds 4]
-//     [--route presign|presign-new|list|read|health|bare] <tree> [<tree>...]
+//     [--route presign|presign-new|list|read|health|mcp|bare] <tree> [<tree>...]
 // `bare` serves the bare Hono baseline (scripts/bench/baseline-hono.ts, this checkout's) with each
 // tree's own Miniflare, configured as the app is (compatibility flags, bindings, Durable Object
 // classes as stubs), instead of the app: what the runtime alone costs a request, to tell a route's
@@ -11,12 +11,12 @@
 // Each trial starts fresh servers for every tree (own D1 and R2 state, seeded by the tree's own
 // seed.mjs), warms them up, then loads them in turns, the order flipped every round.
 import { execSync } from 'node:child_process'
-import { build } from 'esbuild'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { bundleBaseline } from './baseline.mjs'
 import * as ownSeed from './seed.mjs'
 import { ensureWrk, median, wrk } from './wrk.mjs'
 
@@ -40,7 +40,8 @@ const routes = {
   }),
   list: (url) => ({ url: `${url}/v1/canvases` }),
   health: (url) => ({ url: `${url}/health` }),
-  bare: () => undefined, // served apart: see bareHono below
+  mcp: (url, data, seed, dir) => ({ url: `${url}/mcp`, lua: mcpScript(dir, data.canvasId) }),
+  bare: () => undefined, // served apart: the baseline in the app's place
   read: (url, data) => ({ url: `${url}/v1/canvases/${data.canvasId}` }),
 }
 const route = routes[values.route]
@@ -87,7 +88,7 @@ try {
     if (values.route === 'bare') built.push({ lib, seed })
     else built.push({ lib, seed, path: lib.buildWorker(join(work, `worker${i}`)).path })
   }
-  const bare = values.route === 'bare' ? await bareHono() : undefined
+  const bare = values.route === 'bare' ? await bundleBaseline('baseline-hono.ts') : undefined
   const us = trees.map(() => [])
   const rpsRatio = trees.map(() => [])
   const errors = trees.map(() => ({ status: 0, socket: 0 }))
@@ -150,19 +151,6 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
-/** The bare Hono baseline as one module, as `npm run bench` builds it. */
-async function bareHono() {
-  const out = await build({
-    entryPoints: [new URL('baseline-hono.ts', import.meta.url).pathname],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    minify: true,
-    write: false,
-  })
-  return out.outputFiles[0].text
-}
-
 /**
  * The app's options with the bare baseline as its script: the same date, flags and bindings (each
  * costs a request something in the runtime), its Durable Object classes stubs that are never called.
@@ -174,4 +162,23 @@ function bareLike(appOptions, script) {
     (name) => `export class ${name} { fetch() { return new Response(null) } }`,
   )
   return { ...options, script: [script, ...stubs].join('\n') }
+}
+
+/** A wrk script that calls the MCP tool get_canvas on the seeded canvas, under the API key. */
+function mcpScript(dir, canvasId) {
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, 'mcp.lua')
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_canvas', arguments: { canvas_id: canvasId } },
+  })
+  writeFileSync(
+    path,
+    `wrk.method = "POST"\nwrk.body = '${body}'\n` +
+      `wrk.headers["Content-Type"] = "application/json"\n` +
+      `wrk.headers["Accept"] = "application/json, text/event-stream"\n`,
+  )
+  return path
 }

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build } from 'esbuild'
 import { appOptions, buildWorker, migrate, serve } from '../lib/miniflare-service.mjs'
 import { describe } from '../lib/retry.mjs'
+import { bundleBaseline } from './baseline.mjs'
 import { lastPage } from './pages.mjs'
 import { isMeasured, notMeasured, notMeasuredIn, throughputTable, writeReport } from './report.mjs'
 import {
@@ -228,18 +228,6 @@ async function serveBench(name, options) {
   const server = await serve(options)
   servers.push({ name, mf: server.mf })
   return server
-}
-
-async function bundleBaseline(file) {
-  const out = await build({
-    entryPoints: [join(root, 'scripts/bench', file)],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    minify: true,
-    write: false,
-  })
-  return out.outputFiles[0].text
 }
 
 /**

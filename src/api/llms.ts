@@ -20,6 +20,17 @@ Everything needs an API key (\`svc_...\`), which a person creates on ${origin}/s
 you. Send it as \`Authorization: Bearer <key>\`. A \`read\` key lists and reads; a \`write\` key may
 also publish, change, share and delete.
 
+## Chat apps (no key)
+
+A chat app that takes remote MCP servers (Claude, ChatGPT) connects with the address
+${origin}/mcp alone: the person adds it as a custom connector and approves it in the browser
+(OAuth 2.1). Without a key, POST /mcp answers 401 with \`WWW-Authenticate: Bearer
+resource_metadata="${origin}/.well-known/oauth-protected-resource"\`; the authorization server's
+metadata is at ${origin}/.well-known/oauth-authorization-server (registration at POST
+/oauth/register, or a client ID metadata document's URL as \`client_id\`; authorization code with
+PKCE S256; tokens at POST /oauth/token). Scopes: \`canvas:read\`, and \`canvas:write\` to change
+things. Access tokens last an hour; refresh tokens work once each.
+
 ## MCP (recommended for agents)
 
 Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client configuration:
@@ -32,9 +43,18 @@ Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client
 Publish with \`publish\` (\`content\` or \`content_base64\`, and \`filename\`: its extension chooses how
 the page is shown) and give the person the \`view_url\` it answers (a share link's address is its
 \`url\`). Publish again with \`canvas_id\` for a
-new version. A failed call is a result with \`isError\`, its text starting with an error code such
-as \`canvas_not_found\` or \`invalid_request\`. Tools that change something take an
-\`idempotency_key\` (a new UUID per operation): retrying with it never does the work twice.
+new version. To change part of a text canvas, \`edit_canvas\` with \`edits: [{"old": ..., "new":
+...}]\`: each \`old\` is literal text that must occur exactly once (include enough around it), the
+edits apply in order and make one new version, and if any cannot apply nothing changes. A failed
+call is a result with \`isError\`, its text starting with an error code such as
+\`canvas_not_found\` or \`invalid_request\` (\`forbidden\` for a change with a read-only key). Tools
+that change something take an \`idempotency_key\` (a new UUID per operation): retrying with it
+never does the work twice.
+
+Every tool declares an \`outputSchema\` and answers \`structuredContent\` of that shape (the same
+JSON is in its text). In chat apps that support MCP Apps, the tools that answer a canvas
+(\`publish\`, \`get_canvas\`, \`update_canvas\`, \`edit_canvas\`) are shown with the view
+\`ui://canvas/view.html\` (its title and facts, and a button to open the page).
 
 Over HTTP the same holds with the \`Idempotency-Key\` header on every POST, PATCH and DELETE.
 

@@ -10,6 +10,7 @@ import {
   worthKeeping,
   type Keyed,
 } from '../domain/idempotency'
+import { isGrantAuth } from '../domain/oauth-grants'
 import { presentedKeyHash } from '../http/auth'
 import { requestId, type AppEnv } from '../http/context'
 import { logError, toAppError } from '../http/errors'
@@ -35,8 +36,13 @@ export async function once(
     claim: randomBase62(20),
     at: svc.now(),
   }
-  // The key was authorized (with the write scope) before any tool ran: its claim cannot be refused.
-  const [, [row]] = await svc.db.batch(claimStatements(svc, await presentedKeyHash(c), request))
+  // The key or grant was authorized (with the write scope) before any tool ran: its claim cannot be
+  // refused.
+  const auth = c.var.auth
+  const credential = isGrantAuth(auth)
+    ? { grantId: auth.grantId }
+    : { keyHash: await presentedKeyHash(c) }
+  const [, [row]] = await svc.db.batch(claimStatements(svc, credential, request))
   const stored = settle(row, request)
   if (stored) {
     const kept: unknown = JSON.parse(stored.body)

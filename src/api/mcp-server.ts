@@ -3,16 +3,21 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
+import { isGrantAuth } from '../domain/oauth-grants'
 import { publicOrigin, requestId, requestOrigin, type AppContext } from '../http/context'
 import { toAppError, logError } from '../http/errors'
 import { storageTarget } from '../storage/target'
+import { APP_HTML, APP_META, APP_RESOURCE, APP_URI } from './mcp-app'
 import { once } from './mcp-once'
 import { TOOLS, type ToolContext } from './mcp-tools'
 
@@ -30,20 +35,37 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 }
 
-let listed: { name: string; description: string; inputSchema: Record<string, unknown> }[]
+type Listed = {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema: Record<string, unknown>
+  _meta?: { ui: { resourceUri: string } }
+}
+let listed: Listed[]
 const listTools = () =>
-  (listed ??= TOOLS.map((tool) => {
-    const { $schema, ...schema } = z.toJSONSchema(tool.input, {
-      io: 'input',
-      unrepresentable: 'any',
-    })
-    void $schema
-    return {
-      name: tool.name,
-      description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
-      inputSchema: schema,
-    }
-  }))
+  (listed ??= TOOLS.map((tool) => ({
+    name: tool.name,
+    description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
+    inputSchema: jsonSchema(tool.input, 'input'),
+    outputSchema: jsonSchema(tool.output, 'output'),
+    // Every client is told: a stateless server does not know, when listing, what the client
+    // said it supports in its initialize request; a client without MCP Apps ignores `_meta`.
+    ...(tool.shows === 'canvas' ? { _meta: { ui: { resourceUri: APP_URI } } } : {}),
+  })))
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output') {
+  const { $schema, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    // A time's format says it all: its pattern, long, would be repeated for every time listed.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern
+    },
+  })
+  void $schema
+  return json
+}
 
 /** One JSON-RPC message answered by a stateless server built for this request. */
 export async function answerMcp(c: AppContext, parsedBody: unknown): Promise<Response> {
@@ -64,20 +86,34 @@ function buildServer(c: AppContext) {
     storage: () => storageTarget(c.var.svc.settings, requestOrigin(c)),
   }
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, resources: {} },
     instructions:
       'Canvas publishes files as web pages. `publish` a file (HTML, Markdown, CSV, JSON, SVG, ' +
       'images, PDF, code) and give the person its `view_url`; publish again with `canvas_id` for a new ' +
-      'version; `share_canvas` for a link that needs no account.',
+      'version, or `edit_canvas` to change part of a text; `share_canvas` for a link that needs ' +
+      'no account.',
     jsonSchemaValidator: NO_ELICITATION,
   })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }))
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [APP_RESOURCE] }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== APP_URI) {
+      // MCP's code for a resource that does not exist.
+      throw new McpError(-32002, `no resource at ${request.params.uri}`)
+    }
+    const { uri, mimeType } = APP_RESOURCE
+    return { contents: [{ uri, mimeType, text: APP_HTML, _meta: APP_META }] }
+  })
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`)
     try {
       if (tool.write && !ctx.auth.scopes.includes('write')) {
-        throw new AppError('forbidden', "this API key lacks the 'write' scope")
+        const lacking = isGrantAuth(ctx.auth)
+          ? "this app was granted read access only (no 'canvas:write' scope)"
+          : "this API key lacks the 'write' scope"
+        throw new AppError('forbidden', lacking)
       }
       const args = tool.input.safeParse(request.params.arguments ?? {})
       if (!args.success) throw validationError(args.error)

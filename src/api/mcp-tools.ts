@@ -9,17 +9,20 @@ import {
 } from '../domain/canvas-reads'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
+import { editCanvas } from '../domain/edit-canvas'
 import { publish, publishSite, readContent } from '../domain/publish'
 import type { Services } from '../domain/services'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { Canvas, Share } from '../schema/responses'
+import * as output from '../schema/tool-outputs'
 import * as input from '../schema/tools'
 import type { StorageTarget } from '../storage/presign'
 
 // The MCP tools: each validates its arguments with the API's rules and calls the same domain
-// function as the matching API route. A tool that changes something needs the `write` scope.
+// function as the matching API route, and answers the shape its `output` declares. A tool that
+// changes something needs the `write` scope.
 
 export type ToolContext = {
   svc: Services
@@ -29,18 +32,22 @@ export type ToolContext = {
   storage: () => StorageTarget
 }
 
-type Tool<S extends z.ZodMiniType> = {
+type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
   name: string
   description: string
   input: S
+  output: O
   write: boolean
-  run: (ctx: ToolContext, args: z.output<S>) => Promise<unknown>
+  /** Its answer is a canvas, which the MCP Apps view (mcp-app.ts) can show. */
+  shows?: 'canvas'
+  run: (ctx: ToolContext, args: z.output<S>) => Promise<NoInfer<z.output<O>>>
 }
 
-const tool = <S extends z.ZodMiniType>(t: Tool<S>) => t as unknown as Tool<z.ZodMiniType>
+const tool = <S extends z.ZodMiniType, O extends z.ZodMiniType>(t: Tool<S, O>) =>
+  t as unknown as Tool<z.ZodMiniType, z.ZodMiniType>
 
 // One name for one thing, as the CLI's --json says it: a canvas's page is `view_url`, a link `url`.
-const withUrl = (ctx: ToolContext, canvas: Canvas) => ({
+const withUrl = <C extends Canvas>(ctx: ToolContext, canvas: C) => ({
   ...canvas,
   view_url: `${ctx.origin}/c/${canvas.canvas_id}`,
 })
@@ -82,7 +89,9 @@ export const TOOLS = [
       'canvas (same URL; earlier versions are kept). Answers the canvas with `view_url`, the page to ' +
       'give a person.',
     input: input.publishInput,
+    output: output.canvasResult,
     write: true,
+    shows: 'canvas',
     run: async (ctx, args) => {
       const options = {
         title: args.title,
@@ -113,6 +122,7 @@ export const TOOLS = [
       'List the workspace’s canvases, newest first, with their URLs; pass a page’s next_cursor ' +
       'back as cursor for the next page.',
     input: input.listCanvasesInput,
+    output: output.canvasListResult,
     write: false,
     run: async (ctx, { limit = 20, offset = 0, ...filters }) => {
       // With `cursor`, the page after the one that gave it (as GET /v1/canvases?cursor=).
@@ -126,7 +136,9 @@ export const TOOLS = [
       'A canvas’s details: title, version, size, expiry, file and renderer, and URL; of a site, ' +
       'also its files (`items`, by path) and `main`.',
     input: input.canvasInput,
+    output: output.canvasDetailResult,
     write: false,
+    shows: 'canvas',
     run: async (ctx, { canvas_id }) => {
       const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
       return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
@@ -139,6 +151,7 @@ export const TOOLS = [
       'its main file or the file at `path` (get_canvas lists them). Binary or very large ' +
       'content is not returned; the answer says so and gives a download URL instead.',
     input: input.readCanvasInput,
+    output: output.readResult,
     write: false,
     run: async (ctx, { canvas_id, version, path }) => {
       const read = await readContent(ctx.svc, ctx.auth, canvas_id, version, path)
@@ -147,7 +160,10 @@ export const TOOLS = [
       return {
         ...about,
         text: null,
-        reason: read.kind === 'binary' ? 'binary content' : 'too large to return as text',
+        reason:
+          read.kind === 'binary'
+            ? ('binary content' as const)
+            : ('too large to return as text' as const),
         size: read.size,
         download_url: await signedDownload(ctx.svc, ctx.storage(), read.content, true),
       }
@@ -157,6 +173,7 @@ export const TOOLS = [
     name: 'list_versions',
     description: 'Every version of a canvas, newest first.',
     input: input.canvasInput,
+    output: output.versionList,
     write: false,
     run: async (ctx, { canvas_id }) => listVersions(ctx.svc, ctx.auth, canvas_id),
   }),
@@ -165,24 +182,43 @@ export const TOOLS = [
     description:
       'Change a canvas’s title, visibility (private or public) or renderer. New content: publish.',
     input: input.updateCanvasInput,
+    output: output.canvasResult,
     write: true,
+    shows: 'canvas',
     run: async (ctx, { canvas_id, ...changes }) =>
       withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
+  }),
+  tool({
+    name: 'edit_canvas',
+    description:
+      'Change part of a text canvas without sending all of it: each edit replaces `old`, text ' +
+      'that must occur exactly once, with `new`, in order, each in the result of the one before. ' +
+      'Together they make one new version, answered like publish. If any `old` is missing or ' +
+      'occurs more than once, nothing changes. Of a site, `path` names the file (default: its ' +
+      'main file). Binary content cannot be edited: publish it instead.',
+    input: input.editCanvasInput,
+    output: output.canvasResult,
+    write: true,
+    shows: 'canvas',
+    run: async (ctx, { canvas_id, edits, path }) =>
+      withUrl(ctx, await editCanvas(ctx.svc, ctx.auth, canvas_id, { edits, path })),
   }),
   tool({
     name: 'delete_canvas',
     description: 'Delete a canvas with its versions and share links. It cannot be undone.',
     input: input.changeCanvasInput,
+    output: output.success,
     write: true,
     run: async (ctx, { canvas_id }) => {
       await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
-      return { success: true }
+      return { success: true as const }
     },
   }),
   tool({
     name: 'make_permanent',
     description: 'Keep a canvas: it no longer expires.',
     input: input.changeCanvasInput,
+    output: output.canvasResult,
     write: true,
     run: async (ctx, { canvas_id }) =>
       withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),
@@ -193,6 +229,7 @@ export const TOOLS = [
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
       'of views, password-protected, or pinned to one version. Answers the link with its `url`.',
     input: input.shareCanvasInput,
+    output: output.shareResult,
     write: true,
     run: async (ctx, { canvas_id, ...options }) =>
       shareWithUrl(ctx, await createShare(ctx.svc, ctx.auth, canvas_id, options)),
@@ -201,6 +238,7 @@ export const TOOLS = [
     name: 'list_shares',
     description: 'A canvas’s share links, with views, expiry and whether each has a password.',
     input: input.canvasInput,
+    output: output.shareListResult,
     write: false,
     run: async (ctx, { canvas_id }) => {
       const shares = await listShares(ctx.svc, ctx.auth, canvas_id)
@@ -211,13 +249,14 @@ export const TOOLS = [
     name: 'revoke_shares',
     description: 'Revoke one share link (`token`), or every link of the canvas.',
     input: input.revokeSharesInput,
+    output: output.revoked,
     write: true,
     run: async (ctx, { canvas_id, token }) => {
       if (token === undefined) {
-        return { success: true, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
+        return { success: true as const, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
       }
       await revokeShare(ctx.svc, ctx.auth, canvas_id, token)
-      return { success: true, revoked: 1 }
+      return { success: true as const, revoked: 1 }
     },
   }),
   tool({
@@ -226,6 +265,7 @@ export const TOOLS = [
       'What the workspace holds and its limits (largest file, how long temporary canvases ' +
       'live), and the renderers with the file extensions each shows.',
     input: input.noInput,
+    output: output.usageResult,
     write: false,
     run: async (ctx) => ({
       ...(await workspaceUsage(ctx.svc, ctx.auth)),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { AppError } from '../lib/errors'
-import { keyInBatch, open } from '../http/access'
+import { keyOrToken, open } from '../http/access'
 import { authorizeFor } from '../http/auth'
 import type { AppEnv } from '../http/context'
 import { documented } from '../http/route-docs'
@@ -9,7 +9,8 @@ import { TOOLS } from './mcp-tools'
 
 // POST /mcp: a Model Context Protocol server on the Streamable HTTP transport, stateless (every
 // POST stands alone, so any isolate can answer it). A Bearer API key as for /v1, rate-limited the
-// same way; a read key lists and reads, a write key may also change.
+// same way, or an OAuth access token a chat app got with a person's approval (http/oauth.ts); a
+// read key or grant lists and reads, a write one may also change.
 
 // Tool arguments are JSON; the largest a publish can carry is the direct upload limit, base64.
 const BODY_OVERHEAD = 64 * 1024
@@ -18,20 +19,24 @@ export const mcp = new Hono<AppEnv>()
 
 mcp.post(
   '/',
-  keyInBatch,
+  keyOrToken,
   documented({
     summary: 'MCP server',
     description:
       'Model Context Protocol over Streamable HTTP (JSON-RPC 2.0), stateless. Tools: ' +
       TOOLS.map((t) => '`' + t.name + '`').join(', ') +
-      '. A tool’s failure is a result with `isError: true` whose text starts with the error code.',
+      '. A tool’s failure is a result with `isError: true` whose text starts with the error code. ' +
+      'Takes an API key, or an OAuth access token (a chat app connecting by this URL alone ' +
+      'gets a 401 whose `WWW-Authenticate` names the protected resource metadata).',
     tag: 'Agents',
     auth: 'key',
+    token: true,
     responses: { 200: { description: 'The JSON-RPC answer.', contentType: 'application/json' } },
     errors: ['invalid_request', 'payload_too_large'],
   }),
   async (c) => {
-    await authorizeFor(c, 'read')
+    // An access token was judged by the access step already.
+    if (!c.var.auth) await authorizeFor(c, 'read')
     const limit = Math.ceil((c.var.svc.settings.maxDirectUploadBytes * 4) / 3) + BODY_OVERHEAD
     const parsedBody = parseJson(await readBytes(c, limit, 'MCP message'))
     // One message per request (the protocol dropped batches in 2025-06-18): a batch would run its

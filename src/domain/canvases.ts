@@ -163,6 +163,11 @@ export type UpdateInput = ContentInput & {
   title?: string
   visibility?: Visibility
   renderer_id?: string
+  /**
+   * Only if the canvas is still at this version: a change made from what that version held
+   * (an edit) is refused with `conflict` once another version has been made since.
+   */
+  ifVersion?: number
 }
 
 /**
@@ -204,7 +209,13 @@ export async function updateCanvas(
       version: plan ? sql`${canvases.version} + 1` : undefined,
       size,
     })
-    .where(and(liveCanvasOf(actor, canvasId, now), size ? isNotNull(size) : undefined))
+    .where(
+      and(
+        liveCanvasOf(actor, canvasId, now),
+        size ? isNotNull(size) : undefined,
+        input.ifVersion === undefined ? undefined : eq(canvases.version, input.ifVersion),
+      ),
+    )
     .returning(canvasColumns)
   // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
   // and the new version row; the answer comes back by RETURNING.
@@ -216,6 +227,13 @@ export async function updateCanvas(
     // Why nothing changed, asked only then: no such canvas, or content that is not ready.
     const [exists] = await selectLive(svc, actor, canvasId)
     if (!exists || !plan) throw canvasNotFound()
+    if (input.ifVersion !== undefined && exists.version !== input.ifVersion) {
+      throw new AppError(
+        'conflict',
+        `canvas: version ${exists.version} was made meanwhile, after version ${input.ifVersion} ` +
+          'this change started from; try again',
+      )
+    }
     await explainMissingFile(svc, actor, plan)
   }
   if (plan) svc.live?.(canvasId, { type: 'version', version: row.version })

@@ -3,8 +3,9 @@ import { hmacHex } from '../lib/crypto'
 import { AppError, type ErrorCode } from '../lib/errors'
 import { secretFor } from '../lib/settings'
 import { prepared, type Placeholders } from '../storage/db'
-import { apiKeys, idempotencyKeys } from '../storage/schema'
+import { apiKeys, idempotencyKeys, oauthGrants } from '../storage/schema'
 import { liveKey, liveWriteKey } from './keys'
+import { liveGrant, liveWriteGrant } from './oauth-grants'
 import type { Services } from './services'
 
 // Idempotency-Key (README: Retrying safely): the first request sent with a key claims it for its
@@ -44,7 +45,6 @@ export type Answer = {
 }
 
 type ClaimValues = {
-  keyHash: string
   key: string
   fingerprint: string
   claim: string
@@ -53,15 +53,18 @@ type ClaimValues = {
   abandonedBefore: number
 }
 
+/** What a request's claim is made under: an API key (its hash), or an OAuth grant (its id). */
+export type Credential = { keyHash: string } | { grantId: string }
+
 /**
  * The claim and the key's row, for the batch that looks up the API key `keyHash`. That batch runs
  * before the key's scope and rate limit are judged, so the INSERT itself requires a live key with
  * the `write` scope, and takes its workspace from the key: a refused key claims nothing. A row
- * that expired, or whose request was abandoned, is taken over as if it were absent.
+ * that expired, or whose request was abandoned, is taken over as if it were absent. Under an
+ * OAuth grant the same holds of the grant: standing, with the `write` scope.
  */
-export function claimStatements(svc: Services, keyHash: string, request: Keyed) {
+export function claimStatements(svc: Services, credential: string | Credential, request: Keyed) {
   const values: ClaimValues = {
-    keyHash,
     key: request.key,
     fingerprint: request.fingerprint,
     claim: request.claim,
@@ -69,65 +72,99 @@ export function claimStatements(svc: Services, keyHash: string, request: Keyed) 
     expiresAt: request.at + ANSWER_TTL_MS,
     abandonedBefore: request.at - ABANDONED_AFTER_MS,
   }
-  const claim = claimKey(svc.db, values)
-  const row = existing(svc.db, { keyHash, key: request.key })
+  const by = typeof credential === 'string' ? { keyHash: credential } : credential
+  if ('grantId' in by) {
+    const claim = claimByGrant(svc.db, { ...values, grantId: by.grantId })
+    const row = existingByGrant(svc.db, { grantId: by.grantId, key: request.key, now: request.at })
+    return [claim, row] as [typeof claim, typeof row]
+  }
+  const claim = claimByKey(svc.db, { ...values, keyHash: by.keyHash })
+  const row = existing(svc.db, { keyHash: by.keyHash, key: request.key })
   return [claim, row] as [typeof claim, typeof row]
 }
 
-const claimKey = prepared((db, p: Placeholders<ClaimValues>) =>
+/** The columns of a new claim after its workspace, which comes from the credential. */
+const claimColumns = (p: Placeholders<ClaimValues>) => ({
+  // Bound values selected into columns, each named for its column.
+  key: sql<string>`${p('key')}`.as('key'),
+  fingerprint: sql<string>`${p('fingerprint')}`.as('fingerprint'),
+  claim: sql<string>`${p('claim')}`.as('claim'),
+  createdAt: sql<number>`${p('now')}`.as('created_at'),
+  expiresAt: sql<number>`${p('expiresAt')}`.as('expires_at'),
+  status: sql<null>`NULL`.as('status'),
+  contentType: sql<null>`NULL`.as('content_type'),
+  location: sql<null>`NULL`.as('location'),
+  body: sql<null>`NULL`.as('body'),
+})
+
+/** A claim on an expired or abandoned row takes it over; any other row stays as it is. */
+const takeOver = (p: Placeholders<ClaimValues>) => ({
+  target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
+  // excluded.*: the row this INSERT would have written; the builder has no word for it.
+  set: {
+    fingerprint: sql`excluded.fingerprint`,
+    claim: sql`excluded.claim`,
+    createdAt: sql`excluded.created_at`,
+    expiresAt: sql`excluded.expires_at`,
+    status: null,
+    contentType: null,
+    location: null,
+    body: null,
+  },
+  setWhere: or(
+    lte(idempotencyKeys.expiresAt, p('now')),
+    and(isNull(idempotencyKeys.status), lte(idempotencyKeys.createdAt, p('abandonedBefore'))),
+  ),
+})
+
+const claimByKey = prepared((db, p: Placeholders<ClaimValues & { keyHash: string }>) =>
   db
     .insert(idempotencyKeys)
     .select((qb) =>
       qb
-        .select({
-          workspaceId: apiKeys.workspaceId,
-          // Bound values selected into columns, each named for its column.
-          key: sql<string>`${p('key')}`.as('key'),
-          fingerprint: sql<string>`${p('fingerprint')}`.as('fingerprint'),
-          claim: sql<string>`${p('claim')}`.as('claim'),
-          createdAt: sql<number>`${p('now')}`.as('created_at'),
-          expiresAt: sql<number>`${p('expiresAt')}`.as('expires_at'),
-          status: sql<null>`NULL`.as('status'),
-          contentType: sql<null>`NULL`.as('content_type'),
-          location: sql<null>`NULL`.as('location'),
-          body: sql<null>`NULL`.as('body'),
-        })
+        .select({ workspaceId: apiKeys.workspaceId, ...claimColumns(p) })
         .from(apiKeys)
         .where(liveWriteKey(p('keyHash'))),
     )
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
-      // excluded.*: the row this INSERT would have written; the builder has no word for it.
-      set: {
-        fingerprint: sql`excluded.fingerprint`,
-        claim: sql`excluded.claim`,
-        createdAt: sql`excluded.created_at`,
-        expiresAt: sql`excluded.expires_at`,
-        status: null,
-        contentType: null,
-        location: null,
-        body: null,
-      },
-      setWhere: or(
-        lte(idempotencyKeys.expiresAt, p('now')),
-        and(isNull(idempotencyKeys.status), lte(idempotencyKeys.createdAt, p('abandonedBefore'))),
-      ),
-    }),
+    .onConflictDoUpdate(takeOver(p)),
 )
+
+const claimByGrant = prepared((db, p: Placeholders<ClaimValues & { grantId: string }>) =>
+  db
+    .insert(idempotencyKeys)
+    .select((qb) =>
+      qb
+        .select({ workspaceId: oauthGrants.workspaceId, ...claimColumns(p) })
+        .from(oauthGrants)
+        .where(liveWriteGrant(p('grantId'), p('now'))),
+    )
+    .onConflictDoUpdate(takeOver(p)),
+)
+
+const ROW_FIELDS = {
+  fingerprint: idempotencyKeys.fingerprint,
+  claim: idempotencyKeys.claim,
+  status: idempotencyKeys.status,
+  contentType: idempotencyKeys.contentType,
+  location: idempotencyKeys.location,
+  body: idempotencyKeys.body,
+}
 
 const existing = prepared((db, p: Placeholders<{ keyHash: string; key: string }>) =>
   db
-    .select({
-      fingerprint: idempotencyKeys.fingerprint,
-      claim: idempotencyKeys.claim,
-      status: idempotencyKeys.status,
-      contentType: idempotencyKeys.contentType,
-      location: idempotencyKeys.location,
-      body: idempotencyKeys.body,
-    })
+    .select(ROW_FIELDS)
     .from(idempotencyKeys)
     .innerJoin(apiKeys, eq(apiKeys.workspaceId, idempotencyKeys.workspaceId))
     .where(and(liveKey(p('keyHash')), eq(idempotencyKeys.key, p('key')))),
+)
+
+const existingByGrant = prepared(
+  (db, p: Placeholders<{ grantId: string; key: string; now: number }>) =>
+    db
+      .select(ROW_FIELDS)
+      .from(idempotencyKeys)
+      .innerJoin(oauthGrants, eq(oauthGrants.workspaceId, idempotencyKeys.workspaceId))
+      .where(and(liveGrant(p('grantId'), p('now')), eq(idempotencyKeys.key, p('key')))),
 )
 
 export type IdempotencyRow = ReturnType<typeof existing>['_']['result'][number]

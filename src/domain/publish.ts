@@ -102,6 +102,19 @@ export function publishFile(
   return publishContent(svc, actor, { file_id: file.fileId, ext: file.ext }, file.name, options)
 }
 
+/**
+ * Files uploaded and finalized already, by path, as a site: a new canvas titled `name`, or a new
+ * version of `canvasId`. The list's rules (paths, count, main) are the API's (createCanvas).
+ */
+export function publishItems(
+  svc: Services,
+  actor: Actor,
+  site: { items: Item[]; main?: string; name: string },
+  options: Omit<PublishInput, 'bytes' | 'filename'>,
+): Promise<Canvas> {
+  return publishContent(svc, actor, { items: site.items, main: site.main }, site.name, options)
+}
+
 async function publishContent(
   svc: Services,
   actor: Actor,
@@ -155,17 +168,25 @@ export async function readContent(
 export type StoredText =
   { kind: 'text'; text: string } | { kind: 'binary' | 'too_large'; size: number }
 
-/** A stored object as text when it is UTF-8 text of a readable size; otherwise why not. */
-export async function readStoredText(svc: Services, blobKey: string): Promise<StoredText> {
+/**
+ * A stored object as text when it is UTF-8 text of at most `limit` bytes; otherwise why not.
+ * `keepBom`: a byte order mark stays in the text (as U+FEFF), so that the text encodes back to
+ * the very bytes it came from.
+ */
+export async function readStoredText(
+  svc: Services,
+  blobKey: string,
+  { limit = MAX_READ_BYTES, keepBom = false } = {},
+): Promise<StoredText> {
   const object = await svc.bucket.get(blobKey)
   if (!object) throw new AppError('version_not_found', 'the content of this version is gone')
-  if (object.size > MAX_READ_BYTES) {
+  if (object.size > limit) {
     await object.body.cancel()
     return { kind: 'too_large', size: object.size }
   }
   const bytes = new Uint8Array(await object.arrayBuffer())
   try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: keepBom }).decode(bytes)
     if (!text.includes('\0')) return { kind: 'text', text }
   } catch {
     // Not UTF-8: binary.

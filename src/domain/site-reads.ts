@@ -68,15 +68,22 @@ export function itemNotFound(path: string, version: number) {
 }
 
 /**
- * Every file of one version in path order, with the version's main path, the canvas's title and
- * the version's time: what a version's item list, its archive and its web page are made of.
+ * Every file of one version (the latest when none is named) in path order, with the version's
+ * main path, the canvas's title and the version's time: what a version's item list, its archive,
+ * its web page and an edit are made of.
  * `actor` null: the caller has authorized the read (a web page of a canvas it may see).
  */
-async function versionFiles(svc: Services, actor: Actor | null, canvasId: string, version: number) {
+async function versionFiles(
+  svc: Services,
+  actor: Actor | null,
+  canvasId: string,
+  version?: number,
+) {
   const now = svc.now()
   const rows = await svc.db
     .select({
       title: canvases.title,
+      version: versions.version,
       created_at: versions.createdAt,
       main: versions.mainPath,
       path: versionItems.path,
@@ -89,7 +96,7 @@ async function versionFiles(svc: Services, actor: Actor | null, canvasId: string
     .from(canvases)
     .leftJoin(
       versions,
-      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, versionOf(version))),
     )
     .leftJoin(
       versionItems,
@@ -107,6 +114,7 @@ async function versionFiles(svc: Services, actor: Actor | null, canvasId: string
   }
   return {
     title: first.title,
+    version: first.version!,
     createdAt: first.created_at,
     main: first.main!,
     files: rows.map((r) => ({
@@ -129,6 +137,12 @@ export async function listVersionItems(
 ): Promise<VersionItemList> {
   const { main, files } = await versionFiles(svc, actor, canvasId, version)
   return { version, main, items: files.map(({ blobKey: _, ...item }) => item) }
+}
+
+/** Every file of the canvas's latest version, with its stored object: what an edit starts from. */
+export async function latestVersionFiles(svc: Services, actor: Actor, canvasId: string) {
+  const { version, main, files } = await versionFiles(svc, actor, canvasId)
+  return { version, main, files }
 }
 
 export type ArchiveEntry = { path: string; blobKey: string; size: number }

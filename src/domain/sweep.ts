@@ -31,6 +31,7 @@ import { newId } from '../lib/crypto'
 import type { Services } from './services'
 import { archivesOfRemovedCanvas } from './archive-store'
 import { pastBudgets } from './download-budget'
+import { sweepGrants } from './oauth-grants'
 
 // The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -54,6 +55,7 @@ export type SweepSummary = {
   shares: number
   sessions: number
   idempotency_keys: number
+  oauth_grants: number
   complete: boolean
   ms: number
 }
@@ -88,6 +90,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     shares: 0,
     sessions: 0,
     idempotency_keys: 0,
+    oauth_grants: 0,
     complete: false,
     ms: 0,
   }
@@ -100,6 +103,11 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => removeOldShares(svc, now, batch, summary),
     () => removeExpiredSessions(svc, now, batch, summary),
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
+    async () => {
+      const deleted = await sweepGrants(svc, now, batch)
+      summary.oauth_grants += deleted
+      return deleted === batch
+    },
     async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true

@@ -12,6 +12,7 @@ import {
 import type { AppEnv } from './context'
 import { access } from './access-kind'
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency'
+import { authorizeAccessToken, bearerChallenge, presentedAccessToken } from './oauth'
 
 // Who may call a route is the first step of the route itself, never a middleware mounted on a
 // prefix elsewhere: each step below carries the kind of access it grants, and the route table
@@ -61,20 +62,48 @@ export const writeKeyAccess = access(
  * 429, 403 before the request's own 400). A route that answers without authorizing is a bug, and
  * is refused as one.
  */
-export const keyInBatch = access(
+const batchedKey = createMiddleware<AppEnv>(async (c, next) => {
+  const hash = await presentedKeyHash(c)
+  const limit = keyLimit(c, hash)
+  c.set('keyCheck', { hash, limit })
+  await next()
+  if (c.var.auth) return
+  // The route ended (a thrown error is its answer by now) without judging the key: judged here,
+  // its 401, 429 or 403 takes the place of the route's answer.
+  await authorizeKey(c, hash, [], undefined, undefined, limit)
+  if (c.res.status < 400) {
+    throw new AppError('internal_error', 'the route answered without authorizing its key')
+  }
+})
+
+export const keyInBatch = access('key', batchedKey)
+
+/**
+ * The MCP endpoint's: an API key as `keyInBatch` checks it, or an OAuth access token, which is
+ * judged before the route runs (http/oauth.ts). Every 401 names where a client learns how to get
+ * a token (RFC 9728), so a chat app given only the URL can connect.
+ */
+export const keyOrToken = access(
   'key',
   createMiddleware<AppEnv>(async (c, next) => {
-    const hash = await presentedKeyHash(c)
-    const limit = keyLimit(c, hash)
-    c.set('keyCheck', { hash, limit })
-    await next()
-    if (c.var.auth) return
-    // The route ended (a thrown error is its answer by now) without judging the key: judged here,
-    // its 401, 429 or 403 takes the place of the route's answer.
-    await authorizeKey(c, hash, [], undefined, undefined, limit)
-    if (c.res.status < 400) {
-      throw new AppError('internal_error', 'the route answered without authorizing its key')
+    const token = presentedAccessToken(c)
+    try {
+      if (token === null) {
+        await batchedKey(c, next)
+      } else {
+        await authorizeAccessToken(c, token)
+        await next()
+        c.header('Cache-Control', 'no-store')
+      }
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err
+      const presented = c.req.header('Authorization') !== undefined
+      throw new AppError(err.code, err.message, {
+        ...err.headers,
+        'WWW-Authenticate': bearerChallenge(c, presented),
+      })
     }
+    if (c.res.status === 401) c.res.headers.set('WWW-Authenticate', bearerChallenge(c, true))
   }),
 )
 

@@ -18,6 +18,11 @@ export type AppEnv = {
     keyCheck?: { hash: string; limit: Promise<boolean> }
     /** Set by a route whose answer must not be replayed for a whole day (http/idempotency). */
     keepAnswerMs?: number
+    /**
+     * An origin this page's form may send the browser to besides this one (the consent page:
+     * the app its answer redirects to, which Chromium checks against form-action).
+     */
+    formAction?: string
   }
 }
 

@@ -23,7 +23,7 @@ export type Operation = {
   summary: string
   description?: string
   operationId: string
-  security: Record<string, never[]>[]
+  security: Record<string, string[]>[]
   parameters?: Parameter[]
   requestBody?: { required: boolean; content: Record<string, { schema: Json }> }
   responses: Record<
@@ -74,6 +74,11 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   Health: responses.health,
   Unhealthy: responses.unhealthy,
   Error: responses.error,
+  ResourceMetadata: responses.resourceMetadata,
+  ServerMetadata: responses.serverMetadata,
+  Tokens: responses.tokens,
+  RegisteredClient: responses.registeredClient,
+  OAuthError: responses.oauthError,
 }
 
 export type DocumentedRoute = { method: string; path: string; doc: RouteDoc; parts: RequestPart[] }
@@ -145,6 +150,24 @@ export function openApiDocument(routes: Route[]) {
           description: 'An API key (`svc_...`), created on the Settings page.',
         },
         session: { type: 'apiKey', in: 'cookie', name: 'canvas_session' },
+        oauth: {
+          type: 'oauth2',
+          description:
+            'An access token a chat app got with a person’s approval (authorization code with ' +
+            'PKCE S256; clients register at /oauth/register or use a metadata document URL as ' +
+            'client_id).',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: {
+                'canvas:read': 'List and read canvases',
+                'canvas:write': 'Publish, change, share and delete canvases (includes reading)',
+              },
+            },
+          },
+        },
       },
     },
   }
@@ -200,10 +223,19 @@ function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json)
       : undefined
     answers[status] = { description: answer.description, headers, content }
   }
-  for (const [status, codes] of errorsByStatus(route)) {
-    answers[status] = {
-      description: codes.map((code) => `\`${code}\``).join(', '),
-      content: { 'application/json': { schema: ref(responses.error) } },
+  if (doc.oauthErrors) {
+    for (const [status, description] of Object.entries(doc.oauthErrors)) {
+      answers[status] = {
+        description,
+        content: { 'application/json': { schema: ref(responses.oauthError) } },
+      }
+    }
+  } else {
+    for (const [status, codes] of errorsByStatus(route)) {
+      answers[status] = {
+        description: codes.map((code) => `\`${code}\``).join(', '),
+        content: { 'application/json': { schema: ref(responses.error) } },
+      }
     }
   }
   return {
@@ -211,7 +243,7 @@ function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json)
     summary: doc.summary,
     description: doc.description,
     operationId: operationId(route),
-    security: SECURITY[doc.auth],
+    security: doc.token ? [{ apiKey: [] }, { oauth: ['canvas:read'] }] : SECURITY[doc.auth],
     parameters: parameters.length ? parameters : undefined,
     requestBody: body ? requestBody(body) : undefined,
     responses: answers,

@@ -17,6 +17,7 @@ export type Tag =
   | 'Webhooks'
   | 'Web session'
   | 'Agents'
+  | 'OAuth'
   | 'Service'
 
 export type Answer = {
@@ -35,9 +36,16 @@ export type RouteDoc = {
   tag: Tag
   /** `key`: a Bearer API key; `session`: the web session cookie; `none`: public. */
   auth: 'key' | 'session' | 'none'
+  /** With `key`: an OAuth access token is taken as well (the MCP endpoint). */
+  token?: true
   responses: Record<number, Answer>
   /** Error codes this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[]
+  /**
+   * A route of the OAuth protocol (token, registration) answers its errors in OAuth's own form,
+   * `{error, error_description}`, not the envelope: their descriptions by status.
+   */
+  oauthErrors?: Record<number, string>
   /** Request headers the route reads. */
   headers?: { name: string; description: string }[]
 }

@@ -5,6 +5,7 @@ import { queueEvents } from '../domain/webhook-events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session, database } from '../storage/db'
 import { afterResponse, type AppEnv } from './context'
+import { OAUTH_API_PATHS } from './oauth'
 
 /**
  * Each request runs its D1 queries in a session (read replication): from the bookmark the client
@@ -39,7 +40,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   // A browser sends no header of its own: after a write it gets the cookie, so the page it is
   // sent to next reads that write. Five minutes is far longer than a replica lags.
   const path = c.req.path
-  const api = path.startsWith('/v1/') || path === '/mcp'
+  const api = path.startsWith('/v1/') || path === '/mcp' || OAUTH_API_PATHS.includes(path)
   const wrote = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400
   if (!api && wrote) {
     setCookie(c, BOOKMARK_COOKIE, bookmark, {

@@ -105,3 +105,10 @@ export function itemListProblem(paths: string[], quote = quoted): ListProblem | 
 }
 
 const ONE_FILE = 'are one name where case or Unicode normalization is ignored (macOS, Windows)'
+
+/**
+ * What a folder published as a site leaves behind: hidden files and folders (a name starting with
+ * a dot: .git, .env, .DS_Store) and installed packages. The web app's folder drop follows it, the
+ * rule `svc push` follows without `--all`.
+ */
+export const isLeftOut = (name: string) => name.startsWith('.') || name === 'node_modules'

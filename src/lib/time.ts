@@ -26,6 +26,18 @@ export function ago(isoTime: string, now = Date.now()): string {
 const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')
 
 /**
+ * A moment as a date people read the same way everywhere: "26 Nov 2026, 04:33 UTC". A web page
+ * is drawn by a server that knows no reader's time zone, so it says which one it uses.
+ */
+export function calendar(isoTime: string, withTime = true): string {
+  const d = new Date(isoTime)
+  if (Number.isNaN(d.getTime())) return isoTime
+  const date = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
+  if (!withTime) return date
+  return `${date}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`
+}
+
+/**
  * A moment on the wall clock of the local time zone (the process's, `TZ`: on a person's machine,
  * theirs), with its day unless that is today: "14:02", "14:02 tomorrow", "09:15 yesterday",
  * "14:02 on 30 Nov", "14:02 on 30 Nov 2027". The web's local time is the browser's, not the

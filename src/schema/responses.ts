@@ -234,3 +234,48 @@ export type Key = z.output<typeof key>
 export type Webhook = z.output<typeof webhook>
 export type Delivery = z.output<typeof delivery>
 export type ErrorEnvelope = z.output<typeof error>
+
+// OAuth (README: Connecting chat apps): the two discovery documents, and the error form of the
+// token and registration endpoints, which is OAuth's own rather than the envelope above.
+
+export const resourceMetadata = z.object({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  bearer_methods_supported: z.array(z.string()),
+  resource_name: z.string(),
+  resource_documentation: z.string(),
+})
+
+export const serverMetadata = z.looseObject({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  registration_endpoint: z.string(),
+  revocation_endpoint: z.string(),
+  scopes_supported: z.array(z.string()),
+  response_types_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  client_id_metadata_document_supported: z.boolean(),
+})
+
+export const tokens = z.object({
+  access_token: z.string(),
+  token_type: z.string(),
+  expires_in: count,
+  refresh_token: z.optional(z.string()),
+  scope: z.string(),
+})
+
+export const registeredClient = z.looseObject({
+  client_id: z.string(),
+  redirect_uris: z.array(z.string()),
+  client_name: z.optional(z.string()),
+  token_endpoint_auth_method: z.string(),
+})
+
+export const oauthError = z.object({
+  error: z.string(),
+  error_description: z.optional(z.string()),
+})

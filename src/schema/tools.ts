@@ -190,4 +190,36 @@ export const revokeSharesInput = z.strictObject({
   ...once,
 })
 
+/** The most replacements one edit_canvas call may make: each is a pass over the whole text. */
+export const MAX_EDITS = 50
+
+export const editCanvasInput = z.strictObject({
+  canvas_id: canvasId,
+  edits: says(
+    z
+      .array(
+        z.strictObject({
+          old: says(
+            z.string().check(z.minLength(1, 'must not be empty')),
+            'The exact text to replace, as it stands once the edits before this one are made. ' +
+              'It must occur exactly once: include enough of the text around it.',
+          ),
+          new: says(z.string(), 'The text that takes its place (empty to delete it).'),
+        }),
+      )
+      .check(
+        z.minLength(1, 'must hold at least one edit'),
+        z.maxLength(MAX_EDITS, `must hold at most ${MAX_EDITS} edits`),
+      ),
+    'Literal replacements (no patterns), applied in order, each to the result of the one before.',
+  ),
+  path: z.optional(
+    says(
+      itemPathLookup,
+      'For a site: the file to edit (such as css/site.css); its main file when left out.',
+    ),
+  ),
+  ...once,
+})
+
 export const noInput = z.strictObject({})

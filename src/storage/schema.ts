@@ -312,6 +312,53 @@ export const downloadBudgets = sqliteTable(
   ],
 )
 
+// A chat app (an OAuth client) a person connected to their workspace. Its tokens are the OAuth
+// library's, kept hashed in KV; KV is eventually consistent across locations, so this row, not
+// KV, says whether the connection still stands: every token is checked against it, and revoking
+// sets revoked_at here first. grant_id is the library's own id of the grant; scopes are the API's
+// (`read`, `read,write`). expires_at moves forward on every refresh (an idle connection ends).
+export const oauthGrants = sqliteTable(
+  'oauth_grants',
+  {
+    grantId: text('grant_id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    clientName: text('client_name').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    scopes: text('scopes').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [
+    index('oauth_grants_user_idx').on(t.userId, t.createdAt),
+    index('oauth_grants_expires_idx').on(t.expiresAt),
+  ],
+)
+
+// The secrets of a grant that work once (its authorization code, each refresh token), by SHA-256.
+// The token endpoint claims one here, atomically, before the library sees it: a second use is
+// known at once wherever it arrives, and ends the grant.
+export const oauthSecrets = sqliteTable(
+  'oauth_secrets',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    grantId: text('grant_id')
+      .notNull()
+      .references(() => oauthGrants.grantId, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['code', 'refresh'] }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [index('oauth_secrets_grant_idx').on(t.grantId)],
+)
+
 // A workspace's webhooks (README: Webhooks): where its events are sent, which ones, and the secret
 // that signs them, encrypted under WEBHOOK_ENCRYPTION_KEY (it must be recovered to sign, so it
 // cannot be hashed like an API key; encrypted, a copy of the database alone forges nothing).

@@ -26,12 +26,16 @@ canvasActions.post(
     const { svc, session, form } = c.var
     const actor = sessionActor(session)
     const canvasId = c.req.valid('param').id
+    // The message shows beside the button that was used: on the canvas's row of the dashboard,
+    // or over the actions of the canvas's page.
+    const at = form.get('back') === 'dashboard' ? `canvas-${canvasId}` : 'actions'
     switch (c.req.param('action')) {
       case 'permanent': {
         const canvas = await makePermanent(svc, actor, canvasId)
         await setFlash(c, {
           tone: 'ok',
           text: `${quoted(canvas.title)} is permanent: it will not expire.`,
+          at,
         })
         break
       }
@@ -42,13 +46,13 @@ canvasActions.post(
           canvas.visibility === 'public'
             ? `${quoted(canvas.title)} is public: anyone with its address can see it.`
             : `${quoted(canvas.title)} is private: only you, and your share links, show it.`
-        await setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text, at })
         break
       }
       case 'unshare': {
         const count = await revokeShares(svc, actor, canvasId)
         const text = `Revoked ${count} share ${count === 1 ? 'link' : 'links'}: none opens any more.`
-        await setFlash(c, { tone: 'ok', text })
+        await setFlash(c, { tone: 'ok', text, at: 'share' })
         return c.redirect(`/c/${canvasId}#share`)
       }
       case 'delete': {
@@ -80,6 +84,7 @@ canvasActions.post(
         tone: 'ok',
         text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
         copy: [{ label: 'The link', value: url }],
+        at: 'share',
       })
       return c.redirect(`/c/${canvasId}#share`)
     } catch (err) {
@@ -89,7 +94,8 @@ canvasActions.post(
       if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
       const { password: _, ...values } = fields
       const status = err.status as 400 | 404 | 409
-      return ownerPage(c, session, view, { values, error: shareFormError(err.message), status })
+      const error = shareFormError(err, fields.token, view.canvas.version)
+      return ownerPage(c, session, view, { values, error, status })
     }
   },
 )
@@ -110,11 +116,12 @@ canvasActions.post(
       await setFlash(c, {
         tone: 'ok',
         text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,
+        at: 'share',
       })
     } catch (err) {
       // Revoked already (another tab): the page as it would be anyway, saying so.
       if (!(err instanceof AppError) || err.code !== 'share_not_found') throw err
-      await setFlash(c, { tone: 'ok', text: 'That link was revoked already.' })
+      await setFlash(c, { tone: 'ok', text: 'That link was revoked already.', at: 'share' })
     }
     return c.redirect(`/c/${canvasId}#share`)
   },
@@ -151,9 +158,20 @@ const SHARE_LABELS: Record<string, string> = {
   token: 'The link name',
 }
 
-/** "max_views: must be at most 1000000" → "The view limit must be at most 1000000." */
-function shareFormError(message: string) {
-  const sentence = message.replace(
+/**
+ * Why the share form was refused, as a sentence about its fields: "max_views: must be at most
+ * 1000000" → "The view limit must be at most 1000000."; a name taken or a version the canvas does
+ * not have, with what to do instead.
+ */
+function shareFormError(err: AppError, token: string | undefined, current: number) {
+  if (err.code === 'share_token_taken') {
+    return `The link name “${token}” is taken: choose another, or leave it empty for a random one.`
+  }
+  if (err.code === 'version_not_found') {
+    const has = current === 1 ? 'only version 1' : `versions 1 to ${current}`
+    return `That version does not exist: this canvas has ${has}.`
+  }
+  const sentence = err.message.replace(
     /^(\w+): /,
     (_, name: string) => `${SHARE_LABELS[name] ?? name} `,
   )

@@ -13,11 +13,11 @@ import { chargeDownload } from '../domain/download-budget'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
-import { ownerPage, pickVersion } from './owner-page'
+import { ownerPage, ownerVersionParts, pickVersion } from './owner-page'
 import { changesFrameUrl, frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
 import { DIFF_VIEWS, DiffPage, type DiffView } from './pages/diff'
-import { Viewer } from './pages/viewer'
+import { FullView, Viewer } from './pages/viewer'
 import { csrfToken, signedIn } from './session'
 
 // /c/:id: one canvas. Its owner gets its page, with every tool; anyone sees it while it is public,
@@ -45,12 +45,52 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
       ext={canvas.ext}
       frameSrc={frame.src}
       version={canvas.version}
-      facts={['public']}
+      facts={[{ text: 'public', class: 'public' }]}
       downloadHref={`/c/${canvasId}/download`}
+      fullHref={`/c/${canvasId}/full`}
       live={await liveUrl(svc, origin, canvasId, grant)}
       og={{ title: canvas.title, type: 'article' }}
     />,
   )
+})
+
+// The content alone, filling the window: the owner's at the version asked for, anyone else's
+// while the canvas is public, at its latest. It follows new versions when it shows the latest.
+// Content withdrawn (a session ended, a canvas made private, deleted or expired) is refused here
+// at once, not sent on to log in: the page is opened from the canvas's own.
+canvas.get('/:id/full', checkedBy('viewer'), params(canvasInPath), async (c) => {
+  const { svc, session } = c.var
+  const canvasId = c.req.valid('param').id
+  const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
+  if (!view) throw new AppError('canvas_not_found', 'canvas not found')
+  const { canvas } = view
+  const owner = view.isOwner && session
+  const grant = owner
+    ? ({ kind: 'owner', sessionId: session.sessionId } as const)
+    : ({ kind: 'public' } as const)
+  const version = owner ? pickVersion(c.req.query('v'), canvas.version) : canvas.version
+  const origin = requestOrigin(c)
+  const frame = await frameUrls(svc, origin, { canvasId, version, grant })
+  const follows = version === canvas.version
+  return c.html(
+    <FullView
+      title={canvas.title}
+      rendererId={canvas.renderer_id}
+      ext={canvas.ext}
+      frameSrc={frame.src}
+      version={version}
+      live={follows ? await liveUrl(svc, origin, canvasId, grant) : undefined}
+      og={owner ? undefined : { title: canvas.title, type: 'article' }}
+    />,
+  )
+})
+
+// The parts of the owner's page that name versions (its script fetches them as a version lands).
+canvas.get('/:id/parts', signedIn, params(canvasInPath), async (c) => {
+  const { svc, session } = c.var
+  const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
+  if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+  return ownerVersionParts(c, session, view)
 })
 
 // A download may be a site's whole version as a zip, streamed through the Worker: bounded per client.
@@ -136,16 +176,21 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
 canvas.route('/', canvasActions)
 
 /**
- * A version the canvas has: 400 for what cannot be one, 404 for one it does not have (a canvas's
- * versions are 1 to its current one: they never skip).
+ * A version the canvas has (its versions are 1 to its current one: they never skip): 400 for
+ * what cannot be one, 404 for one it does not have, each said as the page's reader would.
  */
-function versionParam(raw: string | undefined, current: number, name: string) {
+function versionParam(raw: string | undefined, current: number, name: 'from' | 'to') {
+  const which = name === 'from' ? 'The version to compare from' : 'The version to compare with'
   if (!/^[1-9]\d{0,8}$/.test(raw ?? '')) {
-    throw new AppError('invalid_request', `${name}: must be a version number`)
+    throw new AppError('invalid_request', `${which} must be a version number, such as 1.`)
   }
   const wanted = Number(raw)
   if (wanted > current) {
-    throw new AppError('version_not_found', `${name}: the canvas has no such version`)
+    const has = current === 1 ? 'only version 1' : `versions 1 to ${current}`
+    throw new AppError(
+      'version_not_found',
+      `There is no version ${wanted}: this canvas has ${has}.`,
+    )
   }
   return wanted
 }

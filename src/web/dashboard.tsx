@@ -7,11 +7,12 @@ import { MAX_SEARCH_LENGTH, recentCanvases } from '../domain/canvas-search'
 import { sessionActor } from '../domain/users'
 import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
+import { Landing } from './pages/landing'
 import { csrfToken } from './session'
 
 // The home page: a signed-in person's canvases, most recently changed first, searched, filtered
-// and paged, with a file drop to publish; anyone else is sent to log in (or, on a server nobody
-// has signed up to yet, to sign up).
+// and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
+// server nobody has signed up to yet sends its first visitor to sign up).
 export const dashboard = new Hono<AppEnv>()
 
 const PAGE_SIZE = 20
@@ -19,7 +20,10 @@ const PAGE_SIZE = 20
 dashboard.get('/', checkedBy('page'), async (c) => {
   const svc = c.var.svc
   const session = c.var.session
-  if (!session) return c.redirect((await hasAnyUser(svc)) ? '/login' : '/signup')
+  if (!session) {
+    if (!(await hasAnyUser(svc))) return c.redirect('/signup')
+    return c.html(<Landing signupOpen={svc.settings.signupOpen} />)
+  }
   const page = Math.max(1, Math.min(100_000, Number(c.req.query('page')) || 1))
   // Filters are links a person edits: one that does not pass the API's rule is simply dropped.
   const ext = c.req.query('type')?.toLowerCase().replace(/^\./, '')
@@ -43,7 +47,11 @@ dashboard.get('/', checkedBy('page'), async (c) => {
       page={page}
       hasMore={canvases.length > PAGE_SIZE}
       flash={await takeFlash(c, { svc, session })}
-      limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
+      limits={{
+        direct: svc.settings.maxDirectUploadBytes,
+        file: svc.settings.maxFileBytes,
+        siteItems: svc.settings.maxSiteItems,
+      }}
     />,
   )
 })

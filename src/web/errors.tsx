@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import { requestId, type AppEnv } from '../http/context'
 import type { AppError } from '../lib/errors'
-import { ErrorPage } from './pages/error'
+import { ErrorPage, type Back } from './pages/error'
+import { forPeople } from './people'
 
 const TITLES: Partial<Record<string, string>> = {
   canvas_not_found: 'Canvas not found',
@@ -24,15 +25,19 @@ const MESSAGES: Partial<Record<string, string>> = {
   not_found: 'There is nothing at this address.',
 }
 
-/** Errors on web pages are pages too, with the same status as the API would give. */
+/**
+ * Errors on web pages are pages too, with the same status as the API would give, said to a person,
+ * with a way back: to the canvas a page of it was about, else home.
+ */
 export function errorPage(c: Context<AppEnv>, error: AppError) {
   const session = c.get('session')
   const page = (
     <ErrorPage
       status={error.status}
       title={TITLES[error.code] ?? 'Something went wrong'}
-      message={MESSAGES[error.code] ?? error.message}
+      message={MESSAGES[error.code] ?? forPeople(error.message)}
       user={session?.user}
+      back={backTo(c.req.path, error.code, Boolean(session))}
     />
   )
   return c.html(page, error.status, {
@@ -40,4 +45,11 @@ export function errorPage(c: Context<AppEnv>, error: AppError) {
     'Cache-Control': 'no-store',
     'X-Request-Id': requestId(c),
   })
+}
+
+/** A page of a canvas (its changes, its delete) leads back to the canvas, while it is there. */
+function backTo(path: string, code: string, signedIn: boolean): Back | undefined {
+  const canvas = /^\/c\/([A-Za-z0-9]{1,64})\/./.exec(path)
+  if (!canvas || code === 'canvas_not_found' || !signedIn) return undefined
+  return { href: `/c/${canvas[1]}`, label: 'Back to the canvas' }
 }

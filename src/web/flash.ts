@@ -19,6 +19,11 @@ const FLASH_COOKIE = 'canvas_flash'
 const flashShape = z.object({
   tone: z.enum(['ok', 'error']),
   text: z.string().check(z.maxLength(400)),
+  /**
+   * The id of what the action was about (`share`, `canvas-<id>`): the page shows the message
+   * there, where the redirect's fragment has brought the eye, rather than at its top.
+   */
+  at: z.optional(z.string().check(z.regex(/^[a-z]+(-[A-Za-z0-9]{1,64})?$/))),
   copy: z.optional(
     z
       .array(
@@ -29,8 +34,6 @@ const flashShape = z.object({
       )
       .check(z.maxLength(3)),
   ),
-  /** The part of the page it is about, when not the page's first (Settings: its webhooks). */
-  section: z.optional(z.enum(['webhooks'])),
 })
 
 export type Flash = z.infer<typeof flashShape>

@@ -27,7 +27,25 @@ export function sentence(error: Parameters<typeof validationError>[0]) {
   return `${validationError(error).message.replace(/^(\w+)(\.\d+)?: /, 'The $1 ')}.`
 }
 
-/** Only local paths: `next` must never send someone to another site after login. */
+// Any origin will do: a path that stays on it stays on ours.
+const HERE = 'https://here.invalid'
+
+/**
+ * Only this site's own addresses: `next` must never send someone to another site after login. It
+ * is read as a browser would read it from a Location header (where `//host`, `/\host` and a tab
+ * inside `/<tab>/host` all lead elsewhere), and kept only if it stays on this origin; what
+ * comes back is its path and query as parsed, so what was checked is what is followed.
+ */
 export function safeNext(next: string | undefined) {
-  return next && /^\/(?!\/)[\w\-./?=&%#]*$/.test(next) && !next.startsWith('/\\') ? next : undefined
+  if (!next?.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next)) return undefined
+  let url: URL
+  try {
+    url = new URL(next, HERE)
+  } catch {
+    return undefined
+  }
+  if (url.origin !== HERE || !url.pathname.startsWith('/') || url.pathname.startsWith('//')) {
+    return undefined
+  }
+  return url.pathname + url.search
 }

@@ -1,4 +1,6 @@
 import { Hono } from 'hono'
+import { AppError } from '../lib/errors'
+import { forPeople } from './people'
 import { sameOrigin } from '../http/auth'
 import type { AppEnv } from '../http/context'
 import { auth } from './auth'
@@ -8,15 +10,22 @@ import { FRAME_PATH, LIVE_PATH } from './frame-links'
 import { frames } from './frames'
 import { pageHeaders } from './headers'
 import { live } from './live'
+import { consent } from './oauth'
 import { loadSession } from './session'
 import { settings } from './settings'
 import { share } from './share'
 import { docs } from './docs'
+import { favicon } from './favicon'
 import { upload } from './upload'
 import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
-export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finish']
+export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finalize', '/upload/finish']
+
+/** An error of those routes as the script shows it to a person: in a person's words. */
+export function forThePage(err: unknown): unknown {
+  return err instanceof AppError ? new AppError(err.code, forPeople(err.message), err.headers) : err
+}
 
 // The web app: server-rendered pages that work without JavaScript, one sub-app per area. Forms
 // post back to their own pages; every post must come from our own origin, and a signed-in post
@@ -27,11 +36,13 @@ export function webApp(describe: () => OpenApiDocument) {
   // Frames are documents of user content, not pages: none of the page middleware applies.
   web.route(FRAME_PATH, frames)
   web.route(LIVE_PATH, live)
+  web.route('/', favicon)
 
   web.use('*', pageHeaders, loadSession, sameOrigin)
   web.route('/', auth)
   web.route('/', dashboard)
   web.route('/settings', settings)
+  web.route('/oauth', consent)
   web.route('/c', canvas)
   web.route('/upload', upload)
   web.route('/s', share)

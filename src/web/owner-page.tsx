@@ -4,9 +4,10 @@ import type { findViewable } from '../domain/canvas-reads'
 import { listShares } from '../domain/shares'
 import { versionItemList } from '../domain/site-reads'
 import { sessionActor, type SessionInfo } from '../domain/users'
+import type { Services } from '../domain/services'
 import { takeFlash } from './flash'
 import { frameUrls, liveUrl } from './frame-links'
-import { CanvasPage } from './pages/canvas-page'
+import { CanvasPage, VersionParts } from './pages/canvas-page'
 import type { ShareDraft } from './pages/share-dialog'
 import { csrfToken } from './session'
 
@@ -23,43 +24,78 @@ export async function ownerPage<E extends AppEnv>(
   draft?: ShareDraft,
 ) {
   const { svc } = c.var
-  const { canvas, versions } = view
+  const { canvas } = view
   const shown = pickVersion(c.req.query('v'), canvas.version)
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
-  const [frame, live, shares, csrf, site] = await Promise.all([
-    frameUrls(svc, origin, { canvasId: canvas.canvas_id, version: shown, grant }),
+  const [parts, live, shares, csrf] = await Promise.all([
+    versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     listShares(svc, sessionActor(session), canvas.canvas_id),
     csrfToken(svc, session),
-    versionItemList(svc, canvas.canvas_id, shown),
   ])
   return c.html(
     <CanvasPage
+      {...parts}
       title={canvas.title}
       rendererId={canvas.renderer_id}
       ext={canvas.ext}
-      frameSrc={frame.src}
       user={session.user}
       csrf={csrf}
-      canvas={canvas}
-      shown={shown}
-      versions={versions}
-      textual={TEXT_RENDERERS.has(canvas.renderer_id) || canvas.ext === 'svg'}
       shares={shares}
       origin={origin}
       flash={draft ? undefined : await takeFlash(c, { svc, session })}
       shareDraft={draft}
-      limits={{ direct: svc.settings.maxDirectUploadBytes, file: svc.settings.maxFileBytes }}
+      limits={{
+        direct: svc.settings.maxDirectUploadBytes,
+        file: svc.settings.maxFileBytes,
+        siteItems: svc.settings.maxSiteItems,
+      }}
       live={live}
-      site={site.files.length > 1 ? { ...site, base: frame.site } : undefined}
     />,
     draft?.status ?? 200,
   )
 }
 
-/** The version asked for in `?v=`, if the canvas has it; else the current one. */
+/**
+ * The parts of the owner's page that name versions, showing the version in `?v=` (else the
+ * current one): what the page's script puts in place when a new version lands, so the page says
+ * what it shows. Never the message of an action (it stays for the next page).
+ */
+export async function ownerVersionParts<E extends AppEnv>(
+  c: Context<E>,
+  session: SessionInfo,
+  view: Viewable,
+) {
+  const shown = pickVersion(c.req.query('v'), view.canvas.version)
+  const parts = await versionParts(c.var.svc, requestOrigin(c), session, view, shown)
+  return c.html(<VersionParts {...parts} />)
+}
+
+async function versionParts(
+  svc: Services,
+  origin: string,
+  session: SessionInfo,
+  view: Viewable,
+  shown: number,
+) {
+  const { canvas, versions } = view
+  const grant = { kind: 'owner', sessionId: session.sessionId } as const
+  const [frame, site] = await Promise.all([
+    frameUrls(svc, origin, { canvasId: canvas.canvas_id, version: shown, grant }),
+    versionItemList(svc, canvas.canvas_id, shown),
+  ])
+  return {
+    canvas,
+    shown,
+    versions,
+    frameSrc: frame.src,
+    textual: TEXT_RENDERERS.has(canvas.renderer_id) || canvas.ext === 'svg',
+    site: site.files.length > 1 ? { ...site, base: frame.site } : undefined,
+  }
+}
+
 /** The version asked for, if the canvas has it (its versions are 1 to the current), else the current. */
 export function pickVersion(raw: string | undefined, current: number) {
   const wanted = Number(raw)

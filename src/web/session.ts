@@ -34,8 +34,11 @@ export const signedIn = access(
   createMiddleware<SignedInEnv>(async (c, next) => {
     // The one place the type's promise is kept: SignedInEnv says the session is there.
     if (!(c.var as AppEnv['Variables']).session) {
-      const path = new URL(c.req.url).pathname
-      const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(path)}` : '/login'
+      // The whole address comes back after login, query included: an app's authorization request
+      // is all in its query (/oauth/authorize).
+      const url = new URL(c.req.url)
+      const back = url.pathname + url.search
+      const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(back)}` : '/login'
       return c.redirect(login)
     }
     await next()

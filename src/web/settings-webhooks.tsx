@@ -39,7 +39,7 @@ export function webhookForms(render: Render) {
       tone: 'ok',
       text: 'The webhook was added. Copy its signing secret now: it is not shown again.',
       copy: [{ label: 'Signing secret', value: created.secret }],
-      section: 'webhooks',
+      at: 'webhooks',
     })
     return c.redirect('/settings#webhooks')
   })
@@ -56,7 +56,7 @@ export function webhookForms(render: Render) {
         if (!(err instanceof AppError)) throw err
       }
     }
-    await setFlash(c, { tone: 'ok', text, section: 'webhooks' })
+    await setFlash(c, { tone: 'ok', text, at: 'webhooks' })
     return c.redirect('/settings#webhooks')
   })
 

@@ -2,8 +2,10 @@ import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../http/context'
 import { createKeyBody, id as idSchema } from '../schema/requests'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
+import { listConnectedApps, revokeConnectedApp } from '../domain/oauth-grants'
 import { workspaceUsage } from '../domain/usage'
 import { webhooksWithDeliveries } from '../domain/webhooks'
+import { forgetGrants } from '../http/oauth'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { quoted, setFlash, takeFlash } from './flash'
@@ -12,7 +14,7 @@ import { Settings } from './pages/settings'
 import { checkedForm, csrfToken, signedIn } from './session'
 import { webhookForms } from './settings-webhooks'
 
-// /settings: the workspace's usage, its API keys and its webhooks.
+// /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
 
 settings.get('/', signedIn, async (c) => renderSettings(c))
@@ -64,6 +66,25 @@ settings.post('/keys/:keyId/revoke', signedIn, checkedForm, async (c) => {
   return c.redirect('/settings')
 })
 
+settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
+  const grantId = c.req.param('grantId')
+  // Disconnecting an app that is gone already leaves the page as it would be anyway, and says so.
+  let text = 'That app was disconnected already.'
+  if (/^[A-Za-z0-9_-]{1,64}$/.test(grantId)) {
+    try {
+      const actor = sessionActor(c.var.session)
+      const name = await revokeConnectedApp(c.var.svc, actor, grantId)
+      // Ended in D1 at once, for every request anywhere; its tokens leave KV after the response.
+      forgetGrants(c, [{ grantId, userId: actor.userId }])
+      text = `${quoted(name)} is disconnected: its access ends now.`
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err
+    }
+  }
+  await setFlash(c, { tone: 'ok', text })
+  return c.redirect('/settings')
+})
+
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
   extra: { error?: string; webhookError?: string } = {},
@@ -71,8 +92,9 @@ async function renderSettings<E extends SignedInEnv>(
 ) {
   const { svc, session } = c.var
   const actor = sessionActor(session)
-  const [keys, usage, webhooks] = await Promise.all([
+  const [keys, apps, usage, webhooks] = await Promise.all([
     listKeys(svc, actor),
+    listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
     webhooksWithDeliveries(svc, actor),
   ])
@@ -81,6 +103,7 @@ async function renderSettings<E extends SignedInEnv>(
       user={session.user}
       csrf={await csrfToken(svc, session)}
       keys={keys}
+      apps={apps}
       usage={usage}
       webhooks={webhooks}
       flash={await takeFlash(c, c.var)}

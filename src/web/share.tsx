@@ -10,7 +10,7 @@ import { readForm } from './forms'
 import { OpenSharePage } from './pages/open-share'
 import { PasswordPage } from './pages/password'
 import { relative } from '../lib/time'
-import { Viewer } from './pages/viewer'
+import { FullView, Viewer, type Fact } from './pages/viewer'
 import { grantView, hasView } from './view-ticket'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
@@ -21,33 +21,45 @@ export const share = new Hono<AppEnv>()
 
 share.use('*', limitByIp('PUBLIC_LIMITER'))
 
-share.get('/:token', checkedBy('share'), async (c) => {
+share.get('/:token', checkedBy('share'), (c) => sharePage(c, false))
+share.post('/:token', checkedBy('share'), (c) => openShare(c, false))
+// The content alone, filling the window: the same link, the same checks, its password form and
+// Open button on this path too, so that they lead back to it.
+share.get('/:token/full', checkedBy('share'), (c) => sharePage(c, true))
+share.post('/:token/full', checkedBy('share'), (c) => openShare(c, true))
+
+/** The link's own path, or its full-page view's. */
+const pathOf = (token: string, full: boolean) => (full ? `/s/${token}/full` : `/s/${token}`)
+
+async function sharePage(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
-  if (await hasView(c, token)) return viewer(c, token, await reopenShareContent(c.var.svc, token))
-  const opened = await withPasswordPage(c, token, () =>
+  if (await hasView(c, token)) {
+    return viewer(c, token, await reopenShareContent(c.var.svc, token), full)
+  }
+  const opened = await withPasswordPage(c, pathOf(token, full), () =>
     openShareContent(c.var.svc, { token, requested: false }),
   )
   if (opened instanceof Response) return opened
   if (!opened.counted) {
     return c.html(
       <OpenSharePage
-        token={token}
+        action={pathOf(token, full)}
         title={opened.title}
         viewsLeft={opened.viewsLeft ?? 0}
-        facts={shareFacts({ ...opened, viewsLeft: null })}
+        facts={shareFacts({ ...opened, viewsLeft: null }).map((f) => f.text)}
       />,
     )
   }
-  return viewer(c, token, opened)
-})
+  return viewer(c, token, opened, full)
+}
 
-share.post('/:token', checkedBy('share'), async (c) => {
+async function openShare(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   const form = await readForm(c)
   const password = form.get('password') ?? undefined
-  const opened = await withPasswordPage(c, token, () =>
+  const opened = await withPasswordPage(c, pathOf(token, full), () =>
     openShareContent(c.var.svc, {
       token,
       password,
@@ -57,8 +69,8 @@ share.post('/:token', checkedBy('share'), async (c) => {
   )
   if (opened instanceof Response) return opened
   await grantView(c, token, opened.limited)
-  return c.redirect(`/s/${token}`, 303)
-})
+  return c.redirect(pathOf(token, full), 303)
+}
 
 const tokenOf = (c: Context<AppEnv>) => {
   const raw = c.req.param('token') ?? ''
@@ -67,10 +79,13 @@ const tokenOf = (c: Context<AppEnv>) => {
 
 type Opened = Awaited<ReturnType<typeof openShareContent>>
 
-/** The link opened by `open`, or its password form when the password is missing or wrong. */
+/**
+ * The link opened by `open`, or its password form (posting to `action`) when the password is
+ * missing or wrong.
+ */
 async function withPasswordPage(
   c: Context<AppEnv>,
-  token: string,
+  action: string,
   open: () => Promise<Opened>,
 ): Promise<Opened | Response> {
   try {
@@ -81,14 +96,14 @@ async function withPasswordPage(
       (err.code === 'share_password_required' || err.code === 'share_password_invalid')
     ) {
       const error = err.code === 'share_password_invalid' ? 'Wrong password. Try again.' : undefined
-      return c.html(<PasswordPage token={token} error={error} />, err.status)
+      return c.html(<PasswordPage action={action} error={error} />, err.status)
     }
     throw err
   }
 }
 
 /** The viewer without owner actions, for a view that was counted (or is being shown again). */
-async function viewer(c: Context<AppEnv>, token: string, opened: Opened) {
+async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: boolean) {
   const svc = c.var.svc
   // The frame and its download live while the link does; a link with a view limit gives them a
   // short window only, since they are not counted as views.
@@ -103,27 +118,36 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened) {
   // A link that follows the latest version follows it live; a pinned or limited one does not
   // (a limited link's page is one counted view of one version).
   const follows = !opened.pinned && !opened.limited
+  const live = follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined
+  const og = { title: opened.title, type: 'article' }
+  const content = {
+    title: opened.title,
+    rendererId: opened.rendererId,
+    ext: opened.ext,
+    frameSrc: frame.src,
+    version: opened.version,
+    live,
+    og,
+  }
+  if (full) return c.html(<FullView {...content} />)
   return c.html(
     <Viewer
-      title={opened.title}
-      rendererId={opened.rendererId}
-      ext={opened.ext}
-      frameSrc={frame.src}
-      version={opened.version}
+      {...content}
       facts={shareFacts(opened)}
       downloadHref={frame.download}
-      live={follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined}
-      og={{ title: opened.title, type: 'article' }}
+      fullHref={`/s/${token}/full`}
     />,
   )
 }
 
 /** What a visitor may know of the link: the version it shows, its expiry, the views it has left. */
-function shareFacts(opened: Opened) {
-  const facts = [opened.pinned ? 'this version only' : 'the latest version']
-  if (opened.expiresAt) facts.push(`link expires ${relative(opened.expiresAt)}`)
+function shareFacts(opened: Opened): Fact[] {
+  const facts: Fact[] = [{ text: opened.pinned ? 'this version only' : 'the latest version' }]
+  if (opened.expiresAt) {
+    facts.push({ text: `link expires ${relative(opened.expiresAt)}`, title: opened.expiresAt })
+  }
   if (opened.viewsLeft !== null) {
-    facts.push(opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left`)
+    facts.push({ text: opened.viewsLeft === 1 ? '1 view left' : `${opened.viewsLeft} views left` })
   }
   return facts
 }

@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono'
 import * as z from 'zod/mini'
 import { requestOrigin, type SignedInEnv } from '../http/context'
-import { jsonBody, readFormBytes } from '../http/validate'
-import { id, title, uploadBody } from '../schema/requests'
+import { jsonBody, jsonOf, parse, readFormBytes } from '../http/validate'
+import { createCanvasBody, id, title, uploadBody } from '../schema/requests'
 import { finalizeUpload, presignUpload } from '../domain/files'
-import { publish, publishFile } from '../domain/publish'
+import { publish, publishFile, publishItems } from '../domain/publish'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { formatSize } from '../lib/format'
@@ -15,10 +15,18 @@ import { checkCsrf, checkedHeader, limitBySession, signedIn } from './session'
 // Publishing from the browser. With JavaScript the bytes go straight to storage, as the CLI's do
 // (presign, PUT with progress, finish), so the Worker never holds a large upload; without it, a
 // plain form post up to MAX_DIRECT_UPLOAD_BYTES. Either way the file is a new canvas, or a new
-// version of `canvas_id`, and the person lands on its page with a message saying which.
+// version of `canvas_id`, and the person lands on its page with a message saying which. A folder
+// dropped on the page is a site, as `svc push <folder>` makes one: each file presigned, sent and
+// finalized on its own, then one finish with the list of paths.
 export const upload = new Hono<SignedInEnv>()
 
-const finishBody = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
+const fileFinish = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
+const siteFinish = z.strictObject({
+  name: z.string(),
+  canvas_id: z.optional(id),
+  items: z.nonoptional(createCanvasBody.shape.items),
+  main: createCanvasBody.shape.main,
+})
 
 upload.post(
   '/presign',
@@ -33,8 +41,29 @@ upload.post(
   },
 )
 
-upload.post('/finish', signedIn, limitBySession, checkedHeader, jsonBody(finishBody), async (c) => {
-  const { name, canvas_id: canvasId, ...stored } = c.req.valid('json')
+// One file of a site, its bytes sent: checked against what was presigned, then ready to be listed.
+upload.post(
+  '/finalize',
+  signedIn,
+  limitBySession,
+  checkedHeader,
+  jsonBody(uploadBody),
+  async (c) => {
+    const { svc, session } = c.var
+    const { file } = await finalizeUpload(svc, sessionActor(session), c.req.valid('json'))
+    return c.json({ file_id: file.file_id })
+  },
+)
+
+// A file (its hash and type), or a site (`items`: the paths of files finalized above).
+upload.post('/finish', signedIn, limitBySession, checkedHeader, async (c) => {
+  const body: unknown = await jsonOf(c, z.unknown())
+  const site = typeof body === 'object' && body !== null && 'items' in body
+  return site ? finishSite(c, parse(siteFinish, body)) : finishFile(c, parse(fileFinish, body))
+})
+
+async function finishFile(c: Context<SignedInEnv>, body: z.output<typeof fileFinish>) {
+  const { name, canvas_id: canvasId, ...stored } = body
   const { svc, session } = c.var
   const actor = sessionActor(session)
   const { file, reused } = await finalizeUpload(svc, actor, stored)
@@ -46,7 +75,24 @@ upload.post('/finish', signedIn, limitBySession, checkedHeader, jsonBody(finishB
   )
   await published(c, canvas, Boolean(canvasId), reused)
   return c.json({ location: `/c/${canvas.canvas_id}` })
-})
+}
+
+async function finishSite(c: Context<SignedInEnv>, body: z.output<typeof siteFinish>) {
+  const { svc, session } = c.var
+  const canvasId = body.canvas_id
+  const canvas = await publishItems(
+    svc,
+    sessionActor(session),
+    { items: body.items, main: body.main, name: titleOf(body.name) },
+    { canvasId },
+  )
+  const files = body.items.length === 1 ? '1 file' : `${body.items.length} files`
+  const what = canvasId
+    ? `${quoted(canvas.title)} is now at version ${canvas.version}, a site of ${files}.`
+    : `${quoted(canvas.title)} is published: a site of ${files}.`
+  await setFlash(c, { tone: 'ok', text: what })
+  return c.json({ location: `/c/${canvas.canvas_id}` })
+}
 
 // Without JavaScript: multipart/form-data with the CSRF token among its fields. What it refuses
 // comes back as a page saying why, with the status the API would give; nothing is stored.

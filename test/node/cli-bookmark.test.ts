@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { buildCli, svc } from './support/cli'
+import { svc } from './support/cli'
 import { freePort } from './support/dev-server'
 
 // Read replicas: the CLI sends back the newest database bookmark the service gave it, within a
@@ -19,7 +19,6 @@ const bookmark = (n: number) =>
   `00000000-${n.toString(16).padStart(8, '0')}-00000000-${'0'.repeat(32)}`
 
 beforeAll(async () => {
-  buildCli()
   server = createServer((req, res) => {
     sent.push(req.headers['x-d1-bookmark'] as string | undefined)
     answered++

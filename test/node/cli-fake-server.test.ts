@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, SVC, svc } from './support/cli'
+import { SVC, svc } from './support/cli'
 import { freePort } from './support/dev-server'
 
 // The built CLI against a bare HTTP server playing the API, for what the real one does only under
@@ -146,7 +146,6 @@ const HOSTILE_ANSWERS: Record<string, [number, unknown]> = {
 }
 
 beforeAll(async () => {
-  buildCli()
   server = createServer((req, res) => {
     const json = (body: unknown, status = 200) => {
       res.writeHead(status, { 'Content-Type': 'application/json' })

@@ -17,7 +17,7 @@ import {
   visibility,
 } from '../../src/schema/requests'
 import { wild } from '../support/hostile-values'
-import { buildCli, svc } from './support/cli'
+import { svc } from './support/cli'
 import { freePort } from './support/dev-server'
 
 // A bad flag value is a mistake in the command line: exit 2, said before any request is sent (a
@@ -30,7 +30,6 @@ const work = mkdtempSync(join(tmpdir(), 'canvas-flags-'))
 const KEY = 'svc_' + 'f'.repeat(40)
 
 beforeAll(async () => {
-  buildCli()
   server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`)
     if (req.url === '/v1/renderers') {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, svc } from './support/cli'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { svc } from './support/cli'
+import { newDevAccount, sharedDevServer } from './support/dev-server'
 
 // README.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
 // `--json` example, against a real `wrangler dev`, so that the README cannot drift from what the
@@ -12,19 +12,17 @@ import { newDevAccount, startDevServer, type DevServer } from './support/dev-ser
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const CLI_SECTION = README.slice(README.indexOf('## The `svc` CLI'), README.indexOf('## Agents'))
 
-let server: DevServer
+let server: { url: string }
 let key: string
 let work: string
 
 beforeAll(async () => {
-  buildCli()
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'readme@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-readme-'))
 }, 90_000)
 
-afterAll(async () => {
-  await server?.stop()
+afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 

@@ -14,24 +14,22 @@ import { join, relative } from 'node:path'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatSize } from '../../src/lib/format'
-import { buildCli, svc, watchPush } from './support/cli'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { svc, watchPush } from './support/cli'
+import { newDevAccount, sharedDevServer } from './support/dev-server'
 
 // `svc push <folder>` and `svc pull` of a site: the built dist/svc.mjs against a real `wrangler dev`.
 
-let server: DevServer
+let server: { url: string }
 let key: string
 let work: string
 
 beforeAll(async () => {
-  buildCli()
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'sites@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-sites-'))
 }, 90_000)
 
-afterAll(async () => {
-  await server?.stop()
+afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 

@@ -15,12 +15,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, SVC, svc, watchPush } from './support/cli'
-import { freePort, newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { SVC, svc, watchPush } from './support/cli'
+import { freePort, newDevAccount, sharedDevServer } from './support/dev-server'
 
 // The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
 
-let server: DevServer
+let server: { url: string }
 let key: string
 let readKey: string
 let work: string
@@ -28,16 +28,14 @@ const RSS_REPORTER = fileURLToPath(new URL('../../scripts/rss-report.mjs', impor
 const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[(DEBUG|INFO|WARN|ERROR)\] .+ \{.*\}$/
 
 beforeAll(async () => {
-  buildCli()
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   const account = await newDevAccount(server.url, 'cli@example.com', ['read', 'write'])
   key = account.key
   readKey = await account.newKey(['read'])
   work = mkdtempSync(join(tmpdir(), 'canvas-cli-'))
 }, 90_000)
 
-afterAll(async () => {
-  await server?.stop()
+afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process'
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -32,6 +34,9 @@ type Account = {
   loggedIn: boolean
   databases: string[]
   buckets: string[]
+  namespaces: { id: string; title: string }[]
+  /** The KV namespace the deployed Worker's OAUTH_KV is bound to. */
+  boundNamespace?: string
   queues: string[]
   worker: boolean
   secrets: Record<string, string>
@@ -44,6 +49,7 @@ const fresh = (): Account => ({
   loggedIn: true,
   databases: [],
   buckets: [],
+  namespaces: [],
   queues: [],
   worker: false,
   secrets: {},
@@ -97,7 +103,14 @@ function deploy(account: Account, args: string[] = [], config?: string) {
 }
 
 const commandsOf = (calls: string[]) =>
-  calls.map((c) => c.replace(/--secrets-file \S+/, '--secrets-file <file>'))
+  calls.map((c) =>
+    c
+      .replace(/--secrets-file \S+/, '--secrets-file <file>')
+      .replace(/--config \S+/, '--config <config>'),
+  )
+
+/** The copies of the config a deploy leaves beside wrangler.jsonc: none, once it has run. */
+const leftConfigs = () => readdirSync('.').filter((name) => name.startsWith('.wrangler-deploy-'))
 
 describe('npm run deploy', () => {
   it('a first deploy creates what is missing, migrates, deploys and prints the links', () => {
@@ -110,18 +123,24 @@ describe('npm run deploy', () => {
       'd1 create canvas',
       'r2 bucket list',
       'r2 bucket create canvas-content',
+      'kv namespace list',
+      'kv namespace create canvas-oauth-kv',
       'queues info canvas-webhooks',
       'queues create canvas-webhooks',
       'secret list --format json',
       'd1 migrations apply DB --remote',
-      'deploy --secrets-file <file>',
+      'deploy --config <config> --secrets-file <file>',
     ])
     expect(after).toMatchObject({
       databases: ['canvas'],
       buckets: ['canvas-content'],
+      namespaces: [{ id: expect.any(String), title: 'canvas-oauth-kv' }],
       queues: ['canvas-webhooks'],
       worker: true,
     })
+    // The Worker's OAUTH_KV is the namespace made for it; its config copy is gone.
+    expect(after.boundNamespace).toBe(after.namespaces[0].id)
+    expect(leftConfigs()).toEqual([])
     expect(after.migrations).toBe(1)
     expect(Object.keys(after.secrets).sort()).toEqual([...SECRETS].sort())
     for (const value of Object.values(after.secrets)) expect(value).toMatch(/^[0-9a-f]{64}$/)
@@ -143,16 +162,19 @@ describe('npm run deploy', () => {
     const first = deploy(fresh()).after
     const { status, stdout, calls, after } = deploy(first)
     expect(status).toBe(0)
-    expect(calls).toEqual([
+    expect(commandsOf(calls)).toEqual([
       'whoami --json',
       'd1 list --json',
       'r2 bucket list',
+      'kv namespace list',
       'queues info canvas-webhooks',
       'secret list --format json',
       'd1 migrations apply DB --remote',
-      'deploy',
+      'deploy --config <config>',
     ])
     expect(after.secrets).toEqual(first.secrets)
+    expect(after.namespaces).toEqual(first.namespaces)
+    expect(after.boundNamespace).toBe(first.boundNamespace)
     expect(after).toMatchObject({
       databases: ['canvas'],
       buckets: ['canvas-content'],
@@ -168,7 +190,7 @@ describe('npm run deploy', () => {
     const first = deploy(fresh()).after
     const { CSRF_SECRET: _, ...rest } = first.secrets
     const { calls, after } = deploy({ ...first, secrets: rest })
-    expect(commandsOf(calls).at(-1)).toBe('deploy --secrets-file <file>')
+    expect(commandsOf(calls).at(-1)).toBe('deploy --config <config> --secrets-file <file>')
     expect(after.secrets).toMatchObject(rest)
     expect(after.secrets.CSRF_SECRET).toMatch(/^[0-9a-f]{64}$/)
   })
@@ -182,13 +204,18 @@ describe('npm run deploy', () => {
       'wrangler whoami --json',
       'wrangler d1 create canvas',
       'wrangler r2 bucket create canvas-content',
+      'wrangler kv namespace list',
+      'wrangler kv namespace create canvas-oauth-kv',
       'wrangler queues create canvas-webhooks',
       'wrangler secret list --format json',
       'wrangler d1 migrations apply DB --remote',
-      'wrangler deploy --secrets-file <temporary folder>/secrets.json',
     ]) {
       expect(stdout).toContain(shown)
     }
+    expect(stdout).toMatch(
+      /wrangler deploy --config \.wrangler-deploy-\d+\.json --secrets-file <temporary folder>\/secrets\.json/,
+    )
+    expect(leftConfigs()).toEqual([])
     // Migrations are applied before the Worker is deployed.
     expect(stdout.indexOf('migrations apply')).toBeLessThan(stdout.indexOf('wrangler deploy'))
   })
@@ -199,11 +226,13 @@ describe('npm run deploy', () => {
     ['d1 create', 'create the d1 database canvas', 3],
     ['r2 bucket list', 'look for the r2 bucket', 4],
     ['r2 bucket create', 'create the r2 bucket canvas-content', 5],
-    ['queues info', 'look for the webhooks queue', 6],
-    ['queues create', 'create the queue canvas-webhooks', 7],
-    ['secret list', 'look for the worker’s secrets', 8],
-    ['d1 migrations apply', 'apply the d1 migrations', 10],
-    ['deploy', 'deploy the worker and its cron', 11],
+    ['kv namespace list', 'look for the kv namespace', 6],
+    ['kv namespace create', 'create the kv namespace canvas-oauth-kv', 7],
+    ['queues info', 'look for the webhooks queue', 8],
+    ['queues create', 'create the queue canvas-webhooks', 9],
+    ['secret list', 'look for the worker’s secrets', 10],
+    ['d1 migrations apply', 'apply the d1 migrations', 12],
+    ['deploy', 'deploy the worker and its cron', 13],
   ]
   for (const [command, title, step] of steps) {
     it(`stops where ${command} fails, saying what failed and what to do`, () => {
@@ -214,9 +243,22 @@ describe('npm run deploy', () => {
       expect(stderr).toMatch(/\nWhat to do: .+\.\n$/)
       // Nothing after the failed step ran: above all, no Worker on an unmigrated database.
       expect(calls.at(-1)).toMatch(new RegExp(`^${command}`))
-      if (step < 11) expect(after.deploys).toBe(0)
+      if (step < 13) expect(after.deploys).toBe(0)
+      // What the run wrote for wrangler is gone with it, failed or not: the secrets above all.
+      expect(leftConfigs()).toEqual([])
+      const secrets = /--secrets-file (\S+)/.exec(calls.at(-1)!)?.[1]
+      if (secrets) expect(existsSync(secrets), secrets).toBe(false)
     })
   }
+
+  it('a KV namespace there already (a deploy that stopped, the button) is the one bound', () => {
+    const there = { id: 'f'.repeat(32), title: 'canvas-oauth-kv' }
+    const { status, calls, after } = deploy({ ...fresh(), namespaces: [there] })
+    expect(status).toBe(0)
+    expect(calls).not.toContain('kv namespace create canvas-oauth-kv')
+    expect(after.namespaces).toEqual([there])
+    expect(after.boundNamespace).toBe(there.id)
+  })
 
   it('refuses WEBHOOK_ALLOW_LOCAL in wrangler.jsonc before doing anything', () => {
     const config = readFileSync('wrangler.jsonc', 'utf8')

@@ -2,21 +2,17 @@ import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { newDevAccount, sharedDevServer } from './support/dev-server'
 
 // The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
-let server: DevServer
+let server: Awaited<ReturnType<typeof sharedDevServer>>
 let key: string
 
 beforeAll(async () => {
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'e2e@example.com')).key
 }, 90_000)
-
-afterAll(async () => {
-  await server?.stop()
-})
 
 const api = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
   const headers = new Headers(init.headers)
@@ -173,6 +169,10 @@ describe('end to end over HTTP', () => {
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     )
+    // Listed, the tools' outputSchemas make the client (its default validator, as agents run it
+    // in Node) check every answer below.
+    const { tools } = await client.listTools()
+    expect(tools.every((t) => t.outputSchema?.type === 'object')).toBe(true)
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = (await client.callTool({ name, arguments: args })) as any
       expect(result.isError, result.content[0].text).toBeFalsy()
@@ -181,6 +181,18 @@ describe('end to end over HTTP', () => {
     const canvas = await call('publish', { content: '<h1>agent</h1>', filename: 'agent.html' })
     expect(canvas.view_url).toBe(`${server.url}/c/${canvas.canvas_id}`)
     expect((await call('read_canvas', { canvas_id: canvas.canvas_id })).text).toBe('<h1>agent</h1>')
+    const edits = [{ old: 'agent', new: 'edited' }]
+    expect(await call('edit_canvas', { canvas_id: canvas.canvas_id, edits })).toMatchObject({
+      version: 2,
+    })
+    expect((await call('read_canvas', { canvas_id: canvas.canvas_id })).text).toBe(
+      '<h1>edited</h1>',
+    )
+    const view = tools.find((t) => t.name === 'publish')!._meta!.ui as { resourceUri: string }
+    const { contents } = await client.readResource({ uri: view.resourceUri })
+    expect(contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' })
+    await call('get_canvas', { canvas_id: canvas.canvas_id })
+    await call('usage', {})
     const share = await call('share_canvas', { canvas_id: canvas.canvas_id, max_views: 1 })
     const open = await fetch(`${server.url}/share/${share.token}/content`, { redirect: 'manual' })
     expect(open.status).toBe(302)

@@ -5,15 +5,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { openBrowser } from './support/browser'
-import { buildCli, svc } from './support/cli'
+import { launchBrowser, type Person } from './support/browser'
+import { svc } from './support/cli'
 import { startDevServer, type DevServer } from './support/dev-server'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
 const PDF = new URL('./fixtures/hello.pdf', import.meta.url)
 let server: DevServer
-let browser: Awaited<ReturnType<typeof openBrowser>>
+let browser: Awaited<ReturnType<typeof launchBrowser>>
+let owner: Person
 let page: Page
 let key: string
 const email = 'web@example.com'
@@ -21,8 +22,9 @@ const password = 'correct horse battery'
 
 beforeAll(async () => {
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  browser = await openBrowser()
-  page = await browser.context.newPage()
+  browser = await launchBrowser()
+  owner = await browser.newPerson()
+  page = await owner.context.newPage()
 }, 90_000)
 
 afterAll(async () => {
@@ -343,7 +345,7 @@ describe('sharing and visibility', () => {
     const link = (await (
       await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { password: 'open sesame' } })
     ).json()) as any
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const p = await stranger.context.newPage()
       await p.goto(`${server.url}/s/${link.token}`)
@@ -385,7 +387,7 @@ describe('sharing and visibility', () => {
     await page.reload()
     expect(await frameText(page, 'pre')).toBe('x')
     // ...and to anyone else the link is used up.
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const other = await stranger.context.newPage()
       const second = await other.goto(`${server.url}/s/${once.token}`)
@@ -403,7 +405,7 @@ describe('sharing and visibility', () => {
     const open = await canvas('open.txt', 'for everyone')
     await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
     const closed = await canvas('closed.txt', 'owner only')
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const p = await stranger.context.newPage()
       await p.goto(`${server.url}/c/${open}`)
@@ -646,7 +648,6 @@ describe('publishing from the page', () => {
 
 describe('live canvases', () => {
   it('a viewer and a share page show a new version within 2 s of svc push --id, without a reload, and say when their link ends', async () => {
-    buildCli()
     const home = mkdtempSync(join(tmpdir(), 'canvas-live-'))
     try {
       expect((await svc(home, ['login', '--token', key, '--endpoint', server.url])).code).toBe(0)
@@ -657,7 +658,7 @@ describe('live canvases', () => {
       const link = (await (
         await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: {} })
       ).json()) as any
-      const stranger = await openBrowser()
+      const stranger = await browser.newPerson()
       try {
         const reader = await stranger.context.newPage()
         const pages = [page, reader]
@@ -715,7 +716,7 @@ describe('layout', () => {
   let owned: string[] = []
   let visitor: string[] = []
   let phone: Page
-  let stranger: Awaited<ReturnType<typeof openBrowser>>
+  let stranger: Person
   let strangerPage: Page
 
   beforeAll(async () => {
@@ -751,7 +752,7 @@ describe('layout', () => {
     owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
     visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]
 
-    phone = await browser.context.newPage()
+    phone = await owner.context.newPage()
     await phone.goto(server.url + '/login')
     if (new URL(phone.url()).pathname === '/login') {
       await phone.fill('#email', email)
@@ -759,7 +760,28 @@ describe('layout', () => {
       await phone.click('button[type=submit]')
       await phone.waitForURL(server.url + '/')
     }
-    stranger = await openBrowser()
+    // A chat app asking to connect (its consent page), and one connected (a row in Settings):
+    // it comes back to this server's own home page, a loopback address it may register.
+    const registered = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'A chat app', redirect_uris: [`${server.url}/`] }),
+    })
+    const client = (await registered.json()) as { client_id: string }
+    const consent = `/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: `${server.url}/`,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 'layout',
+    })}`
+    await phone.goto(server.url + consent)
+    await phone.click('button[value=approve]')
+    await phone.waitForURL((url) => url.searchParams.get('state') === 'layout')
+    owned.push(consent)
+
+    stranger = await browser.newPerson()
     strangerPage = await stranger.context.newPage()
   })
 
@@ -822,7 +844,7 @@ describe('layout', () => {
             ).toEqual([])
           }
         }
-        // Thirteen pages with axe on a shared two-core machine: room beyond the 60 s default.
+        // Fourteen pages with axe on a shared two-core machine: room beyond the 60 s default.
       }, 180_000)
     }
   }

@@ -16,7 +16,9 @@ beforeAll(async () => {
 
 const keyRoutes = ROUTES.filter((r) => r.auth === 'key')
 const sessionRoutes = ROUTES.filter((r) => r.auth === 'session')
-const pageRoutes = ROUTES.filter((r) => r.auth === 'page')
+// The home page is a page too, but shows a visitor without a session the landing page instead.
+const isHome = (r: Route) => r.method === 'GET' && r.path === '/'
+const pageRoutes = ROUTES.filter((r) => r.auth === 'page' && !isHome(r))
 const canvasRoutes = keyRoutes.filter((r) => r.path.includes(':id'))
 
 const missing = errorOf('unauthorized', 'missing API key: send Authorization: Bearer <key>')
@@ -218,6 +220,13 @@ describe('web pages', () => {
         expect(res.headers.get('Location'), routeName(route)).toMatch(/^\/login(\?next=|$)/)
       }
     }
+    for (const cookie of [undefined, expired, 'canvas_session=forged']) {
+      const home = await call('/', { cookie })
+      expect(home.status).toBe(200)
+      const text = await home.text()
+      expect(text).toContain('href="/login"')
+      expectNoOwnerData(text, 'GET / without a session')
+    }
     expect(await snapshot(world.owner.workspaceId)).toEqual(before)
   })
 
@@ -231,7 +240,7 @@ describe('web pages', () => {
       })
       expect(res.status, routeName(route)).toBe(403)
       expect(res.headers.get('Content-Type'), routeName(route)).toMatch(/^text\/html/)
-      expect(text, routeName(route)).toContain('cross-origin request refused')
+      expect(text, routeName(route)).toMatch(/cross-origin request refused/i)
     }
     expect(await snapshot(world.owner.workspaceId)).toEqual(before)
   })

@@ -2,6 +2,7 @@ import { contentDisposition } from '../../src/lib/content-types'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { call, follow, json, newAccount, newCanvas } from '../support/api'
+import { runs } from '../support/runs'
 
 // Titles are the user's to choose (whole characters, no control characters) and become download
 // file names. Whatever they hold, the Content-Disposition header stays one well-formed value whose
@@ -57,7 +58,7 @@ it('download names stay inside their header and their folder, whatever the title
       expect(exact.startsWith(stored.replace(/[/\\]/g, '_')), `${exact} vs ${stored}`).toBe(true)
       expect(await content.text()).toBe('named by the title')
     }),
-    { numRuns: 150 },
+    { numRuns: runs(150) },
   )
 })
 

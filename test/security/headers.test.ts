@@ -41,8 +41,9 @@ describe('every route', () => {
   })
 })
 
-// The download redirect, and the login and signup pages, which send a logged-in visitor home.
-const NOT_PAGES = ['/signup', '/login', '/c/:id/download']
+// The app's icon, the download redirect, and the login and signup pages, which send a logged-in
+// visitor home.
+const NOT_PAGES = ['/favicon.svg', '/favicon.ico', '/signup', '/login', '/c/:id/download']
 
 describe('pages', () => {
   const CSP = [

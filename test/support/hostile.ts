@@ -310,6 +310,14 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       path: '/login',
       fields: { email: world.owner.email, password },
     })),
+    // The consent page's answer without this session's CSRF token: nothing approved or denied.
+    'POST /oauth/authorize': fc
+      .oneof(fc.constant(''), wild, fc.constant('0'.repeat(32)))
+      .filter((token) => token !== csrf)
+      .map((token) => ({
+        path: world.oauth.authorize,
+        fields: { _csrf: token, decision: 'approve' },
+      })),
     'POST /s/:token': wrongPassword.map((password) => ({
       path: `/s/${world.token}`,
       fields: { password },
@@ -322,6 +330,70 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
     route,
     attack: 'bad form field',
     init: formPost(fields),
+  }))
+}
+
+/**
+ * Registrations (RFC 7591) the OAuth server must refuse: no redirect URI it may send a code to
+ * (a script, a remote http one, a fragment, credentials), or no JSON object at all. Unknown
+ * fields are no mistake there: RFC 7591 has servers ignore them.
+ */
+function badRegistration(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (`${route.method} ${route.path}` !== 'POST /oauth/register') return null
+  const prepared = requestFor(route, world)
+  const redirect = fc.constantFrom(
+    'javascript:alert(1)',
+    'http://evil.example/callback',
+    'https://app.example/callback#fragment',
+    'https://user:secret@app.example/callback',
+    'data:text/html,hi',
+    '//evil.example/callback',
+    'not a URL',
+  )
+  const text = fc.oneof(
+    fc
+      .tuple(fc.oneof(fc.array(redirect, { minLength: 1, maxLength: 3 }), wrongType), wild)
+      .map(([redirect_uris, client_name]) => JSON.stringify({ client_name, redirect_uris })),
+    wild.map((t) => `{${t}`),
+    fc.constantFrom('null', '[]', '"x"', '1', '', '{"redirect_uris":[]}'),
+  )
+  return text.map((body) => ({
+    ...prepared,
+    route,
+    attack: 'bad registration',
+    init: { method: 'POST', body, headers: { 'Content-Type': 'application/json' } },
+  }))
+}
+
+/** Token requests the OAuth server must refuse: codes and refresh tokens that are none. */
+function badTokenRequest(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (`${route.method} ${route.path}` !== 'POST /oauth/token') return null
+  const prepared = requestFor(route, world)
+  const client_id = world.oauth.clientId
+  const secret = fc.oneof(wild, fc.constantFrom('a:b:c', `${world.owner.userId}:x:y`, '::'))
+  const fields = fc.oneof(
+    fc.tuple(secret, wild).map(([code, code_verifier]) => ({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      client_id,
+    })),
+    secret.map((refresh_token) => ({ grant_type: 'refresh_token', refresh_token, client_id })),
+    wild
+      .filter((g) => !['authorization_code', 'refresh_token'].includes(g))
+      .map((grant_type) => ({ grant_type, client_id })),
+    secret.map((refresh_token) => ({ grant_type: 'refresh_token', refresh_token })),
+  )
+  return fields.map((f) => ({
+    ...prepared,
+    route,
+    attack: 'bad token request',
+    init: {
+      method: 'POST',
+      body: new URLSearchParams(f).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
   }))
 }
 
@@ -397,6 +469,31 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       wild.map((w) => `from=1&to=1&view=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
+    // An authorization request whose app or redirect URI cannot be trusted: refused on the page,
+    // never sent on anywhere (an open redirect).
+    'GET /oauth/authorize': fc
+      .oneof(
+        fc.constantFrom(
+          'https://evil.example/callback',
+          'http://evil.example/callback',
+          'http://127.0.0.1:7777/other',
+          'http://localhost.evil.example:7777/callback',
+          'javascript:alert(1)',
+          '',
+        ),
+        wild,
+      )
+      .map((redirect) => {
+        const url = new URL(world.oauth.authorize)
+        url.searchParams.set('redirect_uri', redirect)
+        return url.search.slice(1)
+      })
+      .chain((query) =>
+        fc.oneof(
+          fc.constant(query),
+          wild.map((id) => `${query}&client_id=${percentEncode(id)}x`),
+        ),
+      ),
     'GET /share/:token/content': fc.constantFrom('dl=2', 'dl=%E2%80%AE'),
     // Frames: the signature's fields forged, malformed or given twice.
     ...Object.fromEntries(
@@ -506,14 +603,13 @@ function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | 
   }))
 }
 
-/** Every hostile request the generators can make, for every route of the table. */
-export function hostileRequests(world: World): {
-  arbitrary: fc.Arbitrary<Hostile>
-  routes: Route[]
-} {
-  const perRoute = ROUTES.map((route) => {
+/** Every hostile request the generators can make, for each of `routes` (all those of the table). */
+export function hostileRequests(world: World, routes: Route[] = ROUTES): fc.Arbitrary<Hostile> {
+  const perRoute = routes.map((route) => {
     const makers = [
       badJsonBody,
+      badRegistration,
+      badTokenRequest,
       badMultipart,
       badForm,
       wrongBytes,
@@ -529,7 +625,7 @@ export function hostileRequests(world: World): {
     return fc.oneof(wrongMethod(route, world), ...makers)
   })
   // Any of them may also carry a database bookmark that is not one: ignored, it changes nothing.
-  const arbitrary = fc
+  return fc
     .tuple(fc.oneof(...perRoute), fc.option(junkBookmark, { nil: undefined }))
     .map(([hostile, bookmark]) =>
       bookmark === undefined
@@ -542,7 +638,6 @@ export function hostileRequests(world: World): {
             },
           },
     )
-  return { arbitrary, routes: ROUTES }
 }
 
 /** Bookmark-like values D1 never gave: a header of any printable text, or one digit wrong. */

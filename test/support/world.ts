@@ -9,6 +9,7 @@ import {
   sha256,
   type Account,
 } from './api'
+import { approvedCode, authorizeUrl, HTTPS, pkce, register, tokenRequest, REDIRECT } from './oauth'
 import type { Route } from './routes'
 import { createWebhook, hook } from './webhooks'
 
@@ -35,6 +36,8 @@ export type World = {
   uploadUrl: string
   /** A webhook of the owner's, sent to the tests' receiver. */
   webhookId: string
+  /** A chat app registered with the OAuth server, and a request of its to authorize. */
+  oauth: { clientId: string; authorize: string; grantId: string }
 }
 
 export async function buildWorld(): Promise<World> {
@@ -69,6 +72,21 @@ export async function buildWorld(): Promise<World> {
   const presigned = await json(
     await call('/v1/upload/presign', { method: 'POST', key: owner.key, json: unknown }),
   )
+  // An app the owner connected (its grant is one Settings can disconnect), and a request of it.
+  const client = await register()
+  const { code, verifier } = await approvedCode(owner, client, 'canvas:read')
+  await tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: client.client_id,
+    code_verifier: verifier,
+  })
+  const { challenge } = await pkce()
+  const authorize = authorizeUrl(client.client_id, {
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  })
   const webhook = await createWebhook(owner.key, { url: hook().url, events: ['canvas.deleted'] })
   return {
     owner,
@@ -91,6 +109,7 @@ export async function buildWorld(): Promise<World> {
     otherCanvasId: otherCanvas.canvas_id,
     csrf: await csrfOf(owner.cookie),
     uploadUrl: presigned.upload_url,
+    oauth: { clientId: client.client_id, authorize, grantId: code.split(':')[1] },
   }
 }
 
@@ -108,20 +127,27 @@ export type Prepared = { path: string; init: Parameters<typeof call>[1] & {} }
  * add the header, cookie or signature they are checking. Paths point at the owner's data.
  */
 export function requestFor(route: Route, world: World): Prepared {
-  const path = route.path
-    .replace(':id', world.canvasId)
-    // A single file is the item `index.<ext>` of its version.
-    .replace(':path{.+}', `index.${world.content.ext}`)
-    .replace(':version', '1')
-    .replace(':pair', '1-1')
-    .replace(':token', world.token)
-    .replace(':key_id', world.spareKeyId)
-    .replace(':keyId', world.spareKeyId)
-    .replace(':webhook_id', world.webhookId)
-    .replace(':webhookId', world.webhookId)
-    .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
-    .replace(/\/diff$/, '/diff?from=1&to=1')
-    .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
+  if (route.path === '/oauth/authorize') {
+    const init = route.method === 'POST' ? formPost({ decision: 'approve' }) : {}
+    return { path: world.oauth.authorize, init: { method: route.method, ...init } }
+  }
+  const path =
+    (route.https ? HTTPS : '') +
+    route.path
+      .replace(':id', world.canvasId)
+      // A single file is the item `index.<ext>` of its version.
+      .replace(':path{.+}', `index.${world.content.ext}`)
+      .replace(':version', '1')
+      .replace(':pair', '1-1')
+      .replace(':token', world.token)
+      .replace(':key_id', world.spareKeyId)
+      .replace(':keyId', world.spareKeyId)
+      .replace(':grantId', world.oauth.grantId)
+      .replace(':webhook_id', world.webhookId)
+      .replace(':webhookId', world.webhookId)
+      .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
+      .replace(/\/diff$/, '/diff?from=1&to=1')
+      .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
   const init: Prepared['init'] = { method: route.method }
   const { sha256: hash, ext, size, mime } = world.content
   const bodies: Record<string, unknown> = {
@@ -143,6 +169,17 @@ export function requestFor(route: Route, world: World): Prepared {
     init.json = { sha256, ext, size, mime }
     if (route.path.endsWith('finish')) init.json = { sha256, ext, size, mime, name: 'again.txt' }
     init.headers = { Accept: 'application/json', 'X-CSRF-Token': world.csrf }
+  }
+  if (route.path === '/oauth/register' && route.method === 'POST') {
+    init.json = { client_name: 'Another app', redirect_uris: [REDIRECT] }
+  }
+  if (route.path === '/oauth/token' && route.method === 'POST') {
+    init.body = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: 'not-a-token',
+      client_id: world.oauth.clientId,
+    }).toString()
+    init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' }
   }
   if (route.path === '/mcp' && route.method === 'POST') {
     init.json = { jsonrpc: '2.0', id: 1, method: 'tools/list' }

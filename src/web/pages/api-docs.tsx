@@ -1,4 +1,5 @@
 import type { OpenApiDocument, Operation, Parameter } from '../../http/openapi'
+import { Inline } from './inline'
 import { Layout } from './layout'
 
 type Schema = {
@@ -20,25 +21,32 @@ type Schema = {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
-/** The API reference for people: every operation of /openapi.json, grouped by tag. */
+/**
+ * The API reference for people: every operation of /openapi.json, grouped by tag, with contents
+ * beside it (above it on a phone) and an anchor on every heading.
+ */
 export function ApiDocs({ doc, user }: { doc: OpenApiDocument; user?: { email: string } | null }) {
   const operations = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
     METHODS.filter((m) => byMethod[m]).map((method) => ({ path, method, op: byMethod[method] })),
   )
   const tags = [...new Set(operations.map(({ op }) => op.tags[0]))]
+  const inTag = (tag: string) => operations.filter(({ op }) => op.tags[0] === tag)
   return (
     <Layout title="API reference" user={user}>
       <div class="docs">
-        <h1>API reference</h1>
-        <p>
-          {doc.info.description} Machine-readable: <a href="/openapi.json">/openapi.json</a>; for
-          agents: <a href="/llms.txt">/llms.txt</a>.
-        </p>
-        <nav aria-label="Sections">
+        <nav class="toc" id="contents" aria-label="Contents">
+          <p class="toc-title">Contents</p>
           <ul>
             {tags.map((tag) => (
               <li>
                 <a href={`#${slug(tag)}`}>{tag}</a>
+                <ul>
+                  {inTag(tag).map(({ op }) => (
+                    <li>
+                      <a href={`#${op.operationId}`}>{op.summary}</a>
+                    </li>
+                  ))}
+                </ul>
               </li>
             ))}
             <li>
@@ -46,41 +54,70 @@ export function ApiDocs({ doc, user }: { doc: OpenApiDocument; user?: { email: s
             </li>
           </ul>
         </nav>
-        {tags.map((tag) => (
-          <section id={slug(tag)}>
-            <h2>{tag}</h2>
-            {operations
-              .filter(({ op }) => op.tags[0] === tag)
-              .map(({ path, method, op }) => (
+        <div class="docs-body">
+          <h1>API reference</h1>
+          <p>
+            <Inline text={doc.info.description ?? ''} /> Machine-readable:{' '}
+            <a href="/openapi.json">/openapi.json</a>; for agents: <a href="/llms.txt">/llms.txt</a>
+            .
+          </p>
+          {tags.map((tag) => (
+            <section id={slug(tag)} aria-labelledby={`${slug(tag)}-title`}>
+              <h2 id={`${slug(tag)}-title`}>
+                <Anchor to={slug(tag)} />
+                {tag}
+              </h2>
+              {inTag(tag).map(({ path, method, op }) => (
                 <OperationView path={path} method={method} op={op} />
               ))}
-          </section>
-        ))}
-        <section id="shapes">
-          <h2>Shapes</h2>
-          {Object.entries(doc.components.schemas).map(([name, schema]) => (
-            <div id={`shape-${name}`}>
-              <h3>{name}</h3>
-              <Fields schema={schema as Schema} />
-            </div>
+            </section>
           ))}
-        </section>
+          <section id="shapes" aria-labelledby="shapes-title">
+            <h2 id="shapes-title">
+              <Anchor to="shapes" />
+              Shapes
+            </h2>
+            {Object.entries(doc.components.schemas).map(([name, schema]) => (
+              <div id={`shape-${name}`}>
+                <h3>
+                  <Anchor to={`shape-${name}`} />
+                  {name}
+                </h3>
+                <Fields schema={schema as Schema} />
+              </div>
+            ))}
+          </section>
+        </div>
       </div>
     </Layout>
+  )
+}
+
+/** A heading's own link, to copy or share: shown beside it. */
+function Anchor({ to }: { to: string }) {
+  return (
+    <a class="anchor" href={`#${to}`} aria-label="Link to this section">
+      #
+    </a>
   )
 }
 
 function OperationView({ path, method, op }: { path: string; method: string; op: Operation }) {
   const body = op.requestBody?.content['application/json']?.schema as Schema | undefined
   return (
-    <article id={op.operationId}>
-      <h3>
+    <article id={op.operationId} aria-labelledby={`${op.operationId}-title`}>
+      <h3 id={`${op.operationId}-title`}>
+        <Anchor to={op.operationId} />
         <code>
           {method.toUpperCase()} {path}
         </code>{' '}
         {op.summary}
       </h3>
-      {op.description && <p>{op.description}</p>}
+      {op.description && (
+        <p>
+          <Inline text={op.description} />
+        </p>
+      )}
       <p class="muted">{authOf(op)}</p>
       {op.parameters && <Parameters list={op.parameters} />}
       {body && (
@@ -97,8 +134,13 @@ function OperationView({ path, method, op }: { path: string; method: string; op:
           const schema = answer.content?.['application/json']?.schema as Schema | undefined
           return (
             <li>
-              <strong>{status}</strong> {answer.description}
-              {schema && <> · {typeOf(schema)}</>}
+              <strong>{status}</strong> <Inline text={answer.description} />
+              {schema && (
+                <>
+                  {' '}
+                  · <TypeOf schema={schema} />
+                </>
+              )}
             </li>
           )
         })}
@@ -124,7 +166,7 @@ function Parameters({ list }: { list: Parameter[] }) {
               <code>{p.name}</code>
             </td>
             <td>{p.in}</td>
-            <td>{p.description ?? ruleOf(p.schema as Schema)}</td>
+            <td>{p.description ? <Inline text={p.description} /> : ruleOf(p.schema as Schema)}</td>
           </tr>
         ))}
       </tbody>
@@ -151,13 +193,31 @@ function Fields({ schema }: { schema: Schema }) {
               <code>{name}</code>
               {schema.required?.includes(name) ? '' : ' (optional)'}
             </td>
-            <td>{typeOf(field)}</td>
+            <td>
+              <TypeOf schema={field} />
+            </td>
             <td>{ruleOf(field)}</td>
           </tr>
         ))}
       </tbody>
     </table>
   )
+}
+
+/** A type, a shape of this reference linked to its table. */
+function TypeOf({ schema }: { schema: Schema }) {
+  if (schema.$ref) {
+    const name = schema.$ref.split('/').pop()!
+    return <a href={`#shape-${name}`}>{name}</a>
+  }
+  if (schema.type === 'array' && schema.items?.$ref) {
+    return (
+      <>
+        list of <TypeOf schema={schema.items} />
+      </>
+    )
+  }
+  return <>{typeOf(schema)}</>
 }
 
 function typeOf(schema: Schema): string {
@@ -182,6 +242,9 @@ function ruleOf(schema: Schema): string {
 
 function authOf(op: Operation): string {
   const scheme = Object.keys(op.security[0] ?? {})[0]
+  if (scheme === 'apiKey' && op.security.length > 1) {
+    return 'Authorization: Bearer <API key, or an OAuth access token>'
+  }
   if (scheme === 'apiKey') return 'Authorization: Bearer <API key>'
   if (scheme === 'session') return 'The web session cookie, from this site’s own pages'
   return 'No credentials needed'

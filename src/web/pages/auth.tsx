@@ -1,5 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../schema/requests'
+import { WHAT_CANVAS_IS } from './landing'
 import { Layout } from './layout'
+import { FormError } from './notice'
 
 export function AuthPage(props: {
   mode: 'login' | 'signup'
@@ -17,11 +19,8 @@ export function AuthPage(props: {
     <Layout title={login ? 'Log in' : 'Sign up'} main="narrow">
       <div class="panel">
         <h1>{login ? 'Log in to Canvas' : 'Create your Canvas account'}</h1>
-        {props.error && (
-          <div class="notice error" role="alert">
-            {props.error}
-          </div>
-        )}
+        <p class="muted">{WHAT_CANVAS_IS}</p>
+        {props.error && <FormError>{props.error}</FormError>}
         <form method="post" action={login ? '/login' : '/signup'}>
           {props.next && <input type="hidden" name="next" value={props.next} />}
           {props.setupToken && <input type="hidden" name="setup_token" value={props.setupToken} />}
@@ -58,9 +57,13 @@ export function AuthPage(props: {
         {!(login && props.closed) && (
           <p class="muted">
             {login ? (
-              <a href="/signup">Create an account</a>
+              <a class="btn" href="/signup">
+                Create an account
+              </a>
             ) : (
-              <a href="/login">I have an account</a>
+              <a class="btn" href="/login">
+                I have an account
+              </a>
             )}
           </p>
         )}

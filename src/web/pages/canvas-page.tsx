@@ -4,13 +4,13 @@ import { encodePath } from '../frame-links'
 import { Action } from './action'
 import { FileList, type FileRow } from './file-list'
 import { Layout, type User } from './layout'
-import { Notice } from './notice'
-import { relative } from '../../lib/time'
-import { ShareDialog, type ShareDraft } from './share-dialog'
+import { flashAt, flashTop, Notice } from './notice'
+import { ago, calendar, relative } from '../../lib/time'
+import { ShareDialog, ShareVersions, type ShareDraft } from './share-dialog'
 import { ShareList } from './share-list'
 import { UploadForm } from './upload-form'
 import { VersionList, type VersionRow } from './version-list'
-import { ContentFrame, LiveStatus, ViewerBar, type FrameProps } from './viewer'
+import { ContentFrame, LiveStatus, ViewerBar, type Fact, type FrameProps } from './viewer'
 
 export type OwnedCanvas = {
   canvas_id: string
@@ -20,32 +20,45 @@ export type OwnedCanvas = {
   expires_at: string | null
 }
 
+/** Everything the parts of the owner's page that follow the canvas's versions are made of. */
+export type VersionParts = {
+  canvas: OwnedCanvas
+  shown: number
+  versions: VersionRow[]
+  textual: boolean
+  /** The shown version's files, when it is a site. */
+  site?: { files: FileRow[]; main: string; base: string }
+}
+
 /**
- * The owner's page of a canvas: the content, then everything to do with it: its state and
- * actions, a new version, its versions and their changes, and who it is shared with.
+ * The owner's page of a canvas: the content, filling the window below the bars, then everything
+ * to do with it: its state and actions, a new version, its versions and their changes, and who
+ * it is shared with.
  */
 export function CanvasPage(
-  props: FrameProps & {
-    user: User
-    csrf: string
-    canvas: OwnedCanvas
-    shown: number
-    versions: VersionRow[]
-    textual: boolean
-    shares: Share[]
-    origin: string
-    flash?: Flash
-    shareDraft?: ShareDraft
-    limits: { direct: number; file: number }
-    /** The page's live link: new versions and an end of access reach it as they happen. */
-    live: string
-    /** The shown version's files, when it is a site. */
-    site?: { files: FileRow[]; main: string; base: string }
-  },
+  props: FrameProps &
+    VersionParts & {
+      user: User
+      csrf: string
+      shares: Share[]
+      origin: string
+      flash?: Flash
+      shareDraft?: ShareDraft
+      limits: { direct: number; file: number; siteItems: number }
+      /** The page's live link: new versions and an end of access reach it as they happen. */
+      live: string
+    },
 ) {
-  const { canvas, csrf } = props
+  const { canvas, csrf, flash } = props
   const id = canvas.canvas_id
   const makeVisible = canvas.visibility === 'public' ? 'private' : 'public'
+  const facts: Fact[] = [
+    { text: canvas.visibility, class: canvas.visibility },
+    canvas.expires_at
+      ? { text: `expires ${relative(canvas.expires_at)}`, title: calendar(canvas.expires_at) }
+      : { text: 'permanent' },
+  ]
+  const follows = props.shown === canvas.version
   return (
     <Layout title={canvas.title} user={props.user} csrf={csrf} main="wide" header>
       <div class="owner">
@@ -53,40 +66,30 @@ export function CanvasPage(
           class="viewer"
           data-live={props.live}
           data-version={String(props.shown)}
-          data-follows={props.shown === canvas.version ? true : undefined}
+          data-follows={follows ? true : undefined}
+          data-latest={String(canvas.version)}
+          data-parts={follows ? `/c/${id}/parts` : `/c/${id}/parts?v=${props.shown}`}
         >
-          <ViewerBar title={canvas.title}>
+          <ViewerBar
+            title={canvas.title}
+            facts={facts}
+            fullHref={follows ? `/c/${id}/full` : `/c/${id}/full?v=${props.shown}`}
+            downloadHref={`/c/${id}/download?v=${props.shown}`}
+          >
             <form method="get" action={`/c/${id}`}>
-              <select name="v" aria-label="Version shown" data-autosubmit>
-                {props.versions.map((v) => (
-                  <option value={String(v.version)} selected={v.version === props.shown}>
-                    v{v.version} · {v.created_at.slice(0, 16).replace('T', ' ')}
-                  </option>
-                ))}
-                {!props.versions.some((v) => v.version === props.shown) && (
-                  <option value={String(props.shown)} selected>
-                    v{props.shown}
-                  </option>
-                )}
-              </select>
+              <VersionPicker {...props} />
               <button type="submit" data-without-js>
                 Show
               </button>
             </form>
-            <span class={`chip ${canvas.visibility}`}>{canvas.visibility}</span>
-            <span class="chip" title={canvas.expires_at ?? undefined}>
-              {canvas.expires_at ? `expires ${relative(canvas.expires_at)}` : 'permanent'}
-            </span>
-            <a class="btn" href={`/c/${id}/download?v=${props.shown}`} data-live-download>
-              Download
-            </a>
           </ViewerBar>
           <LiveStatus />
+          <Notice flash={flashTop(flash, ['share', 'actions'])} />
           <ContentFrame {...props} />
         </div>
         <div class="details">
-          <Notice flash={props.flash} />
-          <div class="actions">
+          <Notice flash={flashAt(flash, 'actions')} />
+          <div class="actions" id="actions">
             {canvas.expires_at && (
               <Action csrf={csrf} action={`/c/${id}/permanent`} label="Make permanent" />
             )}
@@ -103,32 +106,19 @@ export function CanvasPage(
               Delete…
             </a>
           </div>
-          {props.site && (
-            <>
-              <h2 id="files">Files</h2>
-              <FileList
-                files={props.site.files}
-                main={props.site.main}
-                siteUrl={(path) => props.site!.base + encodePath(path)}
-              />
-            </>
-          )}
+          <SiteFiles {...props} />
           <h2>New version</h2>
           <UploadForm
             csrf={csrf}
             canvasId={id}
             directLimit={props.limits.direct}
             fileLimit={props.limits.file}
+            siteItems={props.limits.siteItems}
           />
-          <h2 id="versions">Versions</h2>
-          <VersionList
-            canvasId={id}
-            versions={props.versions}
-            current={canvas.version}
-            shown={props.shown}
-            textual={props.textual}
-          />
+          <Versions {...props} />
+          {/* Not focusable: the page opened at #share gives the focus to its message. */}
           <h2 id="share">Share links</h2>
+          <Notice flash={flashAt(flash, 'share')} />
           <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
           <ShareDialog
             canvasId={id}
@@ -140,5 +130,69 @@ export function CanvasPage(
         </div>
       </div>
     </Layout>
+  )
+}
+
+/**
+ * The parts of the owner's page that name versions, alone: the page's script fetches them when a
+ * new version lands and puts each in place of its namesake (`data-live-part`).
+ */
+export function VersionParts(props: VersionParts) {
+  return (
+    <div>
+      <VersionPicker {...props} />
+      <SiteFiles {...props} />
+      <Versions {...props} />
+      <ShareVersions versions={props.versions.map((v) => v.version)} />
+    </div>
+  )
+}
+
+function VersionPicker(props: VersionParts) {
+  return (
+    <select name="v" aria-label="Version shown" data-autosubmit data-live-part="picker">
+      {props.versions.map((v) => (
+        <option value={String(v.version)} selected={v.version === props.shown}>
+          v{v.version} · {ago(v.created_at)}
+        </option>
+      ))}
+      {!props.versions.some((v) => v.version === props.shown) && (
+        <option value={String(props.shown)} selected>
+          v{props.shown}
+        </option>
+      )}
+    </select>
+  )
+}
+
+function SiteFiles({ site }: VersionParts) {
+  return (
+    <div data-live-part="files">
+      {site && (
+        <>
+          <h2 id="files">Files</h2>
+          <FileList
+            files={site.files}
+            main={site.main}
+            siteUrl={(path) => site.base + encodePath(path)}
+          />
+        </>
+      )}
+    </div>
+  )
+}
+
+function Versions(props: VersionParts) {
+  return (
+    <section data-live-part="versions" aria-labelledby="versions">
+      <h2 id="versions">Versions</h2>
+      <VersionList
+        canvasId={props.canvas.canvas_id}
+        versions={props.versions}
+        current={props.canvas.version}
+        shown={props.shown}
+        textual={props.textual}
+      />
+    </section>
   )
 }

@@ -3,8 +3,9 @@ import type { Flash } from '../flash'
 import { Action } from './action'
 import { Layout, type User } from './layout'
 import { ListTable } from './list-table'
-import { Notice } from './notice'
-import { ago, relative } from '../../lib/time'
+import { flashAt, flashTop, Notice } from './notice'
+import { calendar, relative } from '../../lib/time'
+import { Ago } from './when'
 import { UploadForm } from './upload-form'
 
 export type DashboardCanvas = {
@@ -29,9 +30,11 @@ export function Dashboard(props: {
   page: number
   hasMore: boolean
   flash?: Flash
-  limits: { direct: number; file: number }
+  limits: { direct: number; file: number; siteItems: number }
 }) {
-  const { csrf, filters } = props
+  const { csrf, filters, flash } = props
+  // A message about one canvas shows on its row, where the redirect's fragment lands.
+  const rows = props.canvases.map((c) => `canvas-${c.canvas_id}`)
   const filtered = Boolean(filters.search || filters.ext || filters.visibility)
   const query = (page: number) => {
     const params = new URLSearchParams()
@@ -45,8 +48,14 @@ export function Dashboard(props: {
   return (
     <Layout title="Canvases" user={props.user} csrf={csrf}>
       <h1>Canvases</h1>
-      <Notice flash={props.flash} />
-      <UploadForm csrf={csrf} directLimit={props.limits.direct} fileLimit={props.limits.file} />
+      <Notice flash={flashTop(flash, rows)} />
+      <UploadForm
+        csrf={csrf}
+        directLimit={props.limits.direct}
+        fileLimit={props.limits.file}
+        siteItems={props.limits.siteItems}
+        pageDrop
+      />
       <form class="row filters" method="get" action="/" role="search">
         <div class="grow">
           <input
@@ -99,76 +108,108 @@ export function Dashboard(props: {
       ) : (
         <ListTable columns={['Title', 'Visibility', 'Version', 'Updated', 'Expires']} actions>
           {props.canvases.map((c) => (
-            <CanvasRow canvas={c} csrf={csrf} />
+            <CanvasRow canvas={c} csrf={csrf} flash={flashAt(flash, `canvas-${c.canvas_id}`)} />
           ))}
         </ListTable>
       )}
-      <nav class="pager" aria-label="Pages">
-        <span>{props.page > 1 && <a href={query(props.page - 1)}>← Newer</a>}</span>
-        <span>{props.hasMore && <a href={query(props.page + 1)}>Older →</a>}</span>
-      </nav>
+      {(props.page > 1 || props.hasMore) && (
+        <nav class="pager" aria-label="Pages">
+          <span>
+            {props.page > 1 && (
+              <a class="btn" href={query(props.page - 1)}>
+                ← Newer
+              </a>
+            )}
+          </span>
+          <span>
+            {props.hasMore && (
+              <a class="btn" href={query(props.page + 1)}>
+                Older →
+              </a>
+            )}
+          </span>
+        </nav>
+      )}
     </Layout>
   )
 }
 
-function CanvasRow({ canvas: c, csrf }: { canvas: DashboardCanvas; csrf: string }) {
+function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash }) {
+  const { canvas: c, csrf } = props
   const makeVisible = c.visibility === 'public' ? 'private' : 'public'
   return (
-    <tr id={`canvas-${c.canvas_id}`}>
-      <td class="primary-cell">
-        <div>
-          <a href={`/c/${c.canvas_id}`}>{c.title}</a>
-          {/* Type, size and id tell apart two canvases of the same name. */}
-          <div class="sub">
-            <span class="chip">{c.ext}</span> {formatSize(c.size)} · <code>{c.canvas_id}</code>
+    <>
+      <tr id={`canvas-${c.canvas_id}`}>
+        <td class="primary-cell">
+          <div>
+            <a class="title-link" href={`/c/${c.canvas_id}`}>
+              {c.title}
+            </a>
+            {/* Type, size and id tell apart two canvases of the same name. */}
+            <div class="sub">
+              <span class="chip">{c.ext}</span> {formatSize(c.size)} · <code>{c.canvas_id}</code>
+            </div>
           </div>
-        </div>
-      </td>
-      <td data-label="Visibility">
-        <span class={`chip ${c.visibility}`}>{c.visibility}</span>
-      </td>
-      <td data-label="Version">v{c.version}</td>
-      <td data-label="Updated" class="nowrap" title={c.updated_at}>
-        {ago(c.updated_at)}
-      </td>
-      <td data-label="Expires" class="nowrap">
-        {c.expires_at ? <span title={c.expires_at}>{relative(c.expires_at)}</span> : 'never'}
-      </td>
-      <td class="end">
-        <div class="actions">
-          <a class="btn small" href={`/c/${c.canvas_id}`}>
-            Open
-          </a>
-          <details class="menu">
-            <summary class="btn small" aria-label={`More actions for ${c.title}`}>
-              More ▾
-            </summary>
-            <div class="items">
-              {c.expires_at && (
+        </td>
+        <td data-label="Visibility">
+          <span class={`chip ${c.visibility}`}>{c.visibility}</span>
+        </td>
+        <td data-label="Version">v{c.version}</td>
+        <td data-label="Updated" class="nowrap">
+          <Ago at={c.updated_at} />
+        </td>
+        <td data-label="Expires" class="nowrap">
+          {c.expires_at ? (
+            <span title={calendar(c.expires_at)}>{relative(c.expires_at)}</span>
+          ) : (
+            'never'
+          )}
+        </td>
+        <td class="end">
+          <div class="actions">
+            <a class="btn small" href={`/c/${c.canvas_id}`}>
+              Open
+            </a>
+            <details class="menu">
+              <summary class="btn small" aria-label={`More actions for ${c.title}`}>
+                More ▾
+              </summary>
+              <div class="items">
+                {/* On a phone the list is a sheet away from its row: it says which canvas. */}
+                <p class="muted menu-title phone-only">{c.title}</p>
+                {c.expires_at && (
+                  <Action
+                    csrf={csrf}
+                    action={`/c/${c.canvas_id}/permanent`}
+                    label="Make permanent"
+                    back="dashboard"
+                  />
+                )}
                 <Action
                   csrf={csrf}
-                  action={`/c/${c.canvas_id}/permanent`}
-                  label="Make permanent"
+                  action={`/c/${c.canvas_id}/visibility`}
+                  label={`Make ${makeVisible}`}
+                  fields={{ visibility: makeVisible }}
                   back="dashboard"
                 />
-              )}
-              <Action
-                csrf={csrf}
-                action={`/c/${c.canvas_id}/visibility`}
-                label={`Make ${makeVisible}`}
-                fields={{ visibility: makeVisible }}
-                back="dashboard"
-              />
-              <a class="btn" href={`/c/${c.canvas_id}#share`}>
-                Share…
-              </a>
-              <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
-                Delete…
-              </a>
-            </div>
-          </details>
-        </div>
-      </td>
-    </tr>
+                <a class="btn" href={`/c/${c.canvas_id}#share`}>
+                  Share…
+                </a>
+                <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
+                  Delete…
+                </a>
+              </div>
+            </details>
+          </div>
+        </td>
+      </tr>
+      {props.flash && (
+        <tr class="row-notice">
+          <td colspan={6}>
+            <Notice flash={props.flash} />
+          </td>
+        </tr>
+      )}
+    </>
   )
 }

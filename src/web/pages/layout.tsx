@@ -1,6 +1,8 @@
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { APP_CSS, APP_JS } from '../asset-urls'
+import { FAVICON_PATH } from '../favicon'
+import { Logo } from './logo'
 
 export type User = { email: string }
 
@@ -28,6 +30,7 @@ export function Layout(props: LayoutProps) {
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width,initial-scale=1" />
           <title>{title} · Canvas</title>
+          <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
           <link rel="stylesheet" href={APP_CSS} />
           {og && <meta name="robots" content="noindex, nofollow" />}
           {og && <meta property="og:title" content={og.title} />}
@@ -36,32 +39,71 @@ export function Layout(props: LayoutProps) {
           <script src={APP_JS} defer></script>
         </head>
         <body>
-          {header && (
-            <header class="top">
-              <a class="brand" href="/">
-                Canvas
-              </a>
-              <nav>
-                {user ? (
-                  <>
-                    <a href="/">Canvases</a>
-                    <a href="/settings">Settings</a>
-                    <span class="muted who">{user.email}</span>
-                    <form class="inline" method="post" action="/logout">
-                      <input type="hidden" name="_csrf" value={csrf ?? ''} />
-                      <button type="submit">Log out</button>
-                    </form>
-                  </>
-                ) : (
-                  <a href="/login">Log in</a>
-                )}
-              </nav>
-            </header>
-          )}
+          {header && <Header user={user} csrf={csrf} />}
           <main class={main === 'normal' ? '' : main}>{children}</main>
         </body>
       </html>
     </>
+  )
+}
+
+/**
+ * One row at every width: the brand, then the signed-in person's places. On a phone they fold
+ * into one menu, so the page's own content starts right below.
+ */
+function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
+  return (
+    <header class="top">
+      <a class="brand" href="/">
+        <Logo />
+        Canvas
+      </a>
+      {user ? (
+        <>
+          <nav class="wide-only" aria-label="Account">
+            <a href="/">Canvases</a>
+            <a href="/settings">Settings</a>
+            <span class="muted who" title={user.email}>
+              {user.email}
+            </span>
+            <LogOut csrf={csrf} />
+          </nav>
+          <details class="menu phone-only">
+            <summary class="btn" aria-label="Menu">
+              Menu
+            </summary>
+            <div class="items">
+              <p class="muted who">{user.email}</p>
+              <a class="btn" href="/">
+                Canvases
+              </a>
+              <a class="btn" href="/settings">
+                Settings
+              </a>
+              <a class="btn" href="/docs">
+                API reference
+              </a>
+              <LogOut csrf={csrf} />
+            </div>
+          </details>
+        </>
+      ) : (
+        <nav aria-label="Account">
+          <a class="btn" href="/login">
+            Log in
+          </a>
+        </nav>
+      )}
+    </header>
+  )
+}
+
+function LogOut({ csrf }: { csrf?: string }) {
+  return (
+    <form class="inline" method="post" action="/logout">
+      <input type="hidden" name="_csrf" value={csrf ?? ''} />
+      <button type="submit">Log out</button>
+    </form>
   )
 }
 

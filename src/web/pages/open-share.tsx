@@ -5,7 +5,8 @@ import { Layout } from './layout'
  * Fetching this page uses none (link previews and mail scanners fetch it); the button does.
  */
 export function OpenSharePage(props: {
-  token: string
+  /** Where the Open button posts: the link's page, or its full-page view. */
+  action: string
   title: string
   viewsLeft: number
   facts: string[]
@@ -19,7 +20,7 @@ export function OpenSharePage(props: {
           This link opens a limited number of times: it has {views} left, and opening it uses one.
         </p>
         <p class="muted">{props.facts.join(' · ')}</p>
-        <form method="post" action={`/s/${props.token}`}>
+        <form method="post" action={props.action}>
           <input type="hidden" name="open" value="1" />
           <button class="primary" type="submit" autofocus>
             Open

@@ -1,6 +1,8 @@
 import { Layout } from './layout'
+import { FormError } from './notice'
 
-export function PasswordPage(props: { token: string; error?: string }) {
+/** A link's password form; it posts to `action`, the link's page or its full-page view. */
+export function PasswordPage(props: { action: string; error?: string }) {
   return (
     <Layout
       title="Password required"
@@ -9,12 +11,8 @@ export function PasswordPage(props: { token: string; error?: string }) {
     >
       <div class="panel">
         <h1>This link is password protected</h1>
-        {props.error && (
-          <div class="notice error" role="alert">
-            {props.error}
-          </div>
-        )}
-        <form method="post" action={`/s/${props.token}`}>
+        {props.error && <FormError>{props.error}</FormError>}
+        <form method="post" action={props.action}>
           <label for="share-password">Password</label>
           <input id="share-password" name="password" type="password" required autocomplete="off" />
           <p>

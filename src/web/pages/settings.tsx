@@ -1,9 +1,11 @@
+import type { ConnectedApp } from '../../domain/oauth-grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
 import { ListTable } from './list-table'
-import { Notice } from './notice'
+import { flashAt, flashTop, FormError, Notice } from './notice'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
+import { Ago } from './when'
 
 export type KeyView = {
   key_id: string
@@ -18,6 +20,7 @@ export function Settings(props: {
   user: User
   csrf: string
   keys: KeyView[]
+  apps: ConnectedApp[]
   flash?: Flash
   usage: {
     canvases: { total: number }
@@ -29,7 +32,6 @@ export function Settings(props: {
   webhookError?: string
 }) {
   const { csrf } = props
-  const webhooksFlash = props.flash?.section === 'webhooks' ? props.flash : undefined
   return (
     <Layout title="Settings" user={props.user} csrf={csrf}>
       <h1>Settings</h1>
@@ -53,12 +55,8 @@ export function Settings(props: {
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
         <a href="/docs">API and MCP documentation</a>.
       </p>
-      <Notice flash={webhooksFlash ? undefined : props.flash} />
-      {props.error && (
-        <div class="notice error" role="alert">
-          {props.error}
-        </div>
-      )}
+      <Notice flash={flashTop(props.flash, ['webhooks'])} />
+      {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />
         <div>
@@ -92,10 +90,10 @@ export function Settings(props: {
               </td>
               <td data-label="Access">{k.scopes.includes('write') ? 'read, write' : 'read'}</td>
               <td data-label="Created" class="nowrap">
-                {k.created_at.slice(0, 10)}
+                <Ago at={k.created_at} />
               </td>
               <td data-label="Last used" class="nowrap">
-                {k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : 'never'}
+                {k.last_used_at ? <Ago at={k.last_used_at} /> : 'never'}
               </td>
               <td class="end">
                 <details class="dialog">
@@ -113,10 +111,45 @@ export function Settings(props: {
           ))}
         </ListTable>
       )}
+      <h2>Connected apps</h2>
+      <p class="muted">
+        Chat apps you allowed to use Canvas for you (Claude, ChatGPT and others connect by the
+        address <code>/mcp</code>, with your approval).
+      </p>
+      {props.apps.length === 0 ? (
+        <p class="muted">No apps connected.</p>
+      ) : (
+        <ListTable columns={['Name', 'Access', 'Connected', 'Last used']} actions class="spaced">
+          {props.apps.map((app) => (
+            <tr id={`app-${app.grant_id}`}>
+              <td class="primary-cell">{app.name}</td>
+              <td data-label="Access">{app.scopes.includes('write') ? 'read, write' : 'read'}</td>
+              <td data-label="Connected" class="nowrap">
+                <Ago at={app.created_at} />
+              </td>
+              <td data-label="Last used" class="nowrap">
+                {app.last_used_at ? <Ago at={app.last_used_at} /> : 'never'}
+              </td>
+              <td class="end">
+                <details class="dialog">
+                  <summary class="btn small danger">Disconnect…</summary>
+                  <form class="row" method="post" action={`/settings/apps/${app.grant_id}/revoke`}>
+                    <Csrf token={csrf} />
+                    <span class="hint">Its access ends at once.</span>
+                    <button class="small danger solid" type="submit">
+                      Disconnect {app.name}
+                    </button>
+                  </form>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
+      )}
       <WebhooksSection
         csrf={csrf}
         webhooks={props.webhooks}
-        flash={webhooksFlash}
+        flash={flashAt(props.flash, 'webhooks')}
         error={props.webhookError}
       />
     </Layout>

@@ -1,4 +1,5 @@
 import { Csrf } from './layout'
+import { FormError } from './notice'
 
 /** A share form that came back: what was typed, why it was refused, and the status to answer. */
 export type ShareDraft = { values: Record<string, string>; error: string; status: 400 | 404 | 409 }
@@ -15,7 +16,9 @@ const LIFETIMES = [
 
 /**
  * A new share link with every option a link has: lifetime, password, view limit, one version or
- * always the latest, and a name of one's own. Opened at once when a try came back with an error.
+ * always the latest, and a name of one's own. Shown open when the canvas has no link yet or a try
+ * came back with an error; otherwise behind its button, which goes once the form is open (a
+ * button that would fold away a form half filled in is a trap).
  */
 export function ShareDialog(props: {
   canvasId: string
@@ -24,15 +27,34 @@ export function ShareDialog(props: {
   draft?: ShareDraft
   open: boolean
 }) {
+  const form = <ShareForm {...props} />
+  if (props.open || props.draft) {
+    return (
+      <section class="panel spaced" aria-labelledby="new-share">
+        <h3 id="new-share">New share link</h3>
+        {form}
+      </section>
+    )
+  }
+  return (
+    <details class="dialog panel spaced">
+      <summary class="btn primary">New share link…</summary>
+      <h3>New share link</h3>
+      {form}
+    </details>
+  )
+}
+
+function ShareForm(props: {
+  canvasId: string
+  csrf: string
+  versions: number[]
+  draft?: ShareDraft
+}) {
   const values = props.draft?.values ?? {}
   return (
-    <details class="dialog panel spaced" open={props.open || props.draft !== undefined}>
-      <summary class="btn primary">New share link…</summary>
-      {props.draft && (
-        <div class="notice error" role="alert">
-          {props.draft.error}
-        </div>
-      )}
+    <>
+      {props.draft && <FormError>{props.draft.error}</FormError>}
       <form method="post" action={`/c/${props.canvasId}/share`}>
         <Csrf token={props.csrf} />
         <div class="grid">
@@ -60,14 +82,7 @@ export function ShareDialog(props: {
           </div>
           <div>
             <label for="share-version">Shows</label>
-            <select id="share-version" name="version">
-              <option value="">The latest version</option>
-              {props.versions.map((v) => (
-                <option value={String(v)} selected={values.version === String(v)}>
-                  Only v{v}
-                </option>
-              ))}
-            </select>
+            <ShareVersions versions={props.versions} selected={values.version} />
           </div>
           <div>
             <label for="share-password">Password</label>
@@ -94,12 +109,29 @@ export function ShareDialog(props: {
         <p class="hint" id="share-token-hint">
           Optional: 8 to 64 letters, digits, - or _. A password needs 4 characters or more.
         </p>
-        <p>
+        <div class="actions spaced">
           <button class="primary" type="submit">
             Create link
           </button>
-        </p>
+          <button type="button" data-close-dialog hidden>
+            Cancel
+          </button>
+        </div>
       </form>
-    </details>
+    </>
+  )
+}
+
+/** The form's choice of a version; the owner's page refreshes it when a version lands. */
+export function ShareVersions(props: { versions: number[]; selected?: string }) {
+  return (
+    <select id="share-version" name="version" data-live-part="share-version">
+      <option value="">The latest version</option>
+      {props.versions.map((v) => (
+        <option value={String(v)} selected={props.selected === String(v)}>
+          Only v{v}
+        </option>
+      ))}
+    </select>
   )
 }

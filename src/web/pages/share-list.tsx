@@ -1,7 +1,7 @@
 import type { Share } from '../../schema/responses'
 import { Csrf } from './layout'
 import { ListTable } from './list-table'
-import { relative } from '../../lib/time'
+import { calendar, relative } from '../../lib/time'
 
 /** A canvas's share links: each with its address, limits and use, and its own revoke. */
 export function ShareList(props: {
@@ -23,7 +23,11 @@ export function ShareList(props: {
               <code id={`link-${s.token}`}>{`${props.origin}/s/${s.token}`}</code>
             </td>
             <td data-label="Expires" class="nowrap">
-              {s.expires_at ? <span title={s.expires_at}>{relative(s.expires_at)}</span> : 'never'}
+              {s.expires_at ? (
+                <span title={calendar(s.expires_at)}>{relative(s.expires_at)}</span>
+              ) : (
+                'never'
+              )}
             </td>
             <td data-label="Views">
               {s.max_views === null ? s.view_count : `${s.view_count} of ${s.max_views}`}

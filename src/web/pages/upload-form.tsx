@@ -2,9 +2,10 @@ import { formatSize } from '../../lib/format'
 import { Csrf } from './layout'
 
 /**
- * Publishing a file: a new canvas, or with `canvasId` a new version of it. Without JavaScript the
- * form posts the file itself (up to `directLimit`); the script sends it straight to storage
- * instead, with the progress bar, and takes files dropped on the form.
+ * Publishing a file, or a folder as a site: a new canvas, or with `canvasId` a new version of it.
+ * Without JavaScript the form posts the file itself (up to `directLimit`). The script sends the
+ * bytes straight to storage instead, with a progress bar; it takes files and folders dropped on
+ * the form (on the whole page with `pageDrop`), says what was chosen, and opens the canvas made.
  */
 // The script hashes a file whole (WebCrypto has no streaming digest), so it takes files up to
 // this size; larger ones go with svc, which streams.
@@ -15,8 +16,13 @@ export function UploadForm(props: {
   canvasId?: string
   directLimit: number
   fileLimit: number
+  /** The most files a site may hold. */
+  siteItems: number
+  /** The whole page takes a drop (the dashboard): one target as large as the window. */
+  pageDrop?: boolean
 }) {
-  const label = props.canvasId ? 'Upload a new version' : 'Publish a file'
+  const newVersion = Boolean(props.canvasId)
+  const label = newVersion ? 'Upload a new version' : 'Publish a file or a folder'
   const browserLimit = Math.min(props.fileLimit, BROWSER_LIMIT)
   return (
     <form
@@ -26,26 +32,90 @@ export function UploadForm(props: {
       enctype="multipart/form-data"
       data-upload
       data-max-bytes={String(browserLimit)}
+      data-max-files={String(props.siteItems)}
+      data-page-drop={props.pageDrop ? true : undefined}
       aria-label={label}
     >
       <Csrf token={props.csrf} />
       {props.canvasId && <input type="hidden" name="canvas_id" value={props.canvasId} />}
-      <label for="upload-file">{label}</label>
-      <div class="row">
-        <div class="grow">
-          <input id="upload-file" name="file" type="file" required />
+      <div class="drop-head">
+        <UploadIcon />
+        <div>
+          <p class="drop-title">
+            {newVersion ? 'Drop a file or a folder here' : 'Drop a file or a folder to publish it'}
+          </p>
+          <p class="hint">
+            {newVersion
+              ? 'It becomes the next version; the ones before stay in the list below.'
+              : 'HTML, Markdown, a chart, a PDF, code, images; a folder becomes a site.'}
+          </p>
         </div>
+      </div>
+      <div class="actions">
+        <input id="upload-file" class="file-input" name="file" type="file" required />
+        <label class="btn" for="upload-file">
+          Choose a file…
+        </label>
+        <input
+          id="upload-folder"
+          class="file-input"
+          type="file"
+          webkitdirectory
+          multiple
+          disabled
+          data-folder-input
+        />
+        <label class="btn" for="upload-folder" hidden data-with-js>
+          Choose a folder…
+        </label>
+        <span class="chosen" data-chosen>
+          <span class="without-js-chosen">File chosen.</span>
+        </span>
         <button class="primary" type="submit">
-          {props.canvasId ? 'Upload' : 'Publish'}
+          {newVersion ? 'Upload' : 'Publish'}
         </button>
       </div>
+      <div class="progress" hidden data-progress>
+        <progress max={100} value={0} aria-label="Upload progress"></progress>
+        <span class="muted" data-percent></span>
+      </div>
+      <p class="status" data-status role="status"></p>
+      <div class="notice error upload-error" role="alert" hidden data-error>
+        <p data-error-text></p>
+        <p>
+          <button type="button" data-retry hidden>
+            Retry
+          </button>
+        </p>
+      </div>
       <p class="hint">
-        Choose a file or drop one here: HTML, Markdown, a chart, a PDF, code, images, up to{' '}
-        {formatSize(browserLimit)} ({formatSize(props.directLimit)} without JavaScript)
+        Up to {formatSize(browserLimit)} a file ({formatSize(props.directLimit)} without
+        JavaScript), {props.siteItems} files a site
         {props.fileLimit > browserLimit && `; up to ${formatSize(props.fileLimit)} with svc`}.
       </p>
-      <progress max={100} value={0} hidden aria-label="Upload progress"></progress>
-      <p class="hint" data-status aria-live="polite"></p>
+      {props.pageDrop && (
+        <div class="drop-overlay" aria-hidden="true">
+          <div>
+            <UploadIcon />
+            <p>Drop to publish</p>
+          </div>
+        </div>
+      )}
     </form>
+  )
+}
+
+function UploadIcon() {
+  return (
+    <svg class="upload-icon" viewBox="0 0 24 24" width="32" height="32" aria-hidden="true">
+      <path
+        d="M12 15V4m0 0L7.5 8.5M12 4l4.5 4.5M5 14v4a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.8"
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
+    </svg>
   )
 }

@@ -1,5 +1,6 @@
 import { formatSize } from '../../lib/format'
 import { ListTable } from './list-table'
+import { Ago } from './when'
 
 export type VersionRow = { version: number; size: number; created_at: string }
 
@@ -23,8 +24,8 @@ export function VersionList(props: {
                 <span class="chip">shown</span>
               )}
             </td>
-            <td data-label="Published" class="nowrap" title={v.created_at}>
-              {v.created_at.slice(0, 16).replace('T', ' ')} UTC
+            <td data-label="Published" class="nowrap">
+              <Ago at={v.created_at} />
             </td>
             <td data-label="Size">{formatSize(v.size)}</td>
             <td class="end">

@@ -1,6 +1,7 @@
 import type { Child } from 'hono/jsx'
 import { isPdfFrame } from '../frame-content'
 import { Layout } from './layout'
+import { Logo } from './logo'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
 /** The sandbox of a frame rendered on the server, which runs no script. */
@@ -26,17 +27,61 @@ export function ContentFrame(props: FrameProps) {
   )
 }
 
-/** The title bar over the content: where it is from, what it is, and what one may do with it. */
-export function ViewerBar(props: { title: string; children: Child }) {
+/** A fact about what is shown (visibility, expiry, views left), with its exact value on hover. */
+export type Fact = { text: string; title?: string; class?: string }
+
+/**
+ * The title bar over the content: what it is, the controls one uses most (`children`), and the
+ * rest (facts, the full-page view, the download), which on a phone fold into one menu so that the
+ * bar stays one row.
+ */
+export function ViewerBar(props: {
+  title: string
+  /** The app's mark and name, for pages without the app's header. */
+  brand?: boolean
+  facts: Fact[]
+  fullHref: string
+  downloadHref: string
+  children?: Child
+}) {
+  const { facts } = props
   return (
     <div class="bar">
-      <a href="/" class="muted">
-        Canvas
-      </a>
+      {props.brand && (
+        <a href="/" class="brand" aria-label="Canvas">
+          <Logo />
+          <span class="wide-only">Canvas</span>
+        </a>
+      )}
       <span class="title" title={props.title}>
         {props.title}
       </span>
       {props.children}
+      {facts.map((fact) => (
+        <span class={`chip wide-only ${fact.class ?? ''}`.trim()} title={fact.title}>
+          {fact.text}
+        </span>
+      ))}
+      <a class="btn wide-only" href={props.fullHref} data-live-full>
+        Full page
+      </a>
+      <a class="btn wide-only" href={props.downloadHref} data-live-download>
+        Download
+      </a>
+      <details class="menu phone-only">
+        <summary class="btn" aria-label="More about this canvas">
+          ⋯
+        </summary>
+        <div class="items">
+          {facts.length > 0 && <p class="muted facts">{facts.map((f) => f.text).join(' · ')}</p>}
+          <a class="btn" href={props.fullHref} data-live-full>
+            Full page
+          </a>
+          <a class="btn" href={props.downloadHref} data-live-download>
+            Download
+          </a>
+        </div>
+      </details>
     </div>
   )
 }
@@ -48,8 +93,9 @@ export function ViewerBar(props: { title: string; children: Child }) {
 export function Viewer(
   props: FrameProps & {
     version: number
-    facts: string[]
+    facts: Fact[]
     downloadHref: string
+    fullHref: string
     og: { title: string; type: string } | undefined
     /** The page's live link, when it follows the canvas's latest version. */
     live?: string
@@ -63,17 +109,43 @@ export function Viewer(
         data-version={String(props.version)}
         data-follows={props.live ? true : undefined}
       >
-        <ViewerBar title={props.title}>
+        <ViewerBar
+          title={props.title}
+          brand
+          facts={props.facts}
+          fullHref={props.fullHref}
+          downloadHref={props.downloadHref}
+        >
           <span class="chip" data-live-version>
             v{props.version}
           </span>
-          {props.facts.map((fact) => (
-            <span class="chip">{fact}</span>
-          ))}
-          <a class="btn" href={props.downloadHref} data-live-download>
-            Download
-          </a>
         </ViewerBar>
+        <LiveStatus />
+        <ContentFrame {...props} />
+      </div>
+    </Layout>
+  )
+}
+
+/**
+ * The content alone, filling the window: the full-page view of the owner's page and of a
+ * visitor's. It follows new versions like the page it came from.
+ */
+export function FullView(
+  props: FrameProps & {
+    version: number
+    og?: { title: string; type: string }
+    live?: string
+  },
+) {
+  return (
+    <Layout title={props.title} main="wide" og={props.og}>
+      <div
+        class="viewer full"
+        data-live={props.live}
+        data-version={String(props.version)}
+        data-follows={props.live ? true : undefined}
+      >
         <LiveStatus />
         <ContentFrame {...props} />
       </div>

@@ -3,7 +3,8 @@ import type { Delivery, Webhook } from '../../schema/responses'
 import type { Flash } from '../flash'
 import { Csrf } from './layout'
 import { ListTable } from './list-table'
-import { Notice } from './notice'
+import { FormError, Notice } from './notice'
+import { Ago } from './when'
 
 export type WebhookView = Webhook & { deliveries: Delivery[] }
 
@@ -37,11 +38,7 @@ export function WebhooksSection(props: {
         <a href="/docs">API documentation</a>), and retried for a day until it is received.
       </p>
       <Notice flash={props.flash} />
-      {props.error && (
-        <div class="notice error" role="alert">
-          {props.error}
-        </div>
-      )}
+      {props.error && <FormError>{props.error}</FormError>}
       <form class="panel" method="post" action="/settings/webhooks">
         <Csrf token={csrf} />
         <label for="webhook-url">URL</label>
@@ -74,7 +71,7 @@ export function WebhooksSection(props: {
               <div class="grow">
                 <code>{w.url}</code>
                 <p class="hint">
-                  {w.events.join(', ')} · added {w.created_at.slice(0, 10)}
+                  {w.events.join(', ')} · added <Ago at={w.created_at} />
                 </p>
               </div>
               <details class="dialog">

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { inject } from 'vitest'
 
 export type DevServer = { url: string; stop: () => Promise<void>; output: () => string }
 
@@ -105,6 +106,23 @@ async function startOnce(extraArgs: string[]): Promise<DevServer> {
   await stop()
   const message = `wrangler dev did not start:\n${log}`
   throw exited ? new ExitedEarly(message) : new Error(message)
+}
+
+/**
+ * The dev server this run's node files share (test/node/support/global-setup.ts), with SIGNUP
+ * open, started on the first call. Each file works on an account of its own (newDevAccount); all
+ * of them share the budgets wrangler.jsonc sets per client address (signups and logins, public
+ * share routes, frames), so a file that needs many such requests, a setting of its own, or a
+ * server with no account on it yet starts its own with startDevServer.
+ */
+export async function sharedDevServer() {
+  const control = inject('devServerControl')
+  const ask = async (path: string) => {
+    const res = await fetch(control + path)
+    if (!res.ok) throw new Error(`the shared dev server did not start:\n${await res.text()}`)
+    return (await res.json()) as string
+  }
+  return { url: await ask('/'), output: () => ask('/output') }
 }
 
 /** An account on a dev server, signed up, with its session cookie and a first key. */

@@ -1,0 +1,246 @@
+import { Hono, type Context } from 'hono'
+import { OAUTH_SCOPES, endGrant } from '../domain/oauth-grants'
+import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth-secrets'
+import { open } from '../http/access'
+import type { AppEnv } from '../http/context'
+import { clientIp, limit } from '../http/limits'
+import {
+  MCP_PATH,
+  REGISTER_PATH,
+  RESOURCE_METADATA_PATH,
+  SERVER_METADATA_PATH,
+  TOKEN_PATH,
+  forgetGrants,
+  libraryAnswer,
+  oauthError,
+  oauthErrorOf,
+  oauthHelpers,
+  requireOAuthOrigin,
+} from '../http/oauth'
+import { documented } from '../http/route-docs'
+import { readBytes } from '../http/validate'
+import { sha256Hex } from '../lib/crypto'
+import * as shapes from '../schema/responses'
+
+// The OAuth protocol's own routes (README: Connecting chat apps): discovery (RFC 9728, RFC 8414),
+// dynamic client registration (RFC 7591) and the token endpoint, which also revokes (RFC 7009).
+// The library answers registration, metadata and tokens; the token endpoint first claims each
+// one-time secret in D1, where a second use is seen at once and ends its grant.
+
+export const oauthApi = new Hono<AppEnv>()
+
+// Built from the origin the request reached: no shared cache may keep one host's for another.
+const DISCOVERY_HEADERS = {
+  'Cache-Control': 'private, max-age=300',
+  Vary: 'Host',
+  'Access-Control-Allow-Origin': '*',
+}
+// A registration or token request is small; anything larger is not one.
+const MAX_BODY_BYTES = 16 * 1024
+
+/** The CORS preflight of a discovery or protocol route: browser-based clients may call them. */
+const preflight = (c: Context) =>
+  c.body(null, 204, {
+    'Access-Control-Allow-Origin': c.req.header('Origin') ?? '*',
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+    'Access-Control-Max-Age': '86400',
+    Vary: 'Origin',
+  })
+
+for (const path of [RESOURCE_METADATA_PATH, RESOURCE_METADATA_PATH + MCP_PATH]) {
+  oauthApi.get(
+    path,
+    open,
+    documented({
+      summary: `Protected resource metadata${path.endsWith(MCP_PATH) ? ' (of /mcp)' : ''}`,
+      description:
+        'RFC 9728: the MCP endpoint as an OAuth protected resource, and this server as its ' +
+        'authorization server. A 401 of `POST /mcp` points here.',
+      tag: 'OAuth',
+      auth: 'none',
+      responses: { 200: { description: 'The metadata.', schema: shapes.resourceMetadata } },
+    }),
+    (c) => {
+      const origin = new URL(c.req.url).origin
+      return c.json(
+        {
+          resource: origin + MCP_PATH,
+          authorization_servers: [origin],
+          scopes_supported: [...OAUTH_SCOPES],
+          bearer_methods_supported: ['header'],
+          resource_name: 'Canvas',
+          resource_documentation: `${origin}/llms.txt`,
+        },
+        200,
+        DISCOVERY_HEADERS,
+      )
+    },
+  )
+  oauthApi.options(path, open, preflight)
+}
+
+oauthApi.get(
+  SERVER_METADATA_PATH,
+  open,
+  documented({
+    summary: 'Authorization server metadata',
+    description:
+      'RFC 8414: where to authorize, exchange codes and register, and what this server supports ' +
+      '(authorization code with PKCE S256, refresh tokens, client ID metadata documents).',
+    tag: 'OAuth',
+    auth: 'none',
+    responses: { 200: { description: 'The metadata.', schema: shapes.serverMetadata } },
+  }),
+  async (c) => {
+    const answer = await libraryAnswer(c, c.req.raw)
+    for (const [name, value] of Object.entries(DISCOVERY_HEADERS)) answer.headers.set(name, value)
+    return answer
+  },
+)
+oauthApi.options(SERVER_METADATA_PATH, open, preflight)
+
+oauthApi.post(
+  REGISTER_PATH,
+  open,
+  documented({
+    summary: 'Register a client',
+    description:
+      'RFC 7591 dynamic client registration. Redirect URIs must be https, or http on a loopback ' +
+      'host (any port); each authorization request must name one of them exactly.',
+    tag: 'OAuth',
+    auth: 'none',
+    responses: { 201: { description: 'Registered.', schema: shapes.registeredClient } },
+    oauthErrors: {
+      400: '`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`',
+      429: '`temporarily_unavailable`: too many registrations from this address',
+    },
+  }),
+  (c) =>
+    oauthAnswer(c, async () => {
+      await limit(c.env.AUTH_LIMITER, `ip:${clientIp(c)}`)
+      const body = await readBytes(c, MAX_BODY_BYTES, 'the registration')
+      return libraryAnswer(c, forwarded(c, body))
+    }),
+)
+oauthApi.options(REGISTER_PATH, open, preflight)
+
+oauthApi.post(
+  TOKEN_PATH,
+  open,
+  documented({
+    summary: 'Token endpoint',
+    description:
+      'Exchanges an authorization code (with its PKCE `code_verifier`) or a refresh token for ' +
+      'an access token (valid 1 h) and a new refresh token; each code and refresh token works ' +
+      'once, and one used again revokes its whole grant. With `token` instead of `grant_type` it ' +
+      'revokes (RFC 7009): any token of a grant ends the grant. Form-encoded.',
+    tag: 'OAuth',
+    auth: 'none',
+    responses: { 200: { description: 'The tokens.', schema: shapes.tokens } },
+    oauthErrors: {
+      400: '`invalid_grant`, `invalid_request`, `unsupported_grant_type`, `invalid_scope`',
+      401: '`invalid_client`',
+      429: '`temporarily_unavailable`: too many requests from this address',
+    },
+  }),
+  (c) =>
+    oauthAnswer(c, async () => {
+      await limit(c.env.PUBLIC_LIMITER, `ip:${clientIp(c)}`)
+      requireOAuthOrigin(c)
+      const body = await readBytes(c, MAX_BODY_BYTES, 'the token request')
+      const form = new URLSearchParams(new TextDecoder().decode(body))
+      const library = () => libraryAnswer(c, forwarded(c, body))
+      const grantType = form.get('grant_type')
+      const token = form.get('token')
+      if (grantType === null && token !== null) return revoke(c, token, library)
+      const kind =
+        grantType === 'authorization_code'
+          ? 'code'
+          : grantType === 'refresh_token'
+            ? 'refresh'
+            : null
+      const secret = kind && form.get(kind === 'code' ? 'code' : 'refresh_token')
+      if (!kind || !secret) return library()
+      return exchange(c, kind, await sha256Hex(secret), library)
+    }),
+)
+oauthApi.options(TOKEN_PATH, open, preflight)
+
+/**
+ * A code or refresh token for tokens: claimed in D1 first (a second use ends the grant), then
+ * honoured by the library; given back if the library refuses it, so the client may try again.
+ */
+async function exchange(
+  c: Context<AppEnv>,
+  kind: 'code' | 'refresh',
+  secretHash: string,
+  library: () => Promise<Response>,
+) {
+  const svc = c.var.svc
+  const what = kind === 'code' ? 'authorization code' : 'refresh token'
+  const claim = await claimSecret(svc, secretHash, kind)
+  if (claim.outcome === 'reused') {
+    forgetGrants(c, [claim])
+    return oauthError(400, 'invalid_grant', `this ${what} was used already: its grant is revoked`)
+  }
+  if (claim.outcome === 'unknown') {
+    return oauthError(400, 'invalid_grant', `invalid, expired or revoked ${what}`)
+  }
+  let answer: Response
+  try {
+    answer = await library()
+  } catch (err) {
+    await releaseSecret(svc, secretHash)
+    throw err
+  }
+  if (answer.status !== 200) {
+    await releaseSecret(svc, secretHash)
+    return answer
+  }
+  const tokens = (await answer.clone().json()) as { refresh_token?: string }
+  const refresh = tokens.refresh_token ? await sha256Hex(tokens.refresh_token) : null
+  try {
+    await recordTokens(svc, claim.grantId, refresh)
+  } catch (err) {
+    // The app never sees these tokens. The library still takes the refresh token it sent (as the
+    // grant's previous one): given back, a retry gets tokens again instead of ending the grant.
+    await releaseSecret(svc, secretHash)
+    throw err
+  }
+  return answer
+}
+
+/**
+ * RFC 7009. Whoever holds a token of a grant may end it: a refresh token, or an access token,
+ * ends its whole grant, in D1 at once, and in the library's store.
+ */
+async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<Response>) {
+  const svc = c.var.svc
+  let grant = await grantOfSecret(svc, await sha256Hex(token))
+  if (!grant) {
+    const unwrapped = await (await oauthHelpers(c)).unwrapToken(token)
+    if (unwrapped) grant = { grantId: unwrapped.grantId, userId: unwrapped.userId }
+  }
+  const answer = await library()
+  if (answer.status === 200 && grant) {
+    await endGrant(svc, grant.grantId)
+    forgetGrants(c, [grant])
+  }
+  return answer
+}
+
+/** The same request for the library, with the body read here (it was read once, and checked). */
+const forwarded = (c: Context, body: Uint8Array) =>
+  new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body })
+
+/** The token and registration endpoints answer every failure of their own in OAuth's form. */
+async function oauthAnswer(c: Context<AppEnv>, run: () => Promise<Response>) {
+  try {
+    const answer = await run()
+    answer.headers.set('Cache-Control', 'no-store')
+    return answer
+  } catch (err) {
+    return oauthErrorOf(c, err)
+  }
+}

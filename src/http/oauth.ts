@@ -1,0 +1,194 @@
+import type { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider'
+import type { Context } from 'hono'
+import {
+  GRANT_IDLE_MS,
+  OAUTH_SCOPES,
+  grantFromRow,
+  grantStatement,
+  touchGrant,
+} from '../domain/oauth-grants'
+import { AppError } from '../lib/errors'
+import { logError } from '../lib/log'
+import type { Bindings } from '../lib/settings'
+import { database } from '../storage/db'
+import { afterResponse, fromThisMachine, requestId, type AppEnv } from './context'
+import { rateLimited, withinLimit } from './limits'
+
+// Canvas as an OAuth 2.1 authorization server for its own MCP endpoint, on Cloudflare's
+// workers-oauth-provider (README: Connecting chat apps says why that library). It keeps clients,
+// grants and tokens (hashed) in OAUTH_KV; D1 (domain/oauth-grants.ts) says whether a grant still
+// stands. The library is loaded by the first request that needs it: the Worker's start and every
+// other request do not pay for it.
+
+export const MCP_PATH = '/mcp'
+export const AUTHORIZE_PATH = '/oauth/authorize'
+export const TOKEN_PATH = '/oauth/token'
+export const REGISTER_PATH = '/oauth/register'
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource'
+export const SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server'
+
+/** The protocol's JSON routes (the authorize step is a page of the web app). */
+export const OAUTH_API_PATHS = [TOKEN_PATH, REGISTER_PATH]
+
+/** An access token lives at most this long; the app refreshes it with its refresh token. */
+export const ACCESS_TOKEN_TTL_S = 3600
+
+type Library = typeof import('@cloudflare/workers-oauth-provider')
+let library: Promise<Library> | undefined
+export const oauthLibrary = () => (library ??= import('@cloudflare/workers-oauth-provider'))
+
+/**
+ * The origin OAuth is served on for this request: https, or http on the machine itself (`npm run
+ * dev`); null elsewhere, since an issuer and its tokens must never travel in clear.
+ */
+export function oauthOrigin(c: Context): string | null {
+  const url = new URL(c.req.url)
+  return url.protocol === 'https:' || fromThisMachine(c) ? url.origin : null
+}
+
+/** This request's OAuth origin; refused (404) where OAuth is not served. */
+export function requireOAuthOrigin(c: Context): string {
+  const origin = oauthOrigin(c)
+  if (!origin) throw new AppError('not_found', 'OAuth is served over https only')
+  return origin
+}
+
+// One server per origin the Worker answers on (its workers.dev name, a custom domain): the issuer
+// is the origin a client reached, as RFC 8414 and the MCP specification want.
+const servers = new Map<string, Promise<OAuthAuthorizationServer<Bindings>>>()
+const MAX_SERVERS = 8
+
+export function authorizationServer(origin: string): Promise<OAuthAuthorizationServer<Bindings>> {
+  let server = servers.get(origin)
+  if (!server) {
+    server = oauthLibrary().then(
+      ({ OAuthAuthorizationServer }) =>
+        new OAuthAuthorizationServer<Bindings>({
+          issuer: origin,
+          resources: [origin + MCP_PATH],
+          authorizeEndpoint: origin + AUTHORIZE_PATH,
+          tokenEndpoint: origin + TOKEN_PATH,
+          clientRegistrationEndpoint: origin + REGISTER_PATH,
+          scopesSupported: [...OAUTH_SCOPES],
+          clientIdMetadataDocumentEnabled: true,
+          accessTokenTTL: ACCESS_TOKEN_TTL_S,
+          // A grant lives while its app keeps refreshing it (D1's expiry moves the same way).
+          refreshTokenTTL: GRANT_IDLE_MS / 1000,
+          refreshTokenIdleTTL: GRANT_IDLE_MS / 1000,
+          onError: ({ status, code, internal }) => {
+            if (status >= 500) logError({ event: 'oauth_error', code, ...internal })
+          },
+        }),
+    )
+    if (servers.size >= MAX_SERVERS) servers.clear()
+    servers.set(origin, server)
+    // A server that could not be built is not kept: the next request tries again.
+    server.catch(() => servers.delete(origin))
+  }
+  return server
+}
+
+/** The library's answer to a request of its protocol (metadata, registration, tokens). */
+export async function libraryAnswer<E extends AppEnv>(
+  c: Context<E>,
+  request: Request,
+): Promise<Response> {
+  const server = await authorizationServer(requireOAuthOrigin(c))
+  // Hono's ExecutionContext and the library's are the same runtime object, typed apart.
+  const ctx = c.executionCtx as unknown as Parameters<typeof server.fetch>[2]
+  return server.fetch(request, c.env, ctx)
+}
+
+/** The library's helpers (authorization requests, grants) for this request's origin. */
+export async function oauthHelpers<E extends AppEnv>(c: Context<E>) {
+  return (await authorizationServer(requireOAuthOrigin(c))).getOAuthApi(c.env)
+}
+
+/** Removes a grant's records from the library's store, after the response (D1 has ended it). */
+export function forgetGrants<E extends AppEnv>(
+  c: Context<E>,
+  grants: { grantId: string; userId: string }[],
+) {
+  if (grants.length === 0) return
+  // Removing records is the same for every issuer over this store: a page reached over http
+  // (where no issuer is served) removes them as the machine's own issuer would.
+  const work = authorizationServer(oauthOrigin(c) ?? 'http://127.0.0.1').then((server) => {
+    const api = server.getOAuthApi(c.env)
+    return Promise.all(grants.map((g) => api.revokeGrant(g.grantId, g.userId)))
+  })
+  // A signed-in page's context is an AppEnv one with the session made certain.
+  afterResponse(c as unknown as Context<AppEnv>, work)
+}
+
+/** The Bearer value when it has the shape of an access token (API keys have no colon). */
+export function presentedAccessToken(c: Context): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')
+  return match && match[1].includes(':') ? match[1] : null
+}
+
+const INVALID = 'invalid or expired access token'
+
+/**
+ * Admits a request whose access token the library validates for this origin's MCP endpoint and
+ * whose grant D1 says still stands (in the primary database: a replica may not have seen a
+ * revocation yet), for that grant's workspace and scopes. 401 otherwise; 429 past its rate limit,
+ * which an access token shares with nothing else.
+ */
+export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
+  const origin = oauthOrigin(c)
+  // The library's tokens are `<user>:<grant>:<secret>`.
+  const parts = token.split(':')
+  if (!origin || parts.length !== 3) throw new AppError('unauthorized', INVALID)
+  const grantId = parts[1]
+  const server = await authorizationServer(origin)
+  const [validated, row, allowed] = await Promise.all([
+    server.validateToken<{ userId: string; workspaceId: string }>(origin + MCP_PATH, token, c.env),
+    grantStatement(database(c.env.DB), grantId, c.var.svc.now()).get(),
+    withinLimit(c.env.API_LIMITER, `grant:${grantId}`),
+  ])
+  const auth = grantFromRow(grantId, row)
+  const agrees =
+    validated !== null &&
+    auth !== null &&
+    validated.props.userId === auth.userId &&
+    validated.props.workspaceId === auth.workspaceId
+  if (!agrees) throw new AppError('unauthorized', INVALID)
+  if (!allowed) throw rateLimited()
+  // The token may carry fewer scopes than its grant (a client can ask for less when refreshing).
+  if (!validated.scope.includes('canvas:write')) auth.scopes = ['read']
+  c.set('auth', auth)
+  const touch = touchGrant(c.var.svc, auth)
+  if (touch) afterResponse(c, touch)
+}
+
+/** The challenge a 401 of the MCP endpoint carries: where to find how to get a token. */
+export function bearerChallenge(c: Context, invalid: boolean): string {
+  const metadata = new URL(c.req.url).origin + RESOURCE_METADATA_PATH
+  return `Bearer ${invalid ? 'error="invalid_token", ' : ''}resource_metadata="${metadata}"`
+}
+
+/** An error of the token or registration endpoint, in OAuth's own form (RFC 6749 5.2). */
+export function oauthError(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+) {
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { 'Cache-Control': 'no-store', ...headers } },
+  )
+}
+
+/** What the token and registration endpoints answer for a failure of their own. */
+export function oauthErrorOf(c: Context<AppEnv>, err: unknown): Response {
+  if (err instanceof AppError) {
+    if (err.code === 'rate_limited') {
+      return oauthError(429, 'temporarily_unavailable', err.message, err.headers)
+    }
+    if (err.status < 500) return oauthError(err.status, 'invalid_request', err.message)
+  }
+  const id = requestId(c)
+  logError({ request_id: id }, err)
+  return oauthError(500, 'server_error', `internal error (request ${id})`)
+}

@@ -1,0 +1,150 @@
+import type { AuthRequest } from '@cloudflare/workers-oauth-provider'
+import { Hono, type Context } from 'hono'
+import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth-grants'
+import { sessionActor } from '../domain/users'
+import type { SignedInEnv } from '../http/context'
+import { forgetGrants, oauthHelpers, oauthLibrary } from '../http/oauth'
+import { sha256Hex } from '../lib/crypto'
+import { Consent } from './pages/consent'
+import { ErrorPage } from './pages/error'
+import { checkedForm, csrfToken, signedIn } from './session'
+
+// The authorize step of the OAuth server (README: Connecting chat apps): a page of the web app. A
+// person not signed in logs in and comes back to the same request; a signed-in one sees which app
+// asks, where the access goes and what it allows, and allows or denies. The form posts back to
+// the same address, so the request it answers is the very one shown, checked again.
+
+export const consent = new Hono<SignedInEnv>()
+
+type Helpers = Awaited<ReturnType<typeof oauthHelpers>>
+type Asked = { request: AuthRequest; scopes: OAuthScope[] }
+
+consent.get('/authorize', signedIn, (c) =>
+  answering(c, async (api) => {
+    const asked = await authorizationRequest(c, api)
+    if (asked instanceof Response) return asked
+    const about = await api.describeConsent(asked.request)
+    // Chromium holds the redirect that follows the form's post to form-action: this page's
+    // policy also names the one origin the app's answer goes to.
+    c.set('formAction', new URL(asked.request.redirectUri).origin)
+    const url = new URL(c.req.url)
+    const { svc, session } = c.var
+    return c.html(
+      <Consent
+        user={session.user}
+        csrf={await csrfToken(svc, session)}
+        action={url.pathname + url.search}
+        view={{
+          clientName: about.clientName,
+          clientDomain: about.clientDomain,
+          redirectHost: about.redirectHost,
+          redirectIsLoopback: about.redirectIsLoopback,
+          write: asked.scopes.includes('canvas:write'),
+        }}
+      />,
+    )
+  }),
+)
+
+consent.post('/authorize', signedIn, checkedForm, (c) =>
+  answering(c, async (api) => {
+    const asked = await authorizationRequest(c, api)
+    if (asked instanceof Response) return asked
+    const { request, scopes } = asked
+    const { authorizationErrorRedirect } = await oauthLibrary()
+    if (c.var.form.get('decision') !== 'approve') {
+      return c.redirect(authorizationErrorRedirect(request, 'access_denied', 'access was denied'))
+    }
+    const about = await api.describeConsent(request)
+    const actor = sessionActor(c.var.session)
+    const { redirectTo } = await api.completeAuthorization({
+      request,
+      userId: actor.userId,
+      metadata: {},
+      scope: scopes,
+      props: { userId: actor.userId, workspaceId: actor.workspaceId },
+      // Earlier grants to the same app are ended in D1 and then here (recordGrant).
+      revokeExistingGrants: false,
+    })
+    // The library's codes are `<user>:<grant>:<secret>`.
+    const code = new URL(redirectTo).searchParams.get('code') ?? ''
+    const replaced = await recordGrant(c.var.svc, actor, {
+      grantId: code.split(':')[1],
+      clientId: request.clientId,
+      clientName: about.clientName.slice(0, 100),
+      redirectUri: request.redirectUri,
+      scopes: apiScopes(scopes),
+      codeHash: await sha256Hex(code),
+    })
+    forgetGrants(
+      c,
+      replaced.map((grantId) => ({ grantId, userId: actor.userId })),
+    )
+    return c.redirect(redirectTo)
+  }),
+)
+
+/**
+ * The authorization request in this address, checked by the library (the client, its exact
+ * redirect URI, the response type, PKCE S256), and here: PKCE for every client, and only the
+ * scopes Canvas has (none asked means both). A request that fails once its redirect URI is known
+ * to be the app's goes back there with the error; before that, it is shown here and goes nowhere.
+ */
+async function authorizationRequest<E extends SignedInEnv>(
+  c: Context<E>,
+  api: Helpers,
+): Promise<Asked | Response> {
+  const request = await api.parseAuthRequest(new Request(c.req.url))
+  const { authorizationErrorRedirect } = await oauthLibrary()
+  if (!request.codeChallenge) {
+    const redirect = authorizationErrorRedirect(
+      request,
+      'invalid_request',
+      'PKCE (S256) is required',
+    )
+    return c.redirect(redirect)
+  }
+  const known = (s: string): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s)
+  const unknown = request.scope.filter((s) => !known(s))
+  if (unknown.length) {
+    const redirect = authorizationErrorRedirect(
+      request,
+      'invalid_scope',
+      `unknown scope ${unknown[0]}: the scopes are ${OAUTH_SCOPES.join(' ')}`,
+    )
+    return c.redirect(redirect)
+  }
+  const scopes = request.scope.filter(known)
+  return { request, scopes: scopes.length ? scopes : [...OAUTH_SCOPES] }
+}
+
+/**
+ * Runs a step of the authorize page; a request the library refuses is answered as it says: back
+ * to the app when that is safe (`redirectTo`), else on a page here.
+ */
+async function answering<E extends SignedInEnv>(
+  c: Context<E>,
+  step: (api: Helpers) => Promise<Response>,
+) {
+  const api = await oauthHelpers(c)
+  const { AuthorizationError, CimdFetchError } = await oauthLibrary()
+  try {
+    return await step(api)
+  } catch (err) {
+    if (err instanceof AuthorizationError && err.redirectTo) return c.redirect(err.redirectTo)
+    if (!(err instanceof AuthorizationError) && !(err instanceof CimdFetchError)) throw err
+    const message =
+      err instanceof AuthorizationError
+        ? `The app’s request cannot be accepted: ${err.description}.`
+        : 'The app’s metadata document could not be fetched or is not valid.'
+    return c.html(
+      <ErrorPage
+        status={400}
+        title="This app cannot connect"
+        message={message}
+        user={c.var.session.user}
+      />,
+      400,
+    )
+  }
+}
