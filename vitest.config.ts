@@ -89,8 +89,9 @@ export default defineConfig(async () => {
             isolate: false,
             globalSetup: ['test/node/support/receiver-setup.ts'],
             // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
-            // CI machine finishes the property tests that make hundreds of requests.
-            testTimeout: 30_000,
+            // machine finishes the tests that make hundreds of requests while the other files run.
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
         {

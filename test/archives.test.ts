@@ -197,7 +197,7 @@ describe('archive downloads of visitors', () => {
     const retry = Number(third.headers.get('Retry-After'))
     expect(retry).toBeGreaterThan(0)
     expect(retry).toBeLessThanOrEqual(3600)
-    expect(await third.text()).toContain('downloads of archives from this address are limited')
+    expect(await third.text()).toContain('Downloads of archives from this address are limited')
     // Another client has its own budget; the owner has none.
     expect((await visit('198.51.100.2')).status).toBe(200)
     const owned = await call(`/c/${id}/download`, {

@@ -134,8 +134,11 @@ describe('connected apps in Settings', () => {
     expect(app.grantId).toBe(grantOf(tokens.access_token))
     expect(app.name).toBe('Test App')
     expect(app.rest).toContain('<td data-label="Access">read</td>')
-    expect(app.rest).toContain(
-      `<td data-label="Connected" class="nowrap">${new Date().toISOString().slice(0, 10)}`,
+    // When it connected, as people read it, the moment itself in the markup.
+    expect(app.rest).toMatch(
+      new RegExp(
+        `<td data-label="Connected" class="nowrap"><time datetime="${new Date().toISOString().slice(0, 10)}T[^"]+"[^>]*>just now</time>`,
+      ),
     )
     expect(app.rest).toContain('<td data-label="Last used" class="nowrap">never</td>')
     await mcp(tokens.access_token, 'tools/list')

@@ -60,8 +60,7 @@ describe('renderers', () => {
       ),
       { numRuns: runs(40) },
     )
-    // 40 inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
-  }, 30_000)
+  })
 
   it('keep generated mixtures within 8 MiB, for every renderer', async () => {
     const renderers = [
@@ -89,8 +88,7 @@ describe('renderers', () => {
       ),
       { numRuns: runs(40) },
     )
-    // 40 generated inputs of up to 5 MiB each: seconds of CPU on a loaded two-core machine.
-  }, 30_000)
+  })
 
   it('say when they cut, with a download link, and not otherwise', async () => {
     const many = await renderTextBody('code', 'py', '\n'.repeat(MAX_INPUT), '/raw?dl=1')

@@ -207,7 +207,7 @@ describe('new versions of a site', () => {
       key: owner.key,
     })
     expect(await (await follow(v2)).text()).toBe('<p>page 7, edited</p>')
-  }, 30_000)
+  })
 
   it('a site can become one file and back; ext and renderer follow the main item', async () => {
     const canvas = await json(await createSite({ items: itemsOf(ids) }))

@@ -193,4 +193,4 @@ it('keeps every live version intact and leaves nothing unreferenced', async () =
     }),
     { numRuns: runs(30) },
   )
-}, 120_000)
+}, 300_000)

@@ -333,8 +333,8 @@ describe('login, logout and config', () => {
 
   it('links point at the endpoint in use, never at a default or another deployment', async () => {
     const env = { CANVAS_API_KEY: key, CANVAS_ENDPOINT: server.url }
-    const links = async (home: string, extra: Record<string, string> = {}) => {
-      const pushed = await svc(home, ['push', file('links.md', '# links')], { ...env, ...extra })
+    const links = async (name: string, home: string, extra: Record<string, string> = {}) => {
+      const pushed = await svc(home, ['push', file(`${name}.md`, '# links')], { ...env, ...extra })
       expect(pushed.code, pushed.stderr).toBe(0)
       const [id, , printed] = pushed.stdout.trim().split('\n')
       const run = async (args: string[]) => {
@@ -347,7 +347,7 @@ describe('login, logout and config', () => {
       return {
         printed,
         shared: shared.stdout.trim(),
-        view_url: (await run(['push', file('links.md', '# again'), '--id', id])).view_url,
+        view_url: (await run(['push', file(`${name}.md`, '# again'), '--id', id])).view_url,
         view: (await run(['view', id])).view_url,
         list: listed.canvases.find((c: any) => c.canvas_id === id).view_url,
         share: (await run(['share', id])).url,
@@ -372,27 +372,30 @@ describe('login, logout and config', () => {
       return home
     }
 
-    // Set by the environment alone: no config file.
-    const bare = await links(newHome())
+    // The five at once, each with a HOME and a file of its own.
+    const other = { endpoint: 'https://other.example', web_url: 'https://web.other' }
+    const [bare, elsewhere, defaultOnly, same, told] = await Promise.all([
+      // Set by the environment alone: no config file.
+      links('bare', newHome()),
+      // A config of another deployment: its web URL would be a dead link here.
+      links('elsewhere', withConfig(other)),
+      // A web URL saved with no endpoint is the default endpoint's, not this one's.
+      links('default-only', withConfig({ web_url: 'https://web.other' })),
+      // The config's own endpoint, named by the environment too: its web URL holds.
+      links('same', withConfig({ endpoint: `${server.url}/`, web_url: 'https://canvas.example' })),
+      // CANVAS_WEB_URL says where the pages are, whatever else is set.
+      links('told', withConfig(other), { CANVAS_WEB_URL: 'https://told.example/' }),
+    ])
     expect(bare).toEqual(expected(server.url, bare))
-    // A config of another deployment: its web URL would be a dead link here.
-    const other = withConfig({ endpoint: 'https://other.example', web_url: 'https://web.other' })
-    const elsewhere = await links(other)
     expect(elsewhere).toEqual(expected(server.url, elsewhere))
-    // A web URL saved with no endpoint is the default endpoint's, not this one's.
-    const defaultOnly = await links(withConfig({ web_url: 'https://web.other' }))
     expect(defaultOnly).toEqual(expected(server.url, defaultOnly))
-    // The config's own endpoint, named by the environment too: its web URL holds.
-    const own = withConfig({ endpoint: `${server.url}/`, web_url: 'https://canvas.example' })
-    const same = await links(own)
     expect(same).toEqual(expected('https://canvas.example', same))
-    // CANVAS_WEB_URL says where the pages are, whatever else is set.
-    const told = await links(other, { CANVAS_WEB_URL: 'https://told.example/' })
     expect(told).toEqual(expected('https://told.example', told))
     // The workspace is shared with the other tests: leave it as it was.
-    for (const { id } of [bare, elsewhere, defaultOnly, same, told]) {
-      expect((await svc(newHome(), ['delete', id, '--yes'], env)).code).toBe(0)
-    }
+    const deleted = [bare, elsewhere, defaultOnly, same, told].map(({ id }) =>
+      svc(newHome(), ['delete', id, '--yes'], env),
+    )
+    expect((await Promise.all(deleted)).map((run) => run.code)).toEqual([0, 0, 0, 0, 0])
   })
 
   it('config set takes endpoint and web_url only, as URLs', async () => {

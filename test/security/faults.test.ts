@@ -216,7 +216,7 @@ describe.each(scenarios)('$name', ({ setup }) => {
       await expectTidy(account.workspaceId, `${where}, then swept`)
       expect(await visibleState(account.workspaceId), `${where}, then swept`).toEqual(state)
     }
-  }, 120_000)
+  }, 300_000)
 })
 
 describe('the sweep', () => {
@@ -272,5 +272,5 @@ describe('the sweep', () => {
       if (!trippedAny) break
     }
     expect(tested).toBeGreaterThan(10)
-  }, 120_000)
+  }, 300_000)
 })

@@ -147,5 +147,5 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
       expect(routes.map(routeName).filter((r) => !seen.has(r))).toEqual([])
     }
     expect(await snapshot(world.owner.workspaceId)).toEqual(before)
-  }, 300_000)
+  }, 600_000)
 }
