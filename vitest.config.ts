@@ -11,6 +11,20 @@ import { earlyNodeFiles, LongestFirst } from './test/sequencer'
 // its limiters' counts, and most requests of a test come from the same client address.
 const PLENTY = { limit: 100_000, period: 60 } as const
 
+// The Worker's requests to the Internet in the workers tests. Webhooks reach the tests' receiver
+// on 127.0.0.1 (test/node/support/receiver.ts), for real; the OAuth server's fetches of a client's
+// metadata document are answered from test/support/client-documents.ts; anything else answers 502.
+async function outbound(request: Request): Promise<Response> {
+  if (new URL(request.url).hostname !== '127.0.0.1') return serveClientDocuments(request)
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
+  return fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? await request.arrayBuffer() : undefined,
+    redirect: 'manual',
+  })
+}
+
 // Two projects: `workers` runs inside workerd with real D1 and R2; `node` drives real servers
 // (s3rver, wrangler dev) from Node.
 export default defineConfig(async () => {
@@ -33,9 +47,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
-                // The Worker's requests to the Internet: only the OAuth server makes any (a
-                // client's metadata document), answered from test/support/client-documents.ts.
-                outboundService: serveClientDocuments,
+                outboundService: outbound,
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   SIGNUP: 'open',
@@ -48,6 +60,13 @@ export default defineConfig(async () => {
                   // the environment: workerd sees none of its own.
                   PROPERTY_SCALE: process.env.PROPERTY_SCALE ?? '',
                   HOSTILE_RUNS: process.env.HOSTILE_RUNS ?? '',
+                  WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789abcdef',
+                  // Webhooks reach the tests' receiver on 127.0.0.1 (test/node/support/receiver.ts);
+                  // the tests of the address rules turn this off per request.
+                  WEBHOOK_ALLOW_LOCAL: '1',
+                },
+                queueProducers: {
+                  WEBHOOKS_UNCONSUMED: { queueName: 'canvas-webhooks-unconsumed' },
                 },
                 ratelimits: {
                   API_LIMITER: { namespace_id: '2001', simple: PLENTY },
@@ -70,6 +89,7 @@ export default defineConfig(async () => {
             exclude: ['test/node/**'],
             setupFiles: ['test/support/fresh-storage.ts'],
             isolate: false,
+            globalSetup: ['test/node/support/receiver-setup.ts'],
             // A deadline for a stuck test, not a measure of speed: generous enough that a loaded
             // machine finishes the tests that make hundreds of requests while the other files run.
             testTimeout: 60_000,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run deploy`: the whole deployment, after `npx wrangler login` (or with CLOUDFLARE_API_TOKEN
-// set). Creates what is missing (the D1 database, the R2 bucket, the OAuth server's KV namespace),
-// generates the secrets the Worker needs without printing them, applies the D1 migrations, then
-// deploys the Worker and its cron, and prints its URL, the `svc login` line and, the first time, the one-time setup link. Run
+// set). Creates what is missing (the D1 database, the R2 bucket, the OAuth server's KV namespace,
+// the webhooks' queue), generates the secrets the Worker needs without printing them, applies the
+// D1 migrations, then deploys the Worker and its cron, and prints its URL, the `svc login` line
+// and, the first time, the one-time setup link. Run
 // again, it upgrades: migrations first, then the Worker; nothing there already is created again,
 // no secret is replaced. `--dry-run` prints every step and runs none (no network, no login).
 //   npm run deploy [-- --dry-run]
@@ -20,11 +21,28 @@ const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default:
 const dryRun = values['dry-run']
 
 /** The secrets the Worker needs; each generated once, when the deployment does not have it. */
-const SECRETS = ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET', 'SETUP_TOKEN']
+const SECRETS = [
+  'STORAGE_SIGNING_SECRET',
+  'CSRF_SECRET',
+  'FRAME_SIGNING_SECRET',
+  'WEBHOOK_ENCRYPTION_KEY',
+  'SETUP_TOKEN',
+]
+// Lets webhooks call loopback addresses and plain http: for local tests, never a deployment.
+const LOCAL_ONLY = 'WEBHOOK_ALLOW_LOCAL'
 
 const config = readConfig()
 const database = config.d1_databases[0].database_name
 const bucket = config.r2_buckets[0].bucket_name
+const queue = config.queues.producers[0].queue
+if (config.vars?.[LOCAL_ONLY]) {
+  console.error(
+    `error: wrangler.jsonc sets ${LOCAL_ONLY}, which lets webhooks reach this machine's own network; ` +
+      'it is for local tests only, never a deployment.\n\n' +
+      `What to do: set "${LOCAL_ONLY}": "" in wrangler.jsonc (vars), then run \`npm run deploy\` again.`,
+  )
+  process.exit(1)
+}
 // The name wrangler itself would give the namespace of the OAUTH_KV binding.
 const namespace = `${config.name}-oauth-kv`
 const work = mkdtempSync(join(tmpdir(), 'canvas-deploy-'))
@@ -85,6 +103,21 @@ try {
     )
   } else done(`The KV namespace ${namespace} is there`)
 
+  const queues = await run('Look for the webhooks queue', ['queues', 'info', queue], {
+    fix: 'check the login has Queues edit permission (Queues needs a Workers plan that includes them)',
+    read: () => [queue],
+    absent: /does not exist/,
+  })
+  if (dryRun || !queues) {
+    await run(
+      `Create the queue ${queue}${dryRun ? ' if missing' : ''}`,
+      ['queues', 'create', queue],
+      {
+        fix: 'check the login has Queues edit permission (Queues needs a Workers plan that includes them)',
+      },
+    )
+  } else done(`The queue ${queue} is there`)
+
   // A first deploy: the Worker does not exist yet, and so has no secret.
   const present = await run(
     'Look for the Worker’s secrets',
@@ -95,6 +128,15 @@ try {
       absent: /does not exist|10007/,
     },
   )
+  if ((present ?? []).includes(LOCAL_ONLY)) {
+    console.error(
+      `\nerror: the Worker has a secret ${LOCAL_ONLY}, which lets webhooks reach loopback addresses; ` +
+        'it is for local tests only, never a deployment.\n\n' +
+        `What to do: \`npx wrangler secret delete ${LOCAL_ONLY}\`, then run \`npm run deploy\` again.`,
+    )
+    cleanUp()
+    process.exit(1)
+  }
   const missing = dryRun ? SECRETS : SECRETS.filter((name) => !(present ?? []).includes(name))
   const generated = Object.fromEntries(
     missing.map((name) => [name, randomBytes(32).toString('hex')]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run dev`: the whole service locally. Generates the signing secrets (storage URLs, CSRF tokens,
-// frame URLs) into .dev.vars when missing, applies the D1 migrations to the local database, then
+// frame URLs) and the key of webhooks' secrets into .dev.vars when missing, applies the D1 migrations to the local database, then
 // runs `wrangler dev` with the cron route enabled. Extra arguments go to wrangler dev (`npm run dev -- --port 8790`); --persist-to is
 // also given to the migration step so both use the same local state.
 import { spawn, spawnSync } from 'node:child_process'
@@ -44,7 +44,13 @@ dev.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 function ensureSecrets() {
   const file = new URL('../.dev.vars', import.meta.url)
   let current = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  for (const name of ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET']) {
+  const names = [
+    'STORAGE_SIGNING_SECRET',
+    'CSRF_SECRET',
+    'FRAME_SIGNING_SECRET',
+    'WEBHOOK_ENCRYPTION_KEY',
+  ]
+  for (const name of names) {
     if (new RegExp(`^${name}=.`, 'm').test(current)) continue
     const line = `${name}=${randomBytes(32).toString('hex')}\n`
     appendFileSync(file, (current && !current.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })

@@ -11,6 +11,7 @@ import { publicShares } from './api/public'
 import { shares } from './api/shares'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
+import { webhooks } from './api/webhooks'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -83,6 +84,7 @@ export function buildApp() {
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)
   app.route('/v1/canvases', canvases)
+  app.route('/v1/webhooks', webhooks)
   app.route('/v1', account)
   app.route('/mcp', mcp)
   app.route('/', oauthApi)

@@ -1,6 +1,10 @@
 import { buildApp } from './app'
 import { readSettings, type Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
+import { deliverBatch } from './domain/webhook-delivery'
+import type { WebhookMessage, WebhookQueue } from './domain/webhook-events'
+import { rescueDeliveries } from './domain/webhook-rescue'
+import type { Services } from './domain/services'
 import { database } from './storage/db'
 import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
@@ -13,8 +17,9 @@ export default {
   fetch: app.fetch,
 
   /**
-   * The cron sweep; its clock is the trigger's scheduled time. One JSON summary line per run, with
-   * what it cost in D1 (round trips, statements, rows read and written).
+   * The cron sweep, and webhook deliveries whose next step was lost queued again; their clock is
+   * the trigger's scheduled time. One JSON summary line per run, with what it cost in D1 (round
+   * trips, statements, rows read and written).
    */
   async scheduled(controller: ScheduledController, env: Bindings) {
     const { db, meter } = meteredD1(env.DB)
@@ -24,6 +29,7 @@ export default {
       settings: readSettings(env),
       now: Date.now,
     }
+    const rescued = await rescue(services, env, controller.scheduledTime)
     let summary
     try {
       summary = await sweep(services, { now: controller.scheduledTime })
@@ -38,6 +44,27 @@ export default {
       rows_read: meter.rowsRead,
       rows_written: meter.rowsWritten,
     }
-    logInfo({ ...summary, d1 })
+    logInfo({ ...summary, webhooks_rescued: rescued, d1 })
   },
-} satisfies ExportedHandler<Bindings>
+
+  /** The webhooks queue: events to send, and the retries this handler scheduled itself. */
+  async queue(batch: MessageBatch<WebhookMessage>, env: Bindings) {
+    const services = {
+      db: database(env.DB),
+      bucket: env.BUCKET,
+      settings: readSettings(env),
+      now: Date.now,
+    }
+    await deliverBatch(services, env.WEBHOOKS as WebhookQueue, batch)
+  },
+} satisfies ExportedHandler<Bindings, WebhookMessage>
+
+/** Webhook deliveries whose next step was lost, queued again; a failure is logged, not thrown. */
+async function rescue(services: Services, env: Bindings, now: number): Promise<number | null> {
+  try {
+    return await rescueDeliveries(services, env.WEBHOOKS as WebhookQueue, now)
+  } catch (err) {
+    logError({ event: 'webhook_rescue_failed' }, err)
+    return null
+  }
+}

@@ -5,10 +5,19 @@ declare global {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[]
       API_LIMITER_SMALL: RateLimit
       AUTH_LIMITER_SMALL: RateLimit
+      /** A queue nobody consumes: retries scheduled by a consumer a test drives go there. */
+      WEBHOOKS_UNCONSUMED: Queue
       /** From the environment: test/support/runs.ts and test/support/hostile-check.ts. */
       PROPERTY_SCALE: string
       HOSTILE_RUNS: string
     }
+  }
+}
+
+// The webhook receiver the workers project's global setup starts (test/node/support/receiver.ts).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    receiverUrl: string
   }
 }
 

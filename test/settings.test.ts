@@ -48,6 +48,12 @@ describe('settings', () => {
         'FRAME_SIGNING_SECRET must be at least 32 characters',
       ],
       [
+        { WEBHOOK_ENCRYPTION_KEY: 'short-secret' },
+        'WEBHOOK_ENCRYPTION_KEY must be at least 32 characters',
+      ],
+      [{ WEBHOOK_ALLOW_LOCAL: 'yes' }, 'WEBHOOK_ALLOW_LOCAL must be "1" or empty'],
+      [{ WEBHOOK_DNS_URL: 'dns.example' }, 'WEBHOOK_DNS_URL must be an http(s) URL'],
+      [
         { S3_ENDPOINT: 'https://acct.r2.cloudflarestorage.com', S3_BUCKET: 'b' },
         'S3 storage is half configured: S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY not set',
       ],

@@ -63,6 +63,7 @@ describe('the scheduled handler', () => {
       oauth_grants: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
+      webhooks_rescued: 0,
       d1: {
         round_trips: expect.any(Number),
         statements: expect.any(Number),

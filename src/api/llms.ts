@@ -83,6 +83,13 @@ then create the canvas with \`items: [{"path": "index.html", "file_id": "..."}, 
 the page. A new version sends every item again: files whose bytes the workspace already has are
 not uploaded again (presign answers \`exists: true\`). Over MCP: \`publish\` with \`files\`.
 
+To be called back when something happens in the workspace (a new version, a canvas deleted, a
+share link used up), register a webhook with a write key: POST /v1/webhooks
+\`{"url": "https://...", "events": ["canvas.version_created"]}\`. Each event is POSTed to the URL as
+\`{id, type, created_at, data}\`, signed in the \`Canvas-Signature\` header (\`t=<unix seconds>,v1=<hex
+HMAC-SHA256 of "<t>.<raw body>">\` under the \`secret\` the 201 answer holds, shown only then), and
+retried with the same \`id\` until a 2xx, for at least 24 hours.
+
 Routes:
 
 ${routes.join('\n')}

@@ -14,7 +14,7 @@ import {
 import { eachItem, itemField, readyItems } from './item-list'
 import { liveCanvasOf } from './live'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
-import type { Actor, Services } from './services'
+import { iso, type Actor, type Services } from './services'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
@@ -104,7 +104,31 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   ])
   const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
-  return presentCanvas(row)
+  const canvas = presentCanvas(row)
+  announceVersion(svc, actor, canvas, mainFile, list.length, now)
+  return canvas
+}
+
+/**
+ * Tells the workspace's webhooks of the version a write just made (README: Webhooks). Its digest
+ * (its main file's) is read by the queue's consumer, only when a webhook listens: the write reads
+ * no row more for it.
+ */
+function announceVersion(
+  svc: Services,
+  actor: Actor,
+  canvas: ReturnType<typeof presentCanvas>,
+  mainFileId: string,
+  items: number,
+  now: number,
+) {
+  const version = { version: canvas.version, size: canvas.size, created_at: iso(now), items }
+  svc.events?.({
+    type: 'canvas.version_created',
+    workspaceId: actor.workspaceId,
+    data: { canvas, version },
+    digestOf: mainFileId,
+  })
 }
 
 /** A single file's ext is the request's; a site's comes from its main item's path. */
@@ -216,7 +240,9 @@ export async function updateCanvas(
   if (input.visibility === 'private') {
     svc.live?.(canvasId, { type: 'gone', reason: 'private' }, 'public')
   }
-  return presentCanvas(row)
+  const canvas = presentCanvas(row)
+  if (plan) announceVersion(svc, actor, canvas, mainFile!, plan.items.length, now)
+  return canvas
 }
 
 /**
@@ -311,6 +337,11 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
     .get()
   if (!deleted) throw canvasNotFound()
   svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
+  svc.events?.({
+    type: 'canvas.deleted',
+    workspaceId: actor.workspaceId,
+    data: { canvas_id: canvasId },
+  })
   return deleted
 }
 

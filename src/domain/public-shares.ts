@@ -8,7 +8,7 @@ import { itemAtPath, itemName, itemNotFound } from './site-reads'
 import { iso, isoOrNull, type Services } from './services'
 import { versionLook } from './canvas-rows'
 import { live } from './live'
-import { linkExpiry, shareNotFound } from './shares'
+import { linkExpiry, presentShare, shareNotFound } from './shares'
 
 export type ShareAccess = {
   token: string
@@ -47,6 +47,7 @@ const shareSelect = (byPath: boolean) =>
         ext: canvases.ext,
         renderer_id: canvases.rendererId,
         canvas_created_at: sql<number | null>`${canvases.createdAt}`.as('canvas_created_at'),
+        workspace_id: canvases.workspaceId,
         canvas_expires_at: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
         content_version: sql<number | null>`${versions.version}`.as('content_version'),
         size: byPath ? files.size : versions.size,
@@ -145,6 +146,7 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
   const first = requested ? counts.open : counts.unlimited
   const [counted, selected] = await db.batch([first[byPath](db, values), select(db, values)])
   let row = selected[0]
+  let views = counted[0]?.viewCount
   if (counted.length === 0) {
     await admit(svc, row, access, path)
     if (!requested && row.max_views !== null) return described(row, path, false)
@@ -159,8 +161,33 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
       checkUsable(svc, row, path)
       throw new AppError('share_exhausted', 'this share link has reached its view limit')
     }
+    views = recount[0].viewCount
   }
+  // The count is the statement's own: exactly one view is the one that uses the link up.
+  if (row.max_views !== null && views === row.max_views) announceExhausted(svc, row)
   return described(row, path, true)
+}
+
+/** Tells the workspace's webhooks that a link with a view limit has just reached it. */
+function announceExhausted(svc: Services, row: Resolved) {
+  const share = presentShare(
+    {
+      token: row.token,
+      canvasId: row.canvas_id!,
+      version: row.version,
+      passwordHash: row.password_hash,
+      maxViews: row.max_views,
+      viewCount: row.view_count,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    },
+    row.canvas_expires_at,
+  )
+  svc.events?.({
+    type: 'share.exhausted',
+    workspaceId: row.workspace_id!,
+    data: { canvas_id: row.canvas_id!, share },
+  })
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { EventSink } from '../lib/events'
 import type { LiveNotifier } from '../lib/live-events'
 import type { Settings } from '../lib/settings'
 import type { Database } from '../storage/db'
@@ -10,6 +11,8 @@ export type Services = {
   now: () => number
   /** Open viewers of a canvas; absent where nobody can be watching (the cron sweep). */
   live?: LiveNotifier
+  /** The workspace's webhooks, told of a write after it succeeded; absent where none listen. */
+  events?: EventSink
 }
 
 /** The caller of a workspace-scoped operation, from an API key or a web session. */

@@ -1,7 +1,14 @@
 import type { MiddlewareHandler } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { AppError } from '../lib/errors'
-import { authorize, authorizeKey, keyLimit, presentedKeyHash, READ_METHODS } from './auth'
+import {
+  authorize,
+  authorizeFor,
+  authorizeKey,
+  keyLimit,
+  presentedKeyHash,
+  READ_METHODS,
+} from './auth'
 import type { AppEnv } from './context'
 import { access } from './access-kind'
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency'
@@ -29,6 +36,20 @@ export const keyAccess = access(
       await authorize(c)
       await next()
     }
+    c.header('Cache-Control', 'no-store')
+  }),
+)
+
+/**
+ * `keyAccess` for routes whose every method needs the `write` scope, reads too: what they show
+ * (where a workspace's events go) belongs to whoever may change the workspace.
+ */
+export const writeKeyAccess = access(
+  'key',
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!READ_METHODS.has(c.req.method)) return keyAccess(c, next)
+    await authorizeFor(c, 'write')
+    await next()
     c.header('Cache-Control', 'no-store')
   }),
 )

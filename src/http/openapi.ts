@@ -38,6 +38,7 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   version: versionParam,
   token: shareToken,
   key_id: id,
+  webhook_id: id,
   path: itemPathLookup,
 }
 
@@ -63,6 +64,11 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   Key: responses.key,
   KeyList: responses.keyList,
   CreatedKey: responses.createdKey,
+  Webhook: responses.webhook,
+  WebhookList: responses.webhookList,
+  CreatedWebhook: responses.createdWebhook,
+  Delivery: responses.delivery,
+  DeliveryList: responses.deliveryList,
   Success: responses.success,
   Revoked: responses.revoked,
   Health: responses.health,

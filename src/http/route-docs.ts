@@ -14,6 +14,7 @@ export type Tag =
   | 'Shares'
   | 'Public shares'
   | 'Account'
+  | 'Webhooks'
   | 'Web session'
   | 'Agents'
   | 'OAuth'

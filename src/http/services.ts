@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../lib/settings'
 import { liveNotifier } from '../live/notify'
+import { queueEvents } from '../domain/webhook-events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session, database } from '../storage/db'
 import { afterResponse, type AppEnv } from './context'
@@ -24,6 +25,8 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     now: Date.now,
     // Open viewers hear of a write after its response has gone.
     live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
+    // So do the workspace's webhooks, through the queue.
+    events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
   })
   await next()
   const bookmark = session.getBookmark()

@@ -38,6 +38,12 @@ export type Settings = {
   frameSigningSecret: string | null
   /** What the first account's creation needs; null: only from the machine itself (local). */
   setupToken: string | null
+  /** Encrypts webhooks' signing secrets in D1; null: webhooks cannot be made, naming the var. */
+  webhookEncryptionKey: string | null
+  /** Webhooks may call http and loopback addresses: local testing only, never in production. */
+  webhookAllowLocal: boolean
+  /** The DNS-over-HTTPS resolver (JSON API) asked where a webhook's name points. */
+  webhookDnsUrl: string
 }
 
 /** A var that cannot be used as given; the message names the var, never its value. */
@@ -118,6 +124,9 @@ const schema = z.object({
   CSRF_SECRET: optionalSecret,
   FRAME_SIGNING_SECRET: optionalSecret,
   SETUP_TOKEN: optionalSecret,
+  WEBHOOK_ENCRYPTION_KEY: optionalSecret,
+  WEBHOOK_DNS_URL: baseUrl,
+  WEBHOOK_ALLOW_LOCAL: z.optional(z.enum(['', '0', '1'], 'must be "1" or empty')),
 })
 
 const cache = new WeakMap<object, Settings>()
@@ -156,6 +165,9 @@ function parseSettings(env: Bindings): Settings {
     csrfSecret: vars.CSRF_SECRET ?? derivedSecret('csrf', vars),
     frameSigningSecret: vars.FRAME_SIGNING_SECRET ?? derivedSecret('frame', vars),
     setupToken: vars.SETUP_TOKEN,
+    webhookEncryptionKey: vars.WEBHOOK_ENCRYPTION_KEY,
+    webhookAllowLocal: vars.WEBHOOK_ALLOW_LOCAL === '1',
+    webhookDnsUrl: vars.WEBHOOK_DNS_URL ?? 'https://cloudflare-dns.com/dns-query',
   }
 }
 
@@ -172,7 +184,10 @@ function derivedSecret(purpose: 'csrf' | 'frame', vars: Vars): string | null {
 }
 
 /** A purpose's secret, or the settings error that names the var to set. */
-export function secretFor(name: 'CSRF_SECRET' | 'FRAME_SIGNING_SECRET', value: string | null) {
+export function secretFor(
+  name: 'CSRF_SECRET' | 'FRAME_SIGNING_SECRET' | 'WEBHOOK_ENCRYPTION_KEY',
+  value: string | null,
+) {
   if (value) return value
   throw new SettingsError(`${name} is not set; ${GENERATE}`)
 }

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
+import { EVENT_TYPES } from '../lib/events'
+import { MAX_WEBHOOK_URL_LENGTH } from '../lib/webhook-url'
 import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
@@ -279,6 +281,31 @@ export const createShareFields = {
 
 export const createShareBody = z.strictObject(createShareFields)
 
+/** A webhook: where it is sent (its rules beyond a string's are the domain's) and which events. */
+export const createWebhookBody = z.strictObject({
+  url: z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+      z.refine(noControl, 'must not contain control characters'),
+    ),
+  events: z
+    .array(z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`))
+    .check(
+      z.minLength(1, 'must name at least one event'),
+      z.maxLength(EVENT_TYPES.length * 4, 'names too many events'),
+    ),
+})
+
+// A webhook id that cannot exist is looked up as one that does not (404, not 400).
+export const webhookInPath = z.object({
+  webhook_id: z.pipe(
+    z.string(),
+    z.transform((value) => (id.safeParse(value).success ? value : '')),
+  ),
+})
+
 export type UploadBody = z.infer<typeof uploadBody>
 export type CreateCanvasBody = z.infer<typeof createCanvasBody>
 export type UpdateCanvasBody = z.infer<typeof updateCanvasBody>
@@ -288,3 +315,4 @@ export type UploadRequest = z.input<typeof uploadBody>
 export type CreateCanvasRequest = z.input<typeof createCanvasBody>
 export type UpdateCanvasRequest = z.input<typeof updateCanvasBody>
 export type CreateShareRequest = z.input<typeof createShareBody>
+export type CreateWebhookRequest = z.input<typeof createWebhookBody>

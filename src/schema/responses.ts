@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { ERROR_CODES } from '../lib/errors'
+import { EVENT_TYPES } from '../lib/events'
 import { SCOPES } from './requests'
 
 // Response shapes: what the API answers, for the API description (/openapi.json), the domain's
@@ -168,6 +169,35 @@ export const keyList = z.object({ keys: z.array(key) })
 /** A new key: the only answer that ever holds its secret. */
 export const createdKey = z.extend(key, { key: z.string() })
 
+export const webhook = z.object({
+  webhook_id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  created_at: time,
+})
+
+export const webhookList = z.object({ webhooks: z.array(webhook) })
+
+/** A new webhook: the only answer that ever holds its signing secret. */
+export const createdWebhook = z.extend(webhook, { secret: z.string() })
+
+export const delivery = z.object({
+  /** The `id` of the event's body: the same on every attempt. */
+  event_id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  attempts: count,
+  /** The HTTP status of the last attempt's answer; null before one, or when none came. */
+  last_status: z.nullable(z.int()),
+  /** Why the last attempt failed when no status says it (no answer in time, a refused address). */
+  last_error: z.nullable(z.string()),
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: z.nullable(time),
+  delivered_at: z.nullable(time),
+  created_at: time,
+})
+
+export const deliveryList = z.object({ deliveries: z.array(delivery) })
+
 export const success = z.object({ success: z.literal(true) })
 
 export const revoked = z.object({ success: z.literal(true), revoked: count })
@@ -201,6 +231,8 @@ export type Me = z.output<typeof me>
 export type Usage = z.output<typeof usage>
 export type Renderer = z.output<typeof renderer>
 export type Key = z.output<typeof key>
+export type Webhook = z.output<typeof webhook>
+export type Delivery = z.output<typeof delivery>
 export type ErrorEnvelope = z.output<typeof error>
 
 // OAuth (README: Connecting chat apps): the two discovery documents, and the error form of the

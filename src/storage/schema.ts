@@ -358,3 +358,55 @@ export const oauthSecrets = sqliteTable(
   },
   (t) => [index('oauth_secrets_grant_idx').on(t.grantId)],
 )
+
+// A workspace's webhooks (README: Webhooks): where its events are sent, which ones, and the secret
+// that signs them, encrypted under WEBHOOK_ENCRYPTION_KEY (it must be recovered to sign, so it
+// cannot be hashed like an API key; encrypted, a copy of the database alone forges nothing).
+// `events` is a JSON array of event types.
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    webhookId: text('webhook_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').notNull(),
+    secret: text('secret').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('webhooks_workspace_idx').on(t.workspaceId, t.createdAt)],
+)
+
+// One event sent to one webhook: the body as signed (every attempt sends the same bytes) and
+// where its attempts stand. `attempts` counts attempts begun; `claimed_until` is set while one is
+// under way (a lease: should the consumer die mid-attempt, the queue's redelivery takes it over
+// once it lapses) and cleared when its outcome is recorded. `next_attempt_at` is when something
+// is next due (the first attempt, a retry, or the end of a lease), NULL once delivered
+// (`delivered_at`) or given up: the cron finds a delivery whose next step was lost by it alone.
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.webhookId, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    body: text('body').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    claimedUntil: integer('claimed_until'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: integer('next_attempt_at'),
+    deliveredAt: integer('delivered_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.webhookId, t.eventId] }),
+    index('webhook_deliveries_created_idx').on(t.webhookId, t.createdAt),
+    // Partial: only deliveries still under way are in it.
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`next_attempt_at IS NOT NULL`),
+  ],
+)

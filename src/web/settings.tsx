@@ -4,6 +4,7 @@ import { createKeyBody, id as idSchema } from '../schema/requests'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../domain/oauth-grants'
 import { workspaceUsage } from '../domain/usage'
+import { webhooksWithDeliveries } from '../domain/webhooks'
 import { forgetGrants } from '../http/oauth'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
@@ -11,11 +12,16 @@ import { quoted, setFlash, takeFlash } from './flash'
 import { sentence } from './forms'
 import { Settings } from './pages/settings'
 import { checkedForm, csrfToken, signedIn } from './session'
+import { webhookForms } from './settings-webhooks'
 
-// /settings: the workspace's usage, its API keys and the apps connected to it.
+// /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
 
 settings.get('/', signedIn, async (c) => renderSettings(c))
+settings.route(
+  '/webhooks',
+  webhookForms((c, extra) => renderSettings(c, extra, 400)),
+)
 
 settings.post('/keys', signedIn, checkedForm, async (c) => {
   const form = c.var.form
@@ -81,15 +87,16 @@ settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
 
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
-  extra: { error?: string } = {},
+  extra: { error?: string; webhookError?: string } = {},
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
   const actor = sessionActor(session)
-  const [keys, apps, usage] = await Promise.all([
+  const [keys, apps, usage, webhooks] = await Promise.all([
     listKeys(svc, actor),
     listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
+    webhooksWithDeliveries(svc, actor),
   ])
   return c.html(
     <Settings
@@ -98,6 +105,7 @@ async function renderSettings<E extends SignedInEnv>(
       keys={keys}
       apps={apps}
       usage={usage}
+      webhooks={webhooks}
       flash={await takeFlash(c, c.var)}
       {...extra}
     />,

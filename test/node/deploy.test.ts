@@ -3,6 +3,7 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -15,11 +16,17 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 // `npm run deploy` against a stand-in wrangler on the PATH (test/node/fixtures), which answers as
 // Cloudflare would for an account kept in a file and records every command: a first deploy, an
-// upgrade, a dry run, and a failure at each step.
+// upgrade, a dry run, a failure at each step, and a configuration only local tests may have.
 
 const work = mkdtempSync(join(tmpdir(), 'canvas-deploy-test-'))
 const bin = join(work, 'bin')
-const SECRETS = ['STORAGE_SIGNING_SECRET', 'CSRF_SECRET', 'FRAME_SIGNING_SECRET', 'SETUP_TOKEN']
+const SECRETS = [
+  'STORAGE_SIGNING_SECRET',
+  'CSRF_SECRET',
+  'FRAME_SIGNING_SECRET',
+  'WEBHOOK_ENCRYPTION_KEY',
+  'SETUP_TOKEN',
+]
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
@@ -30,6 +37,7 @@ type Account = {
   namespaces: { id: string; title: string }[]
   /** The KV namespace the deployed Worker's OAUTH_KV is bound to. */
   boundNamespace?: string
+  queues: string[]
   worker: boolean
   secrets: Record<string, string>
   migrations: number
@@ -42,6 +50,7 @@ const fresh = (): Account => ({
   databases: [],
   buckets: [],
   namespaces: [],
+  queues: [],
   worker: false,
   secrets: {},
   migrations: 0,
@@ -50,8 +59,11 @@ const fresh = (): Account => ({
 
 let runs = 0
 
-/** Runs the deploy script for the account, with only the stand-in as `wrangler`. */
-function deploy(account: Account, args: string[] = []) {
+/**
+ * Runs the deploy script for the account, with only the stand-in as `wrangler`; from a copy of
+ * the project whose wrangler.jsonc is `config`, when given.
+ */
+function deploy(account: Account, args: string[] = [], config?: string) {
   const dir = mkdtempSync(join(work, `run-${++runs}-`))
   const state = join(dir, 'state.json')
   const log = join(dir, 'log.jsonl')
@@ -61,7 +73,14 @@ function deploy(account: Account, args: string[] = []) {
   spawnSync('mkdir', ['-p', stand])
   copyFileSync('test/node/fixtures/wrangler-stand-in.mjs', join(stand, 'wrangler'))
   chmodSync(join(stand, 'wrangler'), 0o755)
-  const result = spawnSync(process.execPath, ['scripts/deploy.mjs', ...args], {
+  let script = 'scripts/deploy.mjs'
+  if (config !== undefined) {
+    mkdirSync(join(dir, 'project', 'scripts'), { recursive: true })
+    copyFileSync(script, join(dir, 'project', script))
+    writeFileSync(join(dir, 'project', 'wrangler.jsonc'), config)
+    script = join(dir, 'project', script)
+  }
+  const result = spawnSync(process.execPath, [script, ...args], {
     encoding: 'utf8',
     env: {
       ...process.env,
@@ -106,6 +125,8 @@ describe('npm run deploy', () => {
       'r2 bucket create canvas-content',
       'kv namespace list',
       'kv namespace create canvas-oauth-kv',
+      'queues info canvas-webhooks',
+      'queues create canvas-webhooks',
       'secret list --format json',
       'd1 migrations apply DB --remote',
       'deploy --config <config> --secrets-file <file>',
@@ -114,6 +135,7 @@ describe('npm run deploy', () => {
       databases: ['canvas'],
       buckets: ['canvas-content'],
       namespaces: [{ id: expect.any(String), title: 'canvas-oauth-kv' }],
+      queues: ['canvas-webhooks'],
       worker: true,
     })
     // The Worker's OAUTH_KV is the namespace made for it; its config copy is gone.
@@ -145,6 +167,7 @@ describe('npm run deploy', () => {
       'd1 list --json',
       'r2 bucket list',
       'kv namespace list',
+      'queues info canvas-webhooks',
       'secret list --format json',
       'd1 migrations apply DB --remote',
       'deploy --config <config>',
@@ -152,7 +175,11 @@ describe('npm run deploy', () => {
     expect(after.secrets).toEqual(first.secrets)
     expect(after.namespaces).toEqual(first.namespaces)
     expect(after.boundNamespace).toBe(first.boundNamespace)
-    expect(after).toMatchObject({ databases: ['canvas'], buckets: ['canvas-content'] })
+    expect(after).toMatchObject({
+      databases: ['canvas'],
+      buckets: ['canvas-content'],
+      queues: ['canvas-webhooks'],
+    })
     expect(after.migrations).toBe(2)
     expect(stdout).toContain('Every secret is there: none replaced')
     expect(stdout).not.toMatch(/signup\?setup=[0-9a-f]{64}/)
@@ -179,6 +206,7 @@ describe('npm run deploy', () => {
       'wrangler r2 bucket create canvas-content',
       'wrangler kv namespace list',
       'wrangler kv namespace create canvas-oauth-kv',
+      'wrangler queues create canvas-webhooks',
       'wrangler secret list --format json',
       'wrangler d1 migrations apply DB --remote',
     ]) {
@@ -200,9 +228,11 @@ describe('npm run deploy', () => {
     ['r2 bucket create', 'create the r2 bucket canvas-content', 5],
     ['kv namespace list', 'look for the kv namespace', 6],
     ['kv namespace create', 'create the kv namespace canvas-oauth-kv', 7],
-    ['secret list', 'look for the worker’s secrets', 8],
-    ['d1 migrations apply', 'apply the d1 migrations', 10],
-    ['deploy', 'deploy the worker and its cron', 11],
+    ['queues info', 'look for the webhooks queue', 8],
+    ['queues create', 'create the queue canvas-webhooks', 9],
+    ['secret list', 'look for the worker’s secrets', 10],
+    ['d1 migrations apply', 'apply the d1 migrations', 12],
+    ['deploy', 'deploy the worker and its cron', 13],
   ]
   for (const [command, title, step] of steps) {
     it(`stops where ${command} fails, saying what failed and what to do`, () => {
@@ -213,7 +243,7 @@ describe('npm run deploy', () => {
       expect(stderr).toMatch(/\nWhat to do: .+\.\n$/)
       // Nothing after the failed step ran: above all, no Worker on an unmigrated database.
       expect(calls.at(-1)).toMatch(new RegExp(`^${command}`))
-      if (step < 11) expect(after.deploys).toBe(0)
+      if (step < 13) expect(after.deploys).toBe(0)
       // What the run wrote for wrangler is gone with it, failed or not: the secrets above all.
       expect(leftConfigs()).toEqual([])
       const secrets = /--secrets-file (\S+)/.exec(calls.at(-1)!)?.[1]
@@ -228,6 +258,36 @@ describe('npm run deploy', () => {
     expect(calls).not.toContain('kv namespace create canvas-oauth-kv')
     expect(after.namespaces).toEqual([there])
     expect(after.boundNamespace).toBe(there.id)
+  })
+
+  it('refuses WEBHOOK_ALLOW_LOCAL in wrangler.jsonc before doing anything', () => {
+    const config = readFileSync('wrangler.jsonc', 'utf8')
+    expect(config).toContain('"WEBHOOK_ALLOW_LOCAL": ""')
+    const local = config.replace('"WEBHOOK_ALLOW_LOCAL": ""', '"WEBHOOK_ALLOW_LOCAL": "1"')
+    for (const args of [[], ['--dry-run']]) {
+      const { status, stderr, calls, after } = deploy(fresh(), args, local)
+      expect(status).toBe(1)
+      expect(calls).toEqual([])
+      expect(after).toEqual(fresh())
+      expect(stderr).toContain('error: wrangler.jsonc sets WEBHOOK_ALLOW_LOCAL')
+      expect(stderr).toContain('What to do: set "WEBHOOK_ALLOW_LOCAL": "" in wrangler.jsonc')
+    }
+    // The project's own configuration, copied as it is, deploys.
+    expect(deploy(fresh(), [], config).status).toBe(0)
+  })
+
+  it('refuses a Worker that has WEBHOOK_ALLOW_LOCAL as a secret, deploying nothing', () => {
+    const first = deploy(fresh()).after
+    const { status, stderr, calls, after } = deploy({
+      ...first,
+      secrets: { ...first.secrets, WEBHOOK_ALLOW_LOCAL: '1' },
+    })
+    expect(status).toBe(1)
+    expect(calls.at(-1)).toBe('secret list --format json')
+    expect(after.deploys).toBe(first.deploys)
+    expect(stderr).toContain(
+      'What to do: `npx wrangler secret delete WEBHOOK_ALLOW_LOCAL`, then run `npm run deploy` again.',
+    )
   })
 
   it('not logged in: stops at once and says how to log in', () => {

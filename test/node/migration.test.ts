@@ -161,3 +161,50 @@ describe('0006_uploaded_at on the same database', () => {
     )
   })
 })
+
+describe('the later migrations, in order, on the same database', () => {
+  it('each number is taken once, and drizzle-kit’s journal lists the files as they run', () => {
+    const numbers = migrations.map((name) => name.slice(0, 4))
+    expect(new Set(numbers).size).toBe(numbers.length)
+    const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as {
+      entries: { idx: number; tag: string; when: number }[]
+    }
+    expect(journal.entries.map((e) => `${e.tag}.sql`)).toEqual(migrations)
+    expect(journal.entries.map((e) => e.idx)).toEqual(migrations.map((_, i) => i))
+    // Drizzle's own migrator applies an entry only if it is newer than the last one applied.
+    const whens = journal.entries.map((e) => e.when)
+    expect(whens).toEqual([...whens].sort((a, b) => a - b))
+  })
+
+  it('apply after 0006 and keep every row; a webhook of the seeded workspace can be added', async () => {
+    const count = () =>
+      db
+        .prepare(
+          `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM versions)
+             AS versions, (SELECT count(*) FROM files) AS files`,
+        )
+        .first()
+    const before = await count()
+    const later = migrations.filter((name) => name >= '0007')
+    expect(later.length).toBeGreaterThanOrEqual(3)
+    for (const name of later) await apply(name)
+    expect(await count()).toEqual(before)
+    await db.batch([
+      db.prepare(`INSERT INTO webhooks VALUES ('h1', 'w1', 'https://a.example/', '[]', 's', 1)`),
+      db.prepare(
+        `INSERT INTO webhook_deliveries (webhook_id, event_id, type, body, created_at)
+           VALUES ('h1', 'e1', 'canvas.deleted', '{}', 1)`,
+      ),
+    ])
+    const tables = await db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '[ow]*'`)
+      .all<{ name: string }>()
+    expect(tables.results.map((t) => t.name).sort()).toEqual([
+      'oauth_grants',
+      'oauth_secrets',
+      'webhook_deliveries',
+      'webhooks',
+      'workspaces',
+    ])
+  })
+})

@@ -14,6 +14,9 @@ const ORDER = [
   'POST /c/:id/shares/:token/revoke',
   'DELETE /v1/canvases/:id/shares',
   'DELETE /v1/canvases/:id',
+  'DELETE /v1/webhooks/:webhook_id',
+  // After the API's delete: a webhook deleted already is a message, not an error.
+  'POST /settings/webhooks/:webhookId/delete',
 ]
 const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.indexOf(routeName(b))
 

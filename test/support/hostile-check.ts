@@ -18,8 +18,15 @@ const CODES: Record<number, string[]> = {
   400: ['invalid_request', 'upload_incomplete', 'checksum_mismatch'],
   401: ['unauthorized', 'share_password_required'],
   403: ['forbidden', 'share_password_invalid', 'signup_closed'],
-  404: ['not_found', 'canvas_not_found', 'version_not_found', 'file_not_found', 'share_not_found'],
-  409: ['share_token_taken', 'conflict'],
+  404: [
+    'not_found',
+    'canvas_not_found',
+    'version_not_found',
+    'file_not_found',
+    'share_not_found',
+    'webhook_not_found',
+  ],
+  409: ['share_token_taken', 'conflict', 'webhook_limit'],
   410: ['share_expired', 'share_exhausted'],
   413: ['payload_too_large'],
 }
@@ -81,6 +88,9 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
         'SELECT COUNT(*) AS n, COUNT(revoked_at) AS r, SUM(expires_at) AS e FROM oauth_grants',
       ),
       env.DB.prepare('SELECT COUNT(*) AS n, COUNT(used_at) AS u FROM oauth_secrets'),
+      env.DB.prepare(
+        'SELECT COUNT(*) AS n, GROUP_CONCAT(url) AS u FROM webhooks WHERE workspace_id = ?',
+      ).bind(ws),
     ])
     // The OAuth library's clients, grants and tokens.
     const kv = (await env.OAUTH_KV.list()).keys.length

@@ -67,6 +67,32 @@ function jsonFields(
       version: fc.oneof(fc.constantFrom(0, -1, 999, 2.5), fc.string()),
       token: fc.oneof(fc.constantFrom('short', world.token, 'has space!'), withControl, wrongType),
     },
+    'POST /v1/webhooks': {
+      url: fc.oneof(
+        fc.constantFrom(
+          'https://10.0.0.1/',
+          'https://169.254.169.254/',
+          'https://[::ffff:10.0.0.1]/',
+          'https://user:pw@hooks.example.com/',
+          'https://intranet/',
+          'https://printer.local/',
+          'https://hooks.example.com:25/',
+          'file:///etc/passwd',
+          '',
+        ),
+        withControl.map((c) => `https://hooks.example.com/${c}`),
+        huge(2049).map((h) => `https://hooks.example.com/${h}`),
+        wild.filter((w) => !/^https?:\/\//i.test(w)),
+        wrongType,
+      ),
+      events: fc.oneof(
+        fc.constant([]),
+        fc.constant(['canvas.created']),
+        fc.constant('canvas.deleted'),
+        fc.array(wild, { minLength: 1, maxLength: 3 }),
+        wrongType,
+      ),
+    },
     'POST /auth/keys': {
       name: fc.oneof(fc.constant(''), withControl, huge(100), wrongType),
       scopes: fc.oneof(fc.constant([]), fc.constant(['admin']), fc.constant('read'), wrongType),
@@ -204,6 +230,36 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         .filter((scope) => scope !== 'read' && scope !== 'write')
         .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
     ),
+    'POST /settings/webhooks': fc
+      .oneof(
+        fc
+          .constantFrom(
+            '',
+            'ftp://hooks.example.com/',
+            'https://10.0.0.1/',
+            'https://printer.local/',
+            'https://u:p@hooks.example.com/',
+            'hooks.example.com',
+          )
+          .map((url) => new URLSearchParams({ url, events: 'canvas.deleted' })),
+        fc
+          .oneof(fc.constantFrom('', 'canvas.created', 'CANVAS.DELETED'), wild)
+          .filter(
+            (e) =>
+              ![
+                'canvas.version_created',
+                'canvas.deleted',
+                'share.exhausted',
+                'comment.created',
+              ].includes(e),
+          )
+          .map((events) => new URLSearchParams({ url: 'https://hooks.example.com/', events })),
+        fc.constant(new URLSearchParams({ url: 'https://hooks.example.com/' })),
+      )
+      .map((params) => {
+        params.set('_csrf', csrf)
+        return { path: '/settings/webhooks', fields: Object.fromEntries(params) }
+      }),
     'POST /c/:id/share': fc
       .oneof(
         fc.constantFrom('0s', '366d', '10y', '-1h').map((e) => ({ expires_in: e })),
@@ -512,7 +568,8 @@ function badHeader(route: Route, world: World): fc.Arbitrary<Hostile> | null {
 
 /** An Idempotency-Key no write may take: empty, too long, or with a character not printable ASCII. */
 function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | null {
-  if (route.auth !== 'key' || route.scope !== 'write') return null
+  // A read takes none, even one that needs the write scope.
+  if (route.auth !== 'key' || route.scope !== 'write' || route.method === 'GET') return null
   const prepared = requestFor(route, world)
   const printable = fc.string({
     unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),

@@ -5,29 +5,31 @@ import { database } from '../../src/storage/db'
 
 /**
  * Everything a workspace owns, as one comparable value: its canvases, versions, files, share
- * links, keys, sessions, idempotency keys and storage objects. Equal snapshots mean a request changed nothing.
+ * links, keys, sessions, idempotency keys, webhooks and storage objects. Equal snapshots mean a request changed nothing.
  * `last_used_at` is left out: an accepted key's use is recorded after any response.
  */
 export async function snapshot(workspaceId: string) {
   const rows = (sql: string) => env.DB.prepare(sql).bind(workspaceId)
-  const [canvases, versions, files, shares, keys, sessions, idempotency] = await env.DB.batch([
-    rows('SELECT * FROM canvases WHERE workspace_id = ? ORDER BY canvas_id'),
-    rows(
-      `SELECT v.* FROM versions v JOIN canvases c ON c.canvas_id = v.canvas_id
+  const [canvases, versions, files, shares, keys, sessions, idempotency, webhooks] =
+    await env.DB.batch([
+      rows('SELECT * FROM canvases WHERE workspace_id = ? ORDER BY canvas_id'),
+      rows(
+        `SELECT v.* FROM versions v JOIN canvases c ON c.canvas_id = v.canvas_id
        WHERE c.workspace_id = ? ORDER BY v.canvas_id, v.version`,
-    ),
-    rows('SELECT * FROM files WHERE workspace_id = ? ORDER BY file_id'),
-    rows(
-      `SELECT s.* FROM share_links s JOIN canvases c ON c.canvas_id = s.canvas_id
+      ),
+      rows('SELECT * FROM files WHERE workspace_id = ? ORDER BY file_id'),
+      rows(
+        `SELECT s.* FROM share_links s JOIN canvases c ON c.canvas_id = s.canvas_id
        WHERE c.workspace_id = ? ORDER BY s.token`,
-    ),
-    rows(
-      `SELECT key_id, name, prefix, key_hash, scopes, created_at, revoked_at FROM api_keys
+      ),
+      rows(
+        `SELECT key_id, name, prefix, key_hash, scopes, created_at, revoked_at FROM api_keys
        WHERE workspace_id = ? ORDER BY key_id`,
-    ),
-    rows('SELECT session_hash, expires_at FROM sessions WHERE workspace_id = ? ORDER BY 1'),
-    rows('SELECT * FROM idempotency_keys WHERE workspace_id = ? ORDER BY key'),
-  ])
+      ),
+      rows('SELECT session_hash, expires_at FROM sessions WHERE workspace_id = ? ORDER BY 1'),
+      rows('SELECT * FROM idempotency_keys WHERE workspace_id = ? ORDER BY key'),
+      rows('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY webhook_id'),
+    ])
   return {
     canvases: canvases.results,
     versions: versions.results,
@@ -36,6 +38,7 @@ export async function snapshot(workspaceId: string) {
     keys: keys.results,
     sessions: sessions.results,
     idempotency: idempotency.results,
+    webhooks: webhooks.results,
     objects: await objectsOf(workspaceId),
   }
 }

@@ -11,6 +11,7 @@ import {
 } from './api'
 import { approvedCode, authorizeUrl, HTTPS, pkce, register, tokenRequest, REDIRECT } from './oauth'
 import type { Route } from './routes'
+import { createWebhook, hook } from './webhooks'
 
 /**
  * Two workspaces for the security tests: the owner's, with a canvas, a share link and keys of
@@ -33,6 +34,8 @@ export type World = {
   csrf: string
   /** A signed PUT URL for content nobody has: any bytes sent to it are the wrong ones. */
   uploadUrl: string
+  /** A webhook of the owner's, sent to the tests' receiver. */
+  webhookId: string
   /** A chat app registered with the OAuth server, and a request of its to authorize. */
   oauth: { clientId: string; authorize: string; grantId: string }
 }
@@ -84,8 +87,10 @@ export async function buildWorld(): Promise<World> {
     code_challenge: challenge,
     code_challenge_method: 'S256',
   })
+  const webhook = await createWebhook(owner.key, { url: hook().url, events: ['canvas.deleted'] })
   return {
     owner,
+    webhookId: webhook.webhook_id,
     readOnlyKey: readOnly.key,
     revokedKey: revoked.key,
     spareKeyId: spare.key_id,
@@ -133,10 +138,13 @@ export function requestFor(route: Route, world: World): Prepared {
       // A single file is the item `index.<ext>` of its version.
       .replace(':path{.+}', `index.${world.content.ext}`)
       .replace(':version', '1')
+      .replace(':pair', '1-1')
       .replace(':token', world.token)
       .replace(':key_id', world.spareKeyId)
       .replace(':keyId', world.spareKeyId)
       .replace(':grantId', world.oauth.grantId)
+      .replace(':webhook_id', world.webhookId)
+      .replace(':webhookId', world.webhookId)
       .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
       .replace(/\/diff$/, '/diff?from=1&to=1')
       .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
@@ -149,6 +157,7 @@ export function requestFor(route: Route, world: World): Prepared {
     'PATCH /v1/canvases/:id': { title: 'renamed' },
     'POST /v1/canvases/:id/shares': { expires_in: '1h' },
     'POST /auth/keys': { name: 'another key' },
+    'POST /v1/webhooks': { url: hook().url, events: ['canvas.deleted'] },
     'POST /auth/signup': { email: 'someone@example.com', password: 'a long password' },
     'POST /auth/login': { email: world.owner.email, password: world.owner.password },
   }
@@ -178,6 +187,9 @@ export function requestFor(route: Route, world: World): Prepared {
   }
   if (!route.json && route.method === 'POST') {
     Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
+  }
+  if (route.method === 'POST' && route.path === '/settings/webhooks') {
+    Object.assign(init, formPost({ url: hook().url, events: 'canvas.deleted' }))
   }
   if (route.method === 'PUT') init.body = bytesOf('abc')
   // The page's upload form without JavaScript: the file itself, and the token among the fields.

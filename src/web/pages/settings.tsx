@@ -3,7 +3,8 @@ import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'
 import { ListTable } from './list-table'
-import { FormError, Notice } from './notice'
+import { flashAt, flashTop, FormError, Notice } from './notice'
+import { WebhooksSection, type WebhookView } from './webhooks-section'
 import { Ago } from './when'
 
 export type KeyView = {
@@ -27,6 +28,8 @@ export function Settings(props: {
     bytes: { content: number; stored: number }
   }
   error?: string
+  webhooks: WebhookView[]
+  webhookError?: string
 }) {
   const { csrf } = props
   return (
@@ -52,7 +55,7 @@ export function Settings(props: {
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
         <a href="/docs">API and MCP documentation</a>.
       </p>
-      <Notice flash={props.flash} />
+      <Notice flash={flashTop(props.flash, ['webhooks'])} />
       {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />
@@ -131,6 +134,12 @@ export function Settings(props: {
           ))}
         </ListTable>
       )}
+      <WebhooksSection
+        csrf={csrf}
+        webhooks={props.webhooks}
+        flash={flashAt(props.flash, 'webhooks')}
+        error={props.webhookError}
+      />
     </Layout>
   )
 }

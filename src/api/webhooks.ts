@@ -1,0 +1,83 @@
+import { Hono } from 'hono'
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from '../domain/webhooks'
+import type { AppEnv } from '../http/context'
+import { writeKeyAccess } from '../http/access'
+import { documented } from '../http/route-docs'
+import { jsonBody, params } from '../http/validate'
+import { createWebhookBody, webhookInPath } from '../schema/requests'
+import * as shapes from '../schema/responses'
+
+// /v1/webhooks: where a workspace's events are sent (README: Webhooks). Every route, reads too,
+// needs the `write` scope.
+export const webhooks = new Hono<AppEnv>()
+
+webhooks.post(
+  '/',
+  writeKeyAccess,
+  jsonBody(createWebhookBody),
+  documented({
+    summary: 'Create a webhook',
+    description:
+      'Each event of the workspace named in `events` is POSTed to `url` (https, on a public ' +
+      'address), signed with the `secret` this answer holds, and shown only here. At most 20 a ' +
+      'workspace.',
+    tag: 'Webhooks',
+    auth: 'key',
+    responses: {
+      201: { description: 'The webhook and its secret.', schema: shapes.createdWebhook },
+    },
+    errors: ['webhook_limit'],
+  }),
+  async (c) => c.json(await createWebhook(c.var.svc, c.var.auth, c.req.valid('json')), 201),
+)
+
+webhooks.get(
+  '/',
+  writeKeyAccess,
+  documented({
+    summary: 'List webhooks',
+    description: 'Newest first, without their secrets.',
+    tag: 'Webhooks',
+    auth: 'key',
+    responses: { 200: { description: 'The workspace’s webhooks.', schema: shapes.webhookList } },
+  }),
+  async (c) => c.json({ webhooks: await listWebhooks(c.var.svc, c.var.auth) }),
+)
+
+webhooks.delete(
+  '/:webhook_id',
+  writeKeyAccess,
+  params(webhookInPath),
+  documented({
+    summary: 'Delete a webhook',
+    description: 'Nothing more is sent to it, retries included; its deliveries’ log goes with it.',
+    tag: 'Webhooks',
+    auth: 'key',
+    responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+    errors: ['webhook_not_found'],
+  }),
+  async (c) => {
+    await deleteWebhook(c.var.svc, c.var.auth, c.req.valid('param').webhook_id)
+    return c.json({ success: true })
+  },
+)
+
+webhooks.get(
+  '/:webhook_id/deliveries',
+  writeKeyAccess,
+  params(webhookInPath),
+  documented({
+    summary: 'A webhook’s deliveries',
+    description:
+      'Its last 100 events, newest first: attempts so far, the last answer, and when the next ' +
+      'attempt is due, or when it was delivered.',
+    tag: 'Webhooks',
+    auth: 'key',
+    responses: { 200: { description: 'The deliveries.', schema: shapes.deliveryList } },
+    errors: ['webhook_not_found'],
+  }),
+  async (c) => {
+    const webhookId = c.req.valid('param').webhook_id
+    return c.json({ deliveries: await listDeliveries(c.var.svc, c.var.auth, webhookId) })
+  },
+)
