@@ -76,6 +76,7 @@ export default defineConfig(async () => {
                   FRAME_LIMITER: { namespace_id: '2005', simple: PLENTY },
                   SITE_LIMITER: { namespace_id: '2006', simple: PLENTY },
                   DIFF_LIMITER: { namespace_id: '2007', simple: PLENTY },
+                  COMMENT_LIMITER: { namespace_id: '2010', simple: PLENTY },
                   // Small budgets for the tests that reach the limit on purpose.
                   API_LIMITER_SMALL: { namespace_id: '2008', simple: { limit: 5, period: 60 } },
                   AUTH_LIMITER_SMALL: { namespace_id: '2009', simple: { limit: 5, period: 60 } },

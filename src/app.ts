@@ -9,6 +9,7 @@ import type { AppEnv } from './http/context'
 import { services } from './http/services'
 import { publicShares } from './api/public'
 import { shares } from './api/shares'
+import { comments } from './api/comments'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
 import { webhooks } from './api/webhooks'
@@ -83,6 +84,7 @@ export function buildApp() {
   // order of these lines decides nothing.
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)
+  app.route('/v1/canvases/:id/comments', comments)
   app.route('/v1/canvases', canvases)
   app.route('/v1/webhooks', webhooks)
   app.route('/v1', account)

@@ -13,41 +13,12 @@ import {
   upload,
   type Account,
 } from './support/api'
+import { heard, liveLinkOf, open, type Live } from './support/live'
 
 // Live canvases in workerd: the pages' live links, the canvas's Durable Object and its sockets.
 // A page's socket hears each new version, once and in order; a link revoked or expired, a canvas
 // made private, deleted or expired ends exactly the sockets it allowed; a bad or foreign link
 // opens nothing.
-
-type Live = { socket: WebSocket; messages: unknown[]; closed: Promise<CloseEvent> }
-
-/** The live link a page was rendered with. */
-async function liveLinkOf(path: string, cookie?: string) {
-  const html = await (await call(path, { cookie })).text()
-  const match = /data-live="([^"]+)"/.exec(html)
-  return match ? match[1].replaceAll('&amp;', '&') : null
-}
-
-async function open(link: string, origin = ORIGIN): Promise<Live> {
-  const res = await call(link, { headers: { Upgrade: 'websocket', Origin: origin } })
-  if (res.status !== 101) throw new Error(`no socket: ${res.status} ${await res.text()}`)
-  const socket = res.webSocket!
-  const messages: unknown[] = []
-  const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve))
-  socket.addEventListener('message', (e) => {
-    messages.push(typeof e.data === 'string' && e.data !== 'pong' ? JSON.parse(e.data) : e.data)
-  })
-  socket.accept()
-  return { socket, messages, closed }
-}
-
-/** Waits until the socket has heard `count` messages. */
-async function heard(live: Live, count: number) {
-  for (let i = 0; i < 200 && live.messages.length < count; i++) {
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  return live.messages
-}
 
 /** The socket's close, or null if it is still open after `ms`. */
 async function closedWithin(live: Live, ms: number) {

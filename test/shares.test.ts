@@ -32,6 +32,7 @@ describe('creating share links', () => {
       max_views: null,
       version: null,
       has_password: false,
+      allow_comments: false,
       created_at: expect.stringMatching(ISO),
     })
   })
@@ -52,6 +53,7 @@ describe('creating share links', () => {
       max_views: 3,
       version: 1,
       has_password: true,
+      allow_comments: false,
     })
     expect(Date.parse(link.expires_at) - Date.parse(link.created_at)).toBe(2 * 3600 * 1000)
     expect(JSON.stringify(link)).not.toContain('open sesame')
@@ -257,7 +259,12 @@ describe('public routes', () => {
         size: 14,
         created_at: canvas.created_at,
       },
-      share: { expires_at: link.expires_at, view_count: 0, has_password: false },
+      share: {
+        expires_at: link.expires_at,
+        view_count: 0,
+        has_password: false,
+        allow_comments: false,
+      },
     })
     await call(`/share/${link.token}`)
     const row = await env.DB.prepare('SELECT view_count FROM share_links WHERE token = ?')
@@ -360,6 +367,7 @@ describe('public routes', () => {
       expires_at: null,
       view_count: 0,
       has_password: true,
+      allow_comments: false,
     })
     const res = await call(`/share/${link.token}/content`, {
       headers: { 'X-Share-Password': 'open sesame' },

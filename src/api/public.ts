@@ -1,10 +1,12 @@
 import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
-import { openShareContent, shareMetadata, type ShareAccess } from '../domain/public-shares'
+import { openShareContent, shareMetadata } from '../domain/public-shares'
+import { PASSWORD, shareAccess, UNUSABLE } from '../http/share-access'
+import { shareComments } from './share-comments'
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
-import { clientIp, limit, limitByIp } from '../http/limits'
+import { limitByIp } from '../http/limits'
 import { downloadQuery, linkInPath, linkItemInPath, type DownloadQuery } from '../schema/requests'
 import { params, query } from '../http/validate'
 import { documented } from '../http/route-docs'
@@ -19,24 +21,15 @@ publicShares.use('*', limitByIp('PUBLIC_LIMITER'), async (c, next) => {
   c.header('Cache-Control', 'no-store')
 })
 
-const PASSWORD = {
-  name: 'X-Share-Password',
-  description: 'The link’s password, when it has one.',
-}
+// A link's comments, under the same limit and headers as the rest of the link's routes.
+publicShares.route('/', shareComments)
+
 const SHARE_REDIRECT = {
   302: {
     description: 'To a signed storage URL that lives at most a minute.',
     headers: { Location: 'The signed URL.' },
   },
 }
-const UNUSABLE = [
-  'share_not_found',
-  'share_expired',
-  'share_exhausted',
-  'share_password_required',
-  'share_password_invalid',
-  'rate_limited',
-] as const
 
 publicShares.get(
   '/:token',
@@ -51,7 +44,7 @@ publicShares.get(
     responses: { 200: { description: 'The canvas and link.', schema: shapes.publicShare } },
     errors: [...UNUSABLE],
   }),
-  async (c) => c.json(await shareMetadata(c.var.svc, access(c, c.req.valid('param').token))),
+  async (c) => c.json(await shareMetadata(c.var.svc, shareAccess(c, c.req.valid('param').token))),
 )
 
 publicShares.get(
@@ -96,17 +89,9 @@ async function shareDownload(
   { dl }: DownloadQuery,
   { token, path }: { token: string; path?: string },
 ) {
-  const content = await openShareContent(c.var.svc, access(c, token), path)
+  const content = await openShareContent(c.var.svc, shareAccess(c, token), path)
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const attachment = dl === '1' || dl === 'true'
   const url = await signedDownload(c.var.svc, target, content, attachment, shareUrlTtl(c.var.svc))
   return c.redirect(url, 302)
-}
-
-function access(c: AppContext, token: string): ShareAccess {
-  return {
-    token,
-    password: c.req.header('X-Share-Password'),
-    beforePasswordCheck: () => limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
-  }
 }

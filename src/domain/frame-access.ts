@@ -122,6 +122,8 @@ export type LiveAccess = {
   canvasExpiresAt: number | null
   /** When the share link expires, for a socket opened under one; null otherwise or never. */
   linkExpiresAt: number | null
+  /** Whoever holds the socket may read the canvas's comments: its owner, or a link allowing them. */
+  comments: boolean
 }
 
 /**
@@ -145,6 +147,7 @@ export async function liveUnderGrant(
         version: canvases.version,
         canvasExpiresAt: canvases.expiresAt,
         linkExpiresAt: shareLinks.expiresAt,
+        comments: shareLinks.allowComments,
       })
       .from(canvases)
       .innerJoin(shareLinks, linkUsable(grant.token, now, follows))
@@ -157,7 +160,7 @@ export async function liveUnderGrant(
     .from(canvases)
     .where(and(canvas, condition(db, grant, now)))
     .get()
-  return row ? { ...row, linkExpiresAt: null } : null
+  return row ? { ...row, linkExpiresAt: null, comments: grant.kind === 'owner' } : null
 }
 
 export type ItemUnderGrant = VersionContent & {

@@ -43,6 +43,7 @@ const shareSelect = (byPath: boolean) =>
         view_count: shareLinks.viewCount,
         created_at: shareLinks.createdAt,
         expires_at: shareLinks.expiresAt,
+        allow_comments: shareLinks.allowComments,
         title: canvases.title,
         ext: canvases.ext,
         renderer_id: canvases.rendererId,
@@ -134,6 +135,23 @@ export async function shareMetadata(svc: Services, access: ShareAccess) {
 }
 
 /**
+ * The canvas whose comments a link's readers may read and add to, and the version it shows them;
+ * never counts a view. The link must be usable (and its password given) before it says whether
+ * it allows comments.
+ */
+export async function shareCommentPlace(svc: Services, access: ShareAccess) {
+  const row = await selectShare(svc.db, { token: access.token, path: '' }).get()
+  await admit(svc, row, access)
+  if (!row!.allow_comments) {
+    throw new AppError('comments_disabled', 'this share link does not allow comments')
+  }
+  return {
+    place: { workspaceId: row!.workspace_id!, canvasId: row!.canvas_id! },
+    version: row!.content_version!,
+  }
+}
+
+/**
  * Opens the link for one content delivery and counts it. A link without a password is checked,
  * counted and read in one batched round trip; a protected one needs a second after the password.
  */
@@ -180,6 +198,7 @@ function announceExhausted(svc: Services, row: Resolved) {
       viewCount: row.view_count,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
+      allowComments: row.allow_comments,
     },
     row.canvas_expires_at,
   )
@@ -288,6 +307,7 @@ function present(row: Resolved): PublicShare {
       expires_at: isoOrNull(linkExpiry(row.expires_at, row.canvas_expires_at)),
       view_count: row.view_count,
       has_password: row.password_hash !== null,
+      allow_comments: row.allow_comments,
     },
   }
 }

@@ -32,6 +32,7 @@ export function presentShare(
     max_views: row.maxViews,
     version: row.version,
     has_password: row.passwordHash !== null,
+    allow_comments: row.allowComments,
     created_at: iso(row.createdAt),
   }
 }
@@ -42,6 +43,7 @@ export type CreateShareInput = {
   max_views?: number
   version?: number
   token?: string
+  allow_comments?: boolean
 }
 
 /**
@@ -74,6 +76,7 @@ export async function createShare(
             viewCount: value(shareLinks.viewCount, 0),
             createdAt: value(shareLinks.createdAt, now),
             expiresAt: value(shareLinks.expiresAt, expiresAt),
+            allowComments: value(shareLinks.allowComments, input.allow_comments ?? false),
           })
           .from(canvases)
           .where(
@@ -134,6 +137,7 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
         viewCount: shareLinks.viewCount,
         createdAt: shareLinks.createdAt,
         expiresAt: shareLinks.expiresAt,
+        allowComments: shareLinks.allowComments,
       },
     })
     .from(canvases)

@@ -39,6 +39,8 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   token: shareToken,
   key_id: id,
   webhook_id: id,
+  comment_id: id,
+  reply_id: id,
   path: itemPathLookup,
 }
 
@@ -53,6 +55,9 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   File: responses.file,
   Presign: responses.presign,
   Finalized: responses.finalized,
+  Comment: responses.comment,
+  CommentList: responses.commentList,
+  Reply: responses.reply,
   Share: responses.share,
   ShareList: responses.shareList,
   PublicShare: responses.publicShare,

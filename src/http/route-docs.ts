@@ -13,6 +13,7 @@ export type Tag =
   | 'Uploads'
   | 'Shares'
   | 'Public shares'
+  | 'Comments'
   | 'Account'
   | 'Webhooks'
   | 'Web session'

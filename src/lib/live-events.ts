@@ -3,6 +3,10 @@
 
 export type LiveEvent =
   | { type: 'version'; version: number }
+  // A comment made, replied to, resolved, reopened or with a reply deleted: the whole thread as
+  // it now stands (the API's comment object), sent only to sockets that may read comments.
+  | { type: 'comment'; comment: { comment_id: string } & Record<string, unknown> }
+  | { type: 'comment_deleted'; comment_id: string }
   | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' | 'expired' }
 
 /**
@@ -14,9 +18,10 @@ export type LiveNotice = LiveEvent | { type: 'permanent' }
 
 /**
  * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public
- * canvas, the readers of any share link, or of one.
+ * canvas, the readers of any share link, or of one, or whoever may read the canvas's comments (its
+ * owner, and readers of a link that allows comments).
  */
-export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}`
+export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}` | 'comments'
 
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
 export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void

@@ -277,6 +277,7 @@ export const createShareFields = {
   ),
   version: z.optional(versionNumber),
   token: z.optional(shareToken),
+  allow_comments: z.optional(z.boolean('must be true or false')),
 }
 
 export const createShareBody = z.strictObject(createShareFields)
@@ -305,6 +306,86 @@ export const webhookInPath = z.object({
     z.transform((value) => (id.safeParse(value).success ? value : '')),
   ),
 })
+
+// Comments (README: Comments). Free text must be whole characters; a quote is matched against the
+// rendered text, so its bounds are generous but finite.
+const text = (max: number, field = 'characters') =>
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(max, `must be at most ${max} ${field}`),
+      wholeCharacters,
+    )
+const fraction = z
+  .number()
+  .check(z.refine((n) => Number.isFinite(n) && n >= 0 && n <= 1, 'must be a number from 0 to 1'))
+const optionalContext = z.optional(
+  z.string().check(z.maxLength(200, 'must be at most 200 characters'), wholeCharacters),
+)
+export const MAX_COMMENT_LENGTH = 10_000
+export const MAX_QUOTE_LENGTH = 2_000
+
+/** Where a comment points: a text quote (W3C TextQuoteSelector) or a point of the content. */
+export const commentAnchor = z.union([
+  z.strictObject({
+    quote: z.strictObject({
+      exact: text(MAX_QUOTE_LENGTH),
+      prefix: optionalContext,
+      suffix: optionalContext,
+    }),
+  }),
+  z.strictObject({ point: z.strictObject({ x: fraction, y: fraction }) }),
+])
+
+const commentBody = text(MAX_COMMENT_LENGTH)
+/** A visitor's display name: no account, shown beside what they wrote. */
+const displayName = z.pipe(
+  z.string().check(z.trim()),
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(60, 'must be at most 60 characters'),
+      z.refine(noControl, 'must not contain control characters'),
+      wholeCharacters,
+    ),
+)
+
+export const createCommentBody = z.strictObject({
+  body: commentBody,
+  anchor: z.optional(z.nullable(commentAnchor)),
+  version: z.optional(versionNumber),
+})
+export const replyBody = z.strictObject({ body: commentBody })
+export const visitorCommentBody = z.strictObject({
+  body: commentBody,
+  name: displayName,
+  anchor: z.optional(z.nullable(commentAnchor)),
+})
+export const visitorReplyBody = z.strictObject({ body: commentBody, name: displayName })
+
+export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
+export const commentsQuery = z.object({
+  status: z.optional(z.enum(COMMENT_STATUSES, 'must be open, resolved or all')),
+  version: z.optional(versionParam),
+})
+
+// A comment or reply id that cannot exist is looked up as one that does not (404, not 400).
+const idInPath = z.pipe(
+  z.string(),
+  z.transform((value) => (id.safeParse(value).success ? value : '')),
+)
+export const commentInPath = z.object({ id: canvasIdInPath, comment_id: idInPath })
+export const replyInPath = z.object({
+  id: canvasIdInPath,
+  comment_id: idInPath,
+  reply_id: idInPath,
+})
+export const linkCommentInPath = z.object({ token: tokenInPath, comment_id: idInPath })
+
+export type CommentAnchor = z.output<typeof commentAnchor>
+export type CommentsQuery = z.output<typeof commentsQuery>
 
 export type UploadBody = z.infer<typeof uploadBody>
 export type CreateCanvasBody = z.infer<typeof createCanvasBody>

@@ -92,6 +92,7 @@ export const share = z.object({
   max_views: z.nullable(count),
   version: z.nullable(z.int().check(z.minimum(1))),
   has_password: z.boolean(),
+  allow_comments: z.boolean(),
   created_at: time,
 })
 
@@ -110,6 +111,7 @@ export const publicShare = z.object({
     expires_at: z.nullable(time),
     view_count: count,
     has_password: z.boolean(),
+    allow_comments: z.boolean(),
   }),
 })
 
@@ -168,6 +170,47 @@ export const keyList = z.object({ keys: z.array(key) })
 
 /** A new key: the only answer that ever holds its secret. */
 export const createdKey = z.extend(key, { key: z.string() })
+
+export const commentAuthor = z.object({
+  name: z.string(),
+  /** `owner`: the workspace's person (a key or the web app); `agent`: over MCP; `visitor`: a share link's reader. */
+  kind: z.enum(['owner', 'agent', 'visitor']),
+})
+
+export const reply = z.object({
+  reply_id: z.string(),
+  body: z.string(),
+  author: commentAuthor,
+  created_at: time,
+})
+
+const anchor = z.union([
+  z.object({
+    quote: z.object({
+      exact: z.string(),
+      prefix: z.optional(z.string()),
+      suffix: z.optional(z.string()),
+    }),
+  }),
+  z.object({ point: z.object({ x: z.number(), y: z.number() }) }),
+])
+
+export const comment = z.object({
+  comment_id: z.string(),
+  canvas_id: z.string(),
+  /** The version it was made on. */
+  version: z.int().check(z.minimum(1)),
+  /** A text quote or a point of the content; null for the canvas as a whole. */
+  anchor: z.nullable(anchor),
+  body: z.string(),
+  author: commentAuthor,
+  status: z.enum(['open', 'resolved']),
+  created_at: time,
+  resolved_at: z.nullable(time),
+  replies: z.array(reply),
+})
+
+export const commentList = z.object({ comments: z.array(comment) })
 
 export const webhook = z.object({
   webhook_id: z.string(),
@@ -231,6 +274,9 @@ export type Me = z.output<typeof me>
 export type Usage = z.output<typeof usage>
 export type Renderer = z.output<typeof renderer>
 export type Key = z.output<typeof key>
+export type Comment = z.output<typeof comment>
+export type Reply = z.output<typeof reply>
+export type CommentAuthor = z.output<typeof commentAuthor>
 export type Webhook = z.output<typeof webhook>
 export type Delivery = z.output<typeof delivery>
 export type ErrorEnvelope = z.output<typeof error>

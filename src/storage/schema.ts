@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnySQLiteColumn,
   foreignKey,
   index,
   integer,
@@ -236,6 +237,8 @@ export const shareLinks = sqliteTable(
     viewCount: integer('view_count').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at'),
+    // Its readers may read the canvas's comments and add their own under a name of their choice.
+    allowComments: integer('allow_comments', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     index('share_links_canvas_idx').on(t.canvasId, t.createdAt),
@@ -408,5 +411,36 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`next_attempt_at IS NOT NULL`),
+  ],
+)
+
+// Comments on a canvas (README: Comments) and their replies, in one table: a reply names its
+// comment in parent_id, and only a comment has a status, so the index that lists a canvas's open
+// or resolved comments holds no reply (status NULL sorts apart). `anchor` is the JSON the API
+// takes (a text quote or a point), NULL for the canvas as a whole. `version` is the version the
+// comment was made on; a reply's repeats its comment's. The author is kept as shown (a key's or
+// app's name, an email, a visitor's chosen name) and its kind.
+export const comments = sqliteTable(
+  'comments',
+  {
+    commentId: text('comment_id').primaryKey(),
+    canvasId: text('canvas_id')
+      .notNull()
+      .references(() => canvases.canvasId, { onDelete: 'cascade' }),
+    parentId: text('parent_id').references((): AnySQLiteColumn => comments.commentId, {
+      onDelete: 'cascade',
+    }),
+    version: integer('version').notNull(),
+    anchor: text('anchor'),
+    body: text('body').notNull(),
+    authorName: text('author_name').notNull(),
+    authorKind: text('author_kind', { enum: ['owner', 'agent', 'visitor'] }).notNull(),
+    status: text('status', { enum: ['open', 'resolved'] }),
+    createdAt: integer('created_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [
+    index('comments_canvas_idx').on(t.canvasId, t.status, t.createdAt),
+    index('comments_parent_idx').on(t.parentId, t.createdAt),
   ],
 )

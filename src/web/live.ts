@@ -28,7 +28,7 @@ live.get('/:id', checkedBy('signed'), async (c) => {
   const { canvasId, grant, access } = await underGrant(c)
   const namespace = c.env.LIVE
   const headers = new Headers(c.req.raw.headers)
-  headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant)))
+  headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant, access.comments)))
   headers.set(LIVE_VERSION_HEADER, String(access.version))
   // Set or removed, never left as the client sent them.
   expiryHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
@@ -74,9 +74,16 @@ function expiryHeader(headers: Headers, name: string, expiresAt: number | null) 
   else headers.set(name, String(expiresAt))
 }
 
-/** The tags a socket is accepted with, so that an end of access reaches exactly its sockets. */
-function tagsOf(grant: FrameGrant): string[] {
-  if (grant.kind === 'owner') return ['owner', `session:${grant.sessionId}`]
-  if (grant.kind === 'share') return ['share', `share:${grant.token}`]
-  return ['public']
+/**
+ * The tags a socket is accepted with, so that an end of access reaches exactly its sockets, and
+ * comments only the sockets of those who may read them.
+ */
+function tagsOf(grant: FrameGrant, comments: boolean): string[] {
+  const tags =
+    grant.kind === 'owner'
+      ? ['owner', `session:${grant.sessionId}`]
+      : grant.kind === 'share'
+        ? ['share', `share:${grant.token}`]
+        : ['public']
+  return comments ? [...tags, 'comments'] : tags
 }

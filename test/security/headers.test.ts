@@ -9,6 +9,8 @@ import { buildWorld, ownerCredentials, requestFor } from '../support/world'
 
 /** Writes that remove what later requests need go last. */
 const ORDER = [
+  'DELETE /v1/canvases/:id/comments/:comment_id/replies/:reply_id',
+  'DELETE /v1/canvases/:id/comments/:comment_id',
   'DELETE /v1/canvases/:id/shares/:token',
   // After the API's revoke: a link revoked already is a message, not an error.
   'POST /c/:id/shares/:token/revoke',

@@ -46,6 +46,7 @@ const UNLIMITED = {
   SHARE_PASSWORD_LIMITER: undefined,
   FRAME_LIMITER: undefined,
   SITE_LIMITER: undefined,
+  COMMENT_LIMITER: undefined,
 }
 
 /** This part's share of all the hostile requests. */

@@ -65,6 +65,13 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares/:token'),
+  key('GET', '/v1/canvases/:id/comments'),
+  key('POST', '/v1/canvases/:id/comments'),
+  key('POST', '/v1/canvases/:id/comments/:comment_id/replies'),
+  key('POST', '/v1/canvases/:id/comments/:comment_id/resolve'),
+  key('POST', '/v1/canvases/:id/comments/:comment_id/reopen'),
+  key('DELETE', '/v1/canvases/:id/comments/:comment_id'),
+  key('DELETE', '/v1/canvases/:id/comments/:comment_id/replies/:reply_id'),
   // Where the workspace's events go: its every route needs write, reads too.
   key('POST', '/v1/webhooks'),
   { ...key('GET', '/v1/webhooks'), scope: 'write' },
@@ -97,6 +104,10 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/oauth/authorize', auth: 'page', json: false, https: true },
 
   { method: 'GET', path: '/share/:token', auth: 'share', json: true },
+  // A link's comments, when it allows them: its readers read and write under a name they give.
+  { method: 'GET', path: '/share/:token/comments', auth: 'share', json: true },
+  { method: 'POST', path: '/share/:token/comments', auth: 'share', json: true },
+  { method: 'POST', path: '/share/:token/comments/:comment_id/replies', auth: 'share', json: true },
   { method: 'GET', path: '/share/:token/content', auth: 'share', json: true, content: true },
   {
     method: 'GET',

@@ -24,8 +24,11 @@ export type World = {
   spareKeyId: string
   canvasId: string
   title: string
-  /** A share link of the canvas, protected by `sharePassword`. */
+  /** A share link of the canvas that allows comments, protected by `sharePassword`. */
   token: string
+  /** A comment on the canvas, and a reply to it. */
+  commentId: string
+  replyId: string
   sharePassword: string
   content: { sha256: string; ext: string; size: number; mime: string; fileId: string }
   other: Account
@@ -51,7 +54,18 @@ export async function buildWorld(): Promise<World> {
     await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
       method: 'POST',
       key: owner.key,
-      json: { password: sharePassword },
+      json: { password: sharePassword, allow_comments: true },
+    }),
+  )
+  const commentsPath = `/v1/canvases/${canvas.canvas_id}/comments`
+  const comment = await json(
+    await call(commentsPath, { method: 'POST', key: owner.key, json: { body: 'A first look' } }),
+  )
+  const reply = await json(
+    await call(`${commentsPath}/${comment.comment_id}/replies`, {
+      method: 'POST',
+      key: owner.key,
+      json: { body: 'Seen' },
     }),
   )
   const createKey = async (scopes: string[]) =>
@@ -97,6 +111,8 @@ export async function buildWorld(): Promise<World> {
     canvasId: canvas.canvas_id,
     title,
     token: share.token,
+    commentId: comment.comment_id,
+    replyId: reply.reply_id,
     sharePassword,
     content: {
       sha256: await sha256(bytesOf(text)),
@@ -143,6 +159,8 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':key_id', world.spareKeyId)
       .replace(':keyId', world.spareKeyId)
       .replace(':grantId', world.oauth.grantId)
+      .replace(':comment_id', world.commentId)
+      .replace(':reply_id', world.replyId)
       .replace(':webhook_id', world.webhookId)
       .replace(':webhookId', world.webhookId)
       .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
@@ -158,6 +176,13 @@ export function requestFor(route: Route, world: World): Prepared {
     'POST /v1/canvases/:id/shares': { expires_in: '1h' },
     'POST /auth/keys': { name: 'another key' },
     'POST /v1/webhooks': { url: hook().url, events: ['canvas.deleted'] },
+    'POST /v1/canvases/:id/comments': {
+      body: 'Looks *good*',
+      anchor: { point: { x: 0.5, y: 0.25 } },
+    },
+    'POST /v1/canvases/:id/comments/:comment_id/replies': { body: 'Thanks' },
+    'POST /share/:token/comments': { body: 'A visitor’s note', name: 'Ada' },
+    'POST /share/:token/comments/:comment_id/replies': { body: 'Agreed', name: 'Ada' },
     'POST /auth/signup': { email: 'someone@example.com', password: 'a long password' },
     'POST /auth/login': { email: world.owner.email, password: world.owner.password },
   }

@@ -1,0 +1,109 @@
+import { Hono } from 'hono'
+import { createComment, listComments, replyToComment } from '../domain/comments'
+import { shareCommentPlace } from '../domain/public-shares'
+import { checkedBy } from '../http/access'
+import type { AppContext, AppEnv } from '../http/context'
+import { clientIp, limit } from '../http/limits'
+import { documented } from '../http/route-docs'
+import { PASSWORD, shareAccess, UNUSABLE } from '../http/share-access'
+import { jsonBody, params, query } from '../http/validate'
+import {
+  commentsQuery,
+  linkCommentInPath,
+  linkInPath,
+  visitorCommentBody,
+  visitorReplyBody,
+} from '../schema/requests'
+import * as shapes from '../schema/responses'
+
+// A share link's comments (README: Comments): its readers read the canvas's comments and add
+// their own under a name of their choice, when the link allows comments. No account: the token
+// (and the password when set) is the credential, and what a visitor may post is bounded per
+// client address.
+export const shareComments = new Hono<AppEnv>()
+
+const REFUSED = [...UNUSABLE, 'canvas_not_found', 'comments_disabled'] as const
+
+/** Counted before the link is even looked up, so a flood costs no database work. */
+const limitPosts = (c: AppContext) => limit(c.env.COMMENT_LIMITER, `ip:${clientIp(c)}`)
+
+shareComments.get(
+  '/:token/comments',
+  checkedBy('share'),
+  params(linkInPath),
+  query(commentsQuery),
+  documented({
+    summary: 'A share link’s comments',
+    description:
+      'The canvas’s comments (open unless `status` says otherwise), when the link allows ' +
+      'comments. Never counts a view.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: { 200: { description: 'The comments.', schema: shapes.commentList } },
+    errors: [...REFUSED],
+  }),
+  async (c) => {
+    const svc = c.var.svc
+    const { place } = await shareCommentPlace(svc, shareAccess(c, c.req.valid('param').token))
+    return c.json({ comments: await listComments(svc, place, c.req.valid('query')) })
+  },
+)
+
+shareComments.post(
+  '/:token/comments',
+  checkedBy('share'),
+  params(linkInPath),
+  jsonBody(visitorCommentBody),
+  documented({
+    summary: 'Comment through a share link',
+    description:
+      'On the version the link shows, under the display `name` given; anchored as the API’s ' +
+      'comments are. Rate-limited per client address.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: { 201: { description: 'The comment.', schema: shapes.comment } },
+    errors: [...REFUSED, 'conflict'],
+  }),
+  async (c) => {
+    await limitPosts(c)
+    const svc = c.var.svc
+    const { place, version } = await shareCommentPlace(
+      svc,
+      shareAccess(c, c.req.valid('param').token),
+    )
+    const { body, name, anchor } = c.req.valid('json')
+    const comment = await createComment(
+      svc,
+      place,
+      { name, kind: 'visitor' },
+      { body, anchor, version },
+    )
+    return c.json(comment, 201)
+  },
+)
+
+shareComments.post(
+  '/:token/comments/:comment_id/replies',
+  checkedBy('share'),
+  params(linkCommentInPath),
+  jsonBody(visitorReplyBody),
+  documented({
+    summary: 'Reply through a share link',
+    description: 'Under the display `name` given. Rate-limited per client address.',
+    tag: 'Public shares',
+    auth: 'none',
+    headers: [PASSWORD],
+    responses: { 201: { description: 'The reply.', schema: shapes.reply } },
+    errors: [...REFUSED, 'comment_not_found', 'conflict'],
+  }),
+  async (c) => {
+    await limitPosts(c)
+    const svc = c.var.svc
+    const { token, comment_id: commentId } = c.req.valid('param')
+    const { place } = await shareCommentPlace(svc, shareAccess(c, token))
+    const { body, name } = c.req.valid('json')
+    return c.json(await replyToComment(svc, place, { name, kind: 'visitor' }, commentId, body), 201)
+  },
+)

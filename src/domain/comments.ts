@@ -1,0 +1,374 @@
+import { and, asc, count, eq, exists, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
+import { AppError } from '../lib/errors'
+import { newId } from '../lib/crypto'
+import type { CommentAnchor, CommentsQuery } from '../schema/requests'
+import type { Comment, CommentAuthor, Reply } from '../schema/responses'
+import { alias } from 'drizzle-orm/sqlite-core'
+import { one, value } from '../storage/db'
+import { canvases, comments, versions } from '../storage/schema'
+import { canvasNotFound } from './canvas-rows'
+import { live } from './live'
+import { iso, isoOrNull, type Services } from './services'
+
+// Comments on a canvas and their replies (README: Comments): made by the workspace's people and
+// agents, and by the readers of a share link that allows them. Each change is one D1 round trip:
+// its condition (a live canvas of the workspace, the limits) is part of the statement that writes,
+// and the thread the answer shows is read in the same batch. Viewers hear of each change through
+// the canvas's object, and a new comment or reply is announced to the workspace's webhooks.
+
+/** Comments (not counting replies) a canvas may hold, and replies a comment may hold. */
+export const MAX_COMMENTS = 500
+export const MAX_REPLIES = 100
+
+/** The canvas a change is made on: its workspace is the caller's, or the share link's. */
+export type CommentPlace = { workspaceId: string; canvasId: string }
+
+type Row = typeof comments.$inferSelect
+
+// The comment a reply is inserted under, read in the same statement.
+const parent = alias(comments, 'parent')
+
+export const commentNotFound = () => new AppError('comment_not_found', 'comment not found')
+
+const liveCanvas = (place: CommentPlace, now: number) =>
+  and(eq(canvases.canvasId, place.canvasId), eq(canvases.workspaceId, place.workspaceId), live(now))
+
+/** The canvas's id, when it is live and the place's; a statement's condition. */
+const liveCanvasId = (svc: Services, place: CommentPlace) =>
+  svc.db.select({ canvasId: canvases.canvasId }).from(canvases).where(liveCanvas(place, svc.now()))
+
+function presentReply(row: Row): Reply {
+  return {
+    reply_id: row.commentId,
+    body: row.body,
+    author: { name: row.authorName, kind: row.authorKind },
+    created_at: iso(row.createdAt),
+  }
+}
+
+function presentComment(row: Row, replies: Row[]): Comment {
+  return {
+    comment_id: row.commentId,
+    canvas_id: row.canvasId,
+    version: row.version,
+    anchor: row.anchor === null ? null : (JSON.parse(row.anchor) as CommentAnchor),
+    body: row.body,
+    author: { name: row.authorName, kind: row.authorKind },
+    status: row.status ?? 'open',
+    created_at: iso(row.createdAt),
+    resolved_at: isoOrNull(row.resolvedAt),
+    replies: replies.map(presentReply),
+  }
+}
+
+/** Comments in the order they were made, each with its replies in theirs. */
+function threads(tops: Row[], replies: Row[]): Comment[] {
+  const byParent = new Map<string, Row[]>()
+  for (const reply of replies) {
+    const list = byParent.get(reply.parentId!) ?? []
+    list.push(reply)
+    byParent.set(reply.parentId!, list)
+  }
+  return tops.map((top) => presentComment(top, byParent.get(top.commentId) ?? []))
+}
+
+/** Comments (never replies, whose status is NULL) of the status asked: open unless told. */
+const statusIs = (status: CommentsQuery['status'] = 'open'): SQL =>
+  status === 'all' ? isNotNull(comments.status) : eq(comments.status, status)
+
+/** The canvas's comments with `status` (open by default), of one `version` when given. */
+export async function listComments(svc: Services, place: CommentPlace, query: CommentsQuery) {
+  const db = svc.db
+  const chosen = and(
+    eq(comments.canvasId, place.canvasId),
+    statusIs(query.status),
+    query.version === undefined ? undefined : eq(comments.version, query.version),
+    inArray(comments.canvasId, liveCanvasId(svc, place)),
+  )
+  const [canvas, tops, replies] = await db.batch([
+    db.select(one).from(canvases).where(liveCanvas(place, svc.now())),
+    db.select().from(comments).where(chosen).orderBy(asc(comments.createdAt), comments.commentId),
+    db
+      .select()
+      .from(comments)
+      .where(
+        inArray(
+          comments.parentId,
+          db.select({ id: comments.commentId }).from(comments).where(chosen),
+        ),
+      )
+      .orderBy(asc(comments.createdAt), comments.commentId),
+  ])
+  if (canvas.length === 0) throw canvasNotFound()
+  return threads(tops, replies)
+}
+
+export type NewComment = {
+  body: string
+  anchor?: CommentAnchor | null
+  /** The version it is made on; the canvas's latest when absent. */
+  version?: number
+}
+
+/**
+ * A new comment, open, on the live canvas of the place (and its `version` when given). Inserted by
+ * one statement only while the canvas holds fewer than MAX_COMMENTS, so that two at once cannot
+ * pass the limit together.
+ */
+export async function createComment(
+  svc: Services,
+  place: CommentPlace,
+  author: CommentAuthor,
+  input: NewComment,
+) {
+  const db = svc.db
+  const now = svc.now()
+  const held = db
+    .select({ n: count() })
+    .from(comments)
+    .where(and(eq(comments.canvasId, place.canvasId), isNotNull(comments.status)))
+  const version = input.version
+  const inserted = await db
+    .insert(comments)
+    .select((qb) =>
+      qb
+        .select({
+          commentId: value(comments.commentId, newId()),
+          canvasId: canvases.canvasId,
+          parentId: value(comments.parentId, null),
+          version: version === undefined ? canvases.version : value(comments.version, version),
+          anchor: value(comments.anchor, input.anchor ? JSON.stringify(input.anchor) : null),
+          body: value(comments.body, input.body),
+          authorName: value(comments.authorName, author.name),
+          authorKind: value(comments.authorKind, author.kind),
+          status: value(comments.status, 'open'),
+          createdAt: value(comments.createdAt, now),
+          resolvedAt: value(comments.resolvedAt, null),
+        })
+        .from(canvases)
+        .where(
+          and(
+            liveCanvas(place, now),
+            version === undefined
+              ? undefined
+              : exists(
+                  db
+                    .select(one)
+                    .from(versions)
+                    .where(
+                      and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
+                    ),
+                ),
+            sql`(${held}) < ${MAX_COMMENTS}`,
+          ),
+        ),
+    )
+    .returning()
+  const row = inserted[0]
+  if (!row) await whyNotCommented(svc, place, version)
+  const comment = presentComment(row, [])
+  announce(svc, place, comment)
+  return comment
+}
+
+/** Says why a comment was not inserted: no canvas, no such version, or the canvas is full. */
+async function whyNotCommented(
+  svc: Services,
+  place: CommentPlace,
+  version: number | undefined,
+): Promise<never> {
+  const db = svc.db
+  const [canvas, found] = await db.batch([
+    db.select(one).from(canvases).where(liveCanvas(place, svc.now())),
+    db
+      .select(one)
+      .from(versions)
+      .where(and(eq(versions.canvasId, place.canvasId), eq(versions.version, version ?? 0))),
+  ])
+  if (canvas.length === 0) throw canvasNotFound()
+  if (version !== undefined && found.length === 0) {
+    throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+  }
+  throw new AppError(
+    'conflict',
+    `a canvas may hold at most ${MAX_COMMENTS} comments; delete or resolve some first`,
+  )
+}
+
+/** The comment (not a reply) of a live canvas of the place, with its replies. */
+function selectThread(svc: Services, place: CommentPlace, commentId: string) {
+  const db = svc.db
+  return [
+    db
+      .select()
+      .from(comments)
+      .where(
+        and(
+          eq(comments.commentId, commentId),
+          eq(comments.canvasId, place.canvasId),
+          isNull(comments.parentId),
+          inArray(comments.canvasId, liveCanvasId(svc, place)),
+        ),
+      ),
+    db
+      .select()
+      .from(comments)
+      .where(eq(comments.parentId, commentId))
+      .orderBy(asc(comments.createdAt), comments.commentId),
+  ] as const
+}
+
+/** A reply to a comment; its thread as it now stands goes to viewers and webhooks. */
+export async function replyToComment(
+  svc: Services,
+  place: CommentPlace,
+  author: CommentAuthor,
+  commentId: string,
+  body: string,
+) {
+  const db = svc.db
+  const now = svc.now()
+  const replies = db.select({ n: count() }).from(comments).where(eq(comments.parentId, commentId))
+  const [inserted, tops, thread] = await db.batch([
+    db
+      .insert(comments)
+      .select((qb) =>
+        qb
+          .select({
+            commentId: value(comments.commentId, newId()),
+            canvasId: parent.canvasId,
+            parentId: parent.commentId,
+            version: parent.version,
+            anchor: value(comments.anchor, null),
+            body: value(comments.body, body),
+            authorName: value(comments.authorName, author.name),
+            authorKind: value(comments.authorKind, author.kind),
+            status: value(comments.status, null),
+            createdAt: value(comments.createdAt, now),
+            resolvedAt: value(comments.resolvedAt, null),
+          })
+          .from(parent)
+          .where(
+            and(
+              eq(parent.commentId, commentId),
+              eq(parent.canvasId, place.canvasId),
+              isNull(parent.parentId),
+              inArray(parent.canvasId, liveCanvasId(svc, place)),
+              sql`(${replies}) < ${MAX_REPLIES}`,
+            ),
+          ),
+      )
+      .returning(),
+    ...selectThread(svc, place, commentId),
+  ])
+  const row = inserted[0]
+  if (!row) {
+    if (tops.length === 0) await throwMissing(svc, place)
+    throw new AppError(
+      'conflict',
+      `a comment may hold at most ${MAX_REPLIES} replies; start a new comment`,
+    )
+  }
+  const comment = presentComment(tops[0], thread)
+  const reply = presentReply(row)
+  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
+  svc.events?.({
+    type: 'comment.created',
+    workspaceId: place.workspaceId,
+    data: { canvas_id: place.canvasId, comment, reply },
+  })
+  return reply
+}
+
+/** Marks a comment resolved or open again; resolving one resolved already changes nothing. */
+export async function setCommentStatus(
+  svc: Services,
+  place: CommentPlace,
+  commentId: string,
+  status: 'open' | 'resolved',
+) {
+  const db = svc.db
+  const now = svc.now()
+  const [, tops, replies] = await db.batch([
+    db
+      .update(comments)
+      .set({ status, resolvedAt: status === 'resolved' ? now : null })
+      .where(
+        and(
+          eq(comments.commentId, commentId),
+          eq(comments.canvasId, place.canvasId),
+          isNull(comments.parentId),
+          // Resolved once, it keeps the moment it was resolved.
+          status === 'resolved' ? eq(comments.status, 'open') : eq(comments.status, 'resolved'),
+          inArray(comments.canvasId, liveCanvasId(svc, place)),
+        ),
+      ),
+    ...selectThread(svc, place, commentId),
+  ])
+  if (tops.length === 0) await throwMissing(svc, place)
+  const comment = presentComment(tops[0], replies)
+  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
+  return comment
+}
+
+/** Deletes a comment and its replies. */
+export async function deleteComment(svc: Services, place: CommentPlace, commentId: string) {
+  const deleted = await svc.db
+    .delete(comments)
+    .where(
+      and(
+        eq(comments.commentId, commentId),
+        eq(comments.canvasId, place.canvasId),
+        isNull(comments.parentId),
+        inArray(comments.canvasId, liveCanvasId(svc, place)),
+      ),
+    )
+    .returning({ commentId: comments.commentId })
+  if (deleted.length === 0) await throwMissing(svc, place)
+  svc.live?.(place.canvasId, { type: 'comment_deleted', comment_id: commentId }, 'comments')
+}
+
+/** Deletes one reply of a comment. */
+export async function deleteReply(
+  svc: Services,
+  place: CommentPlace,
+  commentId: string,
+  replyId: string,
+) {
+  const db = svc.db
+  const [deleted, tops, replies] = await db.batch([
+    db
+      .delete(comments)
+      .where(
+        and(
+          eq(comments.commentId, replyId),
+          eq(comments.parentId, commentId),
+          eq(comments.canvasId, place.canvasId),
+          inArray(comments.canvasId, liveCanvasId(svc, place)),
+        ),
+      )
+      .returning({ commentId: comments.commentId }),
+    ...selectThread(svc, place, commentId),
+  ])
+  if (deleted.length === 0) {
+    if (tops.length === 0) await throwMissing(svc, place)
+    throw commentNotFound()
+  }
+  const comment = presentComment(tops[0], replies)
+  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
+}
+
+/** No comment found: because there is no such canvas, or no such comment on it. */
+async function throwMissing(svc: Services, place: CommentPlace): Promise<never> {
+  const canvas = await svc.db.select(one).from(canvases).where(liveCanvas(place, svc.now())).get()
+  throw canvas ? commentNotFound() : canvasNotFound()
+}
+
+function announce(svc: Services, place: CommentPlace, comment: Comment) {
+  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
+  svc.events?.({
+    type: 'comment.created',
+    workspaceId: place.workspaceId,
+    data: { canvas_id: place.canvasId, comment },
+  })
+}

@@ -1,0 +1,34 @@
+import { call, ORIGIN } from './api'
+
+// A page's live socket as the tests hold it: opened with the live link the page was rendered
+// with, keeping every message it hears.
+
+export type Live = { socket: WebSocket; messages: unknown[]; closed: Promise<CloseEvent> }
+
+/** The live link a page was rendered with. */
+export async function liveLinkOf(path: string, cookie?: string) {
+  const html = await (await call(path, { cookie })).text()
+  const match = /data-live="([^"]+)"/.exec(html)
+  return match ? match[1].replaceAll('&amp;', '&') : null
+}
+
+export async function open(link: string, origin = ORIGIN): Promise<Live> {
+  const res = await call(link, { headers: { Upgrade: 'websocket', Origin: origin } })
+  if (res.status !== 101) throw new Error(`no socket: ${res.status} ${await res.text()}`)
+  const socket = res.webSocket!
+  const messages: unknown[] = []
+  const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve))
+  socket.addEventListener('message', (e) => {
+    messages.push(typeof e.data === 'string' && e.data !== 'pong' ? JSON.parse(e.data) : e.data)
+  })
+  socket.accept()
+  return { socket, messages, closed }
+}
+
+/** Waits until the socket has heard `count` messages. */
+export async function heard(live: Live, count: number) {
+  for (let i = 0; i < 200 && live.messages.length < count; i++) {
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  return live.messages
+}
