@@ -4,8 +4,12 @@
 // so a version missed meanwhile is caught up. The owner's page (`data-parts`) also fetches its
 // parts that name versions (the picker, the versions table and its comparison, the site's files,
 // the share form's choice of version) and puts each in place, so the whole page tells one story.
+// Comments made, changed or deleted are handed to the comments panel.
 
-type LiveEvent = { type: 'version'; version: number } | { type: 'gone'; reason: string }
+import { COMMENT_EVENT, type CommentEvent } from './comments'
+
+type LiveEvent =
+  { type: 'version'; version: number } | { type: 'gone'; reason: string } | CommentEvent
 type Frame = { version: number; src: string; download: string }
 
 // News of a version is read out at once and then clears, giving the content its room back; the
@@ -31,6 +35,8 @@ function follow(root: HTMLElement) {
   // The canvas's latest version as the page was rendered (the owner's page names it already).
   let latest = Number(root.getAttribute('data-latest') ?? shown)
   const follows = root.hasAttribute('data-follows')
+  // A share page of one version hears of comments only.
+  const pinned = root.hasAttribute('data-pinned')
   const frame = root.querySelector('iframe')!
   const status = root.querySelector<HTMLElement>('[data-live-status]')!
   const downloads = root.querySelectorAll<HTMLAnchorElement>('[data-live-download]')
@@ -96,7 +102,11 @@ function follow(root: HTMLElement) {
         return
       }
       if (event.type === 'gone') end(event.reason)
-      if (event.type !== 'version') return
+      // Comments go to the panel, which checks what it is given (assets/comments.ts).
+      if (event.type === 'comment' || event.type === 'comment_deleted') {
+        document.dispatchEvent(new CustomEvent(COMMENT_EVENT, { detail: event }))
+      }
+      if (event.type !== 'version' || pinned) return
       if (follows) {
         if (event.version > shown) swap()
         return

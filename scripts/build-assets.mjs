@@ -7,7 +7,15 @@
 // `prepare`. Neither output is committed.
 //   node scripts/build-assets.mjs [--source assets] [--out dist/public] [--urls src/web/asset-urls.js]
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -50,6 +58,28 @@ const result = await build({
   process.exit(1)
 })
 
+// The comments bridge of content frames: not a served file but a script each frame carries inline,
+// allowed there by its hash alone (src/web/frame-content.ts).
+const bridgeSource = join(source, 'frame-bridge.ts')
+const bridge = existsSync(bridgeSource)
+  ? await build({
+      entryPoints: [bridgeSource],
+      write: false,
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      legalComments: 'none',
+      logLevel: 'silent',
+    }).then((r) => r.outputFiles[0].text.trim())
+  : ''
+if (/<\/script/i.test(bridge)) {
+  console.error('error: the frame bridge must not contain "</script"')
+  process.exit(1)
+}
+const bridgeHash = `sha256-${createHash('sha256').update(bridge).digest('base64')}`
+
 const built = Object.fromEntries(
   result.outputFiles.map((file) => {
     const ext = file.path.endsWith('.css') ? 'css' : 'js'
@@ -81,7 +111,9 @@ writeIfChanged(
   resolve(values.urls),
   '// Written by scripts/build-assets.mjs: the URLs of the built script and stylesheet.\n' +
     `export const APP_JS = '${url(built.js.name)}'\n` +
-    `export const APP_CSS = '${url(built.css.name)}'\n`,
+    `export const APP_CSS = '${url(built.css.name)}'\n` +
+    `export const BRIDGE_JS = ${JSON.stringify(bridge)}\n` +
+    `export const BRIDGE_HASH = '${bridgeHash}'\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
 

@@ -20,7 +20,7 @@ import { access } from './http/access-kind'
 import { keyAccess } from './http/access'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
-import { forThePage, webApp, WEB_JSON_PATHS } from './web'
+import { forThePage, isWebJsonPath, webApp } from './web'
 import { apiDescription } from './http/openapi'
 import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
@@ -36,10 +36,11 @@ const API_PATHS = new Set([
   '/llms.txt',
   '/mcp',
   ...OAUTH_API_PATHS,
-  ...WEB_JSON_PATHS,
 ])
 const isApiPath = (path: string) =>
-  API_PATHS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))
+  API_PATHS.has(path) ||
+  isWebJsonPath(path) ||
+  API_PREFIXES.some((prefix) => path.startsWith(prefix))
 
 export function buildApp() {
   const app = new Hono<AppEnv>()
@@ -103,7 +104,7 @@ export function buildApp() {
     throw new AppError('not_found', 'no such route')
   })
   app.onError((err, c) => {
-    if (WEB_JSON_PATHS.includes(c.req.path)) return handleError(forThePage(err), c)
+    if (isWebJsonPath(c.req.path)) return handleError(forThePage(err), c)
     if (isApiPath(c.req.path)) return handleError(err, c)
     const appError = toAppError(err)
     if (appError.code === 'internal_error') return handleError(err, c)

@@ -92,12 +92,17 @@ describe('content frames', () => {
         `^https://usercontent\\.canvas\\.test/_frame/${canvas.canvas_id}/1\\?g=o\\.\\w+&exp=\\d+&app=`,
       ),
     )
-    expect(html).toMatch(/sandbox="allow-popups allow-popups-to-escape-sandbox allow-downloads"/)
+    // Beside the owner's comments the frame runs one script, the comments bridge: its policy
+    // allows that script by its hash and nothing else.
+    expect(html).toMatch(
+      /sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads"/,
+    )
     const frame = await call(src, { env })
     expect(frame.status).toBe(200)
     const csp = frame.headers.get('Content-Security-Policy')!
-    expect(csp).toMatch(/^sandbox allow-popups/)
-    expect(csp).not.toContain('allow-scripts')
+    expect(csp).toMatch(/^sandbox allow-scripts allow-popups/)
+    expect(csp).toMatch(/default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*';/)
+    expect(csp).not.toContain('unsafe-eval')
     expect(csp).not.toContain('allow-same-origin')
     expect(csp).toContain('frame-ancestors http://canvas.test')
     expect(await frame.text()).toContain('<h1>hi</h1>')

@@ -22,6 +22,11 @@ export type ShareAccess = {
   password?: string
   /** Called before each password check, so attempts can be rate-limited. */
   beforePasswordCheck?: () => Promise<void>
+  /**
+   * The password was given on the share page a short while ago (its signed view cookie): the
+   * page's own requests need not send it again.
+   */
+  passwordGiven?: boolean
 }
 
 // The version a link shows (COALESCE: the builder has none).
@@ -227,8 +232,11 @@ function described(row: Resolved, path: string | undefined, counted: boolean) {
     blobKey: row.blob_key!,
     ...(path === undefined ? { title: row.title!, ext: shownLook(row).ext } : itemName(path)),
     canvasId: row.canvas_id!,
+    workspaceId: row.workspace_id!,
     version: row.content_version!,
     rendererId: shownLook(row).renderer_id,
+    /** Its readers may read and add comments. */
+    allowComments: Boolean(row.allow_comments),
     size: row.size!,
     protected: row.password_hash !== null,
     /** Has a view limit: what is shown under it must not outlive the view by much. */
@@ -248,7 +256,7 @@ async function admit(svc: Services, row: Resolved | undefined, access: ShareAcce
   const checkPath = () => {
     if (row.blob_key === null) throw itemNotFound(path ?? '', row.content_version!)
   }
-  if (row.password_hash === null) return checkPath()
+  if (row.password_hash === null || access.passwordGiven) return checkPath()
   if (access.password === undefined || access.password === '') {
     throw new AppError(
       'share_password_required',

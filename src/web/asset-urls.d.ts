@@ -3,3 +3,6 @@
 // runs before every build of the Worker; this declaration lets the code be checked without it.
 export declare const APP_JS: string
 export declare const APP_CSS: string
+/** The comments bridge that content frames carry inline, and its CSP hash ('sha256-…'). */
+export declare const BRIDGE_JS: string
+export declare const BRIDGE_HASH: string

@@ -75,14 +75,26 @@ canvasActions.post(
   async (c) => {
     const { svc, session, form } = c.var
     const canvasId = c.req.valid('param').id
-    const fields = formFields(form, ['expires_in', 'password', 'max_views', 'version', 'token'])
+    const fields = formFields(form, [
+      'expires_in',
+      'password',
+      'max_views',
+      'version',
+      'token',
+      'allow_comments',
+    ])
     try {
-      const input = parse(createShareBody, withNumbers(fields, ['max_views', 'version']))
+      const { allow_comments: allow, ...rest } = withNumbers(fields, ['max_views', 'version'])
+      // A checkbox sends its value when ticked and nothing otherwise.
+      const input = parse(createShareBody, { ...rest, allow_comments: allow === 'true' })
       const link = await createShare(svc, sessionActor(session), canvasId, input)
       const url = `${requestOrigin(c)}/s/${link.token}`
       await setFlash(c, {
         tone: 'ok',
-        text: 'Share link created. Anyone with it can open this canvas until it is revoked.',
+        text: link.allow_comments
+          ? 'Share link created. Anyone with it can open this canvas and comment on it until ' +
+            'it is revoked.'
+          : 'Share link created. Anyone with it can open this canvas until it is revoked.',
         copy: [{ label: 'The link', value: url }],
         at: 'share',
       })

@@ -13,6 +13,7 @@ import { chargeDownload } from '../domain/download-budget'
 import { AppError } from '../lib/errors'
 import { storageTarget } from '../storage/target'
 import { canvasActions } from './canvas-actions'
+import { ownerComments } from './comments'
 import { ownerPage, ownerVersionParts, pickVersion } from './owner-page'
 import { changesFrameUrl, frameUrls, liveUrl } from './frame-links'
 import { ConfirmDelete } from './pages/confirm-delete'
@@ -174,6 +175,7 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
 })
 
 canvas.route('/', canvasActions)
+canvas.route('/', ownerComments)
 
 /**
  * A version the canvas has (its versions are 1 to its current one: they never skip): 400 for

@@ -8,6 +8,7 @@ import type { Services } from '../domain/services'
 import { renderTextBody } from '../render/body'
 import { FRAME_CSS } from '../render/frame-style'
 import { storageTarget } from '../storage/target'
+import { BRIDGE_HASH, BRIDGE_JS } from './asset-urls'
 
 // What a content frame answers: its document, rendered by the canvas's renderer, or a redirect to
 // the bytes in storage (frame-links.ts signs and checks the URLs that reach here).
@@ -45,6 +46,18 @@ export const SCRIPTED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
 const STATIC_CSP =
   "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
+// A rendered frame runs one script, the comments bridge (assets/frame-bridge.ts): it tells the
+// page what is selected or clicked and shows the comments' highlights. Its hash is the only
+// script the policy allows, so nothing of the content runs; the page's sandbox decides whether
+// even that does (only beside comments).
+const BRIDGED_CSP = STATIC_CSP.replace('sandbox ', 'sandbox allow-scripts ').replace(
+  "default-src 'none';",
+  `default-src 'none'; script-src '${BRIDGE_HASH}';`,
+)
+
+/** The bridge as a frame carries it, told the app's origin, the only one it talks to. */
+const bridgeTag = (appOrigin: string) =>
+  `<script data-app="${escapeHtml(appOrigin)}">${BRIDGE_JS}</script>`
 
 /**
  * The frame document for one version, rendered by the canvas's renderer. `raw` is this frame's
@@ -58,16 +71,34 @@ export async function renderFrame(
   if (content.renderer_id === 'html') {
     const object = await svc.bucket.get(content.blob_key)
     if (!object) return new Response('not found', { status: 404 })
-    return new Response(object.body, { headers: frameHeaders(SCRIPTED_CSP, urls.appOrigin) })
+    const page = new Response(object.body, { headers: frameHeaders(SCRIPTED_CSP, urls.appOrigin) })
+    // The bridge goes last, where a browser puts what follows </html> into the body: it finds
+    // the canvas's own document and scripts in place.
+    const tag = bridgeTag(urls.appOrigin)
+    return new HTMLRewriter()
+      .onDocument({ end: (end) => void end.append(tag, { html: true }) })
+      .transform(page)
   }
   const body = await renderBody(svc, content, urls.raw)
-  return staticFrame(content.title, body, urls.appOrigin)
+  return staticFrame(content.title, body, urls.appOrigin, '', true)
 }
 
-/** A frame document rendered on the server (`css` added to its style): it runs no script. */
-export function staticFrame(title: string, body: string, appOrigin: string, css = '') {
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${FRAME_CSS}${css}</style></head><body>${body}</body></html>`
-  return new Response(html, { headers: frameHeaders(STATIC_CSP, appOrigin) })
+/**
+ * A frame document rendered on the server (`css` added to its style): it runs no script but,
+ * when `bridged`, the comments bridge.
+ */
+export function staticFrame(
+  title: string,
+  body: string,
+  appOrigin: string,
+  css = '',
+  bridged = false,
+) {
+  const bridge = bridged ? bridgeTag(appOrigin) : ''
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${FRAME_CSS}${css}</style></head><body>${body}${bridge}</body></html>`
+  return new Response(html, {
+    headers: frameHeaders(bridged ? BRIDGED_CSP : STATIC_CSP, appOrigin),
+  })
 }
 
 // A canvas's own HTML shown by the server without its scripts (the rendered view of its changes):

@@ -21,6 +21,12 @@ import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
 export const WEB_JSON_PATHS = ['/upload/presign', '/upload/finalize', '/upload/finish']
+// The comments of the owner's page and of a share page, and everything below them.
+const WEB_JSON_PATTERN = /^\/(c|s)\/[^/]*\/comments(\/|$)/
+
+/** Whether a path is one of the app's script's routes, which answer JSON, errors included. */
+export const isWebJsonPath = (path: string) =>
+  WEB_JSON_PATHS.includes(path) || WEB_JSON_PATTERN.test(path)
 
 /** An error of those routes as the script shows it to a person: in a person's words. */
 export function forThePage(err: unknown): unknown {

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import type { findViewable } from '../domain/canvas-reads'
 import { listShares } from '../domain/shares'
+import { listComments } from '../domain/comments'
 import { versionItemList } from '../domain/site-reads'
 import { sessionActor, type SessionInfo } from '../domain/users'
 import type { Services } from '../domain/services'
@@ -29,11 +30,13 @@ export async function ownerPage<E extends AppEnv>(
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
-  const [parts, live, shares, csrf] = await Promise.all([
+  const place = { workspaceId: session.workspace.workspace_id, canvasId: canvas.canvas_id }
+  const [parts, live, shares, csrf, comments] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     listShares(svc, sessionActor(session), canvas.canvas_id),
     csrfToken(svc, session),
+    listComments(svc, place, { status: 'open' }),
   ])
   return c.html(
     <CanvasPage
@@ -53,6 +56,13 @@ export async function ownerPage<E extends AppEnv>(
         siteItems: svc.settings.maxSiteItems,
       }}
       live={live}
+      comments={{
+        base: `/c/${canvas.canvas_id}/comments`,
+        comments,
+        shown,
+        owner: true,
+        csrf,
+      }}
     />,
     draft?.status ?? 200,
   )

@@ -16,6 +16,8 @@ const FIELDS: [RegExp, (match: RegExpExecArray) => string][] = [
   [/^visibility$/, () => 'The visibility'],
   [/^canvas_id$/, () => 'The canvas'],
   [/^view$/, () => 'The view'],
+  [/^body$/, () => 'The comment'],
+  [/^anchor(\..+)?$/, () => 'The text or point commented on'],
 ]
 
 /** "size: at most 5368709120 bytes" → "The file must be at most 5.0 GB." */

@@ -12,6 +12,8 @@ import { PasswordPage } from './pages/password'
 import { relative } from '../lib/time'
 import { FullView, Viewer, type Fact } from './pages/viewer'
 import { grantView, hasView } from './view-ticket'
+import { shareComments } from './share-comments'
+import { listComments } from '../domain/comments'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
 // with neither password nor view limit; the others count when a person opens them (the password
@@ -27,6 +29,7 @@ share.post('/:token', checkedBy('share'), (c) => openShare(c, false))
 // Open button on this path too, so that they lead back to it.
 share.get('/:token/full', checkedBy('share'), (c) => sharePage(c, true))
 share.post('/:token/full', checkedBy('share'), (c) => openShare(c, true))
+share.route('/', shareComments)
 
 /** The link's own path, or its full-page view's. */
 const pathOf = (token: string, full: boolean) => (full ? `/s/${token}/full` : `/s/${token}`)
@@ -116,9 +119,11 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
     limited: opened.limited,
   })
   // A link that follows the latest version follows it live; a pinned or limited one does not
-  // (a limited link's page is one counted view of one version).
+  // (a limited link's page is one counted view of one version). A pinned one that allows
+  // comments still hears of them.
   const follows = !opened.pinned && !opened.limited
-  const live = follows ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined
+  const hears = follows || (opened.allowComments && !opened.limited)
+  const live = hears ? await liveUrl(svc, origin, opened.canvasId, grant) : undefined
   const og = { title: opened.title, type: 'article' }
   const content = {
     title: opened.title,
@@ -129,10 +134,21 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
     live,
     og,
   }
-  if (full) return c.html(<FullView {...content} />)
+  if (full) return c.html(<FullView {...content} live={follows ? live : undefined} />)
+  const place = { workspaceId: opened.workspaceId, canvasId: opened.canvasId }
+  const comments = opened.allowComments
+    ? {
+        base: `/s/${token}/comments`,
+        comments: await listComments(svc, place, { status: 'open' }),
+        shown: opened.version,
+        owner: false,
+      }
+    : undefined
   return c.html(
     <Viewer
       {...content}
+      pinned={!follows}
+      comments={comments}
       facts={shareFacts(opened)}
       downloadHref={frame.download}
       fullHref={`/s/${token}/full`}

@@ -9,6 +9,8 @@ import { buildWorld, ownerCredentials, requestFor } from '../support/world'
 
 /** Writes that remove what later requests need go last. */
 const ORDER = [
+  'DELETE /c/:id/comments/:comment_id/replies/:reply_id',
+  'DELETE /c/:id/comments/:comment_id',
   'DELETE /v1/canvases/:id/comments/:comment_id/replies/:reply_id',
   'DELETE /v1/canvases/:id/comments/:comment_id',
   'DELETE /v1/canvases/:id/shares/:token',

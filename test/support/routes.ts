@@ -165,6 +165,23 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/c/:id/delete', auth: 'page', json: false },
   { method: 'GET', path: '/c/:id/diff', auth: 'page', json: false },
   { method: 'GET', path: '/c/:id/parts', auth: 'page', json: false },
+  // The owner's page's comments: JSON for its script, writes with the CSRF token in a header.
+  { method: 'GET', path: '/c/:id/comments', auth: 'page', json: true },
+  { method: 'POST', path: '/c/:id/comments', auth: 'page', json: true },
+  { method: 'POST', path: '/c/:id/comments/:comment_id/replies', auth: 'page', json: true },
+  {
+    method: 'POST',
+    path: '/c/:id/comments/:comment_id/:action{resolve|reopen}',
+    auth: 'page',
+    json: true,
+  },
+  { method: 'DELETE', path: '/c/:id/comments/:comment_id', auth: 'page', json: true },
+  {
+    method: 'DELETE',
+    path: '/c/:id/comments/:comment_id/replies/:reply_id',
+    auth: 'page',
+    json: true,
+  },
   {
     method: 'POST',
     path: '/c/:id/:action{permanent|visibility|delete|unshare}',
@@ -180,6 +197,11 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/s/:token', auth: 'share', json: false, content: true },
   { method: 'GET', path: '/s/:token/full', auth: 'share', json: false, content: true },
   { method: 'POST', path: '/s/:token/full', auth: 'share', json: false, content: true },
+  // A share page's comments: the public comment routes, the page's view cookie standing for the
+  // password it was given.
+  { method: 'GET', path: '/s/:token/comments', auth: 'share', json: true },
+  { method: 'POST', path: '/s/:token/comments', auth: 'share', json: true },
+  { method: 'POST', path: '/s/:token/comments/:comment_id/replies', auth: 'share', json: true },
 ]
 
 export const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`

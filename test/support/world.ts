@@ -29,6 +29,8 @@ export type World = {
   /** A comment on the canvas, and a reply to it. */
   commentId: string
   replyId: string
+  /** Another comment with its reply, for the owner page's own routes. */
+  pageComment: { commentId: string; replyId: string }
   sharePassword: string
   content: { sha256: string; ext: string; size: number; mime: string; fileId: string }
   other: Account
@@ -66,6 +68,17 @@ export async function buildWorld(): Promise<World> {
       method: 'POST',
       key: owner.key,
       json: { body: 'Seen' },
+    }),
+  )
+  // The owner page's own comment and reply, so that its deletes and the API's each have theirs.
+  const pageComment = await json(
+    await call(commentsPath, { method: 'POST', key: owner.key, json: { body: 'On the page' } }),
+  )
+  const pageReply = await json(
+    await call(`${commentsPath}/${pageComment.comment_id}/replies`, {
+      method: 'POST',
+      key: owner.key,
+      json: { body: 'Noted' },
     }),
   )
   const createKey = async (scopes: string[]) =>
@@ -113,6 +126,7 @@ export async function buildWorld(): Promise<World> {
     token: share.token,
     commentId: comment.comment_id,
     replyId: reply.reply_id,
+    pageComment: { commentId: pageComment.comment_id, replyId: pageReply.reply_id },
     sharePassword,
     content: {
       sha256: await sha256(bytesOf(text)),
@@ -147,6 +161,9 @@ export function requestFor(route: Route, world: World): Prepared {
     const init = route.method === 'POST' ? formPost({ decision: 'approve' }) : {}
     return { path: world.oauth.authorize, init: { method: route.method, ...init } }
   }
+  const ids = route.path.startsWith('/c/:id/comments')
+    ? world.pageComment
+    : { commentId: world.commentId, replyId: world.replyId }
   const path =
     (route.https ? HTTPS : '') +
     route.path
@@ -159,11 +176,12 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':key_id', world.spareKeyId)
       .replace(':keyId', world.spareKeyId)
       .replace(':grantId', world.oauth.grantId)
-      .replace(':comment_id', world.commentId)
-      .replace(':reply_id', world.replyId)
+      .replace(':comment_id', ids.commentId)
+      .replace(':reply_id', ids.replyId)
       .replace(':webhook_id', world.webhookId)
       .replace(':webhookId', world.webhookId)
       .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
+      .replace(':action{resolve|reopen}', 'resolve')
       .replace(/\/diff$/, '/diff?from=1&to=1')
       .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
   const init: Prepared['init'] = { method: route.method }
@@ -183,11 +201,19 @@ export function requestFor(route: Route, world: World): Prepared {
     'POST /v1/canvases/:id/comments/:comment_id/replies': { body: 'Thanks' },
     'POST /share/:token/comments': { body: 'A visitor’s note', name: 'Ada' },
     'POST /share/:token/comments/:comment_id/replies': { body: 'Agreed', name: 'Ada' },
+    'POST /c/:id/comments': { body: 'From the page', anchor: { quote: { exact: 'owner' } } },
+    'POST /c/:id/comments/:comment_id/replies': { body: 'Replied on the page' },
+    'POST /s/:token/comments': { body: 'A reader’s note', name: 'Grace' },
+    'POST /s/:token/comments/:comment_id/replies': { body: 'Same here', name: 'Grace' },
     'POST /auth/signup': { email: 'someone@example.com', password: 'a long password' },
     'POST /auth/login': { email: world.owner.email, password: world.owner.password },
   }
   const body = bodies[`${route.method} ${route.path}`]
   if (body !== undefined) init.json = body
+  // The owner page's comments script: JSON, with the session's CSRF token in a header.
+  if (route.path.startsWith('/c/:id/comments')) {
+    init.headers = { Accept: 'application/json', 'X-CSRF-Token': world.csrf }
+  }
   // The web app's upload script: JSON, with the session's CSRF token in a header.
   if (route.path.startsWith('/upload/')) {
     const sha256 = route.path.endsWith('presign') ? 'e'.repeat(64) : hash

@@ -10,7 +10,8 @@ import { ShareDialog, ShareVersions, type ShareDraft } from './share-dialog'
 import { ShareList } from './share-list'
 import { UploadForm } from './upload-form'
 import { VersionList, type VersionRow } from './version-list'
-import { ContentFrame, LiveStatus, ViewerBar, type Fact, type FrameProps } from './viewer'
+import { LiveStatus, Stage, ViewerBar, type Fact, type FrameProps } from './viewer'
+import { CommentsButton, type CommentsProps } from './comments-panel'
 
 export type OwnedCanvas = {
   canvas_id: string
@@ -47,6 +48,7 @@ export function CanvasPage(
       limits: { direct: number; file: number; siteItems: number }
       /** The page's live link: new versions and an end of access reach it as they happen. */
       live: string
+      comments: CommentsProps
     },
 ) {
   const { canvas, csrf, flash } = props
@@ -82,10 +84,11 @@ export function CanvasPage(
                 Show
               </button>
             </form>
+            <CommentsButton count={props.comments.comments.length} />
           </ViewerBar>
           <LiveStatus />
           <Notice flash={flashTop(flash, ['share', 'actions'])} />
-          <ContentFrame {...props} />
+          <Stage frame={props} comments={props.comments} />
         </div>
         <div class="details">
           <Notice flash={flashAt(flash, 'actions')} />

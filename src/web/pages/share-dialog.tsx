@@ -16,7 +16,7 @@ const LIFETIMES = [
 
 /**
  * A new share link with every option a link has: lifetime, password, view limit, one version or
- * always the latest, and a name of one's own. Shown open when the canvas has no link yet or a try
+ * always the latest, a name of one's own, and whether its readers may comment. Shown open when the canvas has no link yet or a try
  * came back with an error; otherwise behind its button, which goes once the form is open (a
  * button that would fold away a form half filled in is a trap).
  */
@@ -108,6 +108,19 @@ function ShareForm(props: {
         />
         <p class="hint" id="share-token-hint">
           Optional: 8 to 64 letters, digits, - or _. A password needs 4 characters or more.
+        </p>
+        <label class="check-row">
+          <input
+            type="checkbox"
+            name="allow_comments"
+            value="true"
+            checked={values.allow_comments === 'true'}
+            aria-describedby="share-comments-hint"
+          />
+          Allow comments
+        </label>
+        <p class="hint" id="share-comments-hint">
+          Whoever opens the link can read the comments and add their own under a name they choose.
         </p>
         <div class="actions spaced">
           <button class="primary" type="submit">

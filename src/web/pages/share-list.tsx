@@ -16,7 +16,7 @@ export function ShareList(props: {
   }
   return (
     <>
-      <ListTable columns={['Link', 'Expires', 'Views', 'Version', 'Password']} actions>
+      <ListTable columns={['Link', 'Expires', 'Views', 'Version', 'Password', 'Comments']} actions>
         {shares.map((s) => (
           <tr id={`share-${s.token}`}>
             <td class="primary-cell">
@@ -34,6 +34,7 @@ export function ShareList(props: {
             </td>
             <td data-label="Version">{s.version === null ? 'latest' : `v${s.version} only`}</td>
             <td data-label="Password">{s.has_password ? 'yes' : 'no'}</td>
+            <td data-label="Comments">{s.allow_comments ? 'allowed' : 'no'}</td>
             <td class="end">
               <div class="actions">
                 <button type="button" class="small" data-copy={`link-${s.token}`}>

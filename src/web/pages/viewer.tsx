@@ -2,17 +2,32 @@ import type { Child } from 'hono/jsx'
 import { isPdfFrame } from '../frame-content'
 import { Layout } from './layout'
 import { Logo } from './logo'
+import { CommentsButton, CommentsPanel, type CommentsProps } from './comments-panel'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
 /** The sandbox of a frame rendered on the server, which runs no script. */
 export const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
 
-export type FrameProps = { title: string; rendererId: string; ext: string; frameSrc: string }
+/**
+ * A frame rendered on the server beside comments: its one script is the comments bridge, the only
+ * one its Content-Security-Policy lets run (frame-content.ts).
+ */
+const BRIDGED = `allow-scripts ${STATIC}`
+
+export type FrameProps = {
+  title: string
+  rendererId: string
+  ext: string
+  frameSrc: string
+  /** Shown beside comments: the frame may run its bridge to the page. */
+  bridged?: boolean
+}
 
 /** The frame's sandbox; none for PDFs, whose response carries the sandbox instead (frames.ts). */
-function sandboxFor(rendererId: string, ext: string): string | undefined {
+function sandboxFor(rendererId: string, ext: string, bridged: boolean): string | undefined {
   if (isPdfFrame(rendererId, ext)) return undefined
-  return rendererId === 'html' ? SCRIPTED : STATIC
+  if (rendererId === 'html') return SCRIPTED
+  return bridged ? BRIDGED : STATIC
 }
 
 /** The content, in a sandboxed frame of its own origin (never allow-same-origin). */
@@ -21,7 +36,7 @@ export function ContentFrame(props: FrameProps) {
     <iframe
       src={props.frameSrc}
       title={props.title}
-      sandbox={sandboxFor(props.rendererId, props.ext)}
+      sandbox={sandboxFor(props.rendererId, props.ext, Boolean(props.bridged))}
       referrerpolicy="no-referrer"
     ></iframe>
   )
@@ -97,17 +112,22 @@ export function Viewer(
     downloadHref: string
     fullHref: string
     og: { title: string; type: string } | undefined
-    /** The page's live link, when it follows the canvas's latest version. */
+    /** The page's live link: it follows the canvas's latest version unless `pinned`. */
     live?: string
+    pinned?: boolean
+    /** The link's comments, when it allows them. */
+    comments?: CommentsProps
   },
 ) {
+  const { comments } = props
   return (
     <Layout title={props.title} main="wide" og={props.og}>
       <div
         class="viewer"
         data-live={props.live}
         data-version={String(props.version)}
-        data-follows={props.live ? true : undefined}
+        data-follows={props.live && !props.pinned ? true : undefined}
+        data-pinned={props.pinned ? true : undefined}
       >
         <ViewerBar
           title={props.title}
@@ -119,11 +139,23 @@ export function Viewer(
           <span class="chip" data-live-version>
             v{props.version}
           </span>
+          {comments && <CommentsButton count={comments.comments.length} />}
         </ViewerBar>
         <LiveStatus />
-        <ContentFrame {...props} />
+        <Stage frame={props} comments={comments} />
       </div>
     </Layout>
+  )
+}
+
+/** The content, and its comments beside it when there are any to show. */
+export function Stage(props: { frame: FrameProps; comments?: CommentsProps }) {
+  if (!props.comments) return <ContentFrame {...props.frame} />
+  return (
+    <div class="stage">
+      <ContentFrame {...props.frame} bridged />
+      <CommentsPanel {...props.comments} />
+    </div>
   )
 }
 

@@ -1,0 +1,102 @@
+import { Hono } from 'hono'
+import type { SignedInEnv } from '../http/context'
+import { jsonBody, params, query } from '../http/validate'
+import {
+  createComment,
+  deleteComment,
+  deleteReply,
+  listComments,
+  replyToComment,
+  setCommentStatus,
+  type CommentPlace,
+} from '../domain/comments'
+import type { SessionInfo } from '../domain/users'
+import {
+  canvasInPath,
+  commentInPath,
+  commentsQuery,
+  createCommentBody,
+  replyBody,
+  replyInPath,
+} from '../schema/requests'
+import { checkedHeader, limitBySession, signedIn } from './session'
+
+// The owner's page's comments: the API's comment routes for a web session instead of a key. JSON
+// for the page's script, each write with the session's CSRF token in a header and from the
+// session's budget; what the owner writes is signed with the account's email.
+export const ownerComments = new Hono<SignedInEnv>()
+
+const place = (session: SessionInfo, canvasId: string): CommentPlace => ({
+  workspaceId: session.workspace.workspace_id,
+  canvasId,
+})
+const byOwner = (session: SessionInfo) => ({ name: session.user.email, kind: 'owner' as const })
+const writing = [signedIn, limitBySession, checkedHeader] as const
+
+ownerComments.get(
+  '/:id/comments',
+  signedIn,
+  params(canvasInPath),
+  query(commentsQuery),
+  async (c) => {
+    const where = place(c.var.session, c.req.valid('param').id)
+    c.header('Cache-Control', 'no-store')
+    return c.json({ comments: await listComments(c.var.svc, where, c.req.valid('query')) })
+  },
+)
+
+ownerComments.post(
+  '/:id/comments',
+  ...writing,
+  params(canvasInPath),
+  jsonBody(createCommentBody),
+  async (c) => {
+    const { svc, session } = c.var
+    const where = place(session, c.req.valid('param').id)
+    return c.json(await createComment(svc, where, byOwner(session), c.req.valid('json')), 201)
+  },
+)
+
+ownerComments.post(
+  '/:id/comments/:comment_id/replies',
+  ...writing,
+  params(commentInPath),
+  jsonBody(replyBody),
+  async (c) => {
+    const { svc, session } = c.var
+    const { id, comment_id: commentId } = c.req.valid('param')
+    const { body } = c.req.valid('json')
+    return c.json(
+      await replyToComment(svc, place(session, id), byOwner(session), commentId, body),
+      201,
+    )
+  },
+)
+
+ownerComments.post(
+  '/:id/comments/:comment_id/:action{resolve|reopen}',
+  ...writing,
+  params(commentInPath),
+  async (c) => {
+    const { id, comment_id: commentId } = c.req.valid('param')
+    const status = c.req.param('action') === 'resolve' ? 'resolved' : 'open'
+    return c.json(await setCommentStatus(c.var.svc, place(c.var.session, id), commentId, status))
+  },
+)
+
+ownerComments.delete('/:id/comments/:comment_id', ...writing, params(commentInPath), async (c) => {
+  const { id, comment_id: commentId } = c.req.valid('param')
+  await deleteComment(c.var.svc, place(c.var.session, id), commentId)
+  return c.json({ success: true })
+})
+
+ownerComments.delete(
+  '/:id/comments/:comment_id/replies/:reply_id',
+  ...writing,
+  params(replyInPath),
+  async (c) => {
+    const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')
+    await deleteReply(c.var.svc, place(c.var.session, id), commentId, replyId)
+    return c.json({ success: true })
+  },
+)
