@@ -104,7 +104,6 @@ function run(panel: HTMLElement) {
     for (const toggle of toggles) {
       const count = toggle.querySelector('[data-comments-count]')
       if (count) count.textContent = String(open)
-      toggle.setAttribute('aria-label', `Comments (${open} open)`)
     }
     // A reply being written survives the list being drawn again.
     const drafts = new Map<string, string>()

@@ -23,20 +23,15 @@ const KINDS: Record<string, string> = { owner: 'owner', agent: 'agent', visitor:
 /** The bar's button that opens the panel, with the number of open comments. */
 export function CommentsButton({ count }: { count: number }) {
   return (
-    <a
-      class="btn comments-button"
-      href="#comments"
-      data-comments-toggle
-      aria-controls="comments"
-      aria-label={`Comments (${count})`}
-    >
+    <a class="btn comments-button" href="#comments" data-comments-toggle aria-controls="comments">
       <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">
         <path
           fill="currentColor"
           d="M2 3.5A1.5 1.5 0 0 1 3.5 2h9A1.5 1.5 0 0 1 14 3.5v6a1.5 1.5 0 0 1-1.5 1.5H8l-3 3v-3H3.5A1.5 1.5 0 0 1 2 9.5z"
         />
       </svg>
-      <span class="wide-only">Comments</span>
+      {/* Read out on a phone too, where only the number shows. */}
+      <span class="label">Comments</span>
       <span class="count" data-comments-count>
         {count}
       </span>
