@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Screenshots for the README: the dashboard, the settings page, a canvas's page with its versions
-// and share links, a diff, the API reference, a viewer per renderer, and what a visitor without a
+// Screenshots for the README: the dashboard, the settings page, a canvas's page with its versions,
+// share links and comments (their drawer on a phone), a diff, the API reference, a viewer per renderer, and what a visitor without a
 // session meets (the landing page, log in), in the light and the dark theme, at a laptop's width
 // and a phone's, from a local `npm run dev` service in Debian's Chromium.
 //   node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
@@ -100,6 +100,22 @@ try {
     headers: { ...auth, 'Content-Type': 'application/json' },
     body: JSON.stringify({ expires_in: '7d', max_views: 50 }),
   })
+  // Comments on the report, one on a phrase of it with a reply, so its panel has something to show.
+  const comments = `${base}/v1/canvases/${report}/comments`
+  const post = async (path, body) =>
+    (
+      await fetch(path, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()
+  const first = await post(comments, {
+    body: 'Is **21%** before or after the currency effect?',
+    anchor: { quote: { exact: 'grew 21%', prefix: 'Revenue ', suffix: ' over the quarter' } },
+  })
+  await post(`${comments}/${first.comment_id}/replies`, { body: 'After: see the appendix.' })
+  await post(comments, { body: 'Ready to send once the *board deck* is in.' })
   for (const scheme of ['light', 'dark']) {
     const profile = mkdtempSync(join(work, 'profile-'))
     const context = await chromium.launchPersistentContext(profile, {
@@ -135,6 +151,10 @@ try {
     await page.waitForTimeout(300)
     await page.screenshot({ path: join(out, `dashboard-phone-menu-${scheme}.png`) })
     await shot(`/c/${report}`, 'canvas-page-phone')
+    // Its comments, a drawer over the content on a phone.
+    await page.locator('[data-comments-toggle]').click()
+    await page.waitForTimeout(400)
+    await page.screenshot({ path: join(out, `comments-phone-${scheme}.png`) })
     await shot('/settings', 'settings-phone')
     await page.setViewportSize({ width: 1280, height: 760 })
     for (const [name, id] of Object.entries(ids))
