@@ -48,6 +48,16 @@ const EXAMPLES: Record<string, string[]> = {
     'svc unshare <id> --yes           # every link, no question, for scripts',
     'svc unshare <id> --token <token> # one link',
   ],
+  comments: [
+    'svc comments <id>                    # the open ones, with their replies',
+    'svc comments <id> --status all --json',
+  ],
+  comment: [
+    'svc comment <id> "Looks good; ship it"',
+    'svc comment <id> "Which quarter?" --quote "Revenue grew"',
+    'svc comment <id> --reply <comment_id> "Fixed in version 3"',
+  ],
+  resolve: ['svc resolve <id> <comment_id>', 'svc resolve <id> <comment_id> --reopen'],
   open: [
     'svc open <id>',
     'svc open https://canvas.example/c/<id>',
