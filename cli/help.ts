@@ -41,7 +41,11 @@ const EXAMPLES: Record<string, string[]> = {
     'svc pull <id> --zip                   # the version as <title>-v<n>.zip',
   ],
   list: ['svc list', 'svc list --type html --limit 50', 'svc list --json'],
-  share: ['svc share <id>', 'svc share <id> --expires 7d --password s3cret --max-views 100'],
+  share: [
+    'svc share <id>',
+    'svc share <id> --expires 7d --password s3cret --max-views 100',
+    'svc share <id> --comments             # its readers may comment; svc comments <id> reads them',
+  ],
   shares: ['svc shares <id>', 'svc shares <id> --json'],
   unshare: [
     'svc unshare <id>                 # every link, after asking',

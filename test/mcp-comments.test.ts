@@ -37,13 +37,8 @@ describe('comments over MCP', () => {
     const quote = { quote: { exact: 'on Friday', prefix: 'Ship it ' } }
     const asked = await personComments(account.key, id, { body: 'Why Friday?', anchor: quote })
     // A reader of a share link that allows comments.
-    const share = await json(
-      await call(`/v1/canvases/${id}/shares`, {
-        method: 'POST',
-        key: account.key,
-        json: { allow_comments: true },
-      }),
-    )
+    const share = await ok(client, 'share_canvas', { canvas_id: id, allow_comments: true })
+    expect(share.allow_comments).toBe(true)
     const visitor = await call(`/share/${share.token}/comments`, {
       method: 'POST',
       json: { body: 'Looks good', name: 'Ada' },

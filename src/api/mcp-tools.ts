@@ -241,7 +241,8 @@ export const TOOLS = [
     name: 'share_canvas',
     description:
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
-      'of views, password-protected, or pinned to one version. Answers the link with its `url`.',
+      'of views, password-protected, pinned to one version, or open to comments from its ' +
+      'readers. Answers the link with its `url`.',
     input: input.shareCanvasInput,
     output: output.shareResult,
     write: true,

@@ -182,6 +182,13 @@ export const shareCanvasInput = z.strictObject({
   ),
   version: z.optional(says(versionNumber, 'Pin the link to this version.')),
   token: z.optional(says(createShareFields.token.def.innerType, 'Choose the link’s token.')),
+  allow_comments: z.optional(
+    says(
+      createShareFields.allow_comments.def.innerType,
+      'Let the link’s readers read and add comments under a name they give (no account); ' +
+        'list_comments reads them.',
+    ),
+  ),
   ...once,
 })
 

@@ -116,6 +116,28 @@ describe('svc comments, comment, resolve', () => {
     ])
   })
 
+  it('share --comments makes a link whose readers comment; comments shows them', async () => {
+    const { id } = await newCanvas('Ship it.')
+    const shared = await run(['share', id, '--comments'])
+    expect(shared.code, shared.stderr).toBe(0)
+    expect(shared.stderr).toMatch(/ · open to comments\n$/)
+    const token = shared.stdout.trim().split('/s/')[1]
+    const plain = await json(['share', id])
+    expect(plain.allow_comments).toBe(false)
+    const refused = await fetch(`${server.url}/share/${plain.token}/comments`)
+    expect(refused.status).toBe(403)
+    const posted = await fetch(`${server.url}/share/${token}/comments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ body: 'Love it', name: 'Ada' }),
+    })
+    expect(posted.status).toBe(201)
+    const { comment_id: commentId } = await posted.json()
+    expect(await ok(['comments', id])).toBe(
+      `${commentId}  open · Ada (visitor) · just now\n  Love it\n`,
+    )
+  })
+
   it('--json prints the API’s objects: a comment of a version, a reply', async () => {
     const { id } = await newCanvas('one')
     const comment = await json(['comment', id, 'On the first', '--version', '1'])
