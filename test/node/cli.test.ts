@@ -1010,6 +1010,7 @@ describe('--json, for scripts and agents', () => {
     max_views: expect.toBeOneOf([null, expect.any(Number)]),
     version: expect.toBeOneOf([null, expect.any(Number)]),
     has_password: expect.any(Boolean),
+    allow_comments: expect.any(Boolean),
     created_at: expect.any(String),
     url: expect.stringMatching(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}$/),
   }
@@ -1132,12 +1133,12 @@ describe('--json, for scripts and agents', () => {
     for (const share of listed.shares) expect(share).toStrictEqual(SHARE)
     const table = await svc(home, ['shares', id])
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD$/,
+      /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD +COMMENTS$/,
     )
     expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
     // No expiry of its own: it ends with the temporary canvas, and says so.
     expect(table.stdout).toMatch(
-      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes`),
+      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes +no$`, 'm'),
     )
 
     const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])
