@@ -97,7 +97,15 @@ describe('basics', () => {
 
   it('help pages carry examples; a group alone shows its help', async () => {
     const home = newHome()
-    for (const command of ['push', 'share', 'delete', 'shares', 'renderers', 'config set']) {
+    for (const command of [
+      'push',
+      'share',
+      'delete',
+      'shares',
+      'comment',
+      'renderers',
+      'config set',
+    ]) {
       const help = await svc(home, [...command.split(' '), '--help'])
       expect(help.code, command).toBe(0)
       expect(help.stdout, command).toMatch(new RegExp(`EXAMPLES\\n\\n  \\$ svc ${command}`))
@@ -110,7 +118,7 @@ describe('basics', () => {
 
   it('help text is written one way: every description a capitalised phrase', async () => {
     const commands =
-      'login logout config status whoami usage push pull open list share shares unshare view download versions rollback update save delete renderers'
+      'login logout config status whoami usage push pull open list share shares unshare comments comment resolve view download versions rollback update save delete renderers'
     const home = newHome()
     const top = (await svc(home, ['--help'])).stdout
     for (const name of commands.split(' ')) {
