@@ -17,7 +17,7 @@ import { buildWorld, ownerCredentials, type World } from './world'
 const CODES: Record<number, string[]> = {
   400: ['invalid_request', 'upload_incomplete', 'checksum_mismatch'],
   401: ['unauthorized', 'share_password_required'],
-  403: ['forbidden', 'share_password_invalid', 'signup_closed'],
+  403: ['forbidden', 'share_password_invalid', 'signup_closed', 'comments_disabled'],
   404: [
     'not_found',
     'canvas_not_found',
@@ -25,6 +25,7 @@ const CODES: Record<number, string[]> = {
     'file_not_found',
     'share_not_found',
     'webhook_not_found',
+    'comment_not_found',
   ],
   409: ['share_token_taken', 'conflict', 'webhook_limit'],
   410: ['share_expired', 'share_exhausted'],
