@@ -135,3 +135,36 @@ export async function renderer(api: Api, value: Value, name = 'renderer') {
 
 /** An optional string flag given once (`--output`, `--main`). */
 export const text = one
+
+/** The longest comment or reply, and the longest quote one may point at, as the API counts. */
+export const MAX_COMMENT_LENGTH = 10_000
+export const MAX_QUOTE_LENGTH = 2_000
+
+/** A comment's text or the quote it points at: 1 to `max` UTF-16 units, whole characters. */
+export function commentText(value: Value, name: string, max = MAX_COMMENT_LENGTH) {
+  const given = one(value, name)
+  if (given === undefined) return undefined
+  if (given.length < 1 || given.length > max || LONE_SURROGATE.test(given)) {
+    throw usageError(`${name} must be 1 to ${max} characters`)
+  }
+  return given
+}
+
+/** A comment id as `svc comments` prints them. */
+export function commentId(value: Value, name: string): string | undefined {
+  const given = one(value, name)
+  if (given !== undefined && !/^[A-Za-z0-9]{1,64}$/.test(given)) {
+    throw usageError(`${name} must be a comment id (letters and digits), got '${given}'`)
+  }
+  return given
+}
+
+export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
+
+export function commentStatus(value: Value, name = 'status') {
+  const given = one(value, name)
+  if (given !== undefined && !(COMMENT_STATUSES as readonly string[]).includes(given)) {
+    throw usageError(`--${name} must be open, resolved or all, got '${given}'`)
+  }
+  return given as (typeof COMMENT_STATUSES)[number] | undefined
+}

@@ -41,13 +41,27 @@ const EXAMPLES: Record<string, string[]> = {
     'svc pull <id> --zip                   # the version as <title>-v<n>.zip',
   ],
   list: ['svc list', 'svc list --type html --limit 50', 'svc list --json'],
-  share: ['svc share <id>', 'svc share <id> --expires 7d --password s3cret --max-views 100'],
+  share: [
+    'svc share <id>',
+    'svc share <id> --expires 7d --password s3cret --max-views 100',
+    'svc share <id> --comments             # its readers may comment; svc comments <id> reads them',
+  ],
   shares: ['svc shares <id>', 'svc shares <id> --json'],
   unshare: [
     'svc unshare <id>                 # every link, after asking',
     'svc unshare <id> --yes           # every link, no question, for scripts',
     'svc unshare <id> --token <token> # one link',
   ],
+  comments: [
+    'svc comments <id>                    # the open ones, with their replies',
+    'svc comments <id> --status all --json',
+  ],
+  comment: [
+    'svc comment <id> "Looks good; ship it"',
+    'svc comment <id> "Which quarter?" --quote "Revenue grew"',
+    'svc comment <id> --reply <comment_id> "Fixed in version 3"',
+  ],
+  resolve: ['svc resolve <id> <comment_id>', 'svc resolve <id> <comment_id> --reopen'],
   open: [
     'svc open <id>',
     'svc open https://canvas.example/c/<id>',

@@ -4,18 +4,21 @@
 export type {
   Canvas,
   CanvasDetail,
+  Comment,
   Finalized,
   Item,
   Me,
   Presign,
   PublicShare as ShareMetadata,
   Renderer,
+  Reply,
   Share,
   Usage,
   Version,
   VersionItemList,
 } from '../src/schema/responses'
 export type {
+  CommentAnchor,
   CreateCanvasRequest,
   CreateShareRequest,
   UpdateCanvasRequest,

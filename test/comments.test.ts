@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { MAX_COMMENTS, MAX_REPLIES } from '../src/domain/comments'
 import {
   bytesOf,
   call,
@@ -263,5 +265,60 @@ describe('comments', () => {
     const res = await call(base, { key: account.key })
     expect(res.status).toBe(404)
     expect(await json(res)).toEqual(errorOf('canvas_not_found', 'canvas not found'))
+  })
+
+  it('the counts the limits are checked on follow every change, cascades included', async () => {
+    const { account, canvas, base } = await setup()
+    const counts = async () =>
+      env.DB.prepare(
+        `SELECT comment_count AS n, (SELECT group_concat(reply_count) FROM (SELECT reply_count
+           FROM comments WHERE canvas_id = ?1 AND parent_id IS NULL ORDER BY created_at)) AS replies
+         FROM canvases WHERE canvas_id = ?1`,
+      )
+        .bind(canvas.canvas_id)
+        .first<{ n: number; replies: string | null }>()
+    const a = await json(await post(account.key, base, { body: 'A' }))
+    const b = await json(await post(account.key, base, { body: 'B' }))
+    for (const body of ['1', '2', '3']) {
+      await post(account.key, `${base}/${a.comment_id}/replies`, { body })
+    }
+    expect(await counts()).toEqual({ n: 2, replies: '3,0' })
+    const [listed] = await commentsOf(account, canvas.canvas_id)
+    const del = (path: string) => call(path, { method: 'DELETE', key: account.key })
+    await del(`${base}/${a.comment_id}/replies/${listed.replies[0].reply_id}`)
+    expect(await counts()).toEqual({ n: 2, replies: '2,0' })
+    await del(`${base}/${a.comment_id}`)
+    expect(await counts()).toEqual({ n: 1, replies: '0' })
+    expect(b.comment_id).toBeTruthy()
+  })
+
+  it(`a canvas holds ${MAX_COMMENTS} comments and a comment ${MAX_REPLIES} replies`, async () => {
+    const { account, canvas, base } = await setup()
+    const first = await json(await post(account.key, base, { body: 'First' }))
+    // Brought to the edge directly: hundreds of requests would say nothing more.
+    await env.DB.batch([
+      env.DB.prepare('UPDATE canvases SET comment_count = ? WHERE canvas_id = ?').bind(
+        MAX_COMMENTS - 1,
+        canvas.canvas_id,
+      ),
+      env.DB.prepare('UPDATE comments SET reply_count = ? WHERE comment_id = ?').bind(
+        MAX_REPLIES - 1,
+        first.comment_id,
+      ),
+    ])
+    expect((await post(account.key, base, { body: 'The last' })).status).toBe(201)
+    const full = await post(account.key, base, { body: 'One too many' })
+    expect(full.status).toBe(409)
+    expect(await json(full)).toEqual(
+      errorOf('conflict', `a canvas may hold at most ${MAX_COMMENTS} comments; delete some first`),
+    )
+    const replies = `${base}/${first.comment_id}/replies`
+    expect((await post(account.key, replies, { body: 'Last reply' })).status).toBe(201)
+    const tooMany = await post(account.key, replies, { body: 'One more' })
+    expect(tooMany.status).toBe(409)
+    expect((await json(tooMany)).error.message).toMatch(/at most 100 replies/)
+    // Deleting makes room again.
+    await call(`${base}/${first.comment_id}`, { method: 'DELETE', key: account.key })
+    expect((await post(account.key, base, { body: 'Room again' })).status).toBe(201)
   })
 })

@@ -31,6 +31,10 @@ describe('POST /mcp', () => {
       'share_canvas',
       'list_shares',
       'revoke_shares',
+      'list_comments',
+      'add_comment',
+      'reply_comment',
+      'resolve_comment',
       'usage',
     ])
     for (const tool of tools) {
@@ -88,6 +92,14 @@ describe('POST /mcp', () => {
     const share = await typed('share_canvas', { canvas_id: id, password: 'pass word' })
     await typed('list_shares', { canvas_id: id })
     await typed('revoke_shares', { canvas_id: id, token: share.token })
+    const comment = await typed('add_comment', {
+      canvas_id: id,
+      body: 'Typed?',
+      anchor: { quote: { exact: 'Edited' } },
+    })
+    await typed('reply_comment', { canvas_id: id, comment_id: comment.comment_id, body: 'Yes' })
+    await typed('resolve_comment', { canvas_id: id, comment_id: comment.comment_id })
+    await typed('list_comments', { canvas_id: id, status: 'all' })
     await typed('usage')
     await typed('delete_canvas', { canvas_id: site.canvas_id })
     expect([...called].sort()).toEqual(tools.map((t) => t.name).sort())
@@ -379,6 +391,7 @@ describe('POST /mcp', () => {
       ['update_canvas', { canvas_id: canvas.canvas_id, title: 'x' }],
       ['make_permanent', { canvas_id: canvas.canvas_id }],
       ['edit_canvas', { canvas_id: canvas.canvas_id, edits: [{ old: 'hello', new: 'bye' }] }],
+      ['add_comment', { canvas_id: canvas.canvas_id, body: 'x' }],
     ] as const) {
       expect(await fails(reader, name, args, 'forbidden')).toBe(
         "forbidden: this API key lacks the 'write' scope",

@@ -20,6 +20,61 @@ describe('GET /openapi.json', () => {
   })
 })
 
+describe('the comment routes', () => {
+  it('are described with their shapes and the errors they answer', async () => {
+    const doc = await json(await call('/openapi.json'))
+    const base = '/v1/canvases/{id}/comments'
+    const comment = '#/components/schemas/Comment'
+    const answer = (path: string, method: string, status: string) =>
+      doc.paths[path]?.[method]?.responses?.[status]
+    const schemaOf = (path: string, method: string, status: string) =>
+      answer(path, method, status)?.content['application/json'].schema
+    expect(schemaOf(base, 'get', '200')).toEqual({ $ref: '#/components/schemas/CommentList' })
+    expect(schemaOf(base, 'post', '201')).toEqual({ $ref: comment })
+    const replies = `${base}/{comment_id}/replies`
+    expect(schemaOf(replies, 'post', '201')).toEqual({ $ref: '#/components/schemas/Reply' })
+    for (const action of ['resolve', 'reopen']) {
+      expect(schemaOf(`${base}/{comment_id}/${action}`, 'post', '200')).toEqual({ $ref: comment })
+    }
+    for (const [path, method] of [
+      [replies, 'post'],
+      [`${base}/{comment_id}/resolve`, 'post'],
+      [`${base}/{comment_id}/reopen`, 'post'],
+      [`${base}/{comment_id}`, 'delete'],
+      [`${base}/{comment_id}/replies/{reply_id}`, 'delete'],
+    ]) {
+      expect(answer(path, method, '404')?.description, `${method} ${path}`).toContain(
+        '`comment_not_found`',
+      )
+    }
+    for (const path of [
+      '/share/{token}/comments',
+      '/share/{token}/comments/{comment_id}/replies',
+    ]) {
+      expect(answer(path, 'post', '403')?.description, path).toContain('`comments_disabled`')
+    }
+    expect(answer('/share/{token}/comments', 'get', '403')?.description).toContain(
+      '`comments_disabled`',
+    )
+    const shapes = doc.components.schemas
+    expect(Object.keys(shapes.Comment.properties).sort()).toEqual(
+      [
+        'anchor',
+        'author',
+        'body',
+        'canvas_id',
+        'comment_id',
+        'created_at',
+        'replies',
+        'resolved_at',
+        'status',
+        'version',
+      ].sort(),
+    )
+    expect(shapes.Share.properties.allow_comments).toEqual({ type: 'boolean' })
+  })
+})
+
 describe('GET /docs', () => {
   it('renders every operation for people, with nothing from another host', async () => {
     const res = await call('/docs')
@@ -42,7 +97,7 @@ describe('answers match the response schemas', () => {
     expect(result.success ? [] : result.error.issues).toEqual([])
   }
 
-  it('for canvases, versions, shares and the account', async () => {
+  it('for canvases, versions, shares, comments and the account', async () => {
     const { key } = await newAccount()
     const created = await newCanvas(key, '# hi', { ext: 'md' })
     const id = created.canvas_id
@@ -69,6 +124,27 @@ describe('answers match the response schemas', () => {
     conforms(shapes.rendererList, await json(await call('/v1/renderers', { key })))
     const permanent = await call(`/v1/canvases/${id}/permanent`, { key, method: 'POST' })
     conforms(shapes.canvas, await json(permanent))
+    const comments = `/v1/canvases/${id}/comments`
+    const comment = await json(
+      await call(comments, {
+        key,
+        method: 'POST',
+        json: { body: 'hi', anchor: { point: { x: 0, y: 1 } } },
+      }),
+    )
+    conforms(shapes.comment, comment)
+    const replied = await call(`${comments}/${comment.comment_id}/replies`, {
+      key,
+      method: 'POST',
+      json: { body: 'yes' },
+    })
+    conforms(shapes.reply, await json(replied))
+    const resolved = await call(`${comments}/${comment.comment_id}/resolve`, {
+      key,
+      method: 'POST',
+    })
+    conforms(shapes.comment, await json(resolved))
+    conforms(shapes.commentList, await json(await call(`${comments}?status=all`, { key })))
     conforms(shapes.error, await json(await call('/v1/canvases/nope', { key })))
     conforms(shapes.health, await json(await call('/health')))
   })
@@ -86,13 +162,16 @@ describe('GET /llms.txt', () => {
         Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
       ),
     )
+    // `<id>` and `<canvas_id>` are the path's {id}; any other placeholder keeps its name.
+    const param = (path: string) =>
+      path.replace(/<(\w+)>/g, (_, name) => (/^(canvas_)?id$/.test(name) ? '{id}' : `{${name}}`))
     const named = [...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\s+(\/[\w/{}.<>-]*)/g)].map(
-      ([, method, path]) => `${method} ${path.replace(/<(\w+)>/g, '{id}')}`,
+      ([, method, path]) => `${method} ${param(path)}`,
     )
     expect(named.length).toBeGreaterThan(25)
     for (const route of named) expect(routes, route).toContain(route)
     for (const url of text.matchAll(/http:\/\/canvas\.test(\/[\w/.<>-]*)/g)) {
-      const path = url[1].replace(/<\w+>/g, '{id}').replace(/\/$/, '') || '/'
+      const path = param(url[1]).replace(/\/$/, '') || '/'
       const known = [...routes].some((r) => r.endsWith(` ${path}`)) || path === '/settings'
       expect(known, path).toBe(true)
     }

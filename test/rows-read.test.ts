@@ -53,6 +53,31 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
     }),
   )
   const link = await json(await call(`/v1/canvases/${id}/shares`, { method: 'POST', key }))
+  // A canvas with 40 comments of 2 replies each, and a link that lets its readers comment: what a
+  // new comment or reply reads must not grow with them.
+  const commented = (await newCanvas(key, 'commented', { permanent: true })).canvas_id
+  const commentsPath = `/v1/canvases/${commented}/comments`
+  const commentLink = await json(
+    await call(`/v1/canvases/${commented}/shares`, {
+      method: 'POST',
+      key,
+      json: { allow_comments: true },
+    }),
+  )
+  const threads: string[] = []
+  for (let i = 0; i < 40; i++) {
+    const made = await json(
+      await call(commentsPath, { method: 'POST', key, json: { body: `comment ${i}` } }),
+    )
+    threads.push(made.comment_id)
+    for (const body of ['a reply', 'another']) {
+      await call(`${commentsPath}/${made.comment_id}/replies`, {
+        method: 'POST',
+        key,
+        json: { body },
+      })
+    }
+  }
   const publicId = (await newCanvas(key, 'public rows', { permanent: true })).canvas_id
   await call(`/v1/canvases/${publicId}`, { method: 'PATCH', key, json: { visibility: 'public' } })
   await call('/v1/me', { key }) // last_used_at is fresh: its write does not run again
@@ -127,6 +152,18 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
     `/v1/canvases/${id}/shares/${link.token}`,
     { method: 'DELETE' },
   )
+  const thread = `${commentsPath}/${threads[0]}`
+  Object.assign(points, {
+    'POST /v1/canvases/:id/comments (40 held)': await measure(commentsPath, {
+      method: 'POST',
+      json: { body: 'measured', anchor: { quote: { exact: 'commented' } } },
+    }),
+    'POST /share/:token/comments': await measure(`/share/${commentLink.token}/comments`, {
+      method: 'POST',
+      key: undefined,
+      json: { body: 'a visitor', name: 'Ada' },
+    }),
+  })
   points['DELETE /v1/canvases/:id'] = await measure(`/v1/canvases/${site.canvas_id}`, {
     method: 'DELETE',
   })
@@ -143,6 +180,29 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
     ],
     'GET /v1/canvases?limit=100': [await measure('/v1/canvases?limit=100'), 100],
     'GET /v1/canvases/:id/versions (4)': [await measure(`/v1/canvases/${id}/versions`), 4],
+    // A change to a comment answers (and tells its viewers) the whole thread: its replies.
+    'POST /v1/canvases/:id/comments/:c/replies (thread of 3)': [
+      await measure(`${thread}/replies`, { method: 'POST', json: { body: 'measured reply' } }),
+      3,
+    ],
+    'POST /v1/canvases/:id/comments/:c/resolve (thread of 3)': [
+      await measure(`${thread}/resolve`, { method: 'POST' }),
+      3,
+    ],
+    'POST /v1/canvases/:id/comments/:c/reopen (thread of 3)': [
+      await measure(`${thread}/reopen`, { method: 'POST' }),
+      3,
+    ],
+    // Its replies go with a comment, each found through its index and then deleted: two rows.
+    'DELETE /v1/canvases/:id/comments/:c (and its 2 replies)': [
+      await measure(`${commentsPath}/${threads[1]}`, { method: 'DELETE' }),
+      2 * 2,
+    ],
+    // 40 open comments (one deleted, one new) and their replies (one thread has a third).
+    'GET /v1/canvases/:id/comments (40 with 2 replies each)': [
+      await measure(commentsPath),
+      40 * 3 + 1,
+    ],
     'GET /v1/canvases/:id/versions?limit=2&cursor=': [
       await measure(
         `/v1/canvases/${id}/versions?limit=2&cursor=${(await json(await call(`/v1/canvases/${id}/versions?limit=2`, { key }))).next_cursor}`,

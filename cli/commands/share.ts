@@ -17,6 +17,10 @@ export default defineCommand({
     password: { type: 'string', description: 'Require this password to open the link' },
     'max-views': { type: 'string', description: 'Stop after this many views' },
     version: { type: 'string', description: 'Pin the link to this version' },
+    comments: {
+      type: 'boolean',
+      description: 'Let its readers read and add comments (svc comments shows them)',
+    },
   },
   async run({ args }) {
     const { api, settings } = begin('share', args)
@@ -25,6 +29,7 @@ export default defineCommand({
       password: sharePassword(args.password),
       max_views: positiveInt(args['max-views'], 'max-views', MAX_VIEWS),
       version: positiveInt(args.version, 'version'),
+      allow_comments: args.comments || undefined,
     } satisfies CreateShareRequest
     const link = await api.request<Share>(`/v1/canvases/${encodeURIComponent(args.id)}/shares`, {
       method: 'POST',
@@ -37,6 +42,7 @@ export default defineCommand({
       link.max_views ? `at most ${plural(link.max_views, 'view')}` : null,
       link.version ? `pinned to version ${link.version}` : null,
       link.has_password ? 'password protected' : null,
+      link.allow_comments ? 'open to comments' : null,
     ].filter(Boolean)
     note(details.join(' · '))
   },

@@ -29,8 +29,9 @@ export default defineCommand({
         s.max_views === null ? '-' : String(s.max_views),
         s.version === null ? 'latest' : String(s.version),
         s.has_password ? 'yes' : 'no',
+        s.allow_comments ? 'yes' : 'no',
       ]
     })
-    print(table(['URL', 'EXPIRES', 'VIEWS', 'MAX VIEWS', 'VERSION', 'PASSWORD'], rows))
+    print(table(['URL', 'EXPIRES', 'VIEWS', 'MAX VIEWS', 'VERSION', 'PASSWORD', 'COMMENTS'], rows))
   },
 })

@@ -1,8 +1,9 @@
 import type { OpenApiDocument } from '../http/openapi'
 import { TOOLS } from './mcp-tools'
 
-// /llms.txt: what an agent needs to publish with Canvas, in a few hundred words. The routes and
-// tools are listed from the API description and the MCP server themselves, so none can be stale.
+// /llms.txt: what an agent needs to publish with Canvas and act on a review, in a few hundred
+// words. The routes and tools are listed from the API description and the MCP server themselves,
+// so none can be stale.
 
 export function llmsText(doc: OpenApiDocument, origin: string): string {
   const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
@@ -93,6 +94,28 @@ retried with the same \`id\` until a 2xx, for at least 24 hours.
 Routes:
 
 ${routes.join('\n')}
+
+## Reviews: acting on comments
+
+People comment on a canvas on its page, or through a share link made with \`"allow_comments":
+true\` (\`share_canvas\` takes it too), whose readers give a display name and need no account. A
+comment belongs to the version it was made on and points at a \`quote\` of the text, a \`point\` of
+the content (fractions of its width and height), or, with \`anchor: null\`, the whole canvas; it
+has replies one level deep, and is \`open\` until resolved. The loop:
+
+1. Hear of them: a webhook for \`comment.created\` (POST /v1/webhooks with \`"events":
+   ["comment.created"]\`; its \`data\` is \`{canvas_id, comment}\`, with \`reply\` when a reply was
+   posted), or poll \`list_comments\` (GET /v1/canvases/<id>/comments).
+2. Read the open ones: \`list_comments\` (\`status\`: \`open\` by default, \`resolved\` or \`all\`).
+3. Publish a new version that answers them: \`publish\` with \`canvas_id\`, or \`edit_canvas\`.
+4. Reply to each, saying what changed: \`reply_comment\` (POST
+   /v1/canvases/<id>/comments/<comment_id>/replies).
+5. Resolve it: \`resolve_comment\` (POST /v1/canvases/<id>/comments/<comment_id>/resolve).
+
+What a tool writes is signed with the app's or the key's name as an \`agent\`; what the API is
+sent, with the key's name as the \`owner\`. An unknown comment is \`comment_not_found\`; a share
+link that does not allow comments answers \`comments_disabled\`. From a shell: \`svc comments <id>
+--json\`, \`svc comment <id> --reply <comment_id> "..."\`, \`svc resolve <id> <comment_id>\`.
 
 ## Command line
 

@@ -91,7 +91,8 @@ function buildServer(c: AppContext) {
       'Canvas publishes files as web pages. `publish` a file (HTML, Markdown, CSV, JSON, SVG, ' +
       'images, PDF, code) and give the person its `view_url`; publish again with `canvas_id` for a new ' +
       'version, or `edit_canvas` to change part of a text; `share_canvas` for a link that needs ' +
-      'no account.',
+      'no account. When people comment on a canvas: `list_comments`, publish a new version that ' +
+      'answers them, `reply_comment` to say what changed, and `resolve_comment`.',
     jsonSchemaValidator: NO_ELICITATION,
   })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }))

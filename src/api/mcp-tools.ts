@@ -7,6 +7,13 @@ import {
   listVersions,
   ownedCanvasDetail,
 } from '../domain/canvas-reads'
+import {
+  createComment,
+  listComments,
+  replyToComment,
+  setCommentStatus,
+  type CommentPlace,
+} from '../domain/comments'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
 import { editCanvas } from '../domain/edit-canvas'
@@ -55,6 +62,13 @@ const shareWithUrl = (ctx: ToolContext, share: Share) => ({
   ...share,
   url: `${ctx.origin}/s/${share.token}`,
 })
+
+const place = (ctx: ToolContext, canvasId: string): CommentPlace => ({
+  workspaceId: ctx.auth.workspaceId,
+  canvasId,
+})
+// What a tool writes is signed by the app (an OAuth client's name) or the key it was given.
+const agent = (ctx: ToolContext) => ({ name: ctx.auth.keyName, kind: 'agent' as const })
 
 type Content = { content?: string; content_base64?: string }
 
@@ -227,7 +241,8 @@ export const TOOLS = [
     name: 'share_canvas',
     description:
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
-      'of views, password-protected, or pinned to one version. Answers the link with its `url`.',
+      'of views, password-protected, pinned to one version, or open to comments from its ' +
+      'readers. Answers the link with its `url`.',
     input: input.shareCanvasInput,
     output: output.shareResult,
     write: true,
@@ -258,6 +273,54 @@ export const TOOLS = [
       await revokeShare(ctx.svc, ctx.auth, canvas_id, token)
       return { success: true as const, revoked: 1 }
     },
+  }),
+  tool({
+    name: 'list_comments',
+    description:
+      'What people said about a canvas: its open comments (or `status` resolved or all), oldest ' +
+      'first, each with its replies, its author, the `version` it was made on and what it points ' +
+      'at (`anchor`: a `quote` of the text, a `point` of the content, or null for the whole ' +
+      'canvas). To act on them: publish a new version (publish with canvas_id, or edit_canvas), ' +
+      'then reply_comment to say what changed, and resolve_comment.',
+    input: input.listCommentsInput,
+    output: output.commentList,
+    write: false,
+    run: async (ctx, { canvas_id, ...query }) => ({
+      comments: await listComments(ctx.svc, place(ctx, canvas_id), query),
+    }),
+  }),
+  tool({
+    name: 'add_comment',
+    description:
+      'Comment on a canvas: on the whole of it, or on a quote of its text or a point of it, for ' +
+      'the people reviewing it to read. To answer a comment, use reply_comment.',
+    input: input.addCommentInput,
+    output: output.comment,
+    write: true,
+    run: async (ctx, { canvas_id, ...comment }) =>
+      createComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment),
+  }),
+  tool({
+    name: 'reply_comment',
+    description:
+      'Reply to a comment from list_comments: say what the new version changed, or ask what ' +
+      'you need to know. Replies are one level deep. Then resolve_comment once it is dealt with.',
+    input: input.replyCommentInput,
+    output: output.reply,
+    write: true,
+    run: async (ctx, { canvas_id, comment_id, body }) =>
+      replyToComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment_id, body),
+  }),
+  tool({
+    name: 'resolve_comment',
+    description:
+      'Mark a comment resolved once it is dealt with (usually after publishing a new version and ' +
+      'replying): it leaves the open comments. Resolving one already resolved changes nothing.',
+    input: input.commentActionInput,
+    output: output.comment,
+    write: true,
+    run: async (ctx, { canvas_id, comment_id }) =>
+      setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved'),
   }),
   tool({
     name: 'usage',

@@ -71,6 +71,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             updatedAt: value(canvases.updatedAt, now),
             expiresAt: value(canvases.expiresAt, expiresAt),
             size: sql<number>`${ready.size}`.as('size'),
+            commentCount: value(canvases.commentCount, 0),
           })
           .from(ready)
           .where(isNotNull(ready.size)),

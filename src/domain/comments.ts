@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId } from '../lib/crypto'
 import type { CommentAnchor, CommentsQuery } from '../schema/requests'
@@ -72,35 +72,31 @@ function threads(tops: Row[], replies: Row[]): Comment[] {
   return tops.map((top) => presentComment(top, byParent.get(top.commentId) ?? []))
 }
 
-/** Comments (never replies, whose status is NULL) of the status asked: open unless told. */
-const statusIs = (status: CommentsQuery['status'] = 'open'): SQL =>
-  status === 'all' ? isNotNull(comments.status) : eq(comments.status, status)
-
-/** The canvas's comments with `status` (open by default), of one `version` when given. */
+/**
+ * The canvas's comments with `status` (open by default), of one `version` when given, each with
+ * its replies. The canvas's rows lie together (the table's key starts with it), so one read takes
+ * them all, each once; the canvas's own row says whether it may be read at all.
+ */
 export async function listComments(svc: Services, place: CommentPlace, query: CommentsQuery) {
   const db = svc.db
-  const chosen = and(
-    eq(comments.canvasId, place.canvasId),
-    statusIs(query.status),
-    query.version === undefined ? undefined : eq(comments.version, query.version),
-    inArray(comments.canvasId, liveCanvasId(svc, place)),
-  )
-  const [canvas, tops, replies] = await db.batch([
+  const [canvas, rows] = await db.batch([
     db.select(one).from(canvases).where(liveCanvas(place, svc.now())),
-    db.select().from(comments).where(chosen).orderBy(asc(comments.createdAt), comments.commentId),
-    db
-      .select()
-      .from(comments)
-      .where(
-        inArray(
-          comments.parentId,
-          db.select({ id: comments.commentId }).from(comments).where(chosen),
-        ),
-      )
-      .orderBy(asc(comments.createdAt), comments.commentId),
+    // In key order, sorted here: D1 counts each row a sort in SQL passes through once more.
+    db.select().from(comments).where(eq(comments.canvasId, place.canvasId)),
   ])
   if (canvas.length === 0) throw canvasNotFound()
-  return threads(tops, replies)
+  rows.sort((a, b) => a.createdAt - b.createdAt || (a.commentId < b.commentId ? -1 : 1))
+  const status = query.status ?? 'open'
+  const tops = rows.filter(
+    (row) =>
+      row.parentId === null &&
+      (status === 'all' || row.status === status) &&
+      (query.version === undefined || row.version === query.version),
+  )
+  return threads(
+    tops,
+    rows.filter((row) => row.parentId !== null),
+  )
 }
 
 export type NewComment = {
@@ -112,8 +108,8 @@ export type NewComment = {
 
 /**
  * A new comment, open, on the live canvas of the place (and its `version` when given). Inserted by
- * one statement only while the canvas holds fewer than MAX_COMMENTS, so that two at once cannot
- * pass the limit together.
+ * one statement only while the canvas holds fewer than MAX_COMMENTS (its count, kept by a trigger),
+ * so that two at once cannot pass the limit together.
  */
 export async function createComment(
   svc: Services,
@@ -123,18 +119,14 @@ export async function createComment(
 ) {
   const db = svc.db
   const now = svc.now()
-  const held = db
-    .select({ n: count() })
-    .from(comments)
-    .where(and(eq(comments.canvasId, place.canvasId), isNotNull(comments.status)))
   const version = input.version
   const inserted = await db
     .insert(comments)
     .select((qb) =>
       qb
         .select({
-          commentId: value(comments.commentId, newId()),
           canvasId: canvases.canvasId,
+          commentId: value(comments.commentId, newId()),
           parentId: value(comments.parentId, null),
           version: version === undefined ? canvases.version : value(comments.version, version),
           anchor: value(comments.anchor, input.anchor ? JSON.stringify(input.anchor) : null),
@@ -144,6 +136,7 @@ export async function createComment(
           status: value(comments.status, 'open'),
           createdAt: value(comments.createdAt, now),
           resolvedAt: value(comments.resolvedAt, null),
+          replyCount: value(comments.replyCount, 0),
         })
         .from(canvases)
         .where(
@@ -159,7 +152,7 @@ export async function createComment(
                       and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, version)),
                     ),
                 ),
-            sql`(${held}) < ${MAX_COMMENTS}`,
+            lt(canvases.commentCount, MAX_COMMENTS),
           ),
         ),
     )
@@ -191,7 +184,7 @@ async function whyNotCommented(
   }
   throw new AppError(
     'conflict',
-    `a canvas may hold at most ${MAX_COMMENTS} comments; delete or resolve some first`,
+    `a canvas may hold at most ${MAX_COMMENTS} comments; delete some first`,
   )
 }
 
@@ -213,7 +206,7 @@ function selectThread(svc: Services, place: CommentPlace, commentId: string) {
     db
       .select()
       .from(comments)
-      .where(eq(comments.parentId, commentId))
+      .where(and(eq(comments.canvasId, place.canvasId), eq(comments.parentId, commentId)))
       .orderBy(asc(comments.createdAt), comments.commentId),
   ] as const
 }
@@ -228,15 +221,14 @@ export async function replyToComment(
 ) {
   const db = svc.db
   const now = svc.now()
-  const replies = db.select({ n: count() }).from(comments).where(eq(comments.parentId, commentId))
   const [inserted, tops, thread] = await db.batch([
     db
       .insert(comments)
       .select((qb) =>
         qb
           .select({
-            commentId: value(comments.commentId, newId()),
             canvasId: parent.canvasId,
+            commentId: value(comments.commentId, newId()),
             parentId: parent.commentId,
             version: parent.version,
             anchor: value(comments.anchor, null),
@@ -246,6 +238,7 @@ export async function replyToComment(
             status: value(comments.status, null),
             createdAt: value(comments.createdAt, now),
             resolvedAt: value(comments.resolvedAt, null),
+            replyCount: value(comments.replyCount, 0),
           })
           .from(parent)
           .where(
@@ -254,7 +247,7 @@ export async function replyToComment(
               eq(parent.canvasId, place.canvasId),
               isNull(parent.parentId),
               inArray(parent.canvasId, liveCanvasId(svc, place)),
-              sql`(${replies}) < ${MAX_REPLIES}`,
+              lt(parent.replyCount, MAX_REPLIES),
             ),
           ),
       )
@@ -311,19 +304,38 @@ export async function setCommentStatus(
   return comment
 }
 
-/** Deletes a comment and its replies. */
+/** Deletes a comment and its replies, in one transaction: the comment first, its replies after. */
 export async function deleteComment(svc: Services, place: CommentPlace, commentId: string) {
-  const deleted = await svc.db
-    .delete(comments)
-    .where(
+  const db = svc.db
+  const [deleted] = await db.batch([
+    db
+      .delete(comments)
+      .where(
+        and(
+          eq(comments.canvasId, place.canvasId),
+          eq(comments.commentId, commentId),
+          isNull(comments.parentId),
+          inArray(comments.canvasId, liveCanvasId(svc, place)),
+        ),
+      )
+      .returning({ commentId: comments.commentId }),
+    // Only when the comment went: `changes()` counts the rows the statement before deleted.
+    // The replies are found through their index: asked in their order, the planner takes it.
+    db.delete(comments).where(
       and(
-        eq(comments.commentId, commentId),
         eq(comments.canvasId, place.canvasId),
-        isNull(comments.parentId),
-        inArray(comments.canvasId, liveCanvasId(svc, place)),
+        inArray(
+          comments.commentId,
+          db
+            .select({ id: comments.commentId })
+            .from(comments)
+            .where(and(eq(comments.canvasId, place.canvasId), eq(comments.parentId, commentId)))
+            .orderBy(comments.createdAt),
+        ),
+        sql`changes() = 1`,
       ),
-    )
-    .returning({ commentId: comments.commentId })
+    ),
+  ])
   if (deleted.length === 0) await throwMissing(svc, place)
   svc.live?.(place.canvasId, { type: 'comment_deleted', comment_id: commentId }, 'comments')
 }

@@ -3,7 +3,10 @@ import {
   canvas,
   canvasDetail,
   canvasList,
+  comment,
+  commentList,
   renderer,
+  reply,
   revoked,
   share,
   success,
@@ -44,7 +47,7 @@ export const readResult = z.object({
 
 export const usageResult = z.extend(usage, { renderers: z.array(renderer) })
 
-export { revoked, success, versionList }
+export { comment, commentList, reply, revoked, success, versionList }
 
 export type CanvasResult = z.output<typeof canvasResult>
 export type ShareResult = z.output<typeof shareResult>

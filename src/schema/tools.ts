@@ -1,6 +1,8 @@
 import * as z from 'zod/mini'
 import {
+  COMMENT_STATUSES,
   IDEMPOTENCY_KEY,
+  commentAnchor,
   createShareFields,
   cursorToken,
   ext,
@@ -8,6 +10,7 @@ import {
   itemPath,
   itemPathLookup,
   rendererId,
+  replyBody,
   title,
   updateCanvasFields,
   versionNumber,
@@ -179,6 +182,13 @@ export const shareCanvasInput = z.strictObject({
   ),
   version: z.optional(says(versionNumber, 'Pin the link to this version.')),
   token: z.optional(says(createShareFields.token.def.innerType, 'Choose the link’s token.')),
+  allow_comments: z.optional(
+    says(
+      createShareFields.allow_comments.def.innerType,
+      'Let the link’s readers read and add comments under a name they give (no account); ' +
+        'list_comments reads them.',
+    ),
+  ),
   ...once,
 })
 
@@ -223,3 +233,50 @@ export const editCanvasInput = z.strictObject({
 })
 
 export const noInput = z.strictObject({})
+
+// Comments: an agent reads what people said, answers in a new version, replies and resolves.
+
+const commentId = says(id, 'The comment id, as list_comments answered it.')
+const commentText = says(
+  replyBody.shape.body,
+  'Markdown, at most 10,000 characters. Signed with this app’s or key’s name, as an agent.',
+)
+
+export const listCommentsInput = z.strictObject({
+  canvas_id: canvasId,
+  status: z.optional(
+    says(
+      z.enum(COMMENT_STATUSES, 'must be open, resolved or all'),
+      'Which comments: open (the default: those still to act on), resolved, or all.',
+    ),
+  ),
+  version: z.optional(says(versionNumber, 'Only those made on this version.')),
+})
+
+export const addCommentInput = z.strictObject({
+  canvas_id: canvasId,
+  body: commentText,
+  anchor: z.optional(
+    says(
+      commentAnchor,
+      'Where it points: {"quote": {"exact": "text of the content"}} (with optional prefix and ' +
+        'suffix when the text occurs more than once) or {"point": {"x": 0.5, "y": 0.2}} ' +
+        '(fractions of its width and height). Left out: the canvas as a whole.',
+    ),
+  ),
+  version: z.optional(says(versionNumber, 'The version it is about (default: the latest).')),
+  ...once,
+})
+
+export const replyCommentInput = z.strictObject({
+  canvas_id: canvasId,
+  comment_id: commentId,
+  body: commentText,
+  ...once,
+})
+
+export const commentActionInput = z.strictObject({
+  canvas_id: canvasId,
+  comment_id: commentId,
+  ...once,
+})

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import {
-  type AnySQLiteColumn,
   foreignKey,
   index,
   integer,
@@ -137,6 +136,9 @@ export const canvases = sqliteTable(
     expiresAt: integer('expires_at'),
     // The current version's size, repeated here so that a page of the list is read from one index.
     size: integer('size').notNull().default(0),
+    // Comments on the canvas (replies apart), kept by triggers (drizzle/0010_comments.sql) so that
+    // a new comment's limit is checked on this row rather than by counting the comments.
+    commentCount: integer('comment_count').notNull().default(0),
   },
   (t) => [
     // Holds every column a page of the list shows, so the page is read from the index alone: one
@@ -415,21 +417,20 @@ export const webhookDeliveries = sqliteTable(
 )
 
 // Comments on a canvas (README: Comments) and their replies, in one table: a reply names its
-// comment in parent_id, and only a comment has a status, so the index that lists a canvas's open
-// or resolved comments holds no reply (status NULL sorts apart). `anchor` is the JSON the API
-// takes (a text quote or a point), NULL for the canvas as a whole. `version` is the version the
-// comment was made on; a reply's repeats its comment's. The author is kept as shown (a key's or
-// app's name, an email, a visitor's chosen name) and its kind.
+// comment in parent_id, and only a comment has a status. Stored WITHOUT ROWID (drizzle/0010) under
+// the key (canvas_id, comment_id): a canvas's comments lie together, so listing them reads each
+// row once, and every lookup names the canvas. `anchor` is the JSON the API takes (a text quote or
+// a point), NULL for the canvas as a whole. `version` is the version the comment was made on; a
+// reply's repeats its comment's. The author is kept as shown (a key's or app's name, an email, a
+// visitor's chosen name) and its kind.
 export const comments = sqliteTable(
   'comments',
   {
-    commentId: text('comment_id').primaryKey(),
     canvasId: text('canvas_id')
       .notNull()
       .references(() => canvases.canvasId, { onDelete: 'cascade' }),
-    parentId: text('parent_id').references((): AnySQLiteColumn => comments.commentId, {
-      onDelete: 'cascade',
-    }),
+    commentId: text('comment_id').notNull(),
+    parentId: text('parent_id'),
     version: integer('version').notNull(),
     anchor: text('anchor'),
     body: text('body').notNull(),
@@ -438,9 +439,14 @@ export const comments = sqliteTable(
     status: text('status', { enum: ['open', 'resolved'] }),
     createdAt: integer('created_at').notNull(),
     resolvedAt: integer('resolved_at'),
+    // A comment's replies, kept by triggers like canvases.comment_count, for the same reason.
+    replyCount: integer('reply_count').notNull().default(0),
   },
   (t) => [
-    index('comments_canvas_idx').on(t.canvasId, t.status, t.createdAt),
-    index('comments_parent_idx').on(t.parentId, t.createdAt),
+    primaryKey({ columns: [t.canvasId, t.commentId] }),
+    // A comment's replies in their order. No foreign key to the comment: its check on each delete
+    // would read the whole canvas's comments; a reply is only ever inserted from its comment's row
+    // and deleted with it (domain/comments.ts).
+    index('comments_parent_idx').on(t.canvasId, t.parentId, t.createdAt),
   ],
 )

@@ -100,6 +100,24 @@ const hostileShare = {
   has_password: true,
   created_at: HOSTILE,
 }
+const hostileReply = {
+  reply_id: `r${HOSTILE}`,
+  body: `${HOSTILE}\n${HOSTILE}`,
+  author: { name: HOSTILE, kind: HOSTILE },
+  created_at: HOSTILE,
+}
+const hostileComment = {
+  comment_id: `k${HOSTILE}`,
+  canvas_id: HOSTILE,
+  version: 1,
+  anchor: { quote: { exact: HOSTILE } },
+  body: `${HOSTILE}\n${HOSTILE}`,
+  author: { name: HOSTILE, kind: HOSTILE },
+  status: HOSTILE,
+  created_at: HOSTILE,
+  resolved_at: HOSTILE,
+  replies: [hostileReply],
+}
 
 /** What the hostile server answers, by method and path (without the query). */
 const HOSTILE_ANSWERS: Record<string, [number, unknown]> = {
@@ -125,6 +143,10 @@ const HOSTILE_ANSWERS: Record<string, [number, unknown]> = {
     },
   ],
   'GET /v1/canvases/c/shares': [200, { shares: [hostileShare] }],
+  'GET /v1/canvases/c/comments': [200, { comments: [hostileComment] }],
+  'POST /v1/canvases/c/comments': [201, hostileComment],
+  'POST /v1/canvases/c/comments/k/replies': [201, hostileReply],
+  'POST /v1/canvases/c/comments/k/resolve': [200, hostileComment],
   'POST /v1/canvases/c/shares': [201, hostileShare],
   'GET /v1/canvases/c': [200, hostileCanvas],
   'PATCH /v1/canvases/c': [200, hostileCanvas],
@@ -300,6 +322,10 @@ describe('a server whose strings hold terminal control sequences', () => {
     ['versions', 'c'],
     ['shares', 'c'],
     ['share', 'c'],
+    ['comments', 'c', '--status', 'all'],
+    ['comment', 'c', 'hi'],
+    ['comment', 'c', '--reply', 'k', 'hi'],
+    ['resolve', 'c', 'k'],
     ['update', 'c', '--title', 'x'],
     ['save', 'c'],
     ['rollback', 'c', '1'],

@@ -6,12 +6,17 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as flags from '../../cli/flags'
 import {
+  COMMENT_STATUSES,
+  commentAnchor,
   createShareFields,
   cursorToken,
   duration,
   ext,
   id,
   listQuery,
+  MAX_COMMENT_LENGTH,
+  MAX_QUOTE_LENGTH,
+  replyBody,
   title,
   versionParam,
   visibility,
@@ -135,6 +140,33 @@ describe('bad flag values', () => {
       ['config', 'set', 'web_url', 'nope'],
       "error: web_url must be an http(s) URL, got 'nope' (usage)\n",
     ],
+    [
+      ['comments', 'c', '--status', 'closed'],
+      "error: --status must be open, resolved or all, got 'closed' (usage)\n",
+    ],
+    [['comments', 'c', '--version', '0'], positive('version')],
+    [['comment', 'c', ''], 'error: the comment must be 1 to 10000 characters (usage)\n'],
+    [
+      ['comment', 'c', 'x'.repeat(10_001)],
+      'error: the comment must be 1 to 10000 characters (usage)\n',
+    ],
+    [
+      ['comment', 'c', 'x', '--quote', 'q'.repeat(2001)],
+      'error: --quote must be 1 to 2000 characters (usage)\n',
+    ],
+    [
+      ['comment', 'c', 'x', '--reply', '../k'],
+      "error: --reply must be a comment id (letters and digits), got '../k' (usage)\n",
+    ],
+    [
+      ['comment', 'c', 'x', '--reply', 'k', '--quote', 'q'],
+      'error: --reply goes without --quote and --version: a reply is to the comment (usage)\n',
+    ],
+    [['comment', 'c'], 'error: Missing required positional argument: TEXT (usage)\n'],
+    [
+      ['resolve', 'c', 'a-b'],
+      "error: comment_id must be a comment id (letters and digits), got 'a-b' (usage)\n",
+    ],
     [['delete', 'c'], 'error: refusing to delete without confirmation: give --yes (usage)\n'],
     [
       ['unshare', 'c'],
@@ -176,11 +208,46 @@ describe('the CLI’s flag rules are the API’s', () => {
         expect(ok(() => flags.sharePassword(v))).toBe(
           createShareFields.password.safeParse(v).success,
         )
+        expect(ok(() => flags.commentText(v, 'text'))).toBe(
+          replyBody.shape.body.safeParse(v).success,
+        )
+        expect(ok(() => flags.commentId(v, 'comment_id'))).toBe(id.safeParse(v).success)
+        expect(ok(() => flags.commentStatus(v))).toBe(
+          (COMMENT_STATUSES as readonly string[]).includes(v),
+        )
         expect(ok(() => flags.fileType(v))).toBe(
           ext.safeParse(v.replace(/^\./, '').toLowerCase()).success,
         )
       }),
       { numRuns: 3000 },
+    )
+    expect([flags.MAX_COMMENT_LENGTH, flags.MAX_QUOTE_LENGTH]).toEqual([
+      MAX_COMMENT_LENGTH,
+      MAX_QUOTE_LENGTH,
+    ])
+    const long = fc.oneof(
+      text,
+      fc
+        .constantFrom(MAX_QUOTE_LENGTH, MAX_COMMENT_LENGTH)
+        .chain((n) =>
+          fc.constantFrom(
+            'x'.repeat(n),
+            'x'.repeat(n + 1),
+            '😀'.repeat(n / 2),
+            'x'.repeat(n - 1) + '\ud800',
+          ),
+        ),
+    )
+    fc.assert(
+      fc.property(long, (v) => {
+        expect(ok(() => flags.commentText(v, 'text'))).toBe(
+          replyBody.shape.body.safeParse(v).success,
+        )
+        expect(ok(() => flags.commentText(v, '--quote', flags.MAX_QUOTE_LENGTH))).toBe(
+          commentAnchor.safeParse({ quote: { exact: v } }).success,
+        )
+      }),
+      { numRuns: 1000 },
     )
     const durations = fc.oneof(
       text,

@@ -143,6 +143,8 @@ describe('README: the CLI', () => {
     const doomed = (await json(['push', page])).canvas_id
     // A link of a canvas of its own: the table's unshare revokes every link of `id`.
     const link = (await json(['share', (await json(['push', page])).canvas_id])).url
+    // A comment on `id` for the rows that list, reply to or resolve one.
+    const commentId = (await json(['comment', id, 'First thoughts'])).comment_id
     let outputs = 0
     const fresh = () => join(dir, `out-${outputs++}`)
 
@@ -161,6 +163,8 @@ describe('README: the CLI', () => {
         link,
         key,
         url: server.url,
+        text: 'Looks good',
+        comment_id: commentId,
       }
       expect(fixed[name], `a value for <${name}> in \`svc ${command}\``).toBeDefined()
       return fixed[name]
@@ -193,6 +197,7 @@ describe('README: the CLI', () => {
     expect(lines.length).toBeGreaterThanOrEqual(4)
     const cwd = mkdtempSync(join(work, 'examples-'))
     let canvasId = ''
+    let commentId = ''
     for (const line of lines) {
       const [command, comment] = line.split(/\s+#\s+/)
       const [svcPart, jq] = command.split(/\s*\|\s*jq\s+/)
@@ -202,10 +207,13 @@ describe('README: the CLI', () => {
         .slice(1)
         .filter((a) => a !== '--json')
       if (args[0] === 'push') writeFileSync(join(cwd, args[1]), `# ${args[1]}\n`)
-      const real = args.map((a) => (/^<(canvas_)?id>$/.test(a) ? canvasId : a))
-      expect(real.includes(''), `${line}: an id before any push`).toBe(false)
+      const real = args.map((a) =>
+        /^<(canvas_)?id>$/.test(a) ? canvasId : a === '<comment_id>' ? commentId : a,
+      )
+      expect(real.includes(''), `${line}: an id before any push or comment`).toBe(false)
       const out = await json(real, cwd)
       if (out.canvas_id && args[0] === 'push') canvasId = out.canvas_id
+      if (out.comment_id && args[0] === 'comment') commentId = out.comment_id
       if (jq) {
         const field = /^-r \.(\w+)$/.exec(jq.trim())
         const each = /^'\.(\w+)\[\] \| \{([\w, ]+)\}'$/.exec(jq.trim())

@@ -97,7 +97,15 @@ describe('basics', () => {
 
   it('help pages carry examples; a group alone shows its help', async () => {
     const home = newHome()
-    for (const command of ['push', 'share', 'delete', 'shares', 'renderers', 'config set']) {
+    for (const command of [
+      'push',
+      'share',
+      'delete',
+      'shares',
+      'comment',
+      'renderers',
+      'config set',
+    ]) {
       const help = await svc(home, [...command.split(' '), '--help'])
       expect(help.code, command).toBe(0)
       expect(help.stdout, command).toMatch(new RegExp(`EXAMPLES\\n\\n  \\$ svc ${command}`))
@@ -110,7 +118,7 @@ describe('basics', () => {
 
   it('help text is written one way: every description a capitalised phrase', async () => {
     const commands =
-      'login logout config status whoami usage push pull open list share shares unshare view download versions rollback update save delete renderers'
+      'login logout config status whoami usage push pull open list share shares unshare comments comment resolve view download versions rollback update save delete renderers'
     const home = newHome()
     const top = (await svc(home, ['--help'])).stdout
     for (const name of commands.split(' ')) {
@@ -1002,6 +1010,7 @@ describe('--json, for scripts and agents', () => {
     max_views: expect.toBeOneOf([null, expect.any(Number)]),
     version: expect.toBeOneOf([null, expect.any(Number)]),
     has_password: expect.any(Boolean),
+    allow_comments: expect.any(Boolean),
     created_at: expect.any(String),
     url: expect.stringMatching(/^https:\/\/canvas\.example\/s\/[A-Za-z0-9]{22}$/),
   }
@@ -1124,12 +1133,12 @@ describe('--json, for scripts and agents', () => {
     for (const share of listed.shares) expect(share).toStrictEqual(SHARE)
     const table = await svc(home, ['shares', id])
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD$/,
+      /^URL +EXPIRES +VIEWS +MAX VIEWS +VERSION +PASSWORD +COMMENTS$/,
     )
     expect(table.stdout).toContain(`https://canvas.example/s/${second.token}`)
     // No expiry of its own: it ends with the temporary canvas, and says so.
     expect(table.stdout).toMatch(
-      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes`),
+      new RegExp(`${second.token} +in 24 h \\(canvas\\) +0 +3 +latest +yes +no$`, 'm'),
     )
 
     const one = await svc(home, ['unshare', id, '--token', second.url, '--json'])

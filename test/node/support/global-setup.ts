@@ -15,14 +15,14 @@ declare module 'vitest' {
  * Once per run of the node project: bundles the CLI (the files that spawn it run at the same time,
  * and one must not read dist/svc.mjs while another rewrites it), and holds the one `wrangler dev`
  * that the files without settings of their own share, each on an account and workspace of its own.
- * The server starts when a file first asks for it, so a run of files that need none starts none,
+ * Webhooks may send to 127.0.0.1, where the files run their receivers. The server starts when a file first asks for it, so a run of files that need none starts none,
  * and it stops when the run ends, whether the tests passed or not.
  */
 export default async function setup(project: TestProject) {
   buildCli()
   let server: Promise<DevServer> | undefined
   const control = createServer((req, res) => {
-    server ??= startDevServer(['--var', 'SIGNUP:open'])
+    server ??= startDevServer(['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1'])
     server.then(
       (started) => {
         res.setHeader('Content-Type', 'application/json')

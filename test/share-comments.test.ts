@@ -1,0 +1,299 @@
+import { env } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import {
+  bytesOf,
+  call,
+  errorOf,
+  json,
+  newAccount,
+  newCanvas,
+  upload,
+  type Account,
+} from './support/api'
+import { heard, liveLinkOf, open } from './support/live'
+import { createWebhook, eventually, hook, received } from './support/webhooks'
+
+// Comments through share links (README: Comments): a link that allows them lets its readers read
+// the canvas's comments and add comments and replies under a name of their choice; every other
+// link, and a link that can no longer be used, refuses. Viewers that may read comments hear of
+// them live; webhooks hear of each one.
+
+async function setup(link: object = { allow_comments: true }) {
+  const account = await newAccount()
+  const canvas = await newCanvas(account.key, 'Ship it on Friday.', { title: 'Plan' })
+  const share = await shareOf(account, canvas.canvas_id, link)
+  return { account, canvas, share }
+}
+
+async function shareOf(account: Account, canvasId: string, body: object) {
+  const res = await call(`/v1/canvases/${canvasId}/shares`, {
+    method: 'POST',
+    key: account.key,
+    json: body,
+  })
+  expect(res.status).toBe(201)
+  return json(res)
+}
+
+const visitorPost = (token: string, body: unknown, init: Parameters<typeof call>[1] = {}) =>
+  call(`/share/${token}/comments`, { method: 'POST', json: body, ...init })
+
+describe('comments through share links', () => {
+  it('a link that allows comments: its readers list them and comment under a name', async () => {
+    const { account, canvas, share } = await setup()
+    expect(share.allow_comments).toBe(true)
+    const meta = await json(await call(`/share/${share.token}`))
+    expect(meta.share.allow_comments).toBe(true)
+    const ownerComment = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments`, {
+        method: 'POST',
+        key: account.key,
+        json: { body: 'Please check the date' },
+      }),
+    )
+    const listed = await json(await call(`/share/${share.token}/comments`))
+    expect(listed.comments.map((c: any) => c.comment_id)).toEqual([ownerComment.comment_id])
+    const anchor = { quote: { exact: 'Friday' } }
+    const res = await visitorPost(share.token, {
+      body: 'Friday is a holiday',
+      name: '  Ada ',
+      anchor,
+    })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('Cache-Control')).toBe('no-store')
+    const made = await json(res)
+    expect(made).toMatchObject({
+      canvas_id: canvas.canvas_id,
+      version: 1,
+      anchor,
+      body: 'Friday is a holiday',
+      author: { name: 'Ada', kind: 'visitor' },
+      status: 'open',
+    })
+    const reply = await call(`/share/${share.token}/comments/${ownerComment.comment_id}/replies`, {
+      method: 'POST',
+      json: { body: 'Checked: it is fine', name: 'Ada' },
+    })
+    expect(reply.status).toBe(201)
+    expect((await json(reply)).author).toEqual({ name: 'Ada', kind: 'visitor' })
+    // The owner sees it all, and deletes what a visitor wrote.
+    const all = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments`, { key: account.key }),
+    )
+    expect(all.comments.map((c: any) => [c.author.kind, c.replies.length])).toEqual([
+      ['owner', 1],
+      ['visitor', 0],
+    ])
+    const deleted = await call(`/v1/canvases/${canvas.canvas_id}/comments/${made.comment_id}`, {
+      method: 'DELETE',
+      key: account.key,
+    })
+    expect(deleted.status).toBe(200)
+    // A visitor can neither resolve nor delete: the link has no such routes.
+    for (const [method, path] of [
+      ['POST', `/share/${share.token}/comments/${ownerComment.comment_id}/resolve`],
+      ['DELETE', `/share/${share.token}/comments/${ownerComment.comment_id}`],
+    ]) {
+      expect((await call(path, { method })).status).toBe(404)
+    }
+  })
+
+  it('a pinned link’s comments are made on the version it shows', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'one')
+    await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: await upload(account.key, bytesOf('two')) },
+    })
+    const pinned = await shareOf(account, canvas.canvas_id, { version: 1, allow_comments: true })
+    const latest = await shareOf(account, canvas.canvas_id, { allow_comments: true })
+    const on = async (token: string) =>
+      (await json(await visitorPost(token, { body: 'Here', name: 'Bo' }))).version
+    expect([await on(pinned.token), await on(latest.token)]).toEqual([1, 2])
+    // A visitor cannot choose another version.
+    const res = await visitorPost(pinned.token, { body: 'x', name: 'Bo', version: 2 })
+    expect(res.status).toBe(400)
+  })
+
+  it('a link without comments refuses to list or take them', async () => {
+    const { account, canvas, share } = await setup({})
+    expect(share.allow_comments).toBe(false)
+    await call(`/v1/canvases/${canvas.canvas_id}/comments`, {
+      method: 'POST',
+      key: account.key,
+      json: { body: 'Owner only' },
+    })
+    const disabled = errorOf('comments_disabled', 'this share link does not allow comments')
+    for (const res of [
+      await call(`/share/${share.token}/comments`),
+      await visitorPost(share.token, { body: 'Hi', name: 'Ada' }),
+      await call(`/share/${share.token}/comments/anything/replies`, {
+        method: 'POST',
+        json: { body: 'Hi', name: 'Ada' },
+      }),
+    ]) {
+      expect(res.status).toBe(403)
+      expect(await json(res)).toEqual(disabled)
+    }
+  })
+
+  it('a password link needs its password, checked like the link’s other routes', async () => {
+    const { share } = await setup({ allow_comments: true, password: 'open sesame' })
+    const body = { body: 'Hi', name: 'Ada' }
+    const none = await visitorPost(share.token, body)
+    expect(none.status).toBe(401)
+    expect((await json(none)).error.code).toBe('share_password_required')
+    const wrong = await visitorPost(share.token, body, { headers: { 'X-Share-Password': 'guess' } })
+    expect(wrong.status).toBe(403)
+    expect((await json(wrong)).error.code).toBe('share_password_invalid')
+    expect((await call(`/share/${share.token}/comments`)).status).toBe(401)
+    const right = { headers: { 'X-Share-Password': 'open sesame' } }
+    expect((await visitorPost(share.token, body, right)).status).toBe(201)
+    const listed = await json(await call(`/share/${share.token}/comments`, right))
+    expect(listed.comments).toHaveLength(1)
+  })
+
+  it('a link revoked, expired or used up, or a canvas gone, takes no comment', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'text', { permanent: true })
+    const id = canvas.canvas_id
+    const body = { body: 'Late', name: 'Ada' }
+    const revoked = await shareOf(account, id, { allow_comments: true })
+    await call(`/v1/canvases/${id}/shares/${revoked.token}`, { method: 'DELETE', key: account.key })
+    const r = await visitorPost(revoked.token, body)
+    expect(r.status).toBe(404)
+    expect((await json(r)).error.code).toBe('share_not_found')
+
+    const used = await shareOf(account, id, { allow_comments: true, max_views: 1 })
+    // Comments never count a view, before the last view or after.
+    expect((await visitorPost(used.token, body)).status).toBe(201)
+    expect((await call(`/share/${used.token}/content`)).status).toBe(302)
+    const u = await visitorPost(used.token, body)
+    expect(u.status).toBe(410)
+    expect((await json(u)).error.code).toBe('share_exhausted')
+
+    const brief = await shareOf(account, id, { allow_comments: true, expires_in: '1s' })
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    const e = await visitorPost(brief.token, body)
+    expect(e.status).toBe(410)
+    expect((await json(e)).error.code).toBe('share_expired')
+
+    const open = await shareOf(account, id, { allow_comments: true })
+    await call(`/v1/canvases/${id}`, { method: 'DELETE', key: account.key })
+    const g = await visitorPost(open.token, body)
+    expect(g.status).toBe(404)
+    expect((await json(g)).error.code).toBe('canvas_not_found')
+  })
+
+  it('a visitor’s name and body are checked; nothing is stored when refused', async () => {
+    const { account, canvas, share } = await setup()
+    const cases: [unknown, RegExp][] = [
+      [{ body: 'Hi' }, /^name: /],
+      [{ body: 'Hi', name: '   ' }, /^name: must not be empty/],
+      [{ body: 'Hi', name: 'x'.repeat(61) }, /^name: must be at most 60/],
+      [{ body: 'Hi', name: 'Ada\u0007' }, /^name: must not contain control characters/],
+      [{ body: 'Hi', name: 'Ada \udc00' }, /^name: must not contain unpaired surrogates/],
+      [{ body: '', name: 'Ada' }, /^body: must not be empty/],
+      [{ body: 'Hi', name: 'Ada', anchor: { point: { x: -0.1, y: 0 } } }, /^anchor/],
+      [{ body: 'Hi', name: 'Ada', extra: true }, /./],
+    ]
+    for (const [body, message] of cases) {
+      const res = await visitorPost(share.token, body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(await json(res)).toEqual(errorOf('invalid_request', message))
+    }
+    const all = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments?status=all`, { key: account.key }),
+    )
+    expect(all.comments).toEqual([])
+    // Markdown and HTML are kept as written: what shows them renders them safely.
+    const hostile =
+      '<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>'
+    const made = await json(await visitorPost(share.token, { body: hostile, name: '<b>Eve</b>' }))
+    expect(made.body).toBe(hostile)
+    expect(made.author.name).toBe('<b>Eve</b>')
+  })
+
+  it('what a visitor posts is rate-limited per client address', async () => {
+    const { share } = await setup()
+    const limited = { COMMENT_LIMITER: env.AUTH_LIMITER_SMALL }
+    const body = { body: 'Again', name: 'Ada' }
+    const statuses = []
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (await visitorPost(share.token, body, { ip: '203.0.113.7', env: limited })).status,
+      )
+    }
+    expect(statuses.slice(0, 5)).toEqual([201, 201, 201, 201, 201])
+    expect(statuses[5]).toBe(429)
+    expect((await visitorPost(share.token, body, { ip: '203.0.113.8', env: limited })).status).toBe(
+      201,
+    )
+    // Reading is not what this limit counts.
+    const read = await call(`/share/${share.token}/comments`, { ip: '203.0.113.7', env: limited })
+    expect(read.status).toBe(200)
+  })
+
+  it('live: the owner and comment links hear each change; other viewers hear nothing', async () => {
+    const { account, canvas, share } = await setup()
+    const id = canvas.canvas_id
+    const plain = await shareOf(account, id, {})
+    const ownerPage = await call(`/c/${id}`, { cookie: account.cookie })
+    const ownerLink = /data-live="([^"]+)"/
+      .exec(await ownerPage.text())![1]
+      .replaceAll('&amp;', '&')
+    const owner = await open(ownerLink)
+    const commenter = await open((await liveLinkOf(`/s/${share.token}`))!)
+    const bystander = await open((await liveLinkOf(`/s/${plain.token}`))!)
+    // Each first hears the version it opened on.
+    for (const socket of [owner, commenter, bystander]) await heard(socket, 1)
+    const made = await json(await visitorPost(share.token, { body: 'Live?', name: 'Ada' }))
+    const base = `/v1/canvases/${id}/comments/${made.comment_id}`
+    await call(`${base}/resolve`, { method: 'POST', key: account.key })
+    await call(base, { method: 'DELETE', key: account.key })
+    for (const socket of [owner, commenter]) {
+      const messages = await heard(socket, 4)
+      expect(messages.slice(1)).toEqual([
+        { type: 'comment', comment: made },
+        {
+          type: 'comment',
+          comment: { ...made, status: 'resolved', resolved_at: expect.any(String) },
+        },
+        { type: 'comment_deleted', comment_id: made.comment_id },
+      ])
+    }
+    // The link without comments heard its version and nothing of the comments.
+    await heard(bystander, 2)
+    expect(bystander.messages).toEqual([{ type: 'version', version: 1 }])
+  })
+
+  it('webhooks hear comment.created for a visitor’s comment and reply', async () => {
+    const { account, share } = await setup()
+    const place = hook()
+    await createWebhook(account.key, { url: place.url, events: ['comment.created'] })
+    const made = await json(await visitorPost(share.token, { body: 'Called back?', name: 'Ada' }))
+    const reply = await json(
+      await call(`/share/${share.token}/comments/${made.comment_id}/replies`, {
+        method: 'POST',
+        json: { body: 'And a reply', name: 'Bo' },
+      }),
+    )
+    const bodies = await eventually(
+      'two comment.created deliveries',
+      async () => (await received(place.name)).map((r) => JSON.parse(r.body)),
+      (got) => got.length >= 2,
+    )
+    const byReply = (b: any) => (b.data.reply ? 1 : 0)
+    const [first, second] = bodies.sort((a: any, b: any) => byReply(a) - byReply(b))
+    expect(first).toMatchObject({
+      type: 'comment.created',
+      data: { canvas_id: made.canvas_id, comment: made },
+    })
+    expect(second.data).toEqual({
+      canvas_id: made.canvas_id,
+      comment: { ...made, replies: [reply] },
+      reply,
+    })
+  })
+})
