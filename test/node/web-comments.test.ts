@@ -142,6 +142,14 @@ describe('live between the owner and a visitor', () => {
     // The name is asked once: the next visit has it.
     await page.reload()
     expect(await page.inputValue('#comment-name')).toBe('Grace')
+    // The visitor's page, with its form and resolved comments shown, is as accessible as the rest.
+    await page.check('[data-comments-resolved]')
+    await page.locator('.comment.resolved').waitFor()
+    const result = await new AxeBuilder({ page }).exclude('iframe').analyze()
+    const serious = result.violations.filter((v) =>
+      ['serious', 'critical'].includes(v.impact ?? ''),
+    )
+    expect(serious.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([])
     await ownerPage.close()
     await visitor.close()
   })
