@@ -77,6 +77,7 @@ it('a person comments, the agent is called back, answers with a new version and 
   try {
     const page = await person.context.newPage()
     await page.goto(`${url}/s/${link.token}`)
+    await page.waitForSelector('[data-live-state=open]')
     const posted = await fetch(`${url}/share/${link.token}/comments`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -88,6 +89,9 @@ it('a person comments, the agent is called back, answers with a new version and 
     })
     expect(posted.status).toBe(201)
     const comment = await posted.json()
+    // The person's own page shows it as it lands.
+    const shown = page.locator('.comment', { hasText: 'Pick another day.' })
+    await shown.waitFor({ timeout: 10_000 })
 
     // The webhook is called, signed with the secret the workspace was given.
     const [delivery] = await arrivals(hookName, 1)
@@ -125,8 +129,11 @@ it('a person comments, the agent is called back, answers with a new version and 
       replies: [{ body: 'Moved to Tuesday the 17th in version 2.', author: { kind: 'agent' } }],
     })
 
-    // The person's page, never reloaded, shows the new version and the answer.
+    // The person's page, never reloaded, shows the new version, and the comment resolved: it
+    // leaves the open comments.
     await page.getByText('Updated to v2.').waitFor({ timeout: 10_000 })
+    await shown.waitFor({ state: 'detached', timeout: 10_000 })
+    expect(await page.textContent('[data-comments-count]')).toBe('0')
     await page
       .frameLocator('iframe')
       .first()
