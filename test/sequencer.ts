@@ -39,7 +39,7 @@ const LONG_MS = 30_000
 
 // A node file that starts a wrangler dev or a Chromium of its own: seconds of starting, then long
 // waits on them, so it starts ahead of the workers files too.
-const STARTS_ITS_OWN = /\b(startDevServer|openBrowser|launchBrowser)\(/
+const STARTS_ITS_OWN = /\b(startDevServer|launchBrowser)\(/
 
 const expectedMs = (file: string) => (EXPECTED_SECONDS[file] ?? 0) * 1000
 

@@ -1,7 +1,7 @@
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { APP_HTML } from '../../src/api/mcp-app'
-import { openBrowser } from './support/browser'
+import { launchBrowser, type Person } from './support/browser'
 
 // The MCP Apps view of a canvas in Chromium, as a chat app shows it: in a sandboxed frame of
 // another origin than the host's, under the policy the extension makes hosts apply when a view
@@ -46,7 +46,8 @@ const HOST_PAGE = `<!doctype html>
   })
 </script>`
 
-let browser: Awaited<ReturnType<typeof openBrowser>>
+let browser: Awaited<ReturnType<typeof launchBrowser>>
+let person: Person
 let page: Page
 let view: Frame
 
@@ -73,7 +74,8 @@ async function send(result: unknown) {
 }
 
 beforeAll(async () => {
-  browser = await openBrowser()
+  browser = await launchBrowser()
+  person = await browser.newPerson()
 })
 
 afterAll(async () => {
@@ -81,7 +83,7 @@ afterAll(async () => {
 })
 
 beforeEach(async () => {
-  page = await browser.context.newPage()
+  page = await person.context.newPage()
   await page.route(`${HOST}/**`, (route) =>
     route.fulfill({ contentType: 'text/html', body: HOST_PAGE }),
   )

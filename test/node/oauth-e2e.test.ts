@@ -11,7 +11,7 @@ import type {
 import { createServer, type Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { openBrowser } from './support/browser'
+import { launchBrowser } from './support/browser'
 import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
 
 // A chat app connecting by Canvas's URL alone, as the MCP SDK's own client and its OAuth client
@@ -22,14 +22,14 @@ import { newDevAccount, startDevServer, type DevServer } from './support/dev-ser
 // the next one at once.
 
 let server: DevServer
-let browser: Awaited<ReturnType<typeof openBrowser>>
+let browser: Awaited<ReturnType<typeof launchBrowser>>
 let callback: Server
 let redirectUrl: string
 /** Each visit of the app's callback, as the browser made it. */
 const arrivals: URL[] = []
 
 beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startDevServer(), openBrowser()])
+  ;[server, browser] = await Promise.all([startDevServer(), launchBrowser()])
   callback = createServer((req, res) => {
     // The browser asks for a favicon too: only the callback counts.
     const url = new URL(req.url!, redirectUrl)
@@ -133,7 +133,7 @@ it('connects by the URL alone, approves in the browser, calls tools, refreshes, 
   const password = 'correct horse battery'
   await newDevAccount(server.url, email)
   const app = new App()
-  const page = await browser.context.newPage()
+  const page = await (await browser.newPerson()).context.newPage()
   const violations: string[] = []
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text())

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
+import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { newDevAccount, sharedDevServer } from './support/dev-server'
 
@@ -34,8 +34,8 @@ afterAll(async () => {
 })
 
 /** A person holding the owner's session. */
-async function signedIn(options: Parameters<typeof browser.newPerson>[0] = {}) {
-  const person = await browser.newPerson(options)
+async function signedIn() {
+  const person = await browser.newPerson()
   const [name, value] = cookie.split('=')
   await person.context.addCookies([{ name, value, url }])
   return person
@@ -145,10 +145,7 @@ describe('live between the owner and a visitor', () => {
     // The visitor's page, with its form and resolved comments shown, is as accessible as the rest.
     await page.check('[data-comments-resolved]')
     await page.locator('.comment.resolved').waitFor()
-    const result = await new AxeBuilder({ page }).exclude('iframe').analyze()
-    const serious = result.violations.filter((v) =>
-      ['serious', 'critical'].includes(v.impact ?? ''),
-    )
+    const serious = await seriousViolations(page)
     expect(serious.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([])
     await ownerPage.close()
     await visitor.close()
@@ -195,8 +192,9 @@ describe('on a phone and a laptop', () => {
         method: 'POST',
         json: { body: 'A first thought.' },
       })
-      const person = await signedIn({ colorScheme })
+      const person = await signedIn()
       const page = await person.context.newPage()
+      await page.emulateMedia({ colorScheme })
       for (const size of [PHONE, LAPTOP]) {
         await page.setViewportSize(size)
         await page.goto(`${url}/c/${id}`)
@@ -228,10 +226,7 @@ describe('on a phone and a laptop', () => {
         }
         const wide = await page.evaluate(() => document.documentElement.scrollWidth)
         expect(wide).toBeLessThanOrEqual(size.width)
-        const result = await new AxeBuilder({ page }).exclude('iframe').analyze()
-        const serious = result.violations.filter((v) =>
-          ['serious', 'critical'].includes(v.impact ?? ''),
-        )
+        const serious = await seriousViolations(page)
         expect(serious.map((v) => `${size.width}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([])
       }
       await person.close()

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { openBrowser } from './support/browser'
+import { seriousViolations } from './support/axe'
+import { launchBrowser, type Person } from './support/browser'
 import { startDevServer, type DevServer } from './support/dev-server'
 
 // The web app as a person meets it, in real Chromium against a real `wrangler dev`: on a phone
@@ -14,7 +14,6 @@ import { startDevServer, type DevServer } from './support/dev-server'
 // land where the eye is and take the focus, a live version reaches everything that names
 // versions, a failed upload says what to do, and axe-core finds nothing serious.
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
 const SIZES = [PHONE, LAPTOP]
@@ -25,7 +24,7 @@ const CHROME_MAX = 120
 const TOUCH = 44
 
 let server: DevServer
-let browser: Awaited<ReturnType<typeof openBrowser>>
+let browser: Awaited<ReturnType<typeof launchBrowser>>
 let page: Page
 let key: string
 const email = 'people@example.com'
@@ -33,8 +32,8 @@ const password = 'correct horse battery'
 
 beforeAll(async () => {
   server = await startDevServer(['--var', 'SIGNUP:open'])
-  browser = await openBrowser()
-  page = await browser.context.newPage()
+  browser = await launchBrowser()
+  page = await (await browser.newPerson()).context.newPage()
   await page.goto(server.url + '/signup')
   await page.fill('#email', email)
   await page.fill('#password', password)
@@ -177,8 +176,8 @@ const dangerColour = (p: Page) =>
 describe('layout on a phone and a laptop, light and dark', () => {
   let owned: string[] = []
   let visitor: string[] = []
-  let owner: Awaited<ReturnType<typeof openBrowser>>
-  let stranger: Awaited<ReturnType<typeof openBrowser>>
+  let owner: Person
+  let stranger: Person
   let ownerPage: Page
   let strangerPage: Page
 
@@ -223,15 +222,14 @@ describe('layout on a phone and a laptop, light and dark', () => {
       `/s/${locked}`,
       `/s/${limited}`,
     ]
-    // axe-core goes into the page as a script tag, which the app's policy would refuse.
-    owner = await openBrowser({ bypassCSP: true })
+    owner = await browser.newPerson()
     ownerPage = await owner.context.newPage()
     await ownerPage.goto(server.url + '/login')
     await ownerPage.fill('#email', email)
     await ownerPage.fill('#password', password)
     await ownerPage.click('button[type=submit]')
     await ownerPage.waitForURL(server.url + '/')
-    stranger = await openBrowser({ bypassCSP: true })
+    stranger = await browser.newPerson()
     strangerPage = await stranger.context.newPage()
   }, 120_000)
 
@@ -322,19 +320,8 @@ describe('layout on a phone and a laptop, light and dark', () => {
       return first ? Math.round(first.getBoundingClientRect().top) : -1
     })
 
-  const axe = async (p: Page) => {
-    await p.addScriptTag({ path: AXE })
-    return p.evaluate(async () => {
-      const run = (window as unknown as { axe: { run: Function } }).axe.run
-      const result = await run(
-        { exclude: [['iframe']] },
-        { resultTypes: ['violations'], iframes: false },
-      )
-      return (result.violations as { id: string; impact: string; nodes: { target: string }[] }[])
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
-    })
-  }
+  const axe = async (p: Page) =>
+    (await seriousViolations(p)).map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
 
   for (const colorScheme of SCHEMES) {
     for (const size of SIZES) {
@@ -393,7 +380,7 @@ describe('the content, full size', () => {
     const id = await canvas('open.md', '# Open\n')
     await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { visibility: 'public' } })
     const token = await share(id)
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const p = await stranger.context.newPage()
       for (const path of [`/c/${id}`, `/s/${token}`]) {
@@ -447,7 +434,7 @@ describe('feedback that is true and seen', () => {
   })
 
   it('a wrong password at login is said where the form is, focused', async () => {
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const p = await stranger.context.newPage()
       await p.setViewportSize(PHONE)
@@ -672,7 +659,7 @@ describe('small things', () => {
   })
 
   it('signup and login say what Canvas is; a visitor at / meets the landing page', async () => {
-    const stranger = await openBrowser()
+    const stranger = await browser.newPerson()
     try {
       const p = await stranger.context.newPage()
       for (const path of ['/login', '/signup']) {

@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { svc } from './support/cli'
 import { startDevServer, type DevServer } from './support/dev-server'
@@ -840,10 +840,8 @@ describe('layout', () => {
             // Contrast and names do not change with the width: axe runs once per scheme, every
             // rule in the light one; in the dark only contrast, the one thing the scheme changes.
             if (size.width !== SIZES[0].width) continue
-            const axe = new AxeBuilder({ page: p }).exclude('iframe').options({ iframes: false })
-            if (colorScheme === 'dark') axe.withRules(['color-contrast'])
-            const { violations } = await axe.analyze()
-            const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact!))
+            const rules = colorScheme === 'dark' ? ['color-contrast'] : undefined
+            const serious = await seriousViolations(p, rules)
             expect(
               serious.map((v) => `${path}: ${v.id} (${v.nodes.map((n) => n.target).join(' ')})`),
             ).toEqual([])

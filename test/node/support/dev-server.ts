@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
+import { applyMigrations, ensureSecrets, startWranglerDev } from '../../../scripts/lib/dev.mjs'
 
 export type DevServer = { url: string; stop: () => Promise<void>; output: () => string }
 
@@ -20,16 +21,34 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `npm run dev`'s script with its own local state and port, in its own process group so
- * that stopping it also stops wrangler and its workerd. A port chosen free can be taken by another
- * process before wrangler listens on it (other test files start servers at the same time): a
- * server that exits before it answers is started again, on new ports, up to three times.
+ * What `npm run dev` prepares before it starts wrangler dev: the secrets in .dev.vars, and a local
+ * state with the migrations applied, made once per run (test/node/support/global-setup.ts) for
+ * every server of the run to start from a copy of, instead of applying them for each.
  */
-export async function startDevServer(extraArgs: string[] = []): Promise<DevServer> {
+export async function prepareDevState(): Promise<string> {
+  ensureSecrets()
+  const template = mkdtempSync(join(tmpdir(), 'canvas-dev-template-'))
+  const { code, output } = await applyMigrations(template, 'pipe')
+  if (code !== 0) {
+    rmSync(template, { recursive: true, force: true })
+    throw new Error(`applying the D1 migrations failed:\n${output}`)
+  }
+  return template
+}
+
+/**
+ * Starts `npm run dev`'s wrangler dev with its own port and local state (a copy of the run's
+ * migrated one: `template`, else the one the global setup made), in its own process group so that
+ * stopping it also stops its workerd. A port chosen free can be taken by another process before
+ * wrangler listens on it (other test files start servers at the same time): a server that exits
+ * before it answers is started again, on new ports, up to three times.
+ */
+export async function startDevServer(extraArgs: string[] = [], template?: string) {
+  const from = template ?? (await askControl('/state'))
   let failure: unknown
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
-      return await startOnce(extraArgs)
+      return await startOnce(extraArgs, from)
     } catch (err) {
       failure = err
       if (!(err instanceof ExitedEarly)) throw err
@@ -43,16 +62,15 @@ class ExitedEarly extends Error {}
 // A loaded CI machine starts wrangler slower than a quiet one.
 const START_MS = process.env.CI ? 120_000 : 60_000
 
-async function startOnce(extraArgs: string[]): Promise<DevServer> {
+async function startOnce(extraArgs: string[], template: string): Promise<DevServer> {
   const port = await freePort()
   // wrangler's own choice of inspector port (9229, else the next one free) races between two
   // servers starting at once: one of them then failed with "Address already in use".
   const inspector = await freePort()
   const state = mkdtempSync(join(tmpdir(), 'canvas-dev-'))
-  const child: ChildProcess = spawn(
-    process.execPath,
+  cpSync(template, state, { recursive: true })
+  const child: ChildProcess = startWranglerDev(
     [
-      'scripts/dev.mjs',
       '--ip',
       '127.0.0.1',
       '--port',
@@ -63,11 +81,7 @@ async function startOnce(extraArgs: string[]): Promise<DevServer> {
       String(inspector),
       ...extraArgs,
     ],
-    {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    },
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let log = ''
   child.stdout!.on('data', (d) => (log += d))
@@ -116,13 +130,14 @@ async function startOnce(extraArgs: string[]): Promise<DevServer> {
  * server with no account on it yet starts its own with startDevServer.
  */
 export async function sharedDevServer() {
-  const control = inject('devServerControl')
-  const ask = async (path: string) => {
-    const res = await fetch(control + path)
-    if (!res.ok) throw new Error(`the shared dev server did not start:\n${await res.text()}`)
-    return (await res.json()) as string
-  }
-  return { url: await ask('/'), output: () => ask('/output') }
+  return { url: await askControl('/'), output: () => askControl('/output') }
+}
+
+/** Asks the global setup's control server (the shared server's address, the migrated state). */
+async function askControl(path: string) {
+  const res = await fetch(inject('devServerControl') + path)
+  if (!res.ok) throw new Error(`the global setup failed:\n${await res.text()}`)
+  return (await res.json()) as string
 }
 
 /** An account on a dev server, signed up, with its session cookie and a first key. */

@@ -1,32 +1,43 @@
+import { rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestProject } from 'vitest/node'
 import { buildCli } from './cli'
-import { startDevServer, type DevServer } from './dev-server'
+import { prepareDevState, startDevServer, type DevServer } from './dev-server'
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** Where a test file asks for the shared dev server (see sharedDevServer). */
+    /** Where a test file asks for the shared dev server and the migrated state (dev-server.ts). */
     devServerControl: string
   }
 }
 
 /**
  * Once per run of the node project: bundles the CLI (the files that spawn it run at the same time,
- * and one must not read dist/svc.mjs while another rewrites it), and holds the one `wrangler dev`
- * that the files without settings of their own share, each on an account and workspace of its own.
- * Webhooks may send to 127.0.0.1, where the files run their receivers. The server starts when a file first asks for it, so a run of files that need none starts none,
- * and it stops when the run ends, whether the tests passed or not.
+ * and one must not read dist/svc.mjs while another rewrites it); applies the D1 migrations to a
+ * local state that every dev server of the run starts from a copy of (see startDevServer); and
+ * holds the one `wrangler dev` that the files without settings of their own share, each on an
+ * account and workspace of its own (webhooks may send to 127.0.0.1, where the files run their
+ * receivers). The state is made, and the server started, when a file first
+ * asks for them, so a run of files that need none makes none; the server stops when the run ends,
+ * whether the tests passed or not.
  */
 export default async function setup(project: TestProject) {
   buildCli()
+  let state: Promise<string> | undefined
   let server: Promise<DevServer> | undefined
   const control = createServer((req, res) => {
-    server ??= startDevServer(['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1'])
-    server.then(
-      (started) => {
+    state ??= prepareDevState()
+    const answer: Promise<string> =
+      req.url === '/state'
+        ? state
+        : (server ??= state.then((from) =>
+            startDevServer(['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1'], from),
+          )).then((started) => (req.url === '/output' ? started.output() : started.url))
+    answer.then(
+      (value) => {
         res.setHeader('Content-Type', 'application/json')
-        res.end(JSON.stringify(req.url === '/output' ? started.output() : started.url))
+        res.end(JSON.stringify(value))
       },
       (err: Error) => {
         res.statusCode = 500
@@ -42,5 +53,7 @@ export default async function setup(project: TestProject) {
     control.close()
     const started = await server?.catch(() => undefined)
     await started?.stop()
+    const made = await state?.catch(() => undefined)
+    if (made) rmSync(made, { recursive: true, force: true })
   }
 }

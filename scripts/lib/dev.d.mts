@@ -1,0 +1,8 @@
+import type { ChildProcess, SpawnOptions } from 'node:child_process'
+
+export declare function ensureSecrets(): void
+export declare function applyMigrations(
+  persistTo?: string,
+  stdio?: 'inherit' | 'pipe',
+): Promise<{ code: number; output: string }>
+export declare function startWranglerDev(args: string[], options?: SpawnOptions): ChildProcess

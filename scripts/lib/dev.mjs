@@ -1,0 +1,61 @@
+// The steps of `npm run dev` (scripts/dev.mjs), apart so that the node tests take the same ones:
+// they apply the migrations once, to a local state each of their servers starts from a copy of.
+import { spawn } from 'node:child_process'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const wrangler = fileURLToPath(
+  new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url),
+)
+const env = () => ({ ...process.env, WRANGLER_SEND_METRICS: 'false' })
+
+const SECRETS = [
+  'STORAGE_SIGNING_SECRET',
+  'CSRF_SECRET',
+  'FRAME_SIGNING_SECRET',
+  'WEBHOOK_ENCRYPTION_KEY',
+]
+
+/** Generates the signing secrets and the key of webhooks' secrets into .dev.vars when missing. */
+export function ensureSecrets() {
+  const file = new URL('../../.dev.vars', import.meta.url)
+  let current = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  for (const name of SECRETS) {
+    if (new RegExp(`^${name}=.`, 'm').test(current)) continue
+    const line = `${name}=${randomBytes(32).toString('hex')}\n`
+    appendFileSync(file, (current && !current.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })
+    current += line
+    console.log(`generated ${name} into .dev.vars`)
+  }
+}
+
+/**
+ * Applies the D1 migrations to the local database (the one under `persistTo`, when given);
+ * resolves to wrangler's exit code and what it printed, unless `stdio` is 'inherit'.
+ */
+export function applyMigrations(persistTo, stdio = 'inherit') {
+  const persist = persistTo === undefined ? [] : ['--persist-to', persistTo]
+  const child = spawn(
+    process.execPath,
+    [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', ...persist],
+    { cwd: root, env: env(), stdio: ['ignore', stdio, stdio] },
+  )
+  let output = ''
+  child.stdout?.on('data', (d) => (output += d))
+  child.stderr?.on('data', (d) => (output += d))
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }))
+  })
+}
+
+/** Starts `wrangler dev` with the cron route enabled; `args` go to it. */
+export function startWranglerDev(args, options = {}) {
+  return spawn(process.execPath, [wrangler, 'dev', '--test-scheduled', ...args], {
+    cwd: root,
+    env: env(),
+    ...options,
+  })
+}
