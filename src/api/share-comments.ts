@@ -1,9 +1,8 @@
 import { Hono } from 'hono'
-import { createComment, listComments, replyToComment } from '../domain/comments'
-import { shareCommentPlace } from '../domain/public-shares'
+import { visitorComment, visitorComments, visitorReply } from '../domain/visitor-comments'
 import { checkedBy } from '../http/access'
-import type { AppContext, AppEnv } from '../http/context'
-import { clientIp, limit } from '../http/limits'
+import type { AppEnv } from '../http/context'
+import { limitCommentPosts } from '../http/limits'
 import { documented } from '../http/route-docs'
 import { PASSWORD, shareAccess, UNUSABLE } from '../http/share-access'
 import { jsonBody, params, query } from '../http/validate'
@@ -24,9 +23,6 @@ export const shareComments = new Hono<AppEnv>()
 
 const REFUSED = [...UNUSABLE, 'canvas_not_found', 'comments_disabled'] as const
 
-/** Counted before the link is even looked up, so a flood costs no database work. */
-const limitPosts = (c: AppContext) => limit(c.env.COMMENT_LIMITER, `ip:${clientIp(c)}`)
-
 shareComments.get(
   '/:token/comments',
   checkedBy('share'),
@@ -44,9 +40,8 @@ shareComments.get(
     errors: [...REFUSED],
   }),
   async (c) => {
-    const svc = c.var.svc
-    const { place } = await shareCommentPlace(svc, shareAccess(c, c.req.valid('param').token))
-    return c.json({ comments: await listComments(svc, place, c.req.valid('query')) })
+    const access = shareAccess(c, c.req.valid('param').token)
+    return c.json({ comments: await visitorComments(c.var.svc, access, c.req.valid('query')) })
   },
 )
 
@@ -67,20 +62,9 @@ shareComments.post(
     errors: [...REFUSED, 'conflict'],
   }),
   async (c) => {
-    await limitPosts(c)
-    const svc = c.var.svc
-    const { place, version } = await shareCommentPlace(
-      svc,
-      shareAccess(c, c.req.valid('param').token),
-    )
-    const { body, name, anchor } = c.req.valid('json')
-    const comment = await createComment(
-      svc,
-      place,
-      { name, kind: 'visitor' },
-      { body, anchor, version },
-    )
-    return c.json(comment, 201)
+    await limitCommentPosts(c)
+    const access = shareAccess(c, c.req.valid('param').token)
+    return c.json(await visitorComment(c.var.svc, access, c.req.valid('json')), 201)
   },
 )
 
@@ -99,11 +83,14 @@ shareComments.post(
     errors: [...REFUSED, 'comment_not_found', 'conflict'],
   }),
   async (c) => {
-    await limitPosts(c)
-    const svc = c.var.svc
+    await limitCommentPosts(c)
     const { token, comment_id: commentId } = c.req.valid('param')
-    const { place } = await shareCommentPlace(svc, shareAccess(c, token))
-    const { body, name } = c.req.valid('json')
-    return c.json(await replyToComment(svc, place, { name, kind: 'visitor' }, commentId, body), 201)
+    const reply = await visitorReply(
+      c.var.svc,
+      shareAccess(c, token),
+      commentId,
+      c.req.valid('json'),
+    )
+    return c.json(reply, 201)
   },
 )

@@ -7,7 +7,7 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import { one, value } from '../storage/db'
 import { canvases, comments, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
-import { live } from './live'
+import { liveCanvasId, liveCanvasOf, selectLiveCanvas } from './live'
 import { iso, isoOrNull, type Services } from './services'
 
 // Comments on a canvas and their replies (README: Comments): made by the workspace's people and
@@ -29,13 +29,6 @@ type Row = typeof comments.$inferSelect
 const parent = alias(comments, 'parent')
 
 export const commentNotFound = () => new AppError('comment_not_found', 'comment not found')
-
-const liveCanvas = (place: CommentPlace, now: number) =>
-  and(eq(canvases.canvasId, place.canvasId), eq(canvases.workspaceId, place.workspaceId), live(now))
-
-/** The canvas's id, when it is live and the place's; a statement's condition. */
-const liveCanvasId = (svc: Services, place: CommentPlace) =>
-  svc.db.select({ canvasId: canvases.canvasId }).from(canvases).where(liveCanvas(place, svc.now()))
 
 function presentReply(row: Row): Reply {
   return {
@@ -80,7 +73,7 @@ function threads(tops: Row[], replies: Row[]): Comment[] {
 export async function listComments(svc: Services, place: CommentPlace, query: CommentsQuery) {
   const db = svc.db
   const [canvas, rows] = await db.batch([
-    db.select(one).from(canvases).where(liveCanvas(place, svc.now())),
+    selectLiveCanvas(svc, place, place.canvasId),
     // In key order, sorted here: D1 counts each row a sort in SQL passes through once more.
     db.select().from(comments).where(eq(comments.canvasId, place.canvasId)),
   ])
@@ -141,7 +134,7 @@ export async function createComment(
         .from(canvases)
         .where(
           and(
-            liveCanvas(place, now),
+            liveCanvasOf(place, place.canvasId, now),
             version === undefined
               ? undefined
               : exists(
@@ -172,7 +165,7 @@ async function whyNotCommented(
 ): Promise<never> {
   const db = svc.db
   const [canvas, found] = await db.batch([
-    db.select(one).from(canvases).where(liveCanvas(place, svc.now())),
+    selectLiveCanvas(svc, place, place.canvasId),
     db
       .select(one)
       .from(versions)
@@ -200,7 +193,7 @@ function selectThread(svc: Services, place: CommentPlace, commentId: string) {
           eq(comments.commentId, commentId),
           eq(comments.canvasId, place.canvasId),
           isNull(comments.parentId),
-          inArray(comments.canvasId, liveCanvasId(svc, place)),
+          inArray(comments.canvasId, liveCanvasId(svc, place, place.canvasId)),
         ),
       ),
     db
@@ -246,7 +239,7 @@ export async function replyToComment(
               eq(parent.commentId, commentId),
               eq(parent.canvasId, place.canvasId),
               isNull(parent.parentId),
-              inArray(parent.canvasId, liveCanvasId(svc, place)),
+              inArray(parent.canvasId, liveCanvasId(svc, place, place.canvasId)),
               lt(parent.replyCount, MAX_REPLIES),
             ),
           ),
@@ -293,7 +286,7 @@ export async function setCommentStatus(
           isNull(comments.parentId),
           // Resolved once, it keeps the moment it was resolved.
           status === 'resolved' ? eq(comments.status, 'open') : eq(comments.status, 'resolved'),
-          inArray(comments.canvasId, liveCanvasId(svc, place)),
+          inArray(comments.canvasId, liveCanvasId(svc, place, place.canvasId)),
         ),
       ),
     ...selectThread(svc, place, commentId),
@@ -315,7 +308,7 @@ export async function deleteComment(svc: Services, place: CommentPlace, commentI
           eq(comments.canvasId, place.canvasId),
           eq(comments.commentId, commentId),
           isNull(comments.parentId),
-          inArray(comments.canvasId, liveCanvasId(svc, place)),
+          inArray(comments.canvasId, liveCanvasId(svc, place, place.canvasId)),
         ),
       )
       .returning({ commentId: comments.commentId }),
@@ -356,7 +349,7 @@ export async function deleteReply(
           eq(comments.commentId, replyId),
           eq(comments.parentId, commentId),
           eq(comments.canvasId, place.canvasId),
-          inArray(comments.canvasId, liveCanvasId(svc, place)),
+          inArray(comments.canvasId, liveCanvasId(svc, place, place.canvasId)),
         ),
       )
       .returning({ commentId: comments.commentId }),
@@ -372,7 +365,7 @@ export async function deleteReply(
 
 /** No comment found: because there is no such canvas, or no such comment on it. */
 async function throwMissing(svc: Services, place: CommentPlace): Promise<never> {
-  const canvas = await svc.db.select(one).from(canvases).where(liveCanvas(place, svc.now())).get()
+  const canvas = await selectLiveCanvas(svc, place, place.canvasId).get()
   throw canvas ? commentNotFound() : canvasNotFound()
 }
 

@@ -6,7 +6,7 @@ import type { Share as ShareJson } from '../schema/responses'
 import { one, value } from '../storage/db'
 import { canvases, shareLinks, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
-import { liveCanvasOf } from './live'
+import { liveCanvasId, liveCanvasOf, selectLiveCanvas } from './live'
 
 export type Share = typeof shareLinks.$inferSelect
 
@@ -152,7 +152,7 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
   const [canvas, deleted] = await svc.db.batch([
-    liveCanvas(svc, actor, canvasId),
+    selectLiveCanvas(svc, actor, canvasId),
     svc.db
       .delete(shareLinks)
       .where(inArray(shareLinks.canvasId, liveCanvasId(svc, actor, canvasId)))
@@ -165,7 +165,7 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
   const [canvas, deleted] = await svc.db.batch([
-    liveCanvas(svc, actor, canvasId),
+    selectLiveCanvas(svc, actor, canvasId),
     svc.db
       .delete(shareLinks)
       .where(
@@ -185,20 +185,6 @@ export function shareNotFound() {
   return new AppError('share_not_found', 'share link not found')
 }
 
-function liveCanvas(svc: Services, actor: Actor, canvasId: string) {
-  return svc.db
-    .select(one)
-    .from(canvases)
-    .where(liveCanvasOf(actor, canvasId, svc.now()))
-}
-
-function liveCanvasId(svc: Services, actor: Actor, canvasId: string) {
-  return svc.db
-    .select({ canvasId: canvases.canvasId })
-    .from(canvases)
-    .where(liveCanvasOf(actor, canvasId, svc.now()))
-}
-
 async function requireLiveCanvas(svc: Services, actor: Actor, canvasId: string) {
-  if (!(await liveCanvas(svc, actor, canvasId).get())) throw canvasNotFound()
+  if (!(await selectLiveCanvas(svc, actor, canvasId).get())) throw canvasNotFound()
 }

@@ -39,3 +39,10 @@ export function rateLimited() {
     'Retry-After': String(RETRY_AFTER_SECONDS),
   })
 }
+
+/**
+ * Counts a comment or reply posted through a share link against its client address: visitors
+ * have no account. Asked before the link is looked up, so a flood costs no database work.
+ */
+export const limitCommentPosts = (c: Context<AppEnv>) =>
+  limit(c.env.COMMENT_LIMITER, `ip:${clientIp(c)}`)

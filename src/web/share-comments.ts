@@ -1,9 +1,8 @@
 import { Hono, type Context } from 'hono'
-import { createComment, listComments, replyToComment } from '../domain/comments'
-import { shareCommentPlace } from '../domain/public-shares'
+import { visitorComment, visitorComments, visitorReply } from '../domain/visitor-comments'
 import { checkedBy } from '../http/access'
 import type { AppEnv } from '../http/context'
-import { clientIp, limit } from '../http/limits'
+import { limitCommentPosts } from '../http/limits'
 import { shareAccess } from '../http/share-access'
 import { jsonBody, params, query } from '../http/validate'
 import {
@@ -20,12 +19,10 @@ import { hasView } from './view-ticket'
 // stands for the password, so the page never asks for it twice. Same checks, same limits.
 export const shareComments = new Hono<AppEnv>()
 
-async function placeOf(c: Context<AppEnv>, token: string) {
-  const access = { ...shareAccess(c, token), passwordGiven: await hasView(c, token) }
-  return shareCommentPlace(c.var.svc, access)
+/** The link as the page presents it: its view cookie stands for the password. */
+async function accessOf(c: Context<AppEnv>, token: string) {
+  return { ...shareAccess(c, token), passwordGiven: await hasView(c, token) }
 }
-
-const limitPosts = (c: Context<AppEnv>) => limit(c.env.COMMENT_LIMITER, `ip:${clientIp(c)}`)
 
 shareComments.get(
   '/:token/comments',
@@ -33,9 +30,10 @@ shareComments.get(
   params(linkInPath),
   query(commentsQuery),
   async (c) => {
-    const { place } = await placeOf(c, c.req.valid('param').token)
+    const access = await accessOf(c, c.req.valid('param').token)
+    const comments = await visitorComments(c.var.svc, access, c.req.valid('query'))
     c.header('Cache-Control', 'no-store')
-    return c.json({ comments: await listComments(c.var.svc, place, c.req.valid('query')) })
+    return c.json({ comments })
   },
 )
 
@@ -45,11 +43,9 @@ shareComments.post(
   params(linkInPath),
   jsonBody(visitorCommentBody),
   async (c) => {
-    await limitPosts(c)
-    const { place, version } = await placeOf(c, c.req.valid('param').token)
-    const { body, name, anchor } = c.req.valid('json')
-    const author = { name, kind: 'visitor' } as const
-    return c.json(await createComment(c.var.svc, place, author, { body, anchor, version }), 201)
+    await limitCommentPosts(c)
+    const access = await accessOf(c, c.req.valid('param').token)
+    return c.json(await visitorComment(c.var.svc, access, c.req.valid('json')), 201)
   },
 )
 
@@ -59,11 +55,9 @@ shareComments.post(
   params(linkCommentInPath),
   jsonBody(visitorReplyBody),
   async (c) => {
-    await limitPosts(c)
+    await limitCommentPosts(c)
     const { token, comment_id: commentId } = c.req.valid('param')
-    const { place } = await placeOf(c, token)
-    const { body, name } = c.req.valid('json')
-    const author = { name, kind: 'visitor' } as const
-    return c.json(await replyToComment(c.var.svc, place, author, commentId, body), 201)
+    const access = await accessOf(c, token)
+    return c.json(await visitorReply(c.var.svc, access, commentId, c.req.valid('json')), 201)
   },
 )
