@@ -31,6 +31,7 @@ const CONTENTS = ['one', 'two', 'three', 'four'].map((w) => `${w} usage content`
 // the sweep's grace for unheld files, past the 30 days a link is kept after it expired. The short
 // ones more often, so that links expire while their canvases live on.
 const STEPS = [MINUTE, HOUR, HOUR, 3 * HOUR, 3 * HOUR, 3 * HOUR, DAY + HOUR, DAY + HOUR, 31 * DAY]
+// Where presign signs its upload URL: the steps put the bytes straight into the bucket instead.
 const TARGET = {
   base: 'http://canvas.test',
   accessKeyId: 'k',
