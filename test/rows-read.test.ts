@@ -313,7 +313,9 @@ it('reads as many rows for usage at 30 canvases as at 300: running totals, not a
   // Both hold what the budget is about: the seeded canvases and links, and what expired.
   expect(usages.map((u) => u.canvases.total)).toEqual([31, 301])
   expect(usages.map((u) => u.shares.active)).toEqual([30, 300])
-  expect(costs[1].read).toBe(costs[0].read)
-  expect(costs[1].read).toBeLessThanOrEqual(2 * POINT)
+  // Within 2 rows, not to the row: a run sharing its runtime with other files once read 2 fewer at
+  // 300 than at 30 (not seen in a run of this file alone). A count would read ten times more.
+  expect(Math.abs(costs[1].read - costs[0].read)).toBeLessThanOrEqual(2)
+  expect(Math.max(costs[0].read, costs[1].read)).toBeLessThanOrEqual(2 * POINT)
   console.log(`GET /v1/usage: ${costs[0].read} rows read at 30 canvases, ${costs[1].read} at 300`)
 })
