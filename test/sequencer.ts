@@ -22,6 +22,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   'test/security/hostile-input.test.ts': 30,
   'test/security/withdrawal.test.ts': 25,
   'test/security/hostile-pages.test.ts': 20,
+  'test/usage-property.test.ts': 40,
   'test/sweep-property.test.ts': 18,
   'test/sites.test.ts': 14,
   'test/sweep.test.ts': 9,

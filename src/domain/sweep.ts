@@ -21,6 +21,7 @@ import {
   files,
   idempotencyKeys,
   sessions,
+  shareExpiries,
   shareLinks,
   sweepState,
   versionItems,
@@ -101,6 +102,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => removeDeletingFiles(svc, batch, summary),
     () => removeDeletingArchives(svc, batch, summary),
     () => removeOldShares(svc, now, batch, summary),
+    () => settleExpiredShares(svc, now, batch),
     () => removeExpiredSessions(svc, now, batch, summary),
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
     async () => {
@@ -417,6 +419,26 @@ async function removeOldShares(svc: Services, now: number, batch: number, s: Swe
     .returning({ token: shareLinks.token })
   s.shares += deleted.length
   return deleted.length === batch
+}
+
+/**
+ * Links expired since the last run leave the running total of active links (workspace_usage,
+ * through share_expiries): until then usage finds and subtracts them, a row read each.
+ */
+async function settleExpiredShares(svc: Services, now: number, batch: number) {
+  const db = svc.db
+  const due = db
+    .select({ token: shareExpiries.token })
+    .from(shareExpiries)
+    // Spelled out, not bound, so SQLite sees the partial index share_expiries_due_idx applies.
+    .where(and(sql`${shareExpiries.settled} = 0`, lte(shareExpiries.expiresAt, now)))
+    .limit(batch)
+  const settled = await db
+    .update(shareExpiries)
+    .set({ settled: true })
+    .where(inArray(shareExpiries.token, due))
+    .returning({ token: shareExpiries.token })
+  return settled.length === batch
 }
 
 async function removeExpiredSessions(svc: Services, now: number, batch: number, s: SweepSummary) {

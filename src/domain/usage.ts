@@ -1,6 +1,24 @@
-import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
+import {
+  and,
+  count,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql,
+  type SQLWrapper,
+} from 'drizzle-orm'
 import type { Usage } from '../schema/responses'
-import { canvases, files, shareLinks, versions } from '../storage/schema'
+import {
+  canvases,
+  shareExpiries,
+  shareLinks,
+  versions,
+  workspaceUsage as totals,
+} from '../storage/schema'
 import type { Actor, Services } from './services'
 import { live } from './live'
 
@@ -9,57 +27,104 @@ import { live } from './live'
 const total = (name: string, expression: SQLWrapper) =>
   sql<number>`COALESCE(SUM(${expression}), 0)`.as(name)
 
-/** Workspace statistics in one batched round trip. */
+// A workspace gets its totals row when it is made (a trigger), or from the migration that made the
+// table: without one there is no such workspace, and nothing to count.
+const NONE = {
+  canvases: 0,
+  temporary: 0,
+  public: 0,
+  versions: 0,
+  contentBytes: 0,
+  files: 0,
+  storedBytes: 0,
+  shares: 0,
+}
+
+/**
+ * Workspace statistics in one batched round trip, from the running totals in workspace_usage
+ * (kept by the database's own triggers on every write), less what has expired since: canvases
+ * past their expiry that the sweep has not yet removed, with their versions and links, and links
+ * expired since the sweep last settled them. Each of those is a range of an index holding nothing
+ * else, so the rows read follow what expired since the sweep last ran, not what the workspace
+ * holds. The answer is the one counting every row would give.
+ */
 export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage> {
   const now = svc.now()
   const db = svc.db
-  const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), live(now))
-  const [[c], [v], [f], [s]] = await db.batch([
+  const workspaceId = actor.workspaceId
+  // The temporary and deleted canvases of the workspace that have expired, in
+  // canvases_workspace_expires_idx.
+  const expired = and(
+    eq(canvases.workspaceId, workspaceId),
+    isNotNull(canvases.expiresAt),
+    lte(canvases.expiresAt, now),
+  )
+  const unused = or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews))
+  // Links with an expiry of the workspace's live canvases, by share_expiries_workspace_idx.
+  const expiring = (settled: boolean) =>
     db
-      .select({
-        total: count().as('total'),
-        temporary: total('temporary', isNotNull(canvases.expiresAt)),
-        permanent: total('permanent', isNull(canvases.expiresAt)),
-        public: total('public', eq(canvases.visibility, 'public')),
-      })
-      .from(canvases)
-      .where(liveInWorkspace),
-    db
-      .select({ count: count().as('count'), bytes: total('bytes', versions.size) })
-      .from(canvases)
-      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
-      .where(liveInWorkspace),
-    db
-      .select({ count: count().as('count'), bytes: total('bytes', files.size) })
-      .from(files)
-      .where(and(eq(files.workspaceId, actor.workspaceId), eq(files.status, 'ready'))),
-    db
-      .select({ active: count().as('active') })
-      .from(shareLinks)
-      .innerJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+      .select({ n: count().as(settled ? 'counted_back' : 'not_yet_settled') })
+      .from(shareExpiries)
+      .innerJoin(canvases, eq(canvases.canvasId, shareExpiries.canvasId))
       .where(
         and(
-          liveInWorkspace,
-          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
-          or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
+          eq(shareExpiries.workspaceId, workspaceId),
+          eq(shareExpiries.settled, settled),
+          settled ? gt(shareExpiries.expiresAt, now) : lte(shareExpiries.expiresAt, now),
+          live(now),
         ),
+      )
+  const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled]] = await db.batch([
+    db.select().from(totals).where(eq(totals.workspaceId, workspaceId)),
+    db
+      .select({
+        count: count().as('gone'),
+        public: total('gone_public', eq(canvases.visibility, 'public')),
+      })
+      .from(canvases)
+      .where(expired),
+    db
+      .select({
+        count: count().as('gone_versions'),
+        bytes: total('gone_bytes', versions.size),
+      })
+      .from(canvases)
+      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+      .where(expired),
+    // The links of expired canvases that the total counts: not used up, and without an expiry or
+    // with one not yet settled.
+    db
+      .select({ n: count().as('gone_shares') })
+      .from(canvases)
+      .innerJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
+      .leftJoin(shareExpiries, eq(shareExpiries.token, shareLinks.token))
+      .where(
+        and(expired, unused, or(isNull(shareLinks.expiresAt), eq(shareExpiries.settled, false))),
       ),
+    // Expired, but still in the total: the sweep has not settled them yet.
+    expiring(false),
+    // Settled by a sweep whose clock was ahead of this request's: not expired yet, so counted back.
+    expiring(true),
   ])
+  const t = kept ?? NONE
+  const canvasTotal = t.canvases - gone.count
+  const temporary = t.temporary - gone.count
+  const publicCount = t.public - gone.public
   const settings = svc.settings
   return {
-    workspace_id: actor.workspaceId,
+    workspace_id: workspaceId,
     canvases: {
-      total: c.total,
-      temporary: c.temporary,
-      permanent: c.permanent,
-      public: c.public,
-      private: c.total - c.public,
+      total: canvasTotal,
+      temporary,
+      permanent: canvasTotal - temporary,
+      public: publicCount,
+      private: canvasTotal - publicCount,
     },
-    versions: v.count,
-    files: f.count,
+    versions: t.versions - goneVersions.count,
+    files: t.files,
     // content: what the versions add up to; stored: what R2 holds after per-workspace dedupe.
-    bytes: { content: v.bytes, stored: f.bytes },
-    shares: { active: s.active },
+    bytes: { content: t.contentBytes - goneVersions.bytes, stored: t.storedBytes },
+    shares: { active: t.shares - goneShares.n - unsettled.n + settled.n },
     limits: {
       max_file_bytes: settings.maxFileBytes,
       max_direct_upload_bytes: settings.maxDirectUploadBytes,

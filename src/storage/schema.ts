@@ -175,6 +175,11 @@ export const canvases = sqliteTable(
     ),
     // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row.
     index('canvases_expires_idx').on(t.expiresAt, t.canvasId),
+    // A workspace's temporary and deleted canvases by expiry: usage finds those expired but not yet
+    // swept here, and reads nothing of the others. Partial, so permanent canvases never carry it.
+    index('canvases_workspace_expires_idx')
+      .on(t.workspaceId, t.expiresAt, t.canvasId, t.visibility)
+      .where(sql`expires_at IS NOT NULL`),
   ],
 )
 
@@ -245,6 +250,52 @@ export const shareLinks = sqliteTable(
   (t) => [
     index('share_links_canvas_idx').on(t.canvasId, t.createdAt),
     index('share_links_expires_idx').on(t.expiresAt),
+  ],
+)
+
+// What GET /v1/usage answers, kept as running totals so that answering reads one row, not the
+// workspace (README: Truthful links and bounded costs). The triggers of the migration that made
+// this table keep it in step with every write to canvases, versions, files and share links,
+// whoever makes it. They count what the rows say, never the time: canvases not yet removed
+// (expired or not), their versions, ready files, and the links of those canvases that are not
+// used up, without an expiry or with one the sweep has not yet settled (share_expiries). Usage
+// subtracts what has expired meanwhile.
+export const workspaceUsage = sqliteTable('workspace_usage', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+  canvases: integer('canvases').notNull().default(0),
+  temporary: integer('temporary').notNull().default(0),
+  public: integer('public').notNull().default(0),
+  versions: integer('versions').notNull().default(0),
+  contentBytes: integer('content_bytes').notNull().default(0),
+  files: integer('files').notNull().default(0),
+  storedBytes: integer('stored_bytes').notNull().default(0),
+  shares: integer('shares').notNull().default(0),
+})
+
+// The share links with an expiry that workspace_usage.shares counts (of a canvas, not used up),
+// kept by the same triggers. A link expires with time, not a write: the sweep settles it once it
+// has expired (settled, out of the count), so that usage subtracts only the links expired since
+// the sweep last ran, found by share_expiries_workspace_idx, whatever the workspace holds. The row
+// stays until the link goes: asked about a time before its expiry, usage counts it back.
+export const shareExpiries = sqliteTable(
+  'share_expiries',
+  {
+    token: text('token')
+      .primaryKey()
+      .references(() => shareLinks.token, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
+    canvasId: text('canvas_id').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    settled: integer('settled', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    index('share_expiries_workspace_idx').on(t.workspaceId, t.settled, t.expiresAt, t.canvasId),
+    // The sweep's walk: only links not yet settled are in it.
+    index('share_expiries_due_idx')
+      .on(t.expiresAt)
+      .where(sql`settled = 0`),
   ],
 )
 

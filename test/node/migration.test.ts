@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { build } from 'esbuild'
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // Migrations run on databases that already hold canvases: this one is seeded at the schema before
-// sites (migrations 0000-0003) in workerd's own D1, then migrated, and nothing may be lost.
+// sites (migrations 0000-0003) in workerd's own D1, then migrated, and nothing may be lost. The
+// Worker is test/support/usage-worker.ts: usage, by the running totals or by counting every row.
 
 let mf: Miniflare
 let db: Awaited<ReturnType<Miniflare['getD1Database']>>
@@ -11,6 +13,7 @@ let db: Awaited<ReturnType<Miniflare['getD1Database']>>
 const migrations = readdirSync('drizzle')
   .filter((name) => name.endsWith('.sql'))
   .sort()
+const usageTotals = migrations.find((name) => name.endsWith('_usage_totals.sql'))!
 
 async function apply(name: string) {
   const text = readFileSync(`drizzle/${name}`, 'utf8')
@@ -22,11 +25,19 @@ async function apply(name: string) {
 }
 
 beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: ['test/support/usage-worker.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+  })
   mf = new Miniflare(
     convertV4MiniflareOptions({
       modules: true,
-      script: 'export default { fetch() { return new Response(null) } }',
+      script: bundle.outputFiles[0].text,
       d1Databases: ['DB'],
+      r2Buckets: ['BUCKET'],
     }),
   )
   db = await mf.getD1Database('DB')
@@ -185,7 +196,7 @@ describe('the later migrations, in order, on the same database', () => {
         )
         .first()
     const before = await count()
-    const later = migrations.filter((name) => name >= '0007')
+    const later = migrations.filter((name) => name >= '0007' && name < usageTotals)
     expect(later.length).toBeGreaterThanOrEqual(3)
     for (const name of later) await apply(name)
     expect(await count()).toEqual(before)
@@ -206,5 +217,88 @@ describe('the later migrations, in order, on the same database', () => {
       'webhooks',
       'workspaces',
     ])
+  })
+})
+
+type Answer = { canvases: { total: number }; shares: { active: number } }
+
+/** Usage of `workspace` at `now`, from the running totals or by counting every row. */
+async function usageOf(how: 'totals' | 'recount', workspace: string, now: number) {
+  const res = await mf.dispatchFetch(`http://usage.test/${how}?workspace=${workspace}&now=${now}`)
+  expect(res.status).toBe(200)
+  return (await res.json()) as Answer
+}
+
+// The instants the answers are compared at: before, at and after each expiry seeded below.
+const INSTANTS = [0, 89, 90, 95, 100, 110, 120, 150, 199, 200, 250, 300, 400]
+
+/** Each workspace's usage at each instant. */
+const answers = (how: 'totals' | 'recount', workspaces: string[]) =>
+  Promise.all(workspaces.flatMap((w) => INSTANTS.map((now) => usageOf(how, w, now))))
+
+describe('the usage totals on the same database', () => {
+  it('answer what counting every row answered before the upgrade, at every instant', async () => {
+    // A second workspace with one of each: permanent and temporary, public and private canvases,
+    // one expired at 100 and not yet swept, versions, files ready, pending and being removed,
+    // links with and without an expiry or a view limit, used up, of the expired canvas, unnamed.
+    const seed = [
+      `INSERT INTO users VALUES ('u2', 'b@example.com', 'h', 1)`,
+      `INSERT INTO workspaces VALUES ('w2', 'b', 'u2', 1)`,
+      `INSERT INTO files (file_id, workspace_id, sha256, size, mime, blob_key, status, created_at, touched_at)
+         VALUES ('g1', 'w2', 'a1', 5, 'text/plain', 'files/w2/a1', 'ready', 1, 1),
+                ('g2', 'w2', 'a2', 7, 'text/plain', 'files/w2/a2', 'ready', 1, 1),
+                ('g3', 'w2', 'a3', 11, 'text/plain', 'files/w2/a3', 'ready', 1, 1),
+                ('g4', 'w2', 'a4', 13, 'text/plain', 'files/w2/a4', 'ready', 1, 1),
+                ('g5', 'w2', 'a5', 3, 'text/plain', 'files/w2/a5', 'pending', 1, 1),
+                ('g6', 'w2', 'a6', 23, 'text/plain', 'files/w2/a6', 'deleting', 1, 1)`,
+      `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
+                             visibility, version, created_at, updated_at, expires_at, size)
+         VALUES ('p1', 'w2', 'u2', 'a', 'txt', 'text', 'private', 2, 1, 1, NULL, 7),
+                ('p2', 'w2', 'u2', 'b', 'txt', 'text', 'public', 1, 1, 1, NULL, 11),
+                ('t1', 'w2', 'u2', 'c', 'txt', 'text', 'public', 1, 1, 1, 200, 13),
+                ('t2', 'w2', 'u2', 'd', 'txt', 'text', 'private', 2, 1, 1, 100, 7)`,
+      `INSERT INTO versions (canvas_id, version, file_id, size, created_at)
+         VALUES ('p1', 1, 'g1', 5, 1), ('p1', 2, 'g2', 7, 1), ('p2', 1, 'g3', 11, 1),
+                ('t1', 1, 'g4', 13, 1), ('t2', 1, 'g1', 5, 1), ('t2', 2, 'g2', 7, 1)`,
+      `INSERT INTO share_links (token, canvas_id, max_views, view_count, created_at, expires_at)
+         VALUES ('s1', 'p1', NULL, 0, 1, NULL), ('s2', 'p1', NULL, 0, 1, 120),
+                ('s3', 'p2', 2, 2, 1, NULL), ('s4', 'p2', 3, 1, 1, 300),
+                ('s5', 't1', NULL, 0, 1, NULL), ('s6', 't2', NULL, 0, 1, NULL),
+                ('s7', 't2', 1, 0, 1, 90), ('s8', NULL, NULL, 0, 1, NULL)`,
+    ]
+    await db.batch(seed.map((s) => db.prepare(s)))
+    const workspaces = ['w1', 'w2']
+    const before = await answers('recount', workspaces)
+    expect(before.some((u) => u.shares.active > 0 && u.canvases.total > 0)).toBe(true)
+
+    await apply(usageTotals)
+    expect(await answers('recount', workspaces)).toEqual(before)
+    expect(await answers('totals', workspaces)).toEqual(before)
+  })
+
+  it('are kept by every write, whoever makes it: SQL here, without the Worker', async () => {
+    const writes = [
+      `INSERT INTO users VALUES ('u3', 'c@example.com', 'h', 1)`,
+      `INSERT INTO workspaces VALUES ('w3', 'c', 'u3', 1)`,
+      `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
+                             visibility, version, created_at, updated_at, expires_at, size)
+         VALUES ('n1', 'w2', 'u2', 'e', 'txt', 'text', 'public', 1, 1, 1, 150, 5)`,
+      `INSERT INTO versions (canvas_id, version, file_id, size, created_at) VALUES ('n1', 1, 'g1', 5, 1)`,
+      `INSERT INTO share_links (token, canvas_id, created_at, expires_at) VALUES ('s9', 'n1', 1, 130)`,
+      `UPDATE share_links SET view_count = 3 WHERE token = 's4'`,
+      `UPDATE canvases SET visibility = 'private', expires_at = NULL WHERE canvas_id = 't1'`,
+      `UPDATE files SET status = 'ready' WHERE file_id = 'g5'`,
+      `UPDATE files SET status = 'deleting' WHERE file_id = 'g4'`,
+      `DELETE FROM canvases WHERE canvas_id = 't2'`,
+      // The sweep's settling, at 150: asked about 110, the link s9 still counts.
+      `UPDATE share_expiries SET settled = 1 WHERE expires_at <= 150`,
+    ]
+    const workspaces = ['w1', 'w2', 'w3']
+    for (const write of writes) {
+      await db.prepare(write).run()
+      expect(await answers('totals', workspaces), write).toEqual(
+        await answers('recount', workspaces),
+      )
+    }
   })
 })

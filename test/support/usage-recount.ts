@@ -1,0 +1,61 @@
+import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
+import type { Actor, Services } from '../../src/domain/services'
+import { live } from '../../src/domain/live'
+import { canvases, files, shareLinks, versions } from '../../src/storage/schema'
+
+// GET /v1/usage as it was answered before the running totals: every row of the workspace counted
+// at `now`. The totals must always answer the same.
+
+const total = (name: string, expression: SQLWrapper) =>
+  sql<number>`COALESCE(SUM(${expression}), 0)`.as(name)
+
+export async function recountUsage(svc: Services, actor: Actor) {
+  const now = svc.now()
+  const db = svc.db
+  const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), live(now))
+  const [[c], [v], [f], [s]] = await db.batch([
+    db
+      .select({
+        total: count().as('total'),
+        temporary: total('temporary', isNotNull(canvases.expiresAt)),
+        permanent: total('permanent', isNull(canvases.expiresAt)),
+        public: total('public', eq(canvases.visibility, 'public')),
+      })
+      .from(canvases)
+      .where(liveInWorkspace),
+    db
+      .select({ count: count().as('count'), bytes: total('bytes', versions.size) })
+      .from(canvases)
+      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+      .where(liveInWorkspace),
+    db
+      .select({ count: count().as('count'), bytes: total('bytes', files.size) })
+      .from(files)
+      .where(and(eq(files.workspaceId, actor.workspaceId), eq(files.status, 'ready'))),
+    db
+      .select({ active: count().as('active') })
+      .from(shareLinks)
+      .innerJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+      .where(
+        and(
+          liveInWorkspace,
+          or(isNull(shareLinks.expiresAt), gt(shareLinks.expiresAt, now)),
+          or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews)),
+        ),
+      ),
+  ])
+  return {
+    workspace_id: actor.workspaceId,
+    canvases: {
+      total: c.total,
+      temporary: c.temporary,
+      permanent: c.permanent,
+      public: c.public,
+      private: c.total - c.public,
+    },
+    versions: v.count,
+    files: f.count,
+    bytes: { content: v.bytes, stored: f.bytes },
+    shares: { active: s.active },
+  }
+}

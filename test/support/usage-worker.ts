@@ -1,0 +1,26 @@
+import { workspaceUsage } from '../../src/domain/usage'
+import type { Services } from '../../src/domain/services'
+import { readSettings, type Bindings } from '../../src/lib/settings'
+import { database } from '../../src/storage/db'
+import { recountUsage } from './usage-recount'
+
+// A Worker that answers usage from the running totals (/totals) or by counting every row
+// (/recount), for a workspace at a time, without the limits: test/node/migration.test.ts bundles
+// it to ask a database before and after the migration that made the totals, in workerd's own D1.
+
+export default {
+  async fetch(request: Request, env: Bindings): Promise<Response> {
+    const url = new URL(request.url)
+    const now = Number(url.searchParams.get('now'))
+    const svc: Services = {
+      db: database(env.DB),
+      bucket: env.BUCKET,
+      settings: readSettings(env),
+      now: () => now,
+    }
+    const actor = { userId: '', workspaceId: url.searchParams.get('workspace') ?? '' }
+    if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
+    const { limits: _, ...totals } = await workspaceUsage(svc, actor)
+    return Response.json(totals)
+  },
+}
