@@ -187,7 +187,8 @@ describe('README: the CLI', () => {
       for (const w of wanted)
         expect(seen.has(w), `svc ${w} in the README's --json table`).toBe(true)
     }
-  })
+    // Some forty runs of the CLI: a loaded machine took over the 60 s default.
+  }, 180_000)
 
   it('the --json examples run, and print the fields they name', async () => {
     const lines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
