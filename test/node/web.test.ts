@@ -312,16 +312,22 @@ describe('renderers', () => {
 
   it('shows a PDF in the browser viewer, sandboxed by its response header', async () => {
     const id = await canvas('hello.pdf', new Uint8Array(readFileSync(PDF)))
-    await page.goto(`${server.url}/c/${id}`)
-    expect(await page.locator('iframe').getAttribute('sandbox')).toBeNull()
-    await expect.poll(() => page.frames().some((f) => f.url().includes('/_storage/'))).toBe(true)
-    const url = page
-      .frames()
-      .find((f) => f.url().includes('/_storage/'))!
-      .url()
-    const res = await fetch(url)
-    expect(res.headers.get('content-type')).toBe('application/pdf')
-    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox;/)
+    // The whole browser, signed in as the owner: the headless shell has no PDF viewer.
+    const whole = await launchBrowser({ pdfViewer: true })
+    try {
+      const viewer = await (
+        await whole.newPerson(await owner.context.storageState())
+      ).context.newPage()
+      await viewer.goto(`${server.url}/c/${id}`)
+      expect(await viewer.locator('iframe').getAttribute('sandbox')).toBeNull()
+      const storage = () => viewer.frames().find((f) => f.url().includes('/_storage/'))
+      await expect.poll(() => storage() !== undefined).toBe(true)
+      const res = await fetch(storage()!.url())
+      expect(res.headers.get('content-type')).toBe('application/pdf')
+      expect(res.headers.get('content-security-policy')).toMatch(/^sandbox;/)
+    } finally {
+      await whole.close()
+    }
   })
 
   it('the version picker shows older versions', async () => {
@@ -682,7 +688,8 @@ describe('live canvases', () => {
           await p.locator('[data-live-status]', { hasText: 'Updated to v2.' }).waitFor({
             timeout: 2000,
           })
-          expect(await frameText(p, 'h1')).toBe('Two')
+          // The page says so as it points its frame at the new version, which then loads.
+          await expect.poll(() => frameText(p, 'h1'), { timeout: 2000 }).toBe('Two')
         }
         expect(navigations).toEqual([0, 0])
         // Revoked: the reader's page says so, at once.

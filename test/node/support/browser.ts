@@ -1,5 +1,10 @@
+import { existsSync } from 'node:fs'
 import { chromium, type BrowserContext } from 'playwright-core'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/lib/chromium.mjs'
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  HEADLESS_SHELL_PATH,
+} from '../../../scripts/lib/chromium.mjs'
 
 // Debian's Chromium, never a downloaded browser.
 
@@ -8,14 +13,23 @@ export type Person = { context: BrowserContext; close: () => Promise<void> }
 /**
  * Chromium launched once for a test file; each person a test needs (the owner, a stranger) gets a
  * context of their own, with its own cookies, storage and cache, as a fresh profile would have.
+ * The headless shell unless the test needs what only the whole browser has (`pdfViewer`), or the
+ * shell is not installed (scripts/ensure-chromium.mjs installs it when it can).
  */
-export async function launchBrowser() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+export async function launchBrowser(options: { pdfViewer?: boolean } = {}) {
+  const browser = await chromium.launch({
+    executablePath:
+      options.pdfViewer || !existsSync(HEADLESS_SHELL_PATH) ? CHROMIUM_PATH : HEADLESS_SHELL_PATH,
+    args: CHROMIUM_ARGS,
+  })
   return {
-    async newPerson(): Promise<Person> {
+    async newPerson(
+      storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+    ): Promise<Person> {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         colorScheme: 'light',
+        storageState,
       })
       return { context, close: () => context.close() }
     },
