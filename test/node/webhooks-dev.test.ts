@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
 
-// Webhooks end to end: `wrangler dev` with WEBHOOK_ALLOW_LOCAL=1, its own Miniflare queue and
+// Webhooks end to end: the shared `wrangler dev` (WEBHOOK_ALLOW_LOCAL=1), its Miniflare queue and
 // consumer, and a receiver on 127.0.0.1. A published version arrives signed, and the README's
 // recipe verifies it; a receiver that fails first gets the retry, with the same id.
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
-let server: DevServer
+let server: { url: string }
 let receiver: Receiver
 let key: string
 let work: string
@@ -20,7 +20,7 @@ let verify: (header: string, body: string, secret: string) => boolean
 
 beforeAll(async () => {
   receiver = await startReceiver()
-  server = await startDevServer(['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1'])
+  server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'hooks@example.com')).key
   // The README's verification recipe, as a receiver would paste it.
   work = mkdtempSync(join(tmpdir(), 'canvas-hooks-'))
@@ -31,7 +31,6 @@ beforeAll(async () => {
 }, 90_000)
 
 afterAll(async () => {
-  await server?.stop()
   await receiver?.stop()
   if (work) rmSync(work, { recursive: true, force: true })
 })
