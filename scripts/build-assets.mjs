@@ -36,43 +36,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 const source = resolve(values.source)
 const out = resolve(values.out)
-const result = await build({
-  entryPoints: [join(source, 'app.ts'), join(source, 'app.css')],
-  outdir: out,
-  write: false,
-  bundle: true,
-  minify: true,
-  // A classic deferred script, as before: nothing of it reaches the page's globals.
-  format: 'iife',
-  platform: 'browser',
-  target: 'es2022',
-  legalComments: 'none',
-  logLevel: 'silent',
-}).catch((err) => {
-  for (const { text, location } of err.errors ?? []) {
-    const where = location ? `${location.file}:${location.line}:${location.column}: ` : ''
-    console.error(`error: ${where}${text}`)
-  }
-  if (!err.errors?.length) console.error(`error: ${err.message}`)
-  console.error(`error: the browser code in ${source} did not build`)
-  process.exit(1)
-})
+const result = await bundle([join(source, 'app.ts'), join(source, 'app.css')], { outdir: out })
 
 // The comments bridge of content frames: not a served file but a script each frame carries inline,
 // allowed there by its hash alone (src/web/frame-content.ts).
 const bridgeSource = join(source, 'frame-bridge.ts')
 const bridge = existsSync(bridgeSource)
-  ? await build({
-      entryPoints: [bridgeSource],
-      write: false,
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      legalComments: 'none',
-      logLevel: 'silent',
-    }).then((r) => r.outputFiles[0].text.trim())
+  ? (await bundle([bridgeSource])).outputFiles[0].text.trim()
   : ''
 if (/<\/script/i.test(bridge)) {
   console.error('error: the frame bridge must not contain "</script"')
@@ -116,6 +86,33 @@ writeIfChanged(
     `export const BRIDGE_HASH = '${bridgeHash}'\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
+
+/**
+ * The browser code bundled and minified in memory, as a classic deferred script (nothing of it
+ * reaches the page's globals); a failure says where, and ends the build.
+ */
+function bundle(entryPoints, options = {}) {
+  return build({
+    entryPoints,
+    write: false,
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'silent',
+    ...options,
+  }).catch((err) => {
+    for (const { text, location } of err.errors ?? []) {
+      const where = location ? `${location.file}:${location.line}:${location.column}: ` : ''
+      console.error(`error: ${where}${text}`)
+    }
+    if (!err.errors?.length) console.error(`error: ${err.message}`)
+    console.error(`error: the browser code in ${source} did not build`)
+    process.exit(1)
+  })
+}
 
 /** `app.<first 16 hex digits of the SHA-256 of the bytes>.<ext>`: new bytes, new name. */
 function hashedName(stem, ext, bytes) {
