@@ -3,8 +3,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import worker from '../../src/index'
 import { createAccount } from '../../src/domain/users'
 import { hashPassword } from '../../src/lib/crypto'
-import { readSettings, type Bindings } from '../../src/lib/settings'
-import { database } from '../../src/storage/db'
+import type { Bindings } from '../../src/lib/settings'
+import { realServices } from './state'
 
 export const ORIGIN = 'http://canvas.test'
 
@@ -71,14 +71,8 @@ let passwordHash: Promise<string> | undefined
 export async function newAccount(): Promise<Account> {
   const email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.com`
   passwordHash ??= hashPassword(PASSWORD)
-  const services = {
-    db: database(env.DB),
-    bucket: env.BUCKET,
-    settings: readSettings(env),
-    now: Date.now,
-  }
   const { account, sessionToken } = await createAccount(
-    services,
+    realServices(),
     { email, passwordHash: await passwordHash },
     { token: SETUP_TOKEN, local: false },
   )

@@ -64,14 +64,14 @@ export async function countRows(sql: string, ...params: unknown[]): Promise<numb
     .first<{ n: number }>())!.n
 }
 
+/** The domain's services on the test runtime's own bindings and settings, for calls made directly. */
+export function realServices() {
+  return { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+}
+
 /** Runs the sweep with its clock at `now`, on the real bindings, until it says it is done. */
 export async function sweepUntilDone(now: number) {
-  const services = {
-    db: database(env.DB),
-    bucket: env.BUCKET,
-    settings: readSettings(env),
-    now: Date.now,
-  }
+  const services = realServices()
   for (let i = 0; i < 10; i++) {
     if ((await sweep(services, { now })).complete) return
   }
