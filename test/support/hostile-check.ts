@@ -6,6 +6,7 @@ import { hostileRequests, type Hostile } from './hostile'
 import { routeName, ROUTES, type Route } from './routes'
 import { runs } from './runs'
 import { snapshot } from './state'
+import { watchedBindings } from './write-watch'
 import { buildWorld, ownerCredentials, type World } from './world'
 
 // Generated hostile requests across the routes of the table (README: API, errors: no input,
@@ -104,11 +105,17 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
     const arbitrary = hostileRequests(world, routes)
     const before = await snapshot(world.owner.workspaceId)
     const seen = new Map<string, number>()
+    const watched = watchedBindings()
     let state = await fingerprint()
     await fc.assert(
       fc.asyncProperty(arbitrary, async (h) => {
         const where = `${h.attack}: ${h.init.method} ${h.path.slice(0, 200)}`
-        const res = await call(h.path, { ...h.init, ...credentials(h), env: UNLIMITED })
+        watched.seen.wrote = false
+        const res = await call(h.path, {
+          ...h.init,
+          ...credentials(h),
+          env: { ...UNLIMITED, ...watched.bindings },
+        })
         seen.set(routeName(h.route), (seen.get(routeName(h.route)) ?? 0) + 1)
         expect(res.status, where).toBeGreaterThanOrEqual(400)
         expect(res.status, where).toBeLessThan(500)
@@ -135,6 +142,7 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
         } else {
           expect(res.headers.get('Content-Type'), where).toMatch(/^text\/html/)
         }
+        if (!watched.seen.wrote) return
         // Moved on before the check, so that fast-check's shrinking compares each rerun with the
         // state just before it, not with the state before the first failure.
         const before = state
@@ -143,6 +151,8 @@ export function refusesHostileRequests(which: string, routes: Route[]) {
       }),
       { numRuns: count },
     )
+    // The requests went through the watched bindings (a key is looked up in D1 for most).
+    expect(watched.seen.trips).toBeGreaterThan(0)
     // Every route of the part was attacked, when there were requests enough that one left out
     // would be a fault of the generators, not chance (a shorter run, as test:fast asks, may miss one).
     if (count >= routes.length * 20) {
