@@ -11,9 +11,9 @@ import { workspaceUsage } from '../src/domain/usage'
 import { AppError } from '../src/lib/errors'
 import { readSettings } from '../src/lib/settings'
 import { blobKey } from '../src/storage/blobs'
-import { database } from '../src/storage/db'
 import { bytesOf, metaOf, newAccount } from './support/api'
 import { runs } from './support/runs'
+import { realServices } from './support/state'
 import { recountUsages } from './support/usage-recount'
 
 // Random sequences of writes to two workspaces (publish, new versions, deletes, visibility,
@@ -147,12 +147,7 @@ it('answers from the running totals what counting every row answers, at any time
         const pair = [await newAccount(), await newAccount()]
         const who: Actor[] = pair.map((a) => ({ userId: a.userId, workspaceId: a.workspaceId }))
         let clock = Date.now()
-        const at = (now: number): Services => ({
-          db: database(env.DB),
-          bucket: env.BUCKET,
-          settings: readSettings(env),
-          now: () => now,
-        })
+        const at = (now: number): Services => ({ ...realServices(), now: () => now })
         const ids: string[][] = [[], []]
         const links: { ws: number; canvasId: string; token: string }[] = []
         const pick = (w: number, i: number) => (ids[w].length ? ids[w][i % ids[w].length] : null)
@@ -260,7 +255,7 @@ it('answers from the running totals what counting every row answers, at any time
           const checks = who.flatMap((actor) => instants.map((now) => ({ now, actor })))
           const [answers, counted] = await Promise.all([
             Promise.all(checks.map(({ now, actor }) => workspaceUsage(at(now), actor))),
-            recountUsages(database(env.DB), checks),
+            recountUsages(realServices().db, checks),
           ])
           for (const [i, { limits, ...totals }] of answers.entries()) {
             expect(limits.temp_canvas_ttl).toBe(readSettings(env).tempCanvasTtl)
