@@ -663,7 +663,10 @@ describe('publishing from the page', () => {
 })
 
 describe('live canvases', () => {
-  it('a viewer and a share page show a new version within 2 s of svc push --id, without a reload, and say when their link ends', async () => {
+  // The promise is 2 s from a write to its viewers; `npm run bench:live` measures the write to 500
+  // viewers' sockets (BENCHMARKS.md). Here, what the pages do, with time to spare: a timing asserted
+  // in a test fails on a busy machine rather than on a slow page.
+  it('a viewer and a share page show a new version after svc push --id, without a reload, and say when their link ends', async () => {
     const home = mkdtempSync(join(tmpdir(), 'canvas-live-'))
     try {
       expect((await svc(home, ['login', '--token', key, '--endpoint', server.url])).code).toBe(0)
@@ -691,17 +694,17 @@ describe('live canvases', () => {
         expect((await svc(home, ['push', file, '--id', id])).code).toBe(0)
         for (const p of pages) {
           await p.locator('[data-live-status]', { hasText: 'Updated to v2.' }).waitFor({
-            timeout: 2000,
+            timeout: 10_000,
           })
           // The page says so as it points its frame at the new version, which then loads.
-          await expect.poll(() => frameText(p, 'h1'), { timeout: 2000 }).toBe('Two')
+          await expect.poll(() => frameText(p, 'h1'), { timeout: 10_000 }).toBe('Two')
         }
         expect(navigations).toEqual([0, 0])
-        // Revoked: the reader's page says so, at once.
+        // Revoked: the reader's page says so, without a reload.
         await api(`/v1/canvases/${id}/shares/${link.token}`, { method: 'DELETE' })
         await reader
           .locator('[data-live-status]', { hasText: 'This link was revoked.' })
-          .waitFor({ timeout: 2000 })
+          .waitFor({ timeout: 10_000 })
         // Expired: a link that lives a few seconds says so when it ends, without a reload.
         const brief = (await (
           await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { expires_in: '4s' } })
@@ -710,7 +713,7 @@ describe('live canvases', () => {
         await reader.locator('[data-live-state=open]').waitFor()
         await reader
           .locator('[data-live-status]', { hasText: 'This link has expired.' })
-          .waitFor({ timeout: 8000 })
+          .waitFor({ timeout: 15_000 })
         // Closed for good: the page does not reconnect to a link that has ended.
         await reader.locator('[data-live-state=closed]').waitFor()
       } finally {
