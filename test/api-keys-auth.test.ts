@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { call, errorOf, json, newAccount, newCanvas, newKey } from './support/api'
+import { bytesOf, call, errorOf, json, newAccount, newCanvas, newKey, sha256 } from './support/api'
+import { freshAddress, withinOneWindow } from './support/limit-window'
 
 describe('bearer auth on /v1', () => {
   it('401 for a missing, malformed or unknown key', async () => {
@@ -105,98 +106,93 @@ describe('rate limits', () => {
       { sha256: 'nope' },
       { sha256: '4'.repeat(64), ext: 'txt', size: 1, mime: 'text/plain' },
     ]
-    const statuses = async () => {
-      const account = await newAccount()
+    const account = await newAccount()
+    // A new key each run: what a straddling run sent after the minute turned counts in the next.
+    await withinOneWindow(async () => {
+      const key = await newKey(account.cookie)
       const seen: number[] = []
       for (let i = 0; i < 5; i++) {
         const res = await call('/v1/upload/presign', {
           method: 'POST',
-          key: account.key,
+          key,
           json: bodies[i % 2],
           env: limited,
         })
         seen.push(res.status)
       }
-      seen.push((await call('/v1/me', { key: account.key, env: limited })).status)
-      return seen
-    }
-    // The limiter counts in the wall clock's minutes: a run that straddles one starts afresh.
-    let seen: number[] = []
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const minute = Math.floor(Date.now() / 60_000)
-      seen = await statuses()
-      if (Math.floor(Date.now() / 60_000) === minute) break
-    }
-    expect(seen).toEqual([400, 200, 400, 200, 400, 429])
+      seen.push((await call('/v1/me', { key, env: limited })).status)
+      expect(seen).toEqual([400, 200, 400, 200, 400, 429])
+    })
   })
 
   it('429 with Retry-After past the per-key limit', async () => {
     const account = await newAccount()
-    const canvas = await newCanvas(account.key)
     const limited = { API_LIMITER: env.API_LIMITER_SMALL }
-    let res: Response | undefined
-    for (let i = 0; i < 20; i++) {
-      res = await call('/v1/me', { key: account.key, env: limited })
-      if (res.status === 429) break
-    }
-    expect(res!.status).toBe(429)
-    expect(res!.headers.get('Retry-After')).toBe('60')
-    expect(await json(res!)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
-    // The canvas read, which asks the limiter beside its batched D1 lookup, is refused too.
-    const read = await call(`/v1/canvases/${canvas.canvas_id}`, { key: account.key, env: limited })
-    expect(read.status).toBe(429)
-    expect(await json(read)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
-    // So are the list and presign, which batch their statements with the lookup too; a refused
-    // presign registers nothing.
-    expect((await call('/v1/canvases', { key: account.key, env: limited })).status).toBe(429)
-    const sha256 = '3'.repeat(64)
-    const presign = await call('/v1/upload/presign', {
-      method: 'POST',
-      key: account.key,
-      json: { sha256, ext: 'txt', size: 1, mime: 'text/plain' },
-      env: limited,
+    // A new key and canvas each run: what a straddling run sent after the minute turned counts in
+    // the next window, and its write went through.
+    await withinOneWindow(async () => {
+      const key = await newKey(account.cookie)
+      const canvas = await newCanvas(key)
+      let res: Response | undefined
+      for (let i = 0; i < 20; i++) {
+        res = await call('/v1/me', { key, env: limited })
+        if (res.status === 429) break
+      }
+      expect(res!.status).toBe(429)
+      expect(res!.headers.get('Retry-After')).toBe('60')
+      expect(await json(res!)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+      // The canvas read, which asks the limiter beside its batched D1 lookup, is refused too.
+      const read = await call(`/v1/canvases/${canvas.canvas_id}`, { key, env: limited })
+      expect(read.status).toBe(429)
+      expect(await json(read)).toEqual(errorOf('rate_limited', 'too many requests; retry in 60 s'))
+      // So are the list and presign, which batch their statements with the lookup too; a refused
+      // presign registers nothing.
+      expect((await call('/v1/canvases', { key, env: limited })).status).toBe(429)
+      // A file of its own: a straddling run's presign, let through, registered its own.
+      const digest = await sha256(bytesOf(key))
+      const presign = await call('/v1/upload/presign', {
+        method: 'POST',
+        key,
+        json: { sha256: digest, ext: 'txt', size: 1, mime: 'text/plain' },
+        env: limited,
+      })
+      expect(presign.status).toBe(429)
+      expect(
+        await env.DB.prepare('SELECT 1 FROM files WHERE sha256 = ?').bind(digest).first(),
+      ).toBeNull()
+      // A refused write changes nothing.
+      const write = await call(`/v1/canvases/${canvas.canvas_id}`, {
+        method: 'PATCH',
+        key,
+        json: { title: 'changed' },
+        env: limited,
+      })
+      expect(write.status).toBe(429)
+      // Another key has its own budget.
+      const other = await newKey(account.cookie)
+      expect((await call('/v1/me', { key: other, env: limited })).status).toBe(200)
+      expect(
+        await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: other })),
+      ).toMatchObject({ title: 'A canvas' })
     })
-    expect(presign.status).toBe(429)
-    expect(
-      await env.DB.prepare('SELECT 1 FROM files WHERE sha256 = ?').bind(sha256).first(),
-    ).toBeNull()
-    // A refused write changes nothing.
-    const write = await call(`/v1/canvases/${canvas.canvas_id}`, {
-      method: 'PATCH',
-      key: account.key,
-      json: { title: 'changed' },
-      env: limited,
-    })
-    expect(write.status).toBe(429)
-    // Another key has its own budget.
-    const other = await newKey(account.cookie)
-    expect((await call('/v1/me', { key: other, env: limited })).status).toBe(200)
-    expect(
-      await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: other })),
-    ).toMatchObject({ title: 'A canvas' })
   })
 
   it('429 per client IP on /auth', async () => {
-    const limited = { AUTH_LIMITER: env.AUTH_LIMITER_SMALL }
-    let res: Response | undefined
-    for (let i = 0; i < 20; i++) {
-      res = await call('/auth/login', {
+    const login = (ip: string) =>
+      call('/auth/login', {
         method: 'POST',
         json: { email: 'x@example.com', password: 'whatever1' },
-        ip: '203.0.113.7',
-        env: limited,
+        ip,
+        env: { AUTH_LIMITER: env.AUTH_LIMITER_SMALL },
       })
-      if (res.status === 429) break
-    }
-    expect(res!.status).toBe(429)
-    expect(res!.headers.get('Retry-After')).toBe('60')
-    const elsewhere = await call('/auth/login', {
-      method: 'POST',
-      json: { email: 'x@example.com', password: 'whatever1' },
-      ip: '203.0.113.8',
-      env: limited,
+    await withinOneWindow(async (ip) => {
+      const answers = []
+      for (let i = 0; i < 6; i++) answers.push(await login(ip))
+      expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429])
+      expect(answers[5].headers.get('Retry-After')).toBe('60')
     })
-    expect(elsewhere.status).toBe(401)
+    // Another address has a budget of its own.
+    expect((await login(freshAddress())).status).toBe(401)
   })
 })
 
