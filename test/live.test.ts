@@ -95,10 +95,7 @@ describe('live canvases', () => {
     expect((await call(frame.src)).status).toBe(200)
     // Pings are answered by the runtime, without waking the object.
     live.socket.send('ping')
-    for (let i = 0; i < 100 && !live.messages.includes('pong'); i++) {
-      await new Promise((r) => setTimeout(r, 10))
-    }
-    expect(live.messages).toContain('pong')
+    expect(await heard(live, live.messages.length + 1)).toContain('pong')
     live.socket.close(1000)
   })
 
