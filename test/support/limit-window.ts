@@ -2,7 +2,7 @@
 // purpose. Miniflare's limiters count in windows aligned to the wall clock: every minute on the
 // minute, each budget is full again. A burst of requests that straddles that instant finds its
 // budget renewed halfway, and its statuses then say nothing of the limit (a 200 where the sixth
-// request is refused, no 429 at all), however rarely: once in a CI run of a few dozen bursts.
+// request is refused, no 429 at all): rare, and enough to fail a CI run now and then.
 
 const PERIOD_MS = 60_000
 
