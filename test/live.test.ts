@@ -13,20 +13,17 @@ import {
   upload,
   type Account,
 } from './support/api'
-import { heard, liveLinkOf, open, type Live } from './support/live'
+import { heard, liveLinkOf, open, SOON, type Live } from './support/live'
 
 // Live canvases in workerd: the pages' live links, the canvas's Durable Object and its sockets.
 // A page's socket hears each new version, once and in order; a link revoked or expired, a canvas
 // made private, deleted or expired ends exactly the sockets it allowed; a bad or foreign link
 // opens nothing.
 
-/** A deadline for what should happen at once, for a loaded machine: not a measure of speed. */
-const SOON = 10_000
-
-/** The socket's close, or null if it is still open after `ms`. */
-async function closedWithin(live: Live, ms: number) {
+/** The socket's close, or null if it is still open after SOON. */
+async function closedSoon(live: Live) {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SOON)))
   try {
     return await Promise.race([live.closed, late])
   } finally {
@@ -225,7 +222,7 @@ describe('live canvases', () => {
     }
     await past(expiresAt)
     await runAlarm(id)
-    const closed = await closedWithin(short, SOON)
+    const closed = await closedSoon(short)
     expect(closed?.code).toBe(4004)
     expect(closed?.reason).toBe('expired')
     expect(short.messages.at(-1)).toEqual({ type: 'gone', reason: 'expired' })
@@ -262,7 +259,7 @@ describe('live canvases', () => {
     await runInDurableObject(stub, (_, state) => state.storage.deleteAlarm())
     await past(Date.parse(brief.expires_at))
     await newVersion(account, id, 'v2')
-    const closed = await closedWithin(short, SOON)
+    const closed = await closedSoon(short)
     expect(closed?.code).toBe(4004)
     expect(short.messages).toEqual([
       { type: 'version', version: 1 },
@@ -298,7 +295,7 @@ describe('live canvases', () => {
     await past(expiresAt)
     await runAlarm(id)
     for (const live of sockets) {
-      const closed = await closedWithin(live, SOON)
+      const closed = await closedSoon(live)
       expect(closed?.code).toBe(4004)
       expect(live.messages.at(-1)).toEqual({ type: 'gone', reason: 'expired' })
     }

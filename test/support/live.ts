@@ -26,11 +26,16 @@ export async function open(link: string, origin = ORIGIN): Promise<Live> {
 }
 
 /**
- * Waits until the socket has heard `count` messages, or `withinMs` has passed, and returns what it
- * heard. The default is a deadline for a loaded machine, not a measure of speed (that is
- * `npm run bench:live`'s); a caller that expects fewer than `count` gives a shorter one.
+ * How long a test waits for what should happen at once: a deadline for a loaded machine, not a
+ * measure of speed (that is `npm run bench:live`'s). A wait returns as soon as the thing happens.
  */
-export async function heard(live: Live, count: number, withinMs = 10_000) {
+export const SOON = 10_000
+
+/**
+ * Waits until the socket has heard `count` messages, or `withinMs` has passed, and returns what it
+ * heard; a caller that expects fewer than `count` gives a shorter time than SOON.
+ */
+export async function heard(live: Live, count: number, withinMs = SOON) {
   const deadline = Date.now() + withinMs
   while (live.messages.length < count && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 10))
