@@ -117,6 +117,58 @@ describe('comments through share links', () => {
     expect(res.status).toBe(400)
   })
 
+  it('a pinned link shows no comment made on a later version, nor lets a visitor reply to one', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'The plan.')
+    await call(`/v1/canvases/${canvas.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: await upload(account.key, bytesOf('The plan. Layoffs in March.')) },
+    })
+    const post = (json: object) =>
+      call(`/v1/canvases/${canvas.canvas_id}/comments`, { method: 'POST', key: account.key, json })
+    const early = await json(await post({ body: 'Looks fine', version: 1 }))
+    const later = await json(
+      await post({ body: 'Keep March quiet', anchor: { quote: { exact: 'Layoffs in March' } } }),
+    )
+    expect(later.version).toBe(2)
+    const pinned = await shareOf(account, canvas.canvas_id, { version: 1, allow_comments: true })
+    const latest = await shareOf(account, canvas.canvas_id, { allow_comments: true })
+    const ids = async (path: string) =>
+      (await json(await call(path))).comments.map((c: any) => c.comment_id)
+    for (const base of ['/share', '/s']) {
+      for (const status of ['all', 'open']) {
+        const path = `${base}/${pinned.token}/comments?status=${status}`
+        expect(await ids(path), path).toEqual([early.comment_id])
+        expect(await ids(`${base}/${pinned.token}/comments?version=2`), path).toEqual([])
+        expect(await ids(`${base}/${latest.token}/comments?status=${status}`), path).toEqual([
+          early.comment_id,
+          later.comment_id,
+        ])
+      }
+      const reply = (token: string, id: string) =>
+        call(`${base}/${token}/comments/${id}/replies`, {
+          method: 'POST',
+          json: { body: 'What layoffs?', name: 'Bo' },
+        })
+      const refused = await reply(pinned.token, later.comment_id)
+      expect(refused.status).toBe(404)
+      expect(await json(refused)).toEqual(errorOf('comment_not_found', /^comment not found\.?$/i))
+      expect((await reply(pinned.token, early.comment_id)).status).toBe(201)
+    }
+    // Nothing of the later comment was added to by the refused replies.
+    const owner = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments?status=all`, { key: account.key }),
+    )
+    const byId = new Map(owner.comments.map((c: any) => [c.comment_id, c.replies.length]))
+    expect(byId).toEqual(
+      new Map([
+        [early.comment_id, 2],
+        [later.comment_id, 0],
+      ]),
+    )
+  })
+
   it('a link without comments refuses to list or take them', async () => {
     const { account, canvas, share } = await setup({})
     expect(share.allow_comments).toBe(false)

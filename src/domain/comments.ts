@@ -1,9 +1,9 @@
-import { and, asc, eq, exists, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId } from '../lib/crypto'
 import type { CommentAnchor, CommentsQuery } from '../schema/requests'
 import type { Comment, CommentAuthor, Reply } from '../schema/responses'
-import { alias } from 'drizzle-orm/sqlite-core'
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { one, value } from '../storage/db'
 import { canvases, comments, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
@@ -20,8 +20,20 @@ import { iso, isoOrNull, type Services } from './services'
 export const MAX_COMMENTS = 500
 export const MAX_REPLIES = 100
 
-/** The canvas a change is made on: its workspace is the caller's, or the share link's. */
-export type CommentPlace = { workspaceId: string; canvasId: string }
+/**
+ * The canvas a change is made on: its workspace is the caller's, or the share link's. A link
+ * pinned to a version reaches only the comments made on that version or before (`upTo`): what
+ * was said of a later version may quote what the link must not show.
+ */
+export type CommentPlace = { workspaceId: string; canvasId: string; upTo?: number }
+
+/** Whether a comment made on `version` is one the place reaches. */
+const reaches = (place: CommentPlace, version: number) =>
+  place.upTo === undefined || version <= place.upTo
+
+/** The same, as a condition on a comment's version column. */
+const reachedBy = (place: CommentPlace, version: SQLiteColumn) =>
+  place.upTo === undefined ? undefined : lte(version, place.upTo)
 
 type Row = typeof comments.$inferSelect
 
@@ -84,7 +96,8 @@ export async function listComments(svc: Services, place: CommentPlace, query: Co
     (row) =>
       row.parentId === null &&
       (status === 'all' || row.status === status) &&
-      (query.version === undefined || row.version === query.version),
+      (query.version === undefined || row.version === query.version) &&
+      reaches(place, row.version),
   )
   return threads(
     tops,
@@ -193,6 +206,7 @@ function selectThread(svc: Services, place: CommentPlace, commentId: string) {
           eq(comments.commentId, commentId),
           eq(comments.canvasId, place.canvasId),
           isNull(comments.parentId),
+          reachedBy(place, comments.version),
           inArray(comments.canvasId, liveCanvasId(svc, place, place.canvasId)),
         ),
       ),
@@ -239,6 +253,7 @@ export async function replyToComment(
               eq(parent.commentId, commentId),
               eq(parent.canvasId, place.canvasId),
               isNull(parent.parentId),
+              reachedBy(place, parent.version),
               inArray(parent.canvasId, liveCanvasId(svc, place, place.canvasId)),
               lt(parent.replyCount, MAX_REPLIES),
             ),

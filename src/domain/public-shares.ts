@@ -150,8 +150,9 @@ export async function shareCommentPlace(svc: Services, access: ShareAccess) {
   if (!row!.allow_comments) {
     throw new AppError('comments_disabled', 'this share link does not allow comments')
   }
+  const pinned = row!.version ?? undefined
   return {
-    place: { workspaceId: row!.workspace_id!, canvasId: row!.canvas_id! },
+    place: { workspaceId: row!.workspace_id!, canvasId: row!.canvas_id!, upTo: pinned },
     version: row!.content_version!,
   }
 }
