@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { clientNetwork } from '../src/lib/addresses'
 import { freshAddress, withinOneWindow } from './support/limit-window'
 
 // The helper the rate-limit tests lean on: it may run a burst again only when the limiter's
@@ -62,11 +63,11 @@ describe('withinOneWindow', () => {
 })
 
 describe('freshAddress', () => {
-  it('is an IPv6 address of the documentation range, new each time', () => {
+  it('is an IPv6 address of the documentation range, in a /64 of its own each time', () => {
     const addresses = Array.from({ length: 100 }, freshAddress)
     for (const address of addresses) {
-      expect(address).toMatch(/^2001:db8::([0-9a-f]{1,4}:){3}[0-9a-f]{1,4}$/)
+      expect(address).toMatch(/^2001:db8:[0-9a-f]{1,4}:[0-9a-f]{1,4}::1$/)
     }
-    expect(new Set(addresses).size).toBe(100)
+    expect(new Set(addresses.map(clientNetwork)).size).toBe(100)
   })
 })

@@ -3,7 +3,7 @@ import { OAUTH_SCOPES, endGrant } from '../domain/oauth-grants'
 import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth-secrets'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
-import { clientIp, limit } from '../http/limits'
+import { clientNetworkOf, limit } from '../http/limits'
 import {
   MCP_PATH,
   REGISTER_PATH,
@@ -118,7 +118,7 @@ oauthApi.post(
   }),
   (c) =>
     oauthAnswer(c, async () => {
-      await limit(c.env.AUTH_LIMITER, `ip:${clientIp(c)}`)
+      await limit(c.env.AUTH_LIMITER, `ip:${clientNetworkOf(c)}`)
       const body = await readBytes(c, MAX_BODY_BYTES, 'the registration')
       return libraryAnswer(c, forwarded(c, body))
     }),
@@ -146,7 +146,7 @@ oauthApi.post(
   }),
   (c) =>
     oauthAnswer(c, async () => {
-      await limit(c.env.PUBLIC_LIMITER, `ip:${clientIp(c)}`)
+      await limit(c.env.PUBLIC_LIMITER, `ip:${clientNetworkOf(c)}`)
       requireOAuthOrigin(c)
       const body = await readBytes(c, MAX_BODY_BYTES, 'the token request')
       const form = new URLSearchParams(new TextDecoder().decode(body))

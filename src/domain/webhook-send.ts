@@ -1,8 +1,8 @@
 import { errorText } from '../lib/log'
 import { open } from '../lib/secret-box'
 import { SIGNATURE_HEADER, signatureHeader } from '../lib/webhook-signature'
-import { webhookUrlProblem } from '../lib/webhook-url'
-import { resolveWebhookHost } from './webhook-dns'
+import { publicUrlProblem } from '../lib/public-url'
+import { resolvePublicHost } from './public-dns'
 import type { Services } from './services'
 
 // One attempt of a delivery on the wire (README: Webhooks): the URL checked again, the body signed
@@ -26,9 +26,9 @@ export async function send(
   target: { url: string; secret: string },
   body: string,
 ): Promise<Outcome> {
-  const problem = webhookUrlProblem(target.url, svc.settings.webhookAllowLocal)
+  const problem = publicUrlProblem(target.url, svc.settings.webhookAllowLocal)
   if (problem) return { status: null, error: `refused: the URL ${problem}`, final: true }
-  const dns = await resolveWebhookHost(svc, new URL(target.url))
+  const dns = await resolvePublicHost(svc, new URL(target.url))
   if (dns.refused) return { status: null, error: `refused: the URL ${dns.refused}`, final: false }
   if (dns.unresolved) return { status: null, error: dns.unresolved, final: false }
   const keyMaterial = svc.settings.webhookEncryptionKey

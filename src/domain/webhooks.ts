@@ -4,12 +4,12 @@ import { EVENT_TYPES, type EventType } from '../lib/events'
 import { newId, randomBase62 } from '../lib/crypto'
 import { seal } from '../lib/secret-box'
 import { secretFor } from '../lib/settings'
-import { webhookUrlProblem } from '../lib/webhook-url'
+import { publicUrlProblem } from '../lib/public-url'
 import type { Delivery, Webhook } from '../schema/responses'
 import { value } from '../storage/db'
 import { webhookDeliveries, webhooks, workspaces } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
-import { resolveWebhookHost } from './webhook-dns'
+import { resolvePublicHost } from './public-dns'
 
 // A workspace's webhooks (README: Webhooks): made, listed, deleted, and the log of what was sent.
 
@@ -51,11 +51,11 @@ export type CreateWebhookInput = { url: string; events: EventType[] }
  * workspace has fewer than MAX_WEBHOOKS, so two at once cannot pass the limit together.
  */
 export async function createWebhook(svc: Services, actor: Actor, input: CreateWebhookInput) {
-  const problem = webhookUrlProblem(input.url, svc.settings.webhookAllowLocal)
+  const problem = publicUrlProblem(input.url, svc.settings.webhookAllowLocal)
   if (problem) throw new AppError('invalid_request', `url: ${problem}`)
   const url = new URL(input.url)
   // A name that does not resolve yet may be set up later: each attempt asks again.
-  const dns = await resolveWebhookHost(svc, url)
+  const dns = await resolvePublicHost(svc, url)
   if (dns.refused) throw new AppError('invalid_request', `url: ${dns.refused}`)
   const key = secretFor('WEBHOOK_ENCRYPTION_KEY', svc.settings.webhookEncryptionKey)
   const secret = `whsec_${randomBase62(40)}`

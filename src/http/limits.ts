@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
+import { clientNetwork } from '../lib/addresses'
 import { AppError } from '../lib/errors'
 import { sha256Hex } from '../lib/crypto'
 import type { AppEnv } from './context'
@@ -9,17 +10,22 @@ export const limitByIp = (
   binding: 'AUTH_LIMITER' | 'PUBLIC_LIMITER' | 'FRAME_LIMITER' | 'SITE_LIMITER',
 ) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    await limit(c.env[binding], `ip:${clientIp(c)}`)
+    await limit(c.env[binding], `ip:${clientNetworkOf(c)}`)
     await next()
   })
 
-export function clientIp(c: Context): string {
-  return c.req.header('CF-Connecting-IP') ?? 'local'
+/**
+ * Who a per-client budget counts: the connecting address's network (lib/addresses.ts: an IPv4
+ * address, an IPv6 /64), so that a client cannot reset its budgets by taking another address of
+ * its own. Every limit and budget counted per client goes through here.
+ */
+export function clientNetworkOf(c: Context): string {
+  return clientNetwork(c.req.header('CF-Connecting-IP') ?? 'local')
 }
 
 /** A client's address as it may be stored: hashed, so a table of budgets lists no addresses. */
 export function clientKey(c: Context): Promise<string> {
-  return sha256Hex(`client:${clientIp(c)}`)
+  return sha256Hex(`client:${clientNetworkOf(c)}`)
 }
 
 const RETRY_AFTER_SECONDS = 60
@@ -45,4 +51,4 @@ export function rateLimited() {
  * have no account. Asked before the link is looked up, so a flood costs no database work.
  */
 export const limitCommentPosts = (c: Context<AppEnv>) =>
-  limit(c.env.COMMENT_LIMITER, `ip:${clientIp(c)}`)
+  limit(c.env.COMMENT_LIMITER, `ip:${clientNetworkOf(c)}`)

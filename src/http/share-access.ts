@@ -1,6 +1,6 @@
 import type { ShareAccess } from '../domain/public-shares'
 import type { AppContext } from './context'
-import { clientIp, limit } from './limits'
+import { clientNetworkOf, limit } from './limits'
 
 /**
  * What a public share route presents of a link: its token and the password the request sent,
@@ -10,7 +10,8 @@ export function shareAccess(c: AppContext, token: string): ShareAccess {
   return {
     token,
     password: c.req.header('X-Share-Password'),
-    beforePasswordCheck: () => limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
+    beforePasswordCheck: () =>
+      limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientNetworkOf(c)}`),
   }
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
 import { EVENT_TYPES } from '../lib/events'
-import { MAX_WEBHOOK_URL_LENGTH } from '../lib/webhook-url'
+import { MAX_PUBLIC_URL_LENGTH } from '../lib/public-url'
 import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
@@ -288,7 +288,7 @@ export const createWebhookBody = z.strictObject({
     .string()
     .check(
       z.minLength(1, 'must not be empty'),
-      z.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+      z.maxLength(MAX_PUBLIC_URL_LENGTH, `must be at most ${MAX_PUBLIC_URL_LENGTH} characters`),
       z.refine(noControl, 'must not contain control characters'),
     ),
   events: z

@@ -1,7 +1,7 @@
 import { checkedBy } from '../http/access'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
-import { clientIp, limit, limitByIp } from '../http/limits'
+import { clientNetworkOf, limit, limitByIp } from '../http/limits'
 import { shareToken } from '../schema/requests'
 import { openShareContent, reopenShareContent } from '../domain/public-shares'
 import { AppError } from '../lib/errors'
@@ -67,7 +67,7 @@ async function openShare(c: Context<AppEnv>, full: boolean) {
       token,
       password,
       beforePasswordCheck: () =>
-        limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientIp(c)}`),
+        limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientNetworkOf(c)}`),
     }),
   )
   if (opened instanceof Response) return opened

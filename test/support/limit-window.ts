@@ -34,8 +34,16 @@ export async function withinOneWindow<T>(
   }
 }
 
-/** A client address of the documentation range (2001:db8::/32) that no other request sends. */
+/**
+ * A client address of the documentation range (2001:db8::/32) whose network no other request
+ * uses: budgets count an IPv6 client by its /64, so the random part is the network's.
+ */
 export function freshAddress(): string {
-  const groups = [...crypto.getRandomValues(new Uint16Array(4))].map((n) => n.toString(16))
-  return `2001:db8::${groups.join(':')}`
+  return `${freshNetwork()}::1`
+}
+
+/** A /64 of the documentation range no other request uses, as the first four groups. */
+export function freshNetwork(): string {
+  const groups = [...crypto.getRandomValues(new Uint16Array(2))].map((n) => n.toString(16))
+  return `2001:db8:${groups.join(':')}`
 }

@@ -1,8 +1,9 @@
-import { addressKind } from '../lib/webhook-url'
+import { addressKind } from '../lib/addresses'
 import type { Services } from './services'
 
-// Where a webhook's name points, asked of a DNS-over-HTTPS resolver (its JSON API) before the
-// webhook is made and before each attempt: a name whose A or AAAA records include a private,
+// Where a name the service is asked to call points (a webhook's, an OAuth client's metadata
+// document's), asked of a DNS-over-HTTPS resolver (its JSON API) before the webhook is made and
+// before each attempt or fetch: a name whose A or AAAA records include a private,
 // loopback or reserved address is refused like the address itself. A Worker's fetch cannot be
 // told which address to connect to, so a name that changes its answer between this look and the
 // connection (DNS rebinding) is not caught here (SECURITY.md says what stands behind it).
@@ -20,7 +21,7 @@ export type DnsVerdict =
 
 const OK: DnsVerdict = { refused: null, unresolved: null }
 
-export async function resolveWebhookHost(svc: Services, url: URL): Promise<DnsVerdict> {
+export async function resolvePublicHost(svc: Services, url: URL): Promise<DnsVerdict> {
   const host = url.hostname.replace(/\.$/, '').toLowerCase()
   // Addresses were judged as written; a local name is allowed only to local testing.
   if (host.startsWith('[') || addressKind(host) !== null) return OK

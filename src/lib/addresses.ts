@@ -1,59 +1,8 @@
-// Where a webhook may send (README: Webhooks): an https URL on a public name or address. Its
-// deliveries are requests the service makes on a workspace's behalf, so a URL aimed at the
-// service's own network (loopback, private ranges, link-local cloud metadata) is refused when the
-// webhook is made and again before every attempt. Names are judged by their form here; what a
-// name resolves to is asked of DNS before each attempt (domain/webhook-dns.ts).
+// What kind of place an address is (public, loopback, private or reserved), for the requests the
+// service makes on someone's behalf (lib/public-url.ts), and which network a client's address
+// belongs to, for the budgets counted per client (http/limits.ts).
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048
-
-/** Names no public DNS answers: this machine, a local network, or reserved for tests (RFC 6761). */
-const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'arpa']
-const RESERVED_SUFFIXES = ['test', 'example', 'invalid', 'onion']
-
-/**
- * What is wrong with `raw` as a webhook's URL, or null when nothing is. `allowLocal`
- * (WEBHOOK_ALLOW_LOCAL) lets local tests use http and loopback addresses, nothing else private.
- */
-export function webhookUrlProblem(raw: string, allowLocal: boolean): string | null {
-  if (raw.length > MAX_WEBHOOK_URL_LENGTH) {
-    return `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`
-  }
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    return 'must be an absolute URL, such as https://example.com/hooks'
-  }
-  if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
-    return 'must use https'
-  }
-  if (url.username || url.password) return 'must not carry a user name or password'
-  if (url.hash) return 'must not have a #fragment'
-  const port = url.port === '' ? null : Number(url.port)
-  // The receivers people run listen on 443 or an unprivileged port; the other privileged ports
-  // are other protocols' services (mail, SSH, databases' admin ports), no place for a webhook.
-  if (port !== null && port !== 443 && port !== 80 && port < 1024) {
-    return 'must use port 443, 80 or one from 1024 up'
-  }
-  const host = url.hostname.replace(/\.$/, '').toLowerCase()
-  const address = host.startsWith('[') ? ipv6Kind(host.slice(1, -1)) : ipv4Kind(host)
-  if (address === 'loopback' && allowLocal) return null
-  if (address === 'public') return null
-  if (address !== null) return 'must not be a private, loopback or reserved address'
-  return nameProblem(host, allowLocal)
-}
-
-function nameProblem(host: string, allowLocal: boolean): string | null {
-  const ends = (suffix: string) => host === suffix || host.endsWith(`.${suffix}`)
-  if (ends('localhost')) return allowLocal ? null : 'must not be a local name'
-  if (LOCAL_SUFFIXES.some(ends)) return 'must not be a local name'
-  if (RESERVED_SUFFIXES.some(ends)) return 'must be a public name: that one never resolves'
-  // A single label (`intranet`) is resolved, if at all, by a local search domain.
-  if (!host.includes('.')) return 'must be a public name (with a dot), such as hooks.example.com'
-  return null
-}
-
-type AddressKind = 'public' | 'loopback' | 'private'
+export type AddressKind = 'public' | 'loopback' | 'private'
 
 /** The kind of an IPv4 address in dotted form (the URL parser writes every IPv4 host so). */
 export function ipv4Kind(host: string): AddressKind | null {
@@ -101,7 +50,7 @@ export function ipv6Kind(host: string): AddressKind | null {
 }
 
 /** The eight 16-bit words of an IPv6 address as the URL parser writes it, or null. */
-function ipv6Words(host: string): number[] | null {
+export function ipv6Words(host: string): number[] | null {
   if (!/^[0-9a-f:.]+$/i.test(host)) return null
   let text = host
   // A trailing dotted IPv4 part stands for the last two words.
@@ -126,4 +75,22 @@ function ipv6Words(host: string): number[] | null {
 /** The kind of an address as DNS answers it (A or AAAA record data), or null when it is not one. */
 export function addressKind(address: string): AddressKind | null {
   return address.includes(':') ? ipv6Kind(address) : ipv4Kind(address)
+}
+
+/**
+ * The network a client's address stands for when a budget is counted: an IPv4 address itself,
+ * an IPv6 address's /64 (one subscriber's usual allocation, whose other addresses it can take
+ * at will), and an IPv4 address written in IPv6 (mapped) as that address. Anything else (no
+ * address, a malformed one) is returned as given: it still counts, apart.
+ */
+export function clientNetwork(address: string): string {
+  const words = address.includes(':') ? ipv6Words(address.toLowerCase()) : null
+  if (!words) return address
+  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
+    return `${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`
+  }
+  return `${words
+    .slice(0, 4)
+    .map((w) => w.toString(16))
+    .join(':')}::/64`
 }
