@@ -77,6 +77,7 @@ export default defineConfig(async () => {
                   SITE_LIMITER: { namespace_id: '2006', simple: PLENTY },
                   DIFF_LIMITER: { namespace_id: '2007', simple: PLENTY },
                   COMMENT_LIMITER: { namespace_id: '2010', simple: PLENTY },
+                  CLIENT_DOCUMENT_LIMITER: { namespace_id: '2011', simple: PLENTY },
                   // Small budgets for the tests that reach the limit on purpose, each burst within
                   // one minute of the wall clock (test/support/limit-window.ts).
                   API_LIMITER_SMALL: { namespace_id: '2008', simple: { limit: 5, period: 60 } },

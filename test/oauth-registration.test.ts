@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, json, newAccount } from './support/api'
-import { withinOneWindow } from './support/limit-window'
-import { CIMD, CIMD_REDIRECT } from './support/client-documents'
+import { freshAddress, withinOneWindow } from './support/limit-window'
+import { CIMD, CIMD_REDIRECT, freshDocument, INSIDE_BASE } from './support/client-documents'
 import {
   authorizeUrl,
   HTTPS,
@@ -109,7 +109,7 @@ describe('client ID metadata documents', () => {
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain('Allow Metadata Document App to use your Canvas?')
-    expect(html).toContain('Published by <strong>client.example</strong>')
+    expect(html).toContain('Published by <strong>client.example.com</strong>')
   })
 
   it('refuse a document that is wrong in any way, on the page and at the token endpoint', async () => {
@@ -139,5 +139,144 @@ describe('client ID metadata documents', () => {
   it('a registered client cannot pass for a document’s URL', async () => {
     const client = await register({ client_name: 'Plain' })
     expect(client.client_id).not.toMatch(/^https:/)
+  })
+})
+
+// The review's second finding: a client_id that is a URL made the Worker fetch it for anyone,
+// before any login, and under `wrangler dev` toward loopback in five spellings. The same guard as
+// webhooks now stands before every such fetch, with limits per client network and per host.
+describe('fetching a client’s metadata document', () => {
+  const strict = { WEBHOOK_ALLOW_LOCAL: '' }
+  const token = (clientId: string, init: { env?: object; ip?: string; basic?: boolean } = {}) =>
+    call(`${HTTPS}/oauth/token`, {
+      method: 'POST',
+      // No code: the library is asked, and looks the client up before it says the code is missing.
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code_verifier: 'x'.repeat(43),
+        ...(init.basic ? {} : { client_id: clientId }),
+      }).toString(),
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        ...(init.basic
+          ? { Authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:`)}` }
+          : {}),
+      },
+      env: { ...strict, ...init.env },
+      ip: init.ip,
+    })
+  const refusal = (why: RegExp) => ({
+    error: 'invalid_client',
+    error_description: expect.stringMatching(why),
+  })
+
+  it('is refused toward this machine, a private network or a reserved name, in every spelling', async () => {
+    const loopback = [
+      'https://127.0.0.1/client.json',
+      'https://localhost/client.json',
+      'https://sub.localhost/client.json',
+      'https://[::1]/client.json',
+      'https://2130706433/client.json',
+      'https://127.1/client.json',
+      'https://0x7f.0.0.1/client.json',
+      'https://0177.0.0.1/client.json',
+      'https://[::ffff:127.0.0.1]/client.json',
+      'https://[::ffff:7f00:1]/client.json',
+      'https://127.0.0.1./client.json',
+    ]
+    const private_ = [
+      'https://10.0.0.1/client.json',
+      'https://169.254.169.254/latest/meta-data',
+      'https://192.168.1.1/client.json',
+      'https://[fd00::1]/client.json',
+      'https://[fe80::1]/client.json',
+      'https://[64:ff9b::a00:1]/client.json',
+      'https://0.0.0.0/client.json',
+    ]
+    const names = [
+      'https://metadata.internal/client.json',
+      'https://printer.local/client.json',
+      'https://intranet/client.json',
+      'https://client.test/client.json',
+      'https://client.example/client.json',
+    ]
+    const cases: [string, RegExp][] = [
+      ...loopback.map((url): [string, RegExp] => [url, /loopback|local name|private/]),
+      ...private_.map((url): [string, RegExp] => [url, /private, loopback or reserved/]),
+      ...names.map((url): [string, RegExp] => [url, /local name|public name/]),
+      ['http://client.example.com/oauth/client.json', /must use https/],
+      ['https://user:pw@client.example.com/oauth/client.json', /user name or password/],
+      ['https://client.example.com:22/oauth/client.json', /port/],
+      [`${INSIDE_BASE}/client.json`, /resolve to a private, loopback or reserved address/],
+    ]
+    for (const [url, why] of cases) {
+      for (const basic of [false, true]) {
+        const res = await token(url, { basic })
+        expect(res.status, url).toBe(401)
+        expect(await json(res), url).toEqual(refusal(why))
+      }
+      // Revocation takes a client_id too.
+      const revoke = await call(`${HTTPS}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: 'a:b:c', client_id: url }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        env: strict,
+      })
+      expect(revoke.status, url).toBe(401)
+    }
+    // The consent page says why, and sends nobody anywhere.
+    const owner = await newAccount()
+    const { challenge } = await pkce()
+    const page = await call(
+      authorizeUrl('https://2130706433/client.json', {
+        redirect_uri: CIMD_REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { cookie: owner.cookie, env: strict },
+    )
+    expect(page.status).toBe(400)
+    expect(page.headers.get('Location')).toBeNull()
+    const html = await page.text()
+    expect(html).toContain('This app cannot connect')
+    expect(html).toContain('must not be a private, loopback or reserved address')
+  })
+
+  it('a public document is fetched as before', async () => {
+    const res = await token(CIMD.good)
+    // Fetched and accepted as a client: the missing code is what fails.
+    expect(await json(res)).toMatchObject({ error: 'invalid_request' })
+  })
+
+  it('fetches are limited per client network and per host; a document kept in cache is no fetch', async () => {
+    const limited = { CLIENT_DOCUMENT_LIMITER: env.AUTH_LIMITER_SMALL }
+    // A cacheable document, fetched once: the requests after it cost no fetch and are not counted.
+    const cached = freshDocument('cached.json')
+    await withinOneWindow(async (ip) => {
+      const errors = []
+      for (let i = 0; i < 8; i++)
+        errors.push((await json(await token(cached, { ip, env: limited }))).error)
+      expect(errors).toEqual(Array(8).fill('invalid_request'))
+    })
+    // A document that must not be kept is fetched each time: the sixth fetch from one network is
+    // refused; from another network, its host's own budget is spent already.
+    await withinOneWindow(async (ip) => {
+      const url = freshDocument()
+      const answers = []
+      for (let i = 0; i < 6; i++) answers.push(await token(url, { ip, env: limited }))
+      expect(answers.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 429])
+      expect(await json(answers[5])).toMatchObject({ error: 'temporarily_unavailable' })
+      const elsewhere = await token(url, { ip: freshAddress(), env: limited })
+      expect(elsewhere.status).toBe(429)
+      // Another host, from that other network: both budgets whole.
+      expect((await token(freshDocument(), { ip: freshAddress(), env: limited })).status).toBe(400)
+    })
+    // One network asking for five hosts' documents spends its own budget, whatever the hosts.
+    await withinOneWindow(async (ip) => {
+      const statuses = []
+      for (let i = 0; i < 6; i++)
+        statuses.push((await token(freshDocument(), { ip, env: limited })).status)
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429])
+    })
   })
 })

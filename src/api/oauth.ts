@@ -11,6 +11,7 @@ import {
   SERVER_METADATA_PATH,
   TOKEN_PATH,
   forgetGrants,
+  guardClientDocument,
   libraryAnswer,
   oauthError,
   oauthErrorOf,
@@ -150,7 +151,12 @@ oauthApi.post(
       requireOAuthOrigin(c)
       const body = await readBytes(c, MAX_BODY_BYTES, 'the token request')
       const form = new URLSearchParams(new TextDecoder().decode(body))
-      const library = () => libraryAnswer(c, forwarded(c, body))
+      // The library fetches a client's metadata document when the client_id is its URL.
+      const library = async () => {
+        const refused = await guardClientDocument(c, clientIdOf(c, form))
+        if (refused) return oauthError(401, 'invalid_client', refused)
+        return libraryAnswer(c, forwarded(c, body))
+      }
       const grantType = form.get('grant_type')
       const token = form.get('token')
       if (grantType === null && token !== null) return revoke(c, token, library)
@@ -228,6 +234,19 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
     forgetGrants(c, [grant])
   }
   return answer
+}
+
+/** The client a token request names: in its form, or as the user of its Basic credentials. */
+function clientIdOf(c: Context, form: URLSearchParams): string | null {
+  const basic = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(c.req.header('Authorization') ?? '')
+  if (!basic) return form.get('client_id')
+  try {
+    const [user] = atob(basic[1]).split(':')
+    return decodeURIComponent(user)
+  } catch {
+    // Malformed: the library refuses it without fetching anything.
+    return form.get('client_id')
+  }
 }
 
 /** The same request for the library, with the body read here (it was read once, and checked). */

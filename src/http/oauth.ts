@@ -7,12 +7,13 @@ import {
   grantStatement,
   touchGrant,
 } from '../domain/oauth-grants'
+import { documentHostProblem, documentUrlProblem, isDocumentUrl } from '../domain/client-documents'
 import { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
 import { database } from '../storage/db'
 import { afterResponse, fromThisMachine, requestId, type AppEnv } from './context'
-import { rateLimited, withinLimit } from './limits'
+import { clientNetworkOf, limit, rateLimited, withinLimit } from './limits'
 
 // Canvas as an OAuth 2.1 authorization server for its own MCP endpoint, on Cloudflare's
 // workers-oauth-provider (README: Connecting chat apps says why that library). It keeps clients,
@@ -86,6 +87,39 @@ export function authorizationServer(origin: string): Promise<OAuthAuthorizationS
     server.catch(() => servers.delete(origin))
   }
   return server
+}
+
+// The library keeps the documents it fetched in this cache (its CIMD cache), as long as their
+// Cache-Control allows (at most a week): a client_id found there costs no fetch. Were the name
+// to change, every request would count as a fetch: stricter, never looser.
+const DOCUMENT_CACHE = 'workers-oauth-provider:cimd:v1'
+
+/**
+ * Lets a request whose client_id is a metadata document's URL reach the library only when the
+ * service may fetch that URL (domain/client-documents.ts), and counts each fetch it will cause
+ * per client network and per host. A document the library holds already costs nothing. Returns
+ * why not, or null; past a limit, throws 429.
+ */
+export async function guardClientDocument<E extends AppEnv>(
+  c: Context<E>,
+  clientId: string | null,
+) {
+  if (clientId === null || !isDocumentUrl(clientId)) return null
+  const svc = c.var.svc
+  const problem = documentUrlProblem(svc, clientId)
+  if (problem || (await cachedDocument(clientId))) return problem
+  const limiter = c.env.CLIENT_DOCUMENT_LIMITER
+  await limit(limiter, `ip:${clientNetworkOf(c)}`)
+  await limit(limiter, `host:${new URL(clientId).hostname}`)
+  return documentHostProblem(svc, clientId)
+}
+
+async function cachedDocument(url: string): Promise<boolean> {
+  try {
+    return (await (await caches.open(DOCUMENT_CACHE)).match(url)) !== undefined
+  } catch {
+    return false
+  }
 }
 
 /** The library's answer to a request of its protocol (metadata, registration, tokens). */

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono'
 import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth-grants'
 import { sessionActor } from '../domain/users'
 import type { SignedInEnv } from '../http/context'
-import { forgetGrants, oauthHelpers, oauthLibrary } from '../http/oauth'
+import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
 import { sha256Hex } from '../lib/crypto'
 import { Consent } from './pages/consent'
 import { ErrorPage } from './pages/error'
@@ -94,6 +94,9 @@ async function authorizationRequest<E extends SignedInEnv>(
   c: Context<E>,
   api: Helpers,
 ): Promise<Asked | Response> {
+  const clientId = new URL(c.req.url).searchParams.get('client_id')
+  const refused = await guardClientDocument(c, clientId)
+  if (refused) return cannotConnect(c, `${refused}.`)
   const request = await api.parseAuthRequest(new Request(c.req.url))
   const { authorizationErrorRedirect } = await oauthLibrary()
   if (!request.codeChallenge) {
@@ -137,14 +140,19 @@ async function answering<E extends SignedInEnv>(
       err instanceof AuthorizationError
         ? `The app’s request cannot be accepted: ${err.description}.`
         : 'The app’s metadata document could not be fetched or is not valid.'
-    return c.html(
-      <ErrorPage
-        status={400}
-        title="This app cannot connect"
-        message={message}
-        user={c.var.session.user}
-      />,
-      400,
-    )
+    return cannotConnect(c, message)
   }
+}
+
+/** The page of a request that goes nowhere: the app cannot be told, or must not be. */
+function cannotConnect<E extends SignedInEnv>(c: Context<E>, message: string) {
+  return c.html(
+    <ErrorPage
+      status={400}
+      title="This app cannot connect"
+      message={message}
+      user={c.var.session.user}
+    />,
+    400,
+  )
 }

@@ -49,6 +49,7 @@ const UNLIMITED = {
   FRAME_LIMITER: undefined,
   SITE_LIMITER: undefined,
   COMMENT_LIMITER: undefined,
+  CLIENT_DOCUMENT_LIMITER: undefined,
 }
 
 /** This part's share of all the hostile requests. */
