@@ -544,7 +544,11 @@ export function bridgeMessage(data: unknown): BridgeMessage | null {
 function byline(author: Author, at: string) {
   const p = el('p', 'byline')
   const who = el('strong', 'who')
-  who.textContent = author.name
+  // Isolated from the text beside it, whatever direction its own characters take.
+  const name = el('bdi')
+  name.dir = 'auto'
+  name.textContent = author.name
+  who.appendChild(name)
   const time = el('time') as HTMLTimeElement
   time.dateTime = at
   time.title = new Date(at).toLocaleString()

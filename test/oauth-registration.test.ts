@@ -96,6 +96,48 @@ describe('dynamic client registration', () => {
   })
 })
 
+// The review's fourth finding: a client_name of 15,000 characters with bidi overrides and
+// zero-width characters was accepted, and turned the consent page's heading around.
+describe('an app’s name', () => {
+  it('is at most 100 characters, without invisible or direction-changing characters', async () => {
+    const before = await kvKeys('client:')
+    const refused: [string, RegExp][] = [
+      ['\u202e'.repeat(3) + 'x'.repeat(15_000) + '\u200b', /must be at most 100 characters/],
+      ['x'.repeat(101), /must be at most 100 characters/],
+      ...['\u202e', '\u202d', '\u2067', '\u200e', '\u200b', '\u200c', '\ufeff', '\u2029'].map(
+        (hidden): [string, RegExp] => [
+          `Claude${hidden}`,
+          /must not contain invisible or direction-changing/,
+        ],
+      ),
+    ]
+    for (const [name, why] of refused) {
+      const res = await registration({ client_name: name })
+      expect(res.status, JSON.stringify(name)).toBe(400)
+      expect(await json(res)).toEqual({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringMatching(new RegExp(`^client_name: ${why.source}`)),
+      })
+    }
+    expect(await kvKeys('client:')).toEqual(before)
+    const longest = await registration({ client_name: 'x'.repeat(100) })
+    expect(longest.status).toBe(201)
+  })
+
+  it('is shown isolated from the text around it', async () => {
+    const owner = await newAccount()
+    const client = await register({ client_name: 'עוזר Canvas' })
+    const { challenge } = await pkce()
+    const page = await call(
+      authorizeUrl(client.client_id, { code_challenge: challenge, code_challenge_method: 'S256' }),
+      { cookie: owner.cookie },
+    )
+    expect(await page.text()).toContain(
+      'Allow <bdi dir="auto">עוזר Canvas</bdi> to use your Canvas?',
+    )
+  })
+})
+
 describe('client ID metadata documents', () => {
   it('take the document’s URL as client_id: its name and verified domain on the consent page', async () => {
     const owner = await newAccount()
@@ -108,7 +150,7 @@ describe('client ID metadata documents', () => {
     const page = await call(url, { cookie: owner.cookie })
     expect(page.status).toBe(200)
     const html = await page.text()
-    expect(html).toContain('Allow Metadata Document App to use your Canvas?')
+    expect(html).toContain('Allow <bdi dir="auto">Metadata Document App</bdi> to use your Canvas?')
     expect(html).toContain('Published by <strong>client.example.com</strong>')
   })
 

@@ -247,6 +247,15 @@ describe('comments through share links', () => {
       [{ body: 'Hi', name: 'x'.repeat(61) }, /^name: must be at most 60/],
       [{ body: 'Hi', name: 'Ada\u0007' }, /^name: must not contain control characters/],
       [{ body: 'Hi', name: 'Ada \udc00' }, /^name: must not contain unpaired surrogates/],
+      // The review's fourth finding: names that pass for another or turn the page around them.
+      ...['\u202e', '\u2066', '\u200f', '\u200b', '\u200d', '\u2060', '\ufeff', '\u2028'].map(
+        (hidden): [unknown, RegExp] => [
+          { body: 'Hi', name: `Ada${hidden}nimda` },
+          /^name: must not contain invisible or direction-changing characters/,
+        ],
+      ),
+      [{ body: 'Hi', name: 'alice@example.com' }, /^name: must not be an email address/],
+      [{ body: 'Hi', name: 'x'.repeat(15_000) }, /^name: must be at most 60/],
       [{ body: '', name: 'Ada' }, /^body: must not be empty/],
       [{ body: 'Hi', name: 'Ada', anchor: { point: { x: -0.1, y: 0 } } }, /^anchor/],
       [{ body: 'Hi', name: 'Ada', extra: true }, /./],
@@ -266,6 +275,15 @@ describe('comments through share links', () => {
     const made = await json(await visitorPost(share.token, { body: hostile, name: '<b>Eve</b>' }))
     expect(made.body).toBe(hostile)
     expect(made.author.name).toBe('<b>Eve</b>')
+    // A name that claims a role is a visitor's all the same, and says so wherever it is shown.
+    const claim = await json(
+      await visitorPost(share.token, { body: 'Hi', name: 'alicekey (owner)' }),
+    )
+    expect(claim.author).toEqual({ name: 'alicekey (owner)', kind: 'visitor' })
+    const page = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
+    expect(page).toContain(
+      '<strong class="who"><bdi dir="auto">alicekey (owner)</bdi></strong><span class="chip">guest</span>',
+    )
   })
 
   it('what a visitor posts is rate-limited per client address', async () => {

@@ -21,6 +21,7 @@ import {
 import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
 import { sha256Hex } from '../lib/crypto'
+import { appNameProblem } from '../lib/names'
 import * as shapes from '../schema/responses'
 
 // The OAuth protocol's own routes (README: Connecting chat apps): discovery (RFC 9728, RFC 8414),
@@ -121,6 +122,8 @@ oauthApi.post(
     oauthAnswer(c, async () => {
       await limit(c.env.AUTH_LIMITER, `ip:${clientNetworkOf(c)}`)
       const body = await readBytes(c, MAX_BODY_BYTES, 'the registration')
+      const problem = registeredNameProblem(body)
+      if (problem) return oauthError(400, 'invalid_client_metadata', `client_name: ${problem}`)
       return libraryAnswer(c, forwarded(c, body))
     }),
 )
@@ -234,6 +237,22 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
     forgetGrants(c, [grant])
   }
   return answer
+}
+
+/**
+ * What is wrong with the name a registration gives its app, shown on the consent page and in
+ * Settings (lib/names.ts); null when it has none or a good one. A body that is not JSON is the
+ * library's to refuse.
+ */
+function registeredNameProblem(body: Uint8Array): string | null {
+  let metadata: unknown
+  try {
+    metadata = JSON.parse(new TextDecoder().decode(body))
+  } catch {
+    return null
+  }
+  const name = (metadata as { client_name?: unknown } | null)?.client_name
+  return typeof name === 'string' ? appNameProblem(name) : null
 }
 
 /** The client a token request names: in its form, or as the user of its Basic credentials. */

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
 import { EVENT_TYPES } from '../lib/events'
+import { HIDDEN_CHARACTERS, shownNameProblem } from '../lib/names'
 import { MAX_PUBLIC_URL_LENGTH } from '../lib/public-url'
 import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
@@ -339,17 +340,21 @@ export const commentAnchor = z.union([
 ])
 
 const commentBody = text(MAX_COMMENT_LENGTH)
-/** A visitor's display name: no account, shown beside what they wrote. */
-const displayName = z.pipe(
+/**
+ * A visitor's display name: no account, shown beside what they wrote, always with its visitor
+ * mark. Nothing that could read as a member's name (members are known by their email) or hide
+ * what it is (lib/names.ts).
+ */
+const visitorName = z.pipe(
   z.string().check(z.trim()),
-  z
-    .string()
-    .check(
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(60, 'must be at most 60 characters'),
-      z.refine(noControl, 'must not contain control characters'),
-      wholeCharacters,
-    ),
+  z.string().check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(60, 'must be at most 60 characters'),
+    z.refine(noControl, 'must not contain control characters'),
+    wholeCharacters,
+    z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
+    z.refine((s) => !s.includes('@'), 'must not be an email address: members are named by those'),
+  ),
 )
 
 export const createCommentBody = z.strictObject({
@@ -360,10 +365,10 @@ export const createCommentBody = z.strictObject({
 export const replyBody = z.strictObject({ body: commentBody })
 export const visitorCommentBody = z.strictObject({
   body: commentBody,
-  name: displayName,
+  name: visitorName,
   anchor: z.optional(z.nullable(commentAnchor)),
 })
-export const visitorReplyBody = z.strictObject({ body: commentBody, name: displayName })
+export const visitorReplyBody = z.strictObject({ body: commentBody, name: visitorName })
 
 export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
 export const commentsQuery = z.object({

@@ -5,6 +5,7 @@ import { sessionActor } from '../domain/users'
 import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
 import { sha256Hex } from '../lib/crypto'
+import { appNameProblem } from '../lib/names'
 import { Consent } from './pages/consent'
 import { ErrorPage } from './pages/error'
 import { checkedForm, csrfToken, signedIn } from './session'
@@ -24,6 +25,8 @@ consent.get('/authorize', signedIn, (c) =>
     const asked = await authorizationRequest(c, api)
     if (asked instanceof Response) return asked
     const about = await api.describeConsent(asked.request)
+    const named = appNameProblem(about.clientName)
+    if (named) return cannotConnect(c, `The app’s name ${named}.`)
     // Chromium holds the redirect that follows the form's post to form-action: this page's
     // policy also names the one origin the app's answer goes to.
     c.set('formAction', new URL(asked.request.redirectUri).origin)
@@ -56,6 +59,8 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
       return c.redirect(authorizationErrorRedirect(request, 'access_denied', 'access was denied'))
     }
     const about = await api.describeConsent(request)
+    const named = appNameProblem(about.clientName)
+    if (named) return cannotConnect(c, `The app’s name ${named}.`)
     const actor = sessionActor(c.var.session)
     const { redirectTo } = await api.completeAuthorization({
       request,
@@ -71,7 +76,7 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     const replaced = await recordGrant(c.var.svc, actor, {
       grantId: code.split(':')[1],
       clientId: request.clientId,
-      clientName: about.clientName.slice(0, 100),
+      clientName: about.clientName,
       redirectUri: request.redirectUri,
       scopes: apiScopes(scopes),
       codeHash: await sha256Hex(code),

@@ -56,6 +56,11 @@ const DOCUMENTS: Record<string, (url: string) => Served> = {
     body: document(url, { client_secret: 'shh' }),
   }),
   '/oauth/gone.json': () => ({ status: 404, body: 'not found', type: 'text/plain' }),
+  // A name that turns the consent page's heading around (a right-to-left override).
+  '/oauth/bidi.json': (url) => ({
+    status: 200,
+    body: document(url, { client_name: 'Canvas Helper\u202e !ti wolla ton oD' }),
+  }),
   // Kept for a while by whoever fetches it, as a real client's site would say.
   '/oauth/cached.json': (url) => ({
     status: 200,
@@ -75,6 +80,7 @@ export const CIMD = {
     'not JSON': `${BASE}/not-json`,
     'a client secret': `${BASE}/secret.json`,
     'a 404': `${BASE}/gone.json`,
+    'a name with a bidi override': `${BASE}/bidi.json`,
   },
 }
 

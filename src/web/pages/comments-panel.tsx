@@ -101,7 +101,9 @@ function CommentItem({ comment, shown }: { comment: Comment; shown: number }) {
 function Byline(props: { author: Comment['author']; at: string }) {
   return (
     <p class="byline">
-      <strong class="who">{props.author.name}</strong>
+      <strong class="who">
+        <bdi dir="auto">{props.author.name}</bdi>
+      </strong>
       <span class="chip">{KINDS[props.author.kind] ?? props.author.kind}</span>
       <time datetime={props.at} title={calendar(props.at)}>
         {ago(props.at)}

@@ -21,7 +21,9 @@ export function Consent(props: { user: User; csrf: string; action: string; view:
   return (
     <Layout title="Connect an app" user={props.user} csrf={props.csrf} main="narrow">
       <div class="panel">
-        <h1>Allow {view.clientName} to use your Canvas?</h1>
+        <h1>
+          Allow <bdi dir="auto">{view.clientName}</bdi> to use your Canvas?
+        </h1>
         <p>
           {view.clientDomain ? (
             <>

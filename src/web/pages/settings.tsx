@@ -116,7 +116,9 @@ export function Settings(props: {
         <ListTable columns={['Name', 'Access', 'Connected', 'Last used']} actions class="spaced">
           {props.apps.map((app) => (
             <tr id={`app-${app.grant_id}`}>
-              <td class="primary-cell">{app.name}</td>
+              <td class="primary-cell">
+                <bdi dir="auto">{app.name}</bdi>
+              </td>
               <AccessCells
                 scopes={app.scopes}
                 label="Connected"
