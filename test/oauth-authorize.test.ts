@@ -38,7 +38,9 @@ describe('the consent page', () => {
     expect(page.status).toBe(200)
     expect(page.headers.get('Cache-Control')).toBe('no-store')
     const html = await page.text()
-    expect(html).toContain('Allow &lt;b&gt;Evil&lt;/b&gt; &quot;App&quot; to use your Canvas?')
+    expect(html).toContain(
+      'Allow <bdi dir="auto">&lt;b&gt;Evil&lt;/b&gt; &quot;App&quot;</bdi> to use your Canvas?',
+    )
     expect(html).not.toContain('<b>Evil</b>')
     expect(html).toContain('its name is not verified')
     expect(html).toContain('Access will be sent to <strong>127.0.0.1</strong>')

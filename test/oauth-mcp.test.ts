@@ -128,7 +128,9 @@ describe('connected apps in Settings', () => {
   const appsOf = async (cookie: string) => {
     const html = await (await call('/settings', { cookie })).text()
     return [
-      ...html.matchAll(/<tr id="app-([^"]+)"><td class="primary-cell">([^<]*)<\/td>(.*?)<\/tr>/g),
+      ...html.matchAll(
+        /<tr id="app-([^"]+)"><td class="primary-cell"><bdi dir="auto">([^<]*)<\/bdi><\/td>(.*?)<\/tr>/g,
+      ),
     ].map(([, grantId, name, rest]) => ({ grantId, name, rest }))
   }
 

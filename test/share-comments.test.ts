@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import {
   bytesOf,
   call,
+  csrfOf,
   errorOf,
+  formPost,
   json,
   newAccount,
   newCanvas,
@@ -337,6 +339,110 @@ describe('comments through share links', () => {
     // pass as the others', they would be here by now; a second more to be sure.
     await heard(bystander, 2, 1000)
     expect(bystander.messages).toEqual([{ type: 'version', version: 1 }])
+  })
+
+  it('a link pinned to a version hears live of comments on it or before, and of nothing newer', async () => {
+    const account = await newAccount()
+    const canvas = await newCanvas(account.key, 'The plan.')
+    const id = canvas.canvas_id
+    const pinned = await shareOf(account, id, { version: 1, allow_comments: true })
+    const link = (await liveLinkOf(`/s/${pinned.token}`))!
+    expect(link).not.toBeNull()
+    const reader = await open(link)
+    expect(await heard(reader, 1)).toEqual([{ type: 'version', version: 1 }])
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: account.key,
+      json: { file_id: await upload(account.key, bytesOf('The plan. Layoffs in March.')) },
+    })
+    const post = (json: object) =>
+      call(`/v1/canvases/${id}/comments`, { method: 'POST', key: account.key, json })
+    await json(await post({ body: 'Keep March quiet', anchor: { quote: { exact: 'March' } } }))
+    const early = await json(await post({ body: 'Looks fine', version: 1 }))
+    const [, heardOf] = await heard(reader, 2)
+    expect(heardOf).toMatchObject({ type: 'comment', comment: { comment_id: early.comment_id } })
+    // Neither v2 nor the comment on it: sent before the one heard, they would be here by now.
+    await heard(reader, 3, 1000)
+    expect(reader.messages).toHaveLength(2)
+    // Nor does its frame route hand over anything but its own version.
+    const frame = await json(await call(link.replace('?', '/frame?')))
+    expect(frame.version).toBe(1)
+  })
+
+  it('a link’s readers see members by their display name, never by email', async () => {
+    const { account, canvas, share } = await setup()
+    const id = canvas.canvas_id
+    const byPage = await call(`/c/${id}/comments`, {
+      method: 'POST',
+      cookie: account.cookie,
+      headers: { 'X-CSRF-Token': await csrfOf(account.cookie) },
+      json: { body: 'From the page' },
+    })
+    expect(byPage.status).toBe(201)
+    const pageComment = await json(byPage)
+    // Members see who wrote it by email (a session) or key name (a key).
+    expect(pageComment.author).toEqual({ name: account.email, kind: 'owner' })
+    const local = account.email.split('@')[0]
+    const visitorIds = async () => {
+      const listed = await json(await call(`/share/${share.token}/comments`))
+      return listed.comments.map((c: any) => c.author.name)
+    }
+    expect(await visitorIds()).toEqual([local])
+    // A display name, set in Settings, is what a link's readers see of what is written after.
+    const settings = await call('/settings/name', {
+      ...formPost({ display_name: '  Ada Lovelace ', _csrf: await csrfOf(account.cookie) }),
+      cookie: account.cookie,
+    })
+    expect(settings.status).toBe(302)
+    expect(settings.headers.get('Location')).toBe('/settings#name')
+    const page = await (await call('/settings', { cookie: account.cookie })).text()
+    expect(page).toContain(
+      'name="display_name" maxlength="60" autocomplete="name" value="Ada Lovelace"',
+    )
+    expect(settings.headers.get('Set-Cookie')).toContain('canvas_flash=')
+    const ownerLive = await open((await liveLinkOf(`/c/${id}`, account.cookie))!)
+    const readerLive = await open((await liveLinkOf(`/s/${share.token}`))!)
+    const byKey = await json(
+      await call(`/v1/canvases/${id}/comments`, {
+        method: 'POST',
+        key: account.key,
+        json: { body: 'From a key' },
+      }),
+    )
+    expect(byKey.author.kind).toBe('owner')
+    expect(await visitorIds()).toEqual([local, 'Ada Lovelace'])
+    const [, ownerHeard] = await heard(ownerLive, 2)
+    const [, readerHeard] = await heard(readerLive, 2)
+    expect(ownerHeard).toMatchObject({ comment: { author: byKey.author } })
+    expect(readerHeard).toMatchObject({
+      comment: { author: { name: 'Ada Lovelace', kind: 'owner' } },
+    })
+    // A visitor's reply answers with names as visitors see them, and the share page shows no email.
+    const reply = await call(`/share/${share.token}/comments/${pageComment.comment_id}/replies`, {
+      method: 'POST',
+      json: { body: 'Thanks', name: 'Bo' },
+    })
+    expect((await json(reply)).author).toEqual({ name: 'Bo', kind: 'visitor' })
+    for (const path of [`/s/${share.token}`, `/s/${share.token}/comments?status=all`]) {
+      expect(await (await call(path)).text(), path).not.toContain(account.email)
+    }
+    expect(JSON.stringify(readerLive.messages)).not.toContain('@')
+    // Hostile names are refused there as on comments, and an empty one goes back to the default.
+    for (const bad of ['ada@example.com', 'Ada\u202e', 'x'.repeat(61)]) {
+      const refused = await call('/settings/name', {
+        ...formPost({ display_name: bad, _csrf: await csrfOf(account.cookie) }),
+        cookie: account.cookie,
+      })
+      expect(refused.status, bad).toBe(400)
+      expect(await refused.text()).toContain('The display name must')
+    }
+    await call('/settings/name', {
+      ...formPost({ display_name: '', _csrf: await csrfOf(account.cookie) }),
+      cookie: account.cookie,
+    })
+    const reset = await (await call('/settings', { cookie: account.cookie })).text()
+    expect(reset).toContain('autocomplete="name" value=""')
+    expect(reset).toContain(`Leave it empty to go back to <strong>${local}</strong>`)
   })
 
   it('webhooks hear comment.created for a visitor’s comment and reply', async () => {

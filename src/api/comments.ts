@@ -31,7 +31,11 @@ const place = (auth: KeyAuth, canvasId: string): CommentPlace => ({
   workspaceId: auth.workspaceId,
   canvasId,
 })
-const byKey = (auth: KeyAuth) => ({ name: auth.keyName, kind: 'owner' as const })
+const byKey = (auth: KeyAuth) => ({
+  name: auth.keyName,
+  kind: 'owner' as const,
+  userId: auth.userId,
+})
 
 comments.get(
   '/',

@@ -68,7 +68,11 @@ const place = (ctx: ToolContext, canvasId: string): CommentPlace => ({
   canvasId,
 })
 // What a tool writes is signed by the app (an OAuth client's name) or the key it was given.
-const agent = (ctx: ToolContext) => ({ name: ctx.auth.keyName, kind: 'agent' as const })
+const agent = (ctx: ToolContext) => ({
+  name: ctx.auth.keyName,
+  kind: 'agent' as const,
+  userId: ctx.auth.userId,
+})
 
 type Content = { content?: string; content_base64?: string }
 

@@ -9,6 +9,7 @@ import { canvases, comments, versions } from '../storage/schema'
 import { canvasNotFound } from './canvas-rows'
 import { liveCanvasId, liveCanvasOf, selectLiveCanvas } from './live'
 import { iso, isoOrNull, type Services } from './services'
+import { localPart, publicNameOf } from './users'
 
 // Comments on a canvas and their replies (README: Comments): made by the workspace's people and
 // agents, and by the readers of a share link that allows them. Each change is one D1 round trip:
@@ -21,11 +22,20 @@ export const MAX_COMMENTS = 500
 export const MAX_REPLIES = 100
 
 /**
- * The canvas a change is made on: its workspace is the caller's, or the share link's. A link
+ * The canvas a change is made on: its workspace is the caller's, or the share link's. Through a
+ * link (`visitors`), names are those people outside the workspace see, never an email; and a link
  * pinned to a version reaches only the comments made on that version or before (`upTo`): what
  * was said of a later version may quote what the link must not show.
  */
-export type CommentPlace = { workspaceId: string; canvasId: string; upTo?: number }
+export type CommentPlace = {
+  workspaceId: string
+  canvasId: string
+  visitors?: boolean
+  upTo?: number
+}
+
+/** Who writes: the name members see, and the member's account when a member (or their key) writes. */
+export type Author = CommentAuthor & { userId?: string }
 
 /** Whether a comment made on `version` is one the place reaches. */
 const reaches = (place: CommentPlace, version: number) =>
@@ -42,39 +52,59 @@ const parent = alias(comments, 'parent')
 
 export const commentNotFound = () => new AppError('comment_not_found', 'comment not found')
 
-function presentReply(row: Row): Reply {
+/** Who wrote a row, as the place's readers are shown it. */
+function authorOf(row: Row, visitors: boolean | undefined): CommentAuthor {
+  if (!visitors) return { name: row.authorName, kind: row.authorKind }
+  // Rows older than the public name kept a member's email as their name: its local part stands in.
+  return { name: row.authorPublicName ?? localPart(row.authorName), kind: row.authorKind }
+}
+
+function presentReply(row: Row, visitors?: boolean): Reply {
   return {
     reply_id: row.commentId,
     body: row.body,
-    author: { name: row.authorName, kind: row.authorKind },
+    author: authorOf(row, visitors),
     created_at: iso(row.createdAt),
   }
 }
 
-function presentComment(row: Row, replies: Row[]): Comment {
+function presentComment(row: Row, replies: Row[], visitors?: boolean): Comment {
   return {
     comment_id: row.commentId,
     canvas_id: row.canvasId,
     version: row.version,
     anchor: row.anchor === null ? null : (JSON.parse(row.anchor) as CommentAnchor),
     body: row.body,
-    author: { name: row.authorName, kind: row.authorKind },
+    author: authorOf(row, visitors),
     status: row.status ?? 'open',
     created_at: iso(row.createdAt),
     resolved_at: isoOrNull(row.resolvedAt),
-    replies: replies.map(presentReply),
+    replies: replies.map((reply) => presentReply(reply, visitors)),
   }
 }
 
 /** Comments in the order they were made, each with its replies in theirs. */
-function threads(tops: Row[], replies: Row[]): Comment[] {
+function threads(tops: Row[], replies: Row[], visitors?: boolean): Comment[] {
   const byParent = new Map<string, Row[]>()
   for (const reply of replies) {
     const list = byParent.get(reply.parentId!) ?? []
     list.push(reply)
     byParent.set(reply.parentId!, list)
   }
-  return tops.map((top) => presentComment(top, byParent.get(top.commentId) ?? []))
+  return tops.map((top) => presentComment(top, byParent.get(top.commentId) ?? [], visitors))
+}
+
+/** The columns that say who wrote a new row: a member's public name is read as it is inserted. */
+function authorColumns(svc: Services, author: Author) {
+  return {
+    authorName: value(comments.authorName, author.name),
+    authorKind: value(comments.authorKind, author.kind),
+    authorUserId: value(comments.authorUserId, author.userId ?? null),
+    authorPublicName:
+      author.userId && author.kind === 'owner'
+        ? publicNameOf(svc.db, author.userId).as(comments.authorPublicName.name)
+        : value(comments.authorPublicName, null),
+  }
 }
 
 /**
@@ -102,6 +132,7 @@ export async function listComments(svc: Services, place: CommentPlace, query: Co
   return threads(
     tops,
     rows.filter((row) => row.parentId !== null),
+    place.visitors,
   )
 }
 
@@ -120,7 +151,7 @@ export type NewComment = {
 export async function createComment(
   svc: Services,
   place: CommentPlace,
-  author: CommentAuthor,
+  author: Author,
   input: NewComment,
 ) {
   const db = svc.db
@@ -137,8 +168,7 @@ export async function createComment(
           version: version === undefined ? canvases.version : value(comments.version, version),
           anchor: value(comments.anchor, input.anchor ? JSON.stringify(input.anchor) : null),
           body: value(comments.body, input.body),
-          authorName: value(comments.authorName, author.name),
-          authorKind: value(comments.authorKind, author.kind),
+          ...authorColumns(svc, author),
           status: value(comments.status, 'open'),
           createdAt: value(comments.createdAt, now),
           resolvedAt: value(comments.resolvedAt, null),
@@ -165,9 +195,13 @@ export async function createComment(
     .returning()
   const row = inserted[0]
   if (!row) await whyNotCommented(svc, place, version)
-  const comment = presentComment(row, [])
-  announce(svc, place, comment)
-  return comment
+  const comment = tellViewers(svc, place, row, [])
+  svc.events?.({
+    type: 'comment.created',
+    workspaceId: place.workspaceId,
+    data: { canvas_id: place.canvasId, comment },
+  })
+  return place.visitors ? presentComment(row, [], true) : comment
 }
 
 /** Says why a comment was not inserted: no canvas, no such version, or the canvas is full. */
@@ -222,7 +256,7 @@ function selectThread(svc: Services, place: CommentPlace, commentId: string) {
 export async function replyToComment(
   svc: Services,
   place: CommentPlace,
-  author: CommentAuthor,
+  author: Author,
   commentId: string,
   body: string,
 ) {
@@ -240,8 +274,7 @@ export async function replyToComment(
             version: parent.version,
             anchor: value(comments.anchor, null),
             body: value(comments.body, body),
-            authorName: value(comments.authorName, author.name),
-            authorKind: value(comments.authorKind, author.kind),
+            ...authorColumns(svc, author),
             status: value(comments.status, null),
             createdAt: value(comments.createdAt, now),
             resolvedAt: value(comments.resolvedAt, null),
@@ -270,15 +303,14 @@ export async function replyToComment(
       `a comment may hold at most ${MAX_REPLIES} replies; start a new comment`,
     )
   }
-  const comment = presentComment(tops[0], thread)
+  const comment = tellViewers(svc, place, tops[0], thread)
   const reply = presentReply(row)
-  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
   svc.events?.({
     type: 'comment.created',
     workspaceId: place.workspaceId,
     data: { canvas_id: place.canvasId, comment, reply },
   })
-  return reply
+  return place.visitors ? presentReply(row, true) : reply
 }
 
 /** Marks a comment resolved or open again; resolving one resolved already changes nothing. */
@@ -307,9 +339,8 @@ export async function setCommentStatus(
     ...selectThread(svc, place, commentId),
   ])
   if (tops.length === 0) await throwMissing(svc, place)
-  const comment = presentComment(tops[0], replies)
-  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
-  return comment
+  const comment = tellViewers(svc, place, tops[0], replies)
+  return place.visitors ? presentComment(tops[0], replies, true) : comment
 }
 
 /** Deletes a comment and its replies, in one transaction: the comment first, its replies after. */
@@ -374,8 +405,7 @@ export async function deleteReply(
     if (tops.length === 0) await throwMissing(svc, place)
     throw commentNotFound()
   }
-  const comment = presentComment(tops[0], replies)
-  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
+  tellViewers(svc, place, tops[0], replies)
 }
 
 /** No comment found: because there is no such canvas, or no such comment on it. */
@@ -384,11 +414,14 @@ async function throwMissing(svc: Services, place: CommentPlace): Promise<never> 
   throw canvas ? commentNotFound() : canvasNotFound()
 }
 
-function announce(svc: Services, place: CommentPlace, comment: Comment) {
-  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments')
-  svc.events?.({
-    type: 'comment.created',
-    workspaceId: place.workspaceId,
-    data: { canvas_id: place.canvasId, comment },
-  })
+/**
+ * Tells the canvas's viewers who may read comments of a thread as it now stands: its members as
+ * members see it, a link's readers as visitors do. Answers the members' form.
+ */
+function tellViewers(svc: Services, place: CommentPlace, top: Row, replies: Row[]): Comment {
+  const comment = presentComment(top, replies)
+  svc.live?.(place.canvasId, { type: 'comment', comment }, 'comments:member')
+  const shown = presentComment(top, replies, true)
+  svc.live?.(place.canvasId, { type: 'comment', comment: shown }, 'comments:visitor')
+  return comment
 }

@@ -124,13 +124,19 @@ export type LiveAccess = {
   linkExpiresAt: number | null
   /** Whoever holds the socket may read the canvas's comments: its owner, or a link allowing them. */
   comments: boolean
+  /**
+   * The version a link pinned to one shows: its socket hears of comments made on that version or
+   * before, and of no new version. Null for a socket that follows the latest.
+   */
+  upTo: number | null
 }
 
 /**
  * What a live socket needs of its canvas, if the grant may follow it live: the owner's session or
- * a public canvas, or a share link that shows the latest version and has no view limit (a limited
- * link's page is one counted view of one version, so it does not follow). Null otherwise. The
- * socket ends when the canvas or the link expires, whichever is first.
+ * a public canvas, or a share link without a view limit (a limited link's page is one counted
+ * view of one version) that shows the latest version, or is pinned to one and allows comments
+ * (its page hears of those). Null otherwise. The socket ends when the canvas or the link expires,
+ * whichever is first.
  */
 export async function liveUnderGrant(
   svc: Services,
@@ -141,26 +147,31 @@ export async function liveUnderGrant(
   const db = svc.db
   const canvas = and(eq(canvases.canvasId, canvasId), live(now))
   if (grant.kind === 'share') {
-    const follows = and(isNull(shareLinks.version), isNull(shareLinks.maxViews))
+    const hears = and(
+      isNull(shareLinks.maxViews),
+      or(isNull(shareLinks.version), eq(shareLinks.allowComments, true)),
+    )
     const row = await db
       .select({
         version: canvases.version,
         canvasExpiresAt: canvases.expiresAt,
         linkExpiresAt: shareLinks.expiresAt,
         comments: shareLinks.allowComments,
+        upTo: shareLinks.version,
       })
       .from(canvases)
-      .innerJoin(shareLinks, linkUsable(grant.token, now, follows))
+      .innerJoin(shareLinks, linkUsable(grant.token, now, hears))
       .where(canvas)
       .get()
-    return row ?? null
+    // A pinned link's socket announces, and its frame route serves, its own version only.
+    return row ? { ...row, version: row.upTo ?? row.version } : null
   }
   const row = await db
     .select({ version: canvases.version, canvasExpiresAt: canvases.expiresAt })
     .from(canvases)
     .where(and(canvas, condition(db, grant, now)))
     .get()
-  return row ? { ...row, linkExpiresAt: null, comments: grant.kind === 'owner' } : null
+  return row ? { ...row, linkExpiresAt: null, comments: grant.kind === 'owner', upTo: null } : null
 }
 
 export type ItemUnderGrant = VersionContent & {

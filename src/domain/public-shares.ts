@@ -152,7 +152,12 @@ export async function shareCommentPlace(svc: Services, access: ShareAccess) {
   }
   const pinned = row!.version ?? undefined
   return {
-    place: { workspaceId: row!.workspace_id!, canvasId: row!.canvas_id!, upTo: pinned },
+    place: {
+      workspaceId: row!.workspace_id!,
+      canvasId: row!.canvas_id!,
+      visitors: true,
+      upTo: pinned,
+    },
     version: row!.content_version!,
   }
 }

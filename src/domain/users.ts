@@ -9,7 +9,7 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../lib/crypto'
-import { one, prepared, value, type Placeholders } from '../storage/db'
+import { one, prepared, value, type Database, type Placeholders } from '../storage/db'
 import { sessions, users, workspaces } from '../storage/schema'
 import type { Actor, Services } from './services'
 
@@ -78,7 +78,7 @@ export async function createAccount(
     // A SELECT without FROM, which the builder cannot say: its WHERE is the signup rule.
     db
       .insert(users)
-      .select(sql`SELECT ${userId}, ${email}, ${passwordHash}, ${now} WHERE ${allowed}`),
+      .select(sql`SELECT ${userId}, ${email}, ${passwordHash}, ${now}, NULL WHERE ${allowed}`),
     // The workspace and the session are selected from the new user's row: no user, no insert.
     db.insert(workspaces).select((qb) =>
       qb
@@ -209,6 +209,44 @@ export async function endSession(svc: Services, token: string): Promise<void> {
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
+
+/** The part of an email before its @: what stands for a person who chose no display name. */
+export function localPart(email: string): string {
+  const at = email.indexOf('@')
+  return at === -1 ? email : email.slice(0, at)
+}
+
+/** The name people outside the workspace know a person by: never their email. */
+export const publicName = (user: { email: string; displayName: string | null }) =>
+  user.displayName ?? localPart(user.email)
+
+/**
+ * A person's display name as they set it (null: none), the name people outside the workspace
+ * see, and the one they would see without a display name.
+ */
+export async function displayNameOf(svc: Services, userId: string) {
+  const row = await svc.db
+    .select({ email: users.email, displayName: users.displayName })
+    .from(users)
+    .where(eq(users.userId, userId))
+    .get()
+  if (!row) throw new AppError('unauthorized', 'this account no longer exists')
+  return { displayName: row.displayName, shown: publicName(row), fallback: localPart(row.email) }
+}
+
+/** Sets a person's display name; null goes back to the part of their email before the @. */
+export async function setDisplayName(svc: Services, userId: string, name: string | null) {
+  await svc.db.update(users).set({ displayName: name }).where(eq(users.userId, userId))
+}
+
+/** The same, read in SQL for the user `userId` (as a column of a statement that writes). */
+export const publicNameOf = (db: Database, userId: string) =>
+  sql<string>`(${db
+    .select({
+      name: sql`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`,
+    })
+    .from(users)
+    .where(eq(users.userId, userId))})`
 
 async function newSession() {
   const token = randomBase62(43)

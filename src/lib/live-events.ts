@@ -19,17 +19,26 @@ export type LiveNotice = LiveEvent | { type: 'permanent' }
 /**
  * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public
  * canvas, the readers of any share link, or of one, or whoever may read the canvas's comments (its
- * owner, and readers of a link that allows comments).
+ * owner, and readers of a link that allows comments), or of those the members alone, or the
+ * link's readers alone (who are shown people's names as visitors are: never an email).
  */
-export type LiveAudience = 'all' | 'public' | 'share' | `share:${string}` | 'comments'
+export type LiveAudience =
+  | 'all'
+  | 'public'
+  | 'share'
+  | `share:${string}`
+  | 'comments'
+  | 'comments:member'
+  | 'comments:visitor'
 
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
 export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void
 
 /**
  * The headers in which the Worker tells a canvas's object what it checked of a socket: its tags
- * (the access it was opened under), the canvas's current version, and when the canvas and the
- * share link expire (milliseconds since the epoch; absent, never), as the socket then ends. Here
+ * (the access it was opened under), the canvas's current version, when the canvas and the share
+ * link expire (milliseconds since the epoch; absent, never), as the socket then ends, and the
+ * version a pinned link shows. Here
  * rather than beside the object, so the routes do not import the runtime's Durable Object class
  * (Node builds the app for its OpenAPI document).
  */
@@ -37,3 +46,5 @@ export const LIVE_TAGS_HEADER = 'X-Live-Tags'
 export const LIVE_VERSION_HEADER = 'X-Live-Version'
 export const LIVE_CANVAS_EXPIRES_HEADER = 'X-Live-Canvas-Expires'
 export const LIVE_LINK_EXPIRES_HEADER = 'X-Live-Link-Expires'
+/** A link pinned to a version: the newest version whose comments its socket hears (absent: any). */
+export const LIVE_UP_TO_HEADER = 'X-Live-Up-To'

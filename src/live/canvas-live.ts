@@ -3,6 +3,7 @@ import {
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
+  LIVE_UP_TO_HEADER,
   LIVE_VERSION_HEADER,
   type LiveAudience,
   type LiveEvent,
@@ -29,8 +30,12 @@ const GONE_CODES: Record<GoneReason, number> = {
   expired: 4004,
 }
 
-/** When a socket's access ends by itself, in milliseconds since the epoch; null: never. */
-type Expiries = { canvas: number | null; link: number | null }
+/**
+ * What a socket keeps of its access: when it ends by itself (milliseconds since the epoch; null:
+ * never), and for a link pinned to a version, that version (its socket hears of comments made on
+ * it or before, and of no new version; absent or null: it follows the latest).
+ */
+type Expiries = { canvas: number | null; link: number | null; upTo?: number | null }
 
 // An alarm is set at most this far ahead: one further off is set again when this one comes, so an
 // expiry of any size never makes a date the runtime refuses.
@@ -51,13 +56,16 @@ export class CanvasLive extends DurableObject<Env> {
     const version = Number(request.headers.get(LIVE_VERSION_HEADER))
     const canvas = parseExpiry(request.headers.get(LIVE_CANVAS_EXPIRES_HEADER))
     const link = parseExpiry(request.headers.get(LIVE_LINK_EXPIRES_HEADER))
-    if (canvas === undefined || link === undefined) {
-      return new Response('an expiry must be a whole number of milliseconds', { status: 400 })
+    const upTo = parseExpiry(request.headers.get(LIVE_UP_TO_HEADER))
+    if (canvas === undefined || link === undefined || upTo === undefined) {
+      return new Response('an expiry or version must be a whole number', { status: 400 })
     }
     const pair = new WebSocketPair()
     const socket = pair[1]
     this.ctx.acceptWebSocket(socket, tags)
-    socket.serializeAttachment({ canvas, link } satisfies Expiries)
+    socket.serializeAttachment(
+      (upTo === null ? { canvas, link } : { canvas, link, upTo }) satisfies Expiries,
+    )
     const expiry = expiryOf(socket)
     if (expiry !== null && expiry <= Date.now()) {
       // Expired between the Worker's check and now: the page is told so rather than left retrying.
@@ -86,7 +94,7 @@ export class CanvasLive extends DurableObject<Env> {
         continue
       }
       if (notice.type === 'gone') end(socket, notice.reason)
-      else sendTo(socket, message)
+      else if (hears(socket, notice)) sendTo(socket, message)
     }
     return sockets.length
   }
@@ -150,6 +158,14 @@ function end(socket: WebSocket, reason: GoneReason) {
   } catch {
     // Closed already.
   }
+}
+
+/** Whether a socket pinned to a version may hear this: nothing newer than what it shows. */
+function hears(socket: WebSocket, event: LiveEvent): boolean {
+  const upTo = attachmentOf(socket)?.upTo ?? null
+  if (upTo === null) return true
+  if (event.type === 'version') return false
+  return event.type !== 'comment' || Number(event.comment.version) <= upTo
 }
 
 function sendTo(socket: WebSocket, message: string) {

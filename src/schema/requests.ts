@@ -341,11 +341,12 @@ export const commentAnchor = z.union([
 
 const commentBody = text(MAX_COMMENT_LENGTH)
 /**
- * A visitor's display name: no account, shown beside what they wrote, always with its visitor
- * mark. Nothing that could read as a member's name (members are known by their email) or hide
- * what it is (lib/names.ts).
+ * A name a person gives themselves to be shown to others: a visitor's, beside what they wrote
+ * (always with its visitor mark), or a member's display name, which is what a share link's
+ * readers see of them. Never an email (members are known to each other by theirs), nothing that
+ * hides what it is (lib/names.ts).
  */
-const visitorName = z.pipe(
+const personName = z.pipe(
   z.string().check(z.trim()),
   z.string().check(
     z.minLength(1, 'must not be empty'),
@@ -365,10 +366,13 @@ export const createCommentBody = z.strictObject({
 export const replyBody = z.strictObject({ body: commentBody })
 export const visitorCommentBody = z.strictObject({
   body: commentBody,
-  name: visitorName,
+  name: personName,
   anchor: z.optional(z.nullable(commentAnchor)),
 })
-export const visitorReplyBody = z.strictObject({ body: commentBody, name: visitorName })
+export const visitorReplyBody = z.strictObject({ body: commentBody, name: personName })
+
+/** A member's display name; null (or empty, in a form) goes back to the part of the email before @. */
+export const displayNameBody = z.strictObject({ display_name: z.nullable(personName) })
 
 export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
 export const commentsQuery = z.object({

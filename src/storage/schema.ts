@@ -19,6 +19,9 @@ export const users = sqliteTable('users', {
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
   createdAt: integer('created_at').notNull(),
+  // The name people outside the workspace know this person by (a share link's readers); null:
+  // the part of the email before the @ (domain/users.ts).
+  displayName: text('display_name'),
 })
 
 export const workspaces = sqliteTable('workspaces', {
@@ -487,6 +490,10 @@ export const comments = sqliteTable(
     body: text('body').notNull(),
     authorName: text('author_name').notNull(),
     authorKind: text('author_kind', { enum: ['owner', 'agent', 'visitor'] }).notNull(),
+    // The member who wrote it (null for a visitor, and for rows older than the column), and the
+    // name a share link's readers are shown: a member's display name when written, never an email.
+    authorUserId: text('author_user_id'),
+    authorPublicName: text('author_public_name'),
     status: text('status', { enum: ['open', 'resolved'] }),
     createdAt: integer('created_at').notNull(),
     resolvedAt: integer('resolved_at'),

@@ -30,7 +30,11 @@ const place = (session: SessionInfo, canvasId: string): CommentPlace => ({
   workspaceId: session.workspace.workspace_id,
   canvasId,
 })
-const byOwner = (session: SessionInfo) => ({ name: session.user.email, kind: 'owner' as const })
+const byOwner = (session: SessionInfo) => ({
+  name: session.user.email,
+  kind: 'owner' as const,
+  userId: session.user.user_id,
+})
 const writing = [signedIn, limitBySession, checkedHeader] as const
 
 ownerComments.get(

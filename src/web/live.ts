@@ -9,6 +9,7 @@ import {
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
+  LIVE_UP_TO_HEADER,
   LIVE_VERSION_HEADER,
 } from '../lib/live-events'
 import { frameUrls, LIVE_VERSION, verifyFrame } from './frame-links'
@@ -31,8 +32,9 @@ live.get('/:id', checkedBy('signed'), async (c) => {
   headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant, access.comments)))
   headers.set(LIVE_VERSION_HEADER, String(access.version))
   // Set or removed, never left as the client sent them.
-  expiryHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
-  expiryHeader(headers, LIVE_LINK_EXPIRES_HEADER, access.linkExpiresAt)
+  numberHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
+  numberHeader(headers, LIVE_LINK_EXPIRES_HEADER, access.linkExpiresAt)
+  numberHeader(headers, LIVE_UP_TO_HEADER, access.upTo)
   return namespace.get(namespace.idFromName(canvasId)).fetch(new Request(c.req.raw, { headers }))
 })
 
@@ -69,9 +71,9 @@ async function underGrant(c: Context<AppEnv>) {
   return { canvasId, grant, access, app }
 }
 
-function expiryHeader(headers: Headers, name: string, expiresAt: number | null) {
-  if (expiresAt === null) headers.delete(name)
-  else headers.set(name, String(expiresAt))
+function numberHeader(headers: Headers, name: string, value: number | null) {
+  if (value === null) headers.delete(name)
+  else headers.set(name, String(value))
 }
 
 /**
@@ -85,5 +87,6 @@ function tagsOf(grant: FrameGrant, comments: boolean): string[] {
       : grant.kind === 'share'
         ? ['share', `share:${grant.token}`]
         : ['public']
-  return comments ? [...tags, 'comments'] : tags
+  if (!comments) return tags
+  return [...tags, 'comments', grant.kind === 'owner' ? 'comments:member' : 'comments:visitor']
 }

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../http/context'
-import { createKeyBody, id as idSchema } from '../schema/requests'
+import { createKeyBody, displayNameBody, id as idSchema } from '../schema/requests'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../domain/oauth-grants'
 import { workspaceUsage } from '../domain/usage'
 import { webhooksWithDeliveries } from '../domain/webhooks'
 import { forgetGrants } from '../http/oauth'
-import { sessionActor } from '../domain/users'
+import { displayNameOf, sessionActor, setDisplayName } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { quoted, setFlash, takeFlash } from './flash'
 import { sentence } from './forms'
@@ -22,6 +22,24 @@ settings.route(
   '/webhooks',
   webhookForms((c, extra) => renderSettings(c, extra, 400)),
 )
+
+settings.post('/name', signedIn, checkedForm, async (c) => {
+  const given = (c.var.form.get('display_name') ?? '').trim()
+  const checked = displayNameBody.safeParse({ display_name: given === '' ? null : given })
+  if (!checked.success) {
+    const nameError = sentence(checked.error).replace('display_name', 'display name')
+    return renderSettings(c, { nameError }, 400)
+  }
+  const { svc, session } = c.var
+  await setDisplayName(svc, session.user.user_id, checked.data.display_name)
+  const { shown } = await displayNameOf(svc, session.user.user_id)
+  await setFlash(c, {
+    tone: 'ok',
+    text: `People outside the workspace now see you as ${quoted(shown)}.`,
+    at: 'name',
+  })
+  return c.redirect('/settings#name')
+})
 
 settings.post('/keys', signedIn, checkedForm, async (c) => {
   const form = c.var.form
@@ -87,16 +105,17 @@ settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
 
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
-  extra: { error?: string; webhookError?: string } = {},
+  extra: { error?: string; webhookError?: string; nameError?: string } = {},
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
   const actor = sessionActor(session)
-  const [keys, apps, usage, webhooks] = await Promise.all([
+  const [keys, apps, usage, webhooks, name] = await Promise.all([
     listKeys(svc, actor),
     listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
     webhooksWithDeliveries(svc, actor),
+    displayNameOf(svc, actor.userId),
   ])
   return c.html(
     <Settings
@@ -106,6 +125,7 @@ async function renderSettings<E extends SignedInEnv>(
       apps={apps}
       usage={usage}
       webhooks={webhooks}
+      name={name}
       flash={await takeFlash(c, c.var)}
       {...extra}
     />,

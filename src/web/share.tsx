@@ -135,7 +135,13 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
     og,
   }
   if (full) return c.html(<FullView {...content} live={follows ? live : undefined} />)
-  const place = { workspaceId: opened.workspaceId, canvasId: opened.canvasId }
+  // The link's readers see what visitors see: no comment newer than a pinned version, no email.
+  const place = {
+    workspaceId: opened.workspaceId,
+    canvasId: opened.canvasId,
+    visitors: true,
+    upTo: opened.pinned ? opened.version : undefined,
+  }
   const comments = opened.allowComments
     ? {
         base: `/s/${token}/comments`,

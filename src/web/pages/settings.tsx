@@ -30,6 +30,9 @@ export function Settings(props: {
   error?: string
   webhooks: WebhookView[]
   webhookError?: string
+  /** The display name as set (null: none), and the name people outside the workspace see. */
+  name: { displayName: string | null; shown: string; fallback: string }
+  nameError?: string
 }) {
   const { csrf } = props
   return (
@@ -50,12 +53,36 @@ export function Settings(props: {
           <b>{formatSize(props.usage.bytes.stored)}</b>stored
         </div>
       </div>
+      <h2 id="name">Your name</h2>
+      <p class="muted">
+        What the readers of a share link see on what you write; members of the workspace see your
+        email. Leave it empty to go back to <strong>{props.name.fallback}</strong>.
+      </p>
+      <Notice flash={flashAt(props.flash, 'name')} />
+      {props.nameError && <FormError>{props.nameError}</FormError>}
+      <form class="panel row" method="post" action="/settings/name">
+        <Csrf token={csrf} />
+        <div>
+          <label for="display-name">Display name</label>
+          <input
+            id="display-name"
+            name="display_name"
+            maxlength={60}
+            autocomplete="name"
+            value={props.name.displayName ?? ''}
+            placeholder={props.name.fallback}
+          />
+        </div>
+        <button class="primary" type="submit">
+          Save name
+        </button>
+      </form>
       <h2>API keys</h2>
       <p class="muted">
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
         <a href="/docs">API and MCP documentation</a>.
       </p>
-      <Notice flash={flashTop(props.flash, ['webhooks'])} />
+      <Notice flash={flashTop(props.flash, ['webhooks', 'name'])} />
       {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />
