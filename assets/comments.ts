@@ -50,6 +50,9 @@ function run(panel: HTMLElement) {
   panel.querySelector('[data-comments-resolved-label]')!.removeAttribute('hidden')
   const toggles = document.querySelectorAll<HTMLElement>('[data-comments-toggle]')
   const comments = new Map<string, Comment>()
+  /** Replies being written, by comment: their text, the key they are posted with, and whether
+   * they are on their way. */
+  const drafts = new Map<string, { text: string; key: string; sending: boolean }>()
   let showResolved = false
   /** Which comments the frame shows in place; null until it says. */
   let placed: Set<string> | null = null
@@ -61,10 +64,12 @@ function run(panel: HTMLElement) {
   const form = buildForm()
   panel.appendChild(form.root)
 
-  function request(path: string, init: RequestInit = {}) {
+  /** A request of the panel's; a post carries the key that makes sending it twice harmless. */
+  function request(path: string, init: RequestInit = {}, postKey?: string) {
     const headers: Record<string, string> = { Accept: 'application/json' }
     if (init.body) headers['Content-Type'] = 'application/json'
     if (owner) headers['X-CSRF-Token'] = csrf
+    if (postKey) headers['Idempotency-Key'] = postKey
     return fetch(base + path, { ...init, headers, credentials: 'same-origin' }).then(
       async (res) => {
         const body = (await res.json().catch(() => null)) as
@@ -105,17 +110,12 @@ function run(panel: HTMLElement) {
       const count = toggle.querySelector('[data-comments-count]')
       if (count) count.textContent = String(open)
     }
-    // A reply being written survives the list being drawn again.
-    const drafts = new Map<string, string>()
-    for (const area of list.querySelectorAll<HTMLTextAreaElement>('textarea[data-reply-to]')) {
-      if (area.value) drafts.set(area.getAttribute('data-reply-to')!, area.value)
-    }
-    list.replaceChildren(...items.map((c) => item(c, drafts.get(c.comment_id))))
+    list.replaceChildren(...items.map((c) => item(c)))
     empty.hidden = items.length > 0
     empty.textContent = showResolved ? 'No comments.' : 'No open comments.'
   }
 
-  function item(c: Comment, draft?: string) {
+  function item(c: Comment) {
     const li = el('li', 'comment')
     li.setAttribute('data-comment-id', c.comment_id)
     if (c.status === 'resolved') li.classList.add('resolved')
@@ -168,10 +168,14 @@ function run(panel: HTMLElement) {
       li.appendChild(replies)
     }
     const actions = el('div', 'comment-actions')
-    const replyForm = replyBox(c, draft)
+    const replyForm = replyBox(c)
     actions.appendChild(
       action('Reply', 'small', () => {
-        replyForm.hidden = !replyForm.hidden
+        const draft = drafts.get(c.comment_id)
+        if (draft?.sending) return
+        if (draft) drafts.delete(c.comment_id)
+        else drafts.set(c.comment_id, { text: '', key: newPostKey(), sending: false })
+        replyForm.hidden = !drafts.has(c.comment_id)
         if (!replyForm.hidden) replyForm.querySelector('textarea')!.focus()
       }),
     )
@@ -199,37 +203,53 @@ function run(panel: HTMLElement) {
     return li
   }
 
-  function replyBox(c: Comment, draft?: string) {
+  // The box of a reply being written: drawn from its draft, which outlives the list being drawn
+  // again (a live event may redraw it while the reply is on its way), and goes once it is sent.
+  function replyBox(c: Comment) {
+    const id = c.comment_id
+    const draft = drafts.get(id)
     const box = el('form', 'reply-form') as HTMLFormElement
     box.hidden = draft === undefined
     const area = el('textarea') as HTMLTextAreaElement
-    area.setAttribute('data-reply-to', c.comment_id)
+    area.setAttribute('data-reply-to', id)
     area.rows = 2
     area.maxLength = 10000
     area.required = true
     area.setAttribute('aria-label', `Reply to ${c.author.name}`)
-    area.value = draft ?? ''
+    area.value = draft?.text ?? ''
+    area.addEventListener('input', () => {
+      const current = drafts.get(id)
+      // Another text is another post: it gets a key of its own.
+      if (current && !current.sending)
+        drafts.set(id, { ...current, text: area.value, key: newPostKey() })
+    })
     const send = el('button', 'primary small') as HTMLButtonElement
     send.type = 'submit'
     send.textContent = 'Reply'
+    send.disabled = draft?.sending ?? false
     box.append(area, send)
     box.addEventListener('submit', (event) => {
       event.preventDefault()
+      const current = drafts.get(id)
       const name = visitorName()
-      if (name === null) return
+      if (name === null || !current || current.sending) return
+      current.sending = true
       send.disabled = true
-      const payload = owner ? { body: area.value } : { body: area.value, name }
-      request(`/${c.comment_id}/replies`, { method: 'POST', body: JSON.stringify(payload) })
+      const payload = owner ? { body: current.text } : { body: current.text, name }
+      request(`/${id}/replies`, { method: 'POST', body: JSON.stringify(payload) }, current.key)
         .then((reply) => {
-          area.value = ''
-          const current = comments.get(c.comment_id)
-          if (current && !current.replies.some((r) => r.reply_id === (reply as Reply).reply_id)) {
-            current.replies.push(reply as Reply)
+          drafts.delete(id)
+          const thread = comments.get(id)
+          if (thread && !thread.replies.some((r) => r.reply_id === (reply as Reply).reply_id)) {
+            thread.replies.push(reply as Reply)
           }
           render()
         })
-        .catch(failed)
-        .finally(() => (send.disabled = false))
+        .catch((err) => {
+          current.sending = false
+          render()
+          failed(err)
+        })
     })
     return box
   }
@@ -316,6 +336,9 @@ function run(panel: HTMLElement) {
     const status = el('p', 'hint form-status')
     status.setAttribute('role', 'status')
     root.append(label, body, row, status)
+    // The key this comment is posted with: sent again unchanged, it makes no second comment.
+    let postKey = newPostKey()
+    body.addEventListener('input', () => (postKey = newPostKey()))
     root.addEventListener('submit', (event) => {
       event.preventDefault()
       const who = visitorName()
@@ -330,9 +353,10 @@ function run(panel: HTMLElement) {
       if (anchor) payload.anchor = anchor
       if (!owner) payload.name = who
       else payload.version = shown
-      request('', { method: 'POST', body: JSON.stringify(payload) })
+      request('', { method: 'POST', body: JSON.stringify(payload) }, postKey)
         .then((made) => {
           body.value = ''
+          postKey = newPostKey()
           setAnchor(null)
           say('Posted.')
           upsert(made as Comment)
@@ -570,6 +594,12 @@ function action(label: string, cls: string, onClick: () => void) {
   button.textContent = label
   button.addEventListener('click', onClick)
   return button
+}
+
+/** A fresh Idempotency-Key for a post: 128 random bits. */
+function newPostKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 function el(tag: string, cls?: string) {

@@ -474,3 +474,79 @@ describe('comments through share links', () => {
     })
   })
 })
+
+// The review's seventh finding: a reply clicked twice was posted twice. A post sent with an
+// Idempotency-Key (the page's script sends one with each) makes one comment or reply however
+// often it arrives, for a link's readers and for the owner's page alike.
+describe('the same post sent twice', () => {
+  it('makes one comment and one reply through a share link; another post under the key is refused', async () => {
+    const { account, canvas, share } = await setup()
+    const send = (path: string, body: object, key: string) =>
+      call(`/share/${share.token}/comments${path}`, {
+        method: 'POST',
+        json: body,
+        headers: { 'Idempotency-Key': key },
+      })
+    const first = await send('', { body: 'Once', name: 'Ada' }, 'k-1')
+    const again = await send('', { body: 'Once', name: 'Ada' }, 'k-1')
+    expect([first.status, again.status]).toEqual([201, 201])
+    const comment = await json(first)
+    expect(await json(again)).toEqual(comment)
+    const path = `/${comment.comment_id}/replies`
+    const replies = await Promise.all(
+      [1, 2, 3].map(() => send(path, { body: 'Thanks', name: 'Ada' }, 'k-2')),
+    )
+    expect(replies.map((r) => r.status)).toEqual([201, 201, 201])
+    const made = await Promise.all(replies.map((r) => json(r)))
+    expect(new Set(made.map((r) => r.reply_id)).size).toBe(1)
+    // The key is the link's reader's: another link's reader may send the same one.
+    const other = await shareOf(account, canvas.canvas_id, { allow_comments: true })
+    const elsewhere = await call(`/share/${other.token}/comments`, {
+      method: 'POST',
+      json: { body: 'Once', name: 'Bo' },
+      headers: { 'Idempotency-Key': 'k-1' },
+    })
+    expect((await json(elsewhere)).comment_id).not.toBe(comment.comment_id)
+    // The same key on another post is refused; a malformed key is refused before anything.
+    const reused = await send('', { body: 'Something else', name: 'Ada' }, 'k-1')
+    expect(reused.status).toBe(409)
+    expect(await json(reused)).toEqual(errorOf('conflict', /^Idempotency-Key: already used/))
+    const asReply = await send(path, { body: 'Once', name: 'Ada' }, 'k-1')
+    expect(asReply.status).toBe(409)
+    for (const key of ['', 'é', 'x'.repeat(256)]) {
+      const bad = await send('', { body: 'Once', name: 'Ada' }, key)
+      expect(bad.status, JSON.stringify(key)).toBe(400)
+    }
+    const all = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments?status=all`, { key: account.key }),
+    )
+    expect(all.comments.map((c: any) => [c.body, c.replies.length])).toEqual([
+      ['Once', 1],
+      ['Once', 0],
+    ])
+  })
+
+  it('makes one reply from the owner’s page', async () => {
+    const { account, canvas } = await setup()
+    const csrf = await csrfOf(account.cookie)
+    const post = (path: string, body: object, key: string) =>
+      call(`/c/${canvas.canvas_id}/comments${path}`, {
+        method: 'POST',
+        cookie: account.cookie,
+        json: body,
+        headers: { 'X-CSRF-Token': csrf, 'Idempotency-Key': key },
+      })
+    const comment = await json(await post('', { body: 'Check this' }, 'a'))
+    expect((await json(await post('', { body: 'Check this' }, 'a'))).comment_id).toBe(
+      comment.comment_id,
+    )
+    const path = `/${comment.comment_id}/replies`
+    const [one, two] = await Promise.all([1, 2].map(() => post(path, { body: 'Done' }, 'b')))
+    expect((await json(one)).reply_id).toBe((await json(two)).reply_id)
+    const listed = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/comments`, { key: account.key }),
+    )
+    expect(listed.comments).toHaveLength(1)
+    expect(listed.comments[0].replies).toHaveLength(1)
+  })
+})

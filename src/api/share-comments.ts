@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { visitorComment, visitorComments, visitorReply } from '../domain/visitor-comments'
 import { checkedBy } from '../http/access'
 import type { AppEnv } from '../http/context'
+import { POST_KEY_HEADER, postKeyOf } from '../http/idempotency'
 import { limitCommentPosts } from '../http/limits'
 import { documented } from '../http/route-docs'
 import { PASSWORD, shareAccess, UNUSABLE } from '../http/share-access'
@@ -57,14 +58,15 @@ shareComments.post(
       'comments are. Rate-limited per client address.',
     tag: 'Public shares',
     auth: 'none',
-    headers: [PASSWORD],
+    headers: [PASSWORD, POST_KEY_HEADER],
     responses: { 201: { description: 'The comment.', schema: shapes.comment } },
     errors: [...REFUSED, 'conflict'],
   }),
   async (c) => {
     await limitCommentPosts(c)
-    const access = shareAccess(c, c.req.valid('param').token)
-    return c.json(await visitorComment(c.var.svc, access, c.req.valid('json')), 201)
+    const { token } = c.req.valid('param')
+    const input = { ...c.req.valid('json'), requestKey: await postKeyOf(c, `share:${token}`) }
+    return c.json(await visitorComment(c.var.svc, shareAccess(c, token), input), 201)
   },
 )
 
@@ -78,19 +80,15 @@ shareComments.post(
     description: 'Under the display `name` given. Rate-limited per client address.',
     tag: 'Public shares',
     auth: 'none',
-    headers: [PASSWORD],
+    headers: [PASSWORD, POST_KEY_HEADER],
     responses: { 201: { description: 'The reply.', schema: shapes.reply } },
     errors: [...REFUSED, 'comment_not_found', 'conflict'],
   }),
   async (c) => {
     await limitCommentPosts(c)
     const { token, comment_id: commentId } = c.req.valid('param')
-    const reply = await visitorReply(
-      c.var.svc,
-      shareAccess(c, token),
-      commentId,
-      c.req.valid('json'),
-    )
+    const input = { ...c.req.valid('json'), requestKey: await postKeyOf(c, `share:${token}`) }
+    const reply = await visitorReply(c.var.svc, shareAccess(c, token), commentId, input)
     return c.json(reply, 201)
   },
 )

@@ -94,8 +94,12 @@ function threads(tops: Row[], replies: Row[], visitors?: boolean): Comment[] {
   return tops.map((top) => presentComment(top, byParent.get(top.commentId) ?? [], visitors))
 }
 
-/** The columns that say who wrote a new row: a member's public name is read as it is inserted. */
-function authorColumns(svc: Services, author: Author) {
+/**
+ * The columns that say who wrote a new row, and the Idempotency-Key it was sent with: a member's
+ * public name is read as it is inserted.
+ */
+function authorColumns(svc: Services, author: Author, requestKey: string | undefined) {
+  // In the table's order of columns, as an INSERT ... SELECT needs them.
   return {
     authorName: value(comments.authorName, author.name),
     authorKind: value(comments.authorKind, author.kind),
@@ -104,6 +108,7 @@ function authorColumns(svc: Services, author: Author) {
       author.userId && author.kind === 'owner'
         ? publicNameOf(svc.db, author.userId).as(comments.authorPublicName.name)
         : value(comments.authorPublicName, null),
+    requestKey: value(comments.requestKey, requestKey ?? null),
   }
 }
 
@@ -141,6 +146,8 @@ export type NewComment = {
   anchor?: CommentAnchor | null
   /** The version it is made on; the canvas's latest when absent. */
   version?: number
+  /** The post's Idempotency-Key with its sender (requestKeyOf): sent twice, it makes one. */
+  requestKey?: string
 }
 
 /**
@@ -168,7 +175,7 @@ export async function createComment(
           version: version === undefined ? canvases.version : value(comments.version, version),
           anchor: value(comments.anchor, input.anchor ? JSON.stringify(input.anchor) : null),
           body: value(comments.body, input.body),
-          ...authorColumns(svc, author),
+          ...authorColumns(svc, author, input.requestKey),
           status: value(comments.status, 'open'),
           createdAt: value(comments.createdAt, now),
           resolvedAt: value(comments.resolvedAt, null),
@@ -192,9 +199,14 @@ export async function createComment(
           ),
         ),
     )
+    .onConflictDoNothing()
     .returning()
   const row = inserted[0]
-  if (!row) await whyNotCommented(svc, place, version)
+  if (!row) {
+    const earlier = await postedBefore(svc, place, input.requestKey, null, input.body)
+    if (earlier) return presentComment(earlier.top, earlier.replies, place.visitors)
+    await whyNotCommented(svc, place, version)
+  }
   const comment = tellViewers(svc, place, row, [])
   svc.events?.({
     type: 'comment.created',
@@ -259,6 +271,7 @@ export async function replyToComment(
   author: Author,
   commentId: string,
   body: string,
+  requestKey?: string,
 ) {
   const db = svc.db
   const now = svc.now()
@@ -274,7 +287,7 @@ export async function replyToComment(
             version: parent.version,
             anchor: value(comments.anchor, null),
             body: value(comments.body, body),
-            ...authorColumns(svc, author),
+            ...authorColumns(svc, author, requestKey),
             status: value(comments.status, null),
             createdAt: value(comments.createdAt, now),
             resolvedAt: value(comments.resolvedAt, null),
@@ -292,12 +305,15 @@ export async function replyToComment(
             ),
           ),
       )
+      .onConflictDoNothing()
       .returning(),
     ...selectThread(svc, place, commentId),
   ])
   const row = inserted[0]
   if (!row) {
     if (tops.length === 0) await throwMissing(svc, place)
+    const earlier = await postedBefore(svc, place, requestKey, commentId, body)
+    if (earlier) return presentReply(earlier.top, place.visitors)
     throw new AppError(
       'conflict',
       `a comment may hold at most ${MAX_REPLIES} replies; start a new comment`,
@@ -406,6 +422,49 @@ export async function deleteReply(
     throw commentNotFound()
   }
   tellViewers(svc, place, tops[0], replies)
+}
+
+/**
+ * What was posted before under the same Idempotency-Key (and sender), when the post at hand is
+ * that one again: the comment with its replies, or the reply (`top`) under `parentId`. The same
+ * key on another post is a conflict. Null when no post holds the key: the insert failed for
+ * another reason.
+ */
+async function postedBefore(
+  svc: Services,
+  place: CommentPlace,
+  requestKey: string | undefined,
+  parentId: string | null,
+  body: string,
+) {
+  if (requestKey === undefined) return null
+  const db = svc.db
+  const byKey = and(eq(comments.canvasId, place.canvasId), eq(comments.requestKey, requestKey))
+  const [found, replies] = await db.batch([
+    db.select().from(comments).where(byKey),
+    db
+      .select()
+      .from(comments)
+      .where(
+        and(
+          eq(comments.canvasId, place.canvasId),
+          inArray(
+            comments.parentId,
+            db.select({ id: comments.commentId }).from(comments).where(byKey),
+          ),
+        ),
+      )
+      .orderBy(asc(comments.createdAt), comments.commentId),
+  ])
+  const top = found[0]
+  if (!top) return null
+  if (top.parentId !== parentId || top.body !== body) {
+    throw new AppError(
+      'conflict',
+      'Idempotency-Key: already used for another comment or reply; send a new key',
+    )
+  }
+  return { top, replies }
 }
 
 /** No comment found: because there is no such canvas, or no such comment on it. */

@@ -12,20 +12,23 @@ export async function visitorComments(svc: Services, access: ShareAccess, query:
   return listComments(svc, place, query)
 }
 
-export type VisitorComment = { body: string; name: string; anchor?: CommentAnchor | null }
+/** What a visitor posts, and the post's Idempotency-Key with its sender (when sent). */
+type VisitorPost = { body: string; name: string; requestKey?: string }
+export type VisitorComment = VisitorPost & { anchor?: CommentAnchor | null }
 
 export async function visitorComment(svc: Services, access: ShareAccess, input: VisitorComment) {
   const { place, version } = await shareCommentPlace(svc, access)
-  const { body, name, anchor } = input
-  return createComment(svc, place, { name, kind: 'visitor' }, { body, anchor, version })
+  const { body, name, anchor, requestKey } = input
+  const author = { name, kind: 'visitor' as const }
+  return createComment(svc, place, author, { body, anchor, version, requestKey })
 }
 
 export async function visitorReply(
   svc: Services,
   access: ShareAccess,
   commentId: string,
-  { body, name }: { body: string; name: string },
+  { body, name, requestKey }: VisitorPost,
 ) {
   const { place } = await shareCommentPlace(svc, access)
-  return replyToComment(svc, place, { name, kind: 'visitor' }, commentId, body)
+  return replyToComment(svc, place, { name, kind: 'visitor' }, commentId, body, requestKey)
 }

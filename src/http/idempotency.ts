@@ -1,6 +1,6 @@
 import type { Context, Next } from 'hono'
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status'
-import { randomBase62 } from '../lib/crypto'
+import { randomBase62, sha256Hex } from '../lib/crypto'
 import { AppError } from '../lib/errors'
 import {
   claimedBy,
@@ -22,6 +22,17 @@ import { IDEMPOTENCY_KEY } from '../schema/requests'
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
+/** The header as a route that takes it for a post without an API key documents it. */
+export const POST_KEY_HEADER = {
+  name: IDEMPOTENCY_HEADER,
+  description:
+    'Optional, 1 to 255 printable ASCII characters: the same post sent again with the same key ' +
+    '(a double click, a retry) answers the comment or reply made the first time, and makes no other.',
+}
+
+const malformedKey = () =>
+  new AppError('invalid_request', 'Idempotency-Key: must be 1 to 255 printable ASCII characters')
+
 /**
  * A write sent with Idempotency-Key (README: Retrying safely). The key is claimed in the API key's
  * own batch, so the body is read and fingerprinted first, within the cap its route applies. Then
@@ -40,10 +51,7 @@ export async function idempotent(
 ): Promise<Response | void> {
   if (!IDEMPOTENCY_KEY.test(key)) {
     await authorize(c)
-    throw new AppError(
-      'invalid_request',
-      'Idempotency-Key: must be 1 to 255 printable ASCII characters',
-    )
+    throw malformedKey()
   }
   const hash = await presentedKeyHash(c)
   let body: Uint8Array
@@ -119,4 +127,17 @@ function replay(c: Context<AppEnv>, answer: Answer): Response {
   // A 204 or a redirect has no body, and a Response must then be given none, not an empty one.
   if (answer.body === '') return c.body(null, answer.status as StatusCode, headers)
   return c.body(answer.body, answer.status as ContentfulStatusCode, headers)
+}
+
+/**
+ * The Idempotency-Key of a comment or reply posted without an API key (a web session's, a share
+ * link's reader's), bound to who sends it: the same post sent twice (a double click, a retry)
+ * makes one (domain/comments.ts). Hashed, so a key of any length is stored in a bounded form.
+ * Undefined without the header; a malformed one is refused.
+ */
+export async function postKeyOf(c: Context, sender: string): Promise<string | undefined> {
+  const key = c.req.header(IDEMPOTENCY_HEADER)
+  if (key === undefined) return undefined
+  if (!IDEMPOTENCY_KEY.test(key)) throw malformedKey()
+  return sha256Hex(`${sender}\n${key}`)
 }

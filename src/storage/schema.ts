@@ -494,6 +494,9 @@ export const comments = sqliteTable(
     // name a share link's readers are shown: a member's display name when written, never an email.
     authorUserId: text('author_user_id'),
     authorPublicName: text('author_public_name'),
+    // The Idempotency-Key a comment or reply was posted with, with who sent it (hashed): the
+    // same post sent twice (a double click, a retry) makes one comment (domain/comments.ts).
+    requestKey: text('request_key'),
     status: text('status', { enum: ['open', 'resolved'] }),
     createdAt: integer('created_at').notNull(),
     resolvedAt: integer('resolved_at'),
@@ -506,5 +509,8 @@ export const comments = sqliteTable(
     // would read the whole canvas's comments; a reply is only ever inserted from its comment's row
     // and deleted with it (domain/comments.ts).
     index('comments_parent_idx').on(t.canvasId, t.parentId, t.createdAt),
+    uniqueIndex('comments_request_key_idx')
+      .on(t.canvasId, t.requestKey)
+      .where(sql`request_key IS NOT NULL`),
   ],
 )

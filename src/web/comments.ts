@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import type { SignedInEnv } from '../http/context'
+import { postKeyOf } from '../http/idempotency'
 import { jsonBody, params, query } from '../http/validate'
 import {
   createComment,
@@ -57,7 +58,9 @@ ownerComments.post(
   async (c) => {
     const { svc, session } = c.var
     const where = place(session, c.req.valid('param').id)
-    return c.json(await createComment(svc, where, byOwner(session), c.req.valid('json')), 201)
+    const requestKey = await postKeyOf(c, `user:${session.user.user_id}`)
+    const input = { ...c.req.valid('json'), requestKey }
+    return c.json(await createComment(svc, where, byOwner(session), input), 201)
   },
 )
 
@@ -70,8 +73,10 @@ ownerComments.post(
     const { svc, session } = c.var
     const { id, comment_id: commentId } = c.req.valid('param')
     const { body } = c.req.valid('json')
+    const requestKey = await postKeyOf(c, `user:${session.user.user_id}`)
+    const author = byOwner(session)
     return c.json(
-      await replyToComment(svc, place(session, id), byOwner(session), commentId, body),
+      await replyToComment(svc, place(session, id), author, commentId, body, requestKey),
       201,
     )
   },

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import { visitorComment, visitorComments, visitorReply } from '../domain/visitor-comments'
 import { checkedBy } from '../http/access'
 import type { AppEnv } from '../http/context'
+import { postKeyOf } from '../http/idempotency'
 import { limitCommentPosts } from '../http/limits'
 import { shareAccess } from '../http/share-access'
 import { jsonBody, params, query } from '../http/validate'
@@ -44,8 +45,10 @@ shareComments.post(
   jsonBody(visitorCommentBody),
   async (c) => {
     await limitCommentPosts(c)
-    const access = await accessOf(c, c.req.valid('param').token)
-    return c.json(await visitorComment(c.var.svc, access, c.req.valid('json')), 201)
+    const { token } = c.req.valid('param')
+    const access = await accessOf(c, token)
+    const input = { ...c.req.valid('json'), requestKey: await postKeyOf(c, `share:${token}`) }
+    return c.json(await visitorComment(c.var.svc, access, input), 201)
   },
 )
 
@@ -58,6 +61,7 @@ shareComments.post(
     await limitCommentPosts(c)
     const { token, comment_id: commentId } = c.req.valid('param')
     const access = await accessOf(c, token)
-    return c.json(await visitorReply(c.var.svc, access, commentId, c.req.valid('json')), 201)
+    const input = { ...c.req.valid('json'), requestKey: await postKeyOf(c, `share:${token}`) }
+    return c.json(await visitorReply(c.var.svc, access, commentId, input), 201)
   },
 )

@@ -152,6 +152,37 @@ describe('live between the owner and a visitor', () => {
   })
 })
 
+// The review's seventh finding: after a reply was posted, its box kept the text and stayed open
+// (the live event of the reply redrew the list meanwhile), and Reply clicked again posted it twice.
+describe('a reply', () => {
+  it('is posted once however it is clicked; its box clears and closes', async () => {
+    const id = await canvas('reply.md', '# Reply\n\nSomething to answer.\n')
+    const made = await api(`/v1/canvases/${id}/comments`, {
+      method: 'POST',
+      json: { body: 'Is this right?' },
+    })
+    const { comment_id: commentId } = (await made.json()) as { comment_id: string }
+    const page = await owner.context.newPage()
+    await page.goto(`${url}/c/${id}`)
+    await page.waitForSelector('[data-live-state=open]')
+    const thread = page.locator('.comment', { hasText: 'Is this right?' })
+    await thread.getByRole('button', { name: 'Reply', exact: true }).click()
+    await thread.locator('textarea[data-reply-to]').fill('Yes, it is.')
+    const send = thread.locator('.reply-form button[type=submit]')
+    // Three clicks as fast as a hand can make them: the first sends, the rest find it on its way.
+    await send.click({ clickCount: 3, delay: 0 })
+    await thread.locator('.reply', { hasText: 'Yes, it is.' }).waitFor()
+    await expect.poll(() => thread.locator('.reply-form').isHidden()).toBe(true)
+    // Opened again, the box is empty.
+    await thread.getByRole('button', { name: 'Reply', exact: true }).click()
+    expect(await thread.locator('textarea[data-reply-to]').inputValue()).toBe('')
+    const listed = (await (await api(`/v1/canvases/${id}/comments`)).json()) as any
+    const replies = listed.comments.find((c: any) => c.comment_id === commentId).replies
+    expect(replies.map((r: any) => r.body)).toEqual(['Yes, it is.'])
+    await page.close()
+  })
+})
+
 describe('what a comment says', () => {
   it('is shown as text: no script, no image, no javascript: link runs', async () => {
     const id = await canvas('safe.md', '# Safe\n\nText.\n')
