@@ -162,6 +162,37 @@ describe('end to end over HTTP', () => {
     expect((await open('letmein')).status).toBe(410)
   })
 
+  // The review's fifth finding: a revoked link's socket heard `gone`; whether the server then also
+  // closed it was not checked. Here through wrangler dev's proxy, with a client of its own.
+  it('a revoked link’s live socket hears why, and the server closes it', async () => {
+    const content = Buffer.from('<p>live over http</p>')
+    const created = await api('/v1/canvases', {
+      method: 'POST',
+      json: { file_id: (await push(content)).fileId, title: 'Live', ext: 'html' },
+    })
+    const id = ((await created.json()) as any).canvas_id
+    const link = (await (
+      await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: {} })
+    ).json()) as any
+    const page = await (await fetch(`${server.url}/s/${link.token}`)).text()
+    const live = /data-live="([^"]+)"/.exec(page)![1].replaceAll('&amp;', '&')
+    const socket = new WebSocket(new URL(live, server.url).href.replace(/^http/, 'ws'))
+    const messages: unknown[] = []
+    socket.addEventListener('message', (e) => messages.push(JSON.parse(String(e.data))))
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve)
+      socket.addEventListener('error', reject)
+    })
+    const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve))
+    const revoked = await api(`/v1/canvases/${id}/shares/${link.token}`, { method: 'DELETE' })
+    expect(revoked.status).toBe(200)
+    // The client closes nothing: the close comes from the server, whenever it comes.
+    const close = await closed
+    expect(close.code).toBe(4003)
+    expect(messages.at(-1)).toEqual({ type: 'gone', reason: 'revoked' })
+    expect(socket.readyState).toBe(WebSocket.CLOSED)
+  })
+
   it('an agent publishes, reads back and shares over MCP, with the SDK’s own client', async () => {
     const client = new Client({ name: 'e2e', version: '1.0.0' })
     await client.connect(
