@@ -3,7 +3,7 @@
 // frame URLs) and the key of webhooks' secrets into .dev.vars when missing, applies the D1 migrations to the local database, then
 // runs `wrangler dev` with the cron route enabled. Extra arguments go to wrangler dev (`npm run dev -- --port 8790`); --persist-to is
 // also given to the migration step so both use the same local state.
-import { applyMigrations, ensureSecrets, startWranglerDev } from './lib/dev.mjs'
+import { applyMigrations, ensureSecrets, setupArgs, startWranglerDev } from './lib/dev.mjs'
 
 const args = process.argv.slice(2)
 
@@ -16,7 +16,14 @@ if (migrate.code !== 0) {
   process.exit(migrate.code)
 }
 
-const dev = startWranglerDev(args, { stdio: 'inherit' })
+const setup = setupArgs(args)
+if (setup.token) {
+  console.log(
+    `Bound beyond this machine: create the first account at /signup?setup=${setup.token}` +
+      " (this run's setup token; a request from the network cannot claim to be this machine).",
+  )
+}
+const dev = startWranglerDev([...args, ...setup.args], { stdio: 'inherit' })
 // wrangler can linger after its workerd has stopped; give it five seconds, then end it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {

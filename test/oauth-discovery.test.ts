@@ -109,7 +109,10 @@ describe('a chat app given only the URL', () => {
       error: 'invalid_request',
       error_description: 'OAuth is served over https only',
     })
-    const local = await call('http://127.0.0.1:8787/.well-known/oauth-authorization-server')
+    // On the machine itself: a loopback name, reached from a loopback address.
+    const metadata = 'http://127.0.0.1:8787/.well-known/oauth-authorization-server'
+    expect((await call(metadata, { ip: '192.168.1.20' })).status).toBe(404)
+    const local = await call(metadata, { ip: '127.0.0.1' })
     expect(local.status).toBe(200)
     expect((await json(local)).issuer).toBe('http://127.0.0.1:8787')
   })

@@ -29,7 +29,11 @@ it('the first account needs the setup token, over the API and the web, then it i
   const posted = await call('/signup', formPost({ ...owner, setup_token: 'wrong' }))
   expect(posted.status).toBe(403)
   // Not even from a request claiming the machine itself, once a token is set.
-  const local = await call('http://127.0.0.1/auth/signup', { method: 'POST', json: owner })
+  const local = await call('http://127.0.0.1/auth/signup', {
+    method: 'POST',
+    json: owner,
+    ip: '127.0.0.1',
+  })
   expect(local.status).toBe(403)
   expect(await users()).toBe(0)
 
@@ -59,10 +63,31 @@ it('with no SETUP_TOKEN set, only the machine itself creates the first account',
     const res = await call(url, { method: 'POST', json: owner, env: unset })
     expect(res.status).toBe(403)
   }
+  // The review's fifth finding: the machine was told by the Host header, which any client on the
+  // network of a dev server bound beyond loopback could write. Now by the connection's address.
+  for (const ip of [undefined, '192.168.1.20', '10.0.0.5', '2001:db8::1', '::ffff:192.168.1.20']) {
+    for (const host of ['127.0.0.1:8787', 'localhost:8787', '[::1]:8787']) {
+      const res = await call(`http://${host}/auth/signup`, {
+        method: 'POST',
+        json: owner,
+        env: unset,
+        ip,
+      })
+      expect(res.status, `${host} from ${ip}`).toBe(403)
+      const page = await call(`http://${host}/signup`, { env: unset, ip })
+      expect(page.status, `${host} from ${ip}`).toBe(403)
+    }
+  }
+  expect(await users()).toBe(0)
+  for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.0.0.2']) {
+    const page = await call('http://127.0.0.1:8787/signup', { env: unset, ip })
+    expect(page.status, ip).toBe(200)
+  }
   const local = await call('http://127.0.0.1:8787/auth/signup', {
     method: 'POST',
     json: owner,
     env: unset,
+    ip: '127.0.0.1',
   })
   expect(local.status).toBe(201)
 })

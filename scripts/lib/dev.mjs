@@ -51,6 +51,29 @@ export function applyMigrations(persistTo, stdio = 'inherit') {
   })
 }
 
+/** The address `--ip` binds wrangler dev to, when given (wrangler.jsonc's is 127.0.0.1). */
+export function boundAddress(args) {
+  const at = args.findIndex((arg) => arg === '--ip' || arg.startsWith('--ip='))
+  if (at === -1) return undefined
+  return args[at].startsWith('--ip=') ? args[at].slice('--ip='.length) : args[at + 1]
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/
+
+/**
+ * The arguments that keep a server bound beyond this machine (`--ip 0.0.0.0`) from being set up by
+ * whoever reaches it first: the first account then needs a setup token, made here for this run,
+ * as a deployment's does; on loopback alone (the default) the machine itself creates it. Empty
+ * when the args bind to loopback or already set a SETUP_TOKEN.
+ */
+export function setupArgs(args) {
+  const address = boundAddress(args)
+  if (address === undefined || LOOPBACK.test(address)) return { args: [], token: null }
+  if (args.some((arg) => arg.startsWith('SETUP_TOKEN:'))) return { args: [], token: null }
+  const token = randomBytes(24).toString('hex')
+  return { args: ['--var', `SETUP_TOKEN:${token}`], token }
+}
+
 /** Starts `wrangler dev` with the cron route enabled; `args` go to it. */
 export function startWranglerDev(args, options = {}) {
   return spawn(process.execPath, [wrangler, 'dev', '--test-scheduled', ...args], {

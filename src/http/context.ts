@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { addressKind } from '../lib/addresses'
 import { randomBase62 } from '../lib/crypto'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
@@ -54,11 +55,16 @@ export function requestOrigin(c: Context): string {
 }
 
 /**
- * A request to the machine the service runs on (`npm run dev`): a deployed Worker is reached by
- * its own hostname only, so this cannot be claimed from the Internet.
+ * A request from the machine the service runs on (`npm run dev`): to a loopback name, from a
+ * loopback address. The address is the connection's (`wrangler dev` names it in CF-Connecting-IP,
+ * as Cloudflare does for a deployed Worker, whose clients are never loopback): a Host header
+ * alone is the client's to write. `npm run dev` bound beyond loopback (`--ip 0.0.0.0`) also sets
+ * a setup token, since a client there could write CF-Connecting-IP itself (scripts/lib/dev.mjs).
  */
 export function fromThisMachine(c: Context): boolean {
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(c.req.url).hostname)
+  const host = new URL(c.req.url).hostname
+  const address = c.req.header('CF-Connecting-IP') ?? ''
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(host) && addressKind(address) === 'loopback'
 }
 
 /**
