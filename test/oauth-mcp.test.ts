@@ -14,6 +14,7 @@ import {
   approvedCode,
   connect,
   grantOf,
+  subjectOf,
   kvKeys,
   mcp,
   refresh,
@@ -93,7 +94,8 @@ describe('an access token on /mcp', () => {
     )
       .bind(Date.now(), Date.now(), grantOf(tokens.access_token))
       .run()
-    expect(await kvKeys(`token:${owner.userId}:${grantOf(tokens.access_token)}:`)).toHaveLength(1)
+    const subject = subjectOf(tokens.access_token)
+    expect(await kvKeys(`token:${subject}:${grantOf(tokens.access_token)}:`)).toHaveLength(1)
     const res = await mcp(tokens.access_token, 'tools/list')
     expect(res.status).toBe(401)
     expect(await json(res)).toEqual(errorOf('unauthorized', 'invalid or expired access token'))
@@ -163,6 +165,8 @@ describe('connected apps in Settings', () => {
     const gone = await connect(owner)
     const kept = await connect(owner)
     const grantId = grantOf(gone.tokens.access_token)
+    const subject = subjectOf(gone.tokens.access_token)
+    expect(await kvKeys(`grant:${subject}:${grantId}`)).toHaveLength(1)
     const res = await call(`/settings/apps/${grantId}/revoke`, {
       ...formPost({ _csrf: await csrfOf(owner.cookie) }),
       cookie: owner.cookie,
@@ -175,8 +179,8 @@ describe('connected apps in Settings', () => {
       grantOf(kept.tokens.access_token),
     ])
     // The library's records of it are gone after the response.
-    expect(await kvKeys(`grant:${owner.userId}:${grantId}`)).toEqual([])
-    expect(await kvKeys(`token:${owner.userId}:${grantId}:`)).toEqual([])
+    expect(await kvKeys(`grant:${subject}:${grantId}`)).toEqual([])
+    expect(await kvKeys(`token:${subject}:${grantId}:`)).toEqual([])
   })
 
   it('another person cannot disconnect it, nor a form without the CSRF token', async () => {

@@ -6,6 +6,7 @@ import {
   approvedCode,
   connect,
   grantOf,
+  subjectOf,
   grantRow,
   HTTPS,
   kvKeys,
@@ -60,6 +61,15 @@ describe('the code', () => {
       expect(value).not.toContain(tokens.access_token.split(':')[2])
       expect(value).not.toContain(tokens.refresh_token.split(':')[2])
     }
+    // The review's fifth finding: tokens began with the person's id. Now with the grant's subject.
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      expect(token).not.toContain(owner.userId)
+    }
+    const row = await env.DB.prepare('SELECT subject, user_id FROM oauth_grants WHERE grant_id = ?')
+      .bind(tokens.access_token.split(':')[1])
+      .first<{ subject: string; user_id: string }>()
+    expect(row!.user_id).toBe(owner.userId)
+    expect(tokens.access_token.split(':')[0]).toBe(row!.subject)
   })
 
   it('wrong, missing or plain verifier: refused, and the code still works with the right one', async () => {
@@ -111,8 +121,8 @@ describe('the code', () => {
     expect(await opens(tokens.access_token)).toBe(401)
     expect((await refresh(client, tokens.refresh_token)).status).toBe(400)
     expect((await grantRow(grantOf(code)))!.revoked_at).not.toBeNull()
-    // The library's records of the grant are gone too.
-    expect(await kvKeys(`grant:${owner.userId}:${grantOf(code)}`)).toEqual([])
+    // The library's records of the grant are gone too (they were there: the test would see them).
+    expect(await kvKeys(`grant:${subjectOf(code)}:${grantOf(code)}`)).toEqual([])
   })
 
   it('two exchanges at once: exactly one gets tokens', async () => {
@@ -142,7 +152,7 @@ describe('the access token', () => {
     const owner = await newAccount()
     const { tokens } = await connect(owner)
     const [, grantId] = tokens.access_token.split(':')
-    const [key] = await kvKeys(`token:${owner.userId}:${grantId}:`)
+    const [key] = await kvKeys(`token:${subjectOf(tokens.access_token)}:${grantId}:`)
     const record = JSON.parse((await env.OAUTH_KV.get(key))!)
     expect(record.expiresAt - record.createdAt).toBeLessThanOrEqual(3600)
     record.expiresAt = Math.floor(Date.now() / 1000) - 1

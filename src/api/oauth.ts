@@ -229,7 +229,8 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
   let grant = await grantOfSecret(svc, await sha256Hex(token))
   if (!grant) {
     const unwrapped = await (await oauthHelpers(c)).unwrapToken(token)
-    if (unwrapped) grant = { grantId: unwrapped.grantId, userId: unwrapped.userId }
+    // The library's `userId` is the grant's subject (domain/oauth-grants.ts).
+    if (unwrapped) grant = { grantId: unwrapped.grantId, subject: unwrapped.userId }
   }
   const answer = await library()
   if (answer.status === 200 && grant) {

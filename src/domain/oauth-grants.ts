@@ -34,8 +34,19 @@ export function apiScopes(scopes: readonly string[]): Scope[] {
   return scopes.includes('canvas:write') ? ['read', 'write'] : ['read']
 }
 
+/**
+ * A grant as the OAuth library files it: by its id and a subject of its own (oauthGrants.subject),
+ * which is what removing its records there takes.
+ */
+export type LibraryGrant = { grantId: string; subject: string }
+
+/** The subject of a grant's row: its own, or for a grant older than subjects, its user's id. */
+export const subjectOf = sql<string>`COALESCE(${oauthGrants.subject}, ${oauthGrants.userId})`
+
 export type NewGrant = {
   grantId: string
+  /** The subject it was filed under with the library (a random id, never the person's). */
+  subject: string
   clientId: string
   clientName: string
   redirectUri: string
@@ -47,9 +58,13 @@ export type NewGrant = {
 /**
  * Records a grant just approved, with its code. An earlier grant of the same person to the same
  * app at the same redirect URI is ended (re-authorizing replaces a connection rather than adding
- * one); their ids are answered, for their tokens to be removed too.
+ * one); they are answered, for their tokens to be removed too.
  */
-export async function recordGrant(svc: Services, actor: Actor, grant: NewGrant) {
+export async function recordGrant(
+  svc: Services,
+  actor: Actor,
+  grant: NewGrant,
+): Promise<LibraryGrant[]> {
   const now = svc.now()
   const db = svc.db
   const [replaced] = await db.batch([
@@ -65,10 +80,11 @@ export async function recordGrant(svc: Services, actor: Actor, grant: NewGrant) 
           isNull(oauthGrants.revokedAt),
         ),
       )
-      .returning({ grantId: oauthGrants.grantId }),
+      .returning({ grantId: oauthGrants.grantId, subject: subjectOf }),
     db.insert(oauthGrants).values({
       grantId: grant.grantId,
       userId: actor.userId,
+      subject: grant.subject,
       workspaceId: actor.workspaceId,
       clientId: grant.clientId,
       clientName: grant.clientName,
@@ -83,17 +99,15 @@ export async function recordGrant(svc: Services, actor: Actor, grant: NewGrant) 
       .insert(oauthSecrets)
       .values({ secretHash: grant.codeHash, grantId: grant.grantId, kind: 'code', createdAt: now }),
   ])
-  return replaced.map((r) => r.grantId)
+  return replaced
 }
 
-/** Ends a grant (a secret used twice, or the app itself revoking a token); answers its user. */
+/** Ends a grant (a secret used twice, or the app itself revoking a token). */
 export async function endGrant(svc: Services, grantId: string) {
-  const [row] = await svc.db
+  await svc.db
     .update(oauthGrants)
     .set(ended(svc.now()))
     .where(and(eq(oauthGrants.grantId, grantId), isNull(oauthGrants.revokedAt)))
-    .returning({ userId: oauthGrants.userId })
-  return row?.userId ?? null
 }
 
 /** A revoked grant's expiry is its revocation too: the sweep finds ended grants by one index. */
@@ -189,7 +203,7 @@ export async function listConnectedApps(svc: Services, actor: Actor): Promise<Co
   }))
 }
 
-/** Ends one of the person's grants, from now on; answers the app's name. */
+/** Ends one of the person's grants, from now on; answers the app's name and the grant. */
 export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: string) {
   const [row] = await svc.db
     .update(oauthGrants)
@@ -202,9 +216,9 @@ export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: s
         isNull(oauthGrants.revokedAt),
       ),
     )
-    .returning({ name: oauthGrants.clientName })
+    .returning({ name: oauthGrants.clientName, subject: subjectOf })
   if (!row) throw new AppError('not_found', 'grant_id: no such connected app')
-  return row.name
+  return { name: row.name, grant: { grantId, subject: row.subject } satisfies LibraryGrant }
 }
 
 /** Deletes up to `limit` grants that ended a while ago, with their secrets; answers how many. */

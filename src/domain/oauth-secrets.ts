@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { oauthGrants, oauthSecrets } from '../storage/schema'
-import { endGrant, GRANT_IDLE_MS, standing } from './oauth-grants'
+import { endGrant, GRANT_IDLE_MS, standing, subjectOf, type LibraryGrant } from './oauth-grants'
 import type { Services } from './services'
 
 // The secrets of an OAuth grant that work once: its authorization code and each refresh token,
@@ -10,9 +10,9 @@ import type { Services } from './services'
 
 export type Claim =
   /** The secret was unused and its grant stands: it is now used, for this request alone. */
-  | { outcome: 'claimed'; grantId: string; userId: string }
+  | ({ outcome: 'claimed' } & LibraryGrant)
   /** The secret was used before: its grant has just been ended. */
-  | { outcome: 'reused'; grantId: string; userId: string }
+  | ({ outcome: 'reused' } & LibraryGrant)
   /** Not a secret of a standing grant (never given, or its grant ended): nothing changed. */
   | { outcome: 'unknown' }
 
@@ -47,7 +47,7 @@ export async function claimSecret(
     db
       .select({
         grantId: oauthGrants.grantId,
-        userId: oauthGrants.userId,
+        subject: subjectOf,
         usedAt: oauthSecrets.usedAt,
         revokedAt: oauthGrants.revokedAt,
       })
@@ -56,11 +56,11 @@ export async function claimSecret(
       .where(and(eq(oauthSecrets.secretHash, secretHash), eq(oauthSecrets.kind, kind))),
   ])
   if (!known) return { outcome: 'unknown' }
-  const { grantId, userId } = known
-  if (claimed.length === 1) return { outcome: 'claimed', grantId, userId }
+  const { grantId, subject } = known
+  if (claimed.length === 1) return { outcome: 'claimed', grantId, subject }
   if (known.usedAt === null || known.revokedAt !== null) return { outcome: 'unknown' }
   await endGrant(svc, grantId)
-  return { outcome: 'reused', grantId, userId }
+  return { outcome: 'reused', grantId, subject }
 }
 
 /** Gives a claimed secret back when the library did not honour it: the client may try again. */
@@ -97,7 +97,7 @@ export async function recordTokens(svc: Services, grantId: string, refreshHash: 
 /** The grant a refresh token belongs to, when it is one of a standing grant's. */
 export async function grantOfSecret(svc: Services, secretHash: string) {
   const row = await svc.db
-    .select({ grantId: oauthGrants.grantId, userId: oauthGrants.userId })
+    .select({ grantId: oauthGrants.grantId, subject: subjectOf })
     .from(oauthSecrets)
     .innerJoin(oauthGrants, eq(oauthGrants.grantId, oauthSecrets.grantId))
     .where(and(eq(oauthSecrets.secretHash, secretHash), standing(svc.now())))

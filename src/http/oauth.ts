@@ -6,6 +6,7 @@ import {
   grantFromRow,
   grantStatement,
   touchGrant,
+  type LibraryGrant,
 } from '../domain/oauth-grants'
 import { documentHostProblem, documentUrlProblem, isDocumentUrl } from '../domain/client-documents'
 import { AppError } from '../lib/errors'
@@ -139,16 +140,13 @@ export async function oauthHelpers<E extends AppEnv>(c: Context<E>) {
 }
 
 /** Removes a grant's records from the library's store, after the response (D1 has ended it). */
-export function forgetGrants<E extends AppEnv>(
-  c: Context<E>,
-  grants: { grantId: string; userId: string }[],
-) {
+export function forgetGrants<E extends AppEnv>(c: Context<E>, grants: LibraryGrant[]) {
   if (grants.length === 0) return
   // Removing records is the same for every issuer over this store: a page reached over http
   // (where no issuer is served) removes them as the machine's own issuer would.
   const work = authorizationServer(oauthOrigin(c) ?? 'http://127.0.0.1').then((server) => {
     const api = server.getOAuthApi(c.env)
-    return Promise.all(grants.map((g) => api.revokeGrant(g.grantId, g.userId)))
+    return Promise.all(grants.map((g) => api.revokeGrant(g.grantId, g.subject)))
   })
   // A signed-in page's context is an AppEnv one with the session made certain.
   afterResponse(c as unknown as Context<AppEnv>, work)
@@ -170,7 +168,7 @@ const INVALID = 'invalid or expired access token'
  */
 export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
   const origin = oauthOrigin(c)
-  // The library's tokens are `<user>:<grant>:<secret>`.
+  // The library's tokens are `<subject>:<grant>:<secret>` (the grant's subject, not the person).
   const parts = token.split(':')
   if (!origin || parts.length !== 3) throw new AppError('unauthorized', INVALID)
   const grantId = parts[1]

@@ -383,6 +383,10 @@ export const oauthGrants = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.userId, { onDelete: 'cascade' }),
+    // Whom the OAuth library files the grant under, and so the first part of its tokens: a random
+    // id of the grant's own, so that no token carries the person's id. Null for a grant made
+    // before the column, which the library files under the user id (domain/oauth-grants.ts).
+    subject: text('subject'),
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),

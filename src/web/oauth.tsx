@@ -4,7 +4,7 @@ import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain
 import { sessionActor } from '../domain/users'
 import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
-import { sha256Hex } from '../lib/crypto'
+import { newId, sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
 import { Consent } from './pages/consent'
 import { ErrorPage } from './pages/error'
@@ -62,29 +62,30 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     const named = appNameProblem(about.clientName)
     if (named) return cannotConnect(c, `The app’s name ${named}.`)
     const actor = sessionActor(c.var.session)
+    // The library files the grant under a subject of its own, the first part of every token it
+    // makes: the person's id stays out of the tokens (props, which it keeps encrypted, hold it).
+    const subject = newId()
     const { redirectTo } = await api.completeAuthorization({
       request,
-      userId: actor.userId,
+      userId: subject,
       metadata: {},
       scope: scopes,
       props: { userId: actor.userId, workspaceId: actor.workspaceId },
       // Earlier grants to the same app are ended in D1 and then here (recordGrant).
       revokeExistingGrants: false,
     })
-    // The library's codes are `<user>:<grant>:<secret>`.
+    // The library's codes are `<subject>:<grant>:<secret>`.
     const code = new URL(redirectTo).searchParams.get('code') ?? ''
     const replaced = await recordGrant(c.var.svc, actor, {
       grantId: code.split(':')[1],
+      subject,
       clientId: request.clientId,
       clientName: about.clientName,
       redirectUri: request.redirectUri,
       scopes: apiScopes(scopes),
       codeHash: await sha256Hex(code),
     })
-    forgetGrants(
-      c,
-      replaced.map((grantId) => ({ grantId, userId: actor.userId })),
-    )
+    forgetGrants(c, replaced)
     return c.redirect(redirectTo)
   }),
 )

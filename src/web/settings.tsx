@@ -91,9 +91,9 @@ settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
   if (/^[A-Za-z0-9_-]{1,64}$/.test(grantId)) {
     try {
       const actor = sessionActor(c.var.session)
-      const name = await revokeConnectedApp(c.var.svc, actor, grantId)
+      const { name, grant } = await revokeConnectedApp(c.var.svc, actor, grantId)
       // Ended in D1 at once, for every request anywhere; its tokens leave KV after the response.
-      forgetGrants(c, [{ grantId, userId: actor.userId }])
+      forgetGrants(c, [grant])
       text = `${quoted(name)} is disconnected: its access ends now.`
     } catch (err) {
       if (!(err instanceof AppError)) throw err

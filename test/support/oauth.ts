@@ -155,6 +155,8 @@ export async function tool(token: string, name: string, args: Record<string, unk
 
 /** The library's grant id in one of its tokens or codes (`<user>:<grant>:<secret>`). */
 export const grantOf = (token: string) => token.split(':')[1]
+/** Whom the library files a token's grant under: the grant's subject, the token's first part. */
+export const subjectOf = (token: string) => token.split(':')[0]
 
 /** D1's row of a grant. */
 export const grantRow = (grantId: string) =>
