@@ -45,6 +45,7 @@ describe('create', () => {
         created_at: Date.parse(canvas.created_at),
         main_path: 'index.html',
         item_count: 1,
+        workspace_id: account.workspaceId,
       },
     ])
     // One file is a version of one item, `index.<ext>`.

@@ -194,10 +194,11 @@ function insertChunk(db, { workspaceId, model, newest, now, expiresAt, chunk }) 
       .bind(workspaceId, model.owner_user_id, newest, newest, expiresAt, model.size, json),
     db
       .prepare(
-        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count)
-         SELECT value, 1, ?, ?, ?, 'index.txt', 1 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count,
+                               workspace_id)
+         SELECT value, 1, ?, ?, ?, 'index.txt', 1, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
       )
-      .bind(model.file_id, model.size, now, json),
+      .bind(model.file_id, model.size, now, workspaceId, json),
     db
       .prepare(
         `INSERT INTO version_items (canvas_id, version, path, file_id)

@@ -72,6 +72,9 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             expiresAt: value(canvases.expiresAt, expiresAt),
             size: sql<number>`${ready.size}`.as('size'),
             commentCount: value(canvases.commentCount, 0),
+            // Counted by the trigger of its first version (drizzle/0012_fourth_review.sql).
+            versionCount: value(canvases.versionCount, 0),
+            contentBytes: value(canvases.contentBytes, 0),
           })
           .from(ready)
           .where(isNotNull(ready.size)),
@@ -87,6 +90,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           createdAt: value(versions.createdAt, now),
           mainPath: value(versions.mainPath, main),
           itemCount: value(versions.itemCount, list.length),
+          workspaceId: canvases.workspaceId,
         })
         .from(canvases)
         .where(and(eq(canvases.canvasId, canvasId), sql`changes() = 1`)),
@@ -294,6 +298,7 @@ function insertVersion(
             : sql<string>`${plan.main}`
           ).as('main_path'),
           itemCount: value(versions.itemCount, list.length),
+          workspaceId: canvases.workspaceId,
         })
         .from(canvases)
         .where(

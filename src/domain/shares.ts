@@ -8,7 +8,8 @@ import { canvases, shareLinks, versions } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
 import { liveCanvasId, liveCanvasOf, selectLiveCanvas } from './live'
 
-export type Share = typeof shareLinks.$inferSelect
+// What a share answer shows: the link's own columns (its workspace is its canvas's).
+export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
 
 /**
  * When a link stops opening: its own expiry, or its canvas's while the canvas is temporary,
@@ -77,6 +78,7 @@ export async function createShare(
             createdAt: value(shareLinks.createdAt, now),
             expiresAt: value(shareLinks.expiresAt, expiresAt),
             allowComments: value(shareLinks.allowComments, input.allow_comments ?? false),
+            workspaceId: canvases.workspaceId,
           })
           .from(canvases)
           .where(

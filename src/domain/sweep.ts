@@ -18,6 +18,7 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import {
   archives,
   canvases,
+  comments,
   files,
   idempotencyKeys,
   sessions,
@@ -147,6 +148,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   const held = await db
     .select({
       canvasId: canvases.canvasId,
+      comments: canvases.commentCount,
       version: versionItems.version,
       path: versionItems.path,
       fileId: versionItems.fileId,
@@ -165,7 +167,10 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   const partial = cut && ids.length === 1 && held[0].fileId !== null
   const whole = partial ? [] : cut && ids.length > 1 ? ids.slice(0, -1) : ids
   const items = held.filter((h) => h.fileId !== null && (partial || whole.includes(h.canvasId)))
-  const versionKeys = new Map(items.map((h) => [`${h.canvasId}/${h.version}`, h]))
+  const versionKeys = partial
+    ? []
+    : [...new Map(items.map((h) => [`${h.canvasId}/${h.version}`, h])).values()]
+  const commented = whole.filter((id) => held.some((h) => h.canvasId === id && h.comments > 0))
   const fileIds = [...new Set(items.map((h) => h.fileId!))]
   const statements: BatchItem<'sqlite'>[] = [
     ...items.map((h) =>
@@ -179,13 +184,17 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
           ),
         ),
     ),
-    // A version without items (written by a Worker running the code from before sites), and
-    // a partial canvas's versions, go with their canvas (cascade).
-    ...(partial ? [] : [...versionKeys.values()]).map((h) =>
+    // Before the canvas, each by its whole key (a read each; a range costs more, a cascade more
+    // still): its versions, its comments when it has some (their table has no foreign key to
+    // cascade by), its links. A version without items (written by a Worker running the code from
+    // before sites), and a partial canvas's versions, go with their canvas (cascade); the
+    // canvas's row counts them all out of the workspace's totals.
+    ...versionKeys.map((h) =>
       db
         .delete(versions)
         .where(and(eq(versions.canvasId, h.canvasId), eq(versions.version, h.version!))),
     ),
+    ...commented.map((id) => db.delete(comments).where(eq(comments.canvasId, id))),
     ...whole.map((id) => db.delete(shareLinks).where(eq(shareLinks.canvasId, id))),
     ...whole.map((id) =>
       db
@@ -210,11 +219,11 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     ),
   ]
   const results = await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
-  const firstCanvas = items.length + (partial ? 0 : versionKeys.size) + whole.length
+  const firstCanvas = items.length + versionKeys.length + commented.length + whole.length
   s.canvases += results
     .slice(firstCanvas, firstCanvas + whole.length)
     .filter((rows) => (rows as unknown[]).length > 0).length
-  if (!partial) s.versions += versionKeys.size
+  s.versions += versionKeys.length
   return cut || ids.length === batch
 }
 

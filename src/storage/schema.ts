@@ -142,6 +142,11 @@ export const canvases = sqliteTable(
     // Comments on the canvas (replies apart), kept by triggers (drizzle/0010_comments.sql) so that
     // a new comment's limit is checked on this row rather than by counting the comments.
     commentCount: integer('comment_count').notNull().default(0),
+    // How many versions it holds and their bytes, kept by the trigger that counts a new version
+    // into its workspace's totals (drizzle/0012_fourth_review.sql): when the sweep removes the
+    // canvas, its workspace's totals lose them from this row, without reading its versions.
+    versionCount: integer('version_count').notNull().default(0),
+    contentBytes: integer('content_bytes').notNull().default(0),
   },
   (t) => [
     // Holds every column a page of the list shows, so the page is read from the index alone: one
@@ -176,8 +181,9 @@ export const canvases = sqliteTable(
       t.createdAt,
       t.size,
     ),
-    // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row.
-    index('canvases_expires_idx').on(t.expiresAt, t.canvasId),
+    // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row,
+    // and the count of comments, so that only a canvas that has some has them looked for.
+    index('canvases_expires_idx').on(t.expiresAt, t.canvasId, t.commentCount),
     // A workspace's temporary and deleted canvases by expiry: usage finds those expired but not yet
     // swept here, and reads nothing of the others. Partial, so permanent canvases never carry it.
     index('canvases_workspace_expires_idx')
@@ -205,6 +211,8 @@ export const versions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     mainPath: text('main_path').notNull().default(''),
     itemCount: integer('item_count').notNull().default(1),
+    // Its canvas's workspace, so that counting it into the workspace's totals reads no canvas row.
+    workspaceId: text('workspace_id').notNull().default(''),
   },
   (t) => [
     primaryKey({ columns: [t.canvasId, t.version] }),
@@ -249,6 +257,9 @@ export const shareLinks = sqliteTable(
     expiresAt: integer('expires_at'),
     // Its readers may read the canvas's comments and add their own under a name of their choice.
     allowComments: integer('allow_comments', { mode: 'boolean' }).notNull().default(false),
+    // Its canvas's workspace: the link is counted out of its totals when its canvas goes, once
+    // the canvas row that would name the workspace is gone (drizzle/0012_fourth_review.sql).
+    workspaceId: text('workspace_id').notNull().default(''),
   },
   (t) => [
     index('share_links_canvas_idx').on(t.canvasId, t.createdAt),
@@ -481,12 +492,12 @@ export const webhookDeliveries = sqliteTable(
 // a point), NULL for the canvas as a whole. `version` is the version the comment was made on; a
 // reply's repeats its comment's. The author is kept as shown (a key's or app's name, an email, a
 // visitor's chosen name) and its kind.
+// No foreign key to canvases: the sweep, which alone removes canvases, removes their comments
+// first, and a key would cost every canvas removed a read of this table (drizzle/0012).
 export const comments = sqliteTable(
   'comments',
   {
-    canvasId: text('canvas_id')
-      .notNull()
-      .references(() => canvases.canvasId, { onDelete: 'cascade' }),
+    canvasId: text('canvas_id').notNull(),
     commentId: text('comment_id').notNull(),
     parentId: text('parent_id'),
     version: integer('version').notNull(),

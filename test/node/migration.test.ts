@@ -276,9 +276,64 @@ describe('the usage totals on the same database', () => {
     expect(await answers('totals', workspaces)).toEqual(before)
   })
 
+  it('stay the same through the later migrations, which keep every comment and its counts', async () => {
+    // Comments of the seeded canvases, one with a reply, before comments are made anew (0012).
+    await db.batch(
+      [
+        `INSERT INTO comments (canvas_id, comment_id, parent_id, version, body, author_name,
+                               author_kind, status, created_at)
+           VALUES ('p1', 'k1', NULL, 1, 'top', 'a@example.com', 'owner', 'open', 1),
+                  ('p1', 'k2', 'k1', 1, 'reply', 'Bo', 'visitor', NULL, 2),
+                  ('t2', 'k3', NULL, 2, 'other', 'Bo', 'visitor', 'open', 3)`,
+      ].map((q) => db.prepare(q)),
+    )
+    const comments = () =>
+      db
+        .prepare(
+          `SELECT canvas_id, comment_id, parent_id, body, reply_count,
+                  (SELECT comment_count FROM canvases c WHERE c.canvas_id = m.canvas_id) AS count
+             FROM comments m ORDER BY comment_id`,
+        )
+        .all()
+    const workspaces = ['w1', 'w2']
+    const before = await answers('recount', workspaces)
+    const had = (await comments()).results
+    expect(had.map((c: any) => [c.comment_id, c.reply_count, c.count])).toEqual([
+      ['k1', 1, 1],
+      ['k2', 0, 1],
+      ['k3', 0, 1],
+    ])
+    const after = migrations.filter((name) => name > usageTotals)
+    expect(after.length).toBeGreaterThanOrEqual(1)
+    for (const name of after) await apply(name)
+    expect((await comments()).results).toEqual(had)
+    expect(await answers('recount', workspaces)).toEqual(before)
+    expect(await answers('totals', workspaces)).toEqual(before)
+    // The canvases carry their versions' count and bytes, the versions their workspace.
+    const carried = await db
+      .prepare(
+        `SELECT canvas_id, version_count, content_bytes FROM canvases WHERE workspace_id = 'w2'
+           ORDER BY canvas_id`,
+      )
+      .all()
+    expect(carried.results).toEqual([
+      { canvas_id: 'p1', version_count: 2, content_bytes: 12 },
+      { canvas_id: 'p2', version_count: 1, content_bytes: 11 },
+      { canvas_id: 't1', version_count: 1, content_bytes: 13 },
+      { canvas_id: 't2', version_count: 2, content_bytes: 12 },
+    ])
+    const unplaced = await db
+      .prepare(
+        `SELECT count(*) AS n FROM versions WHERE workspace_id <> 'w2' AND canvas_id LIKE '_%'
+                  AND canvas_id IN (SELECT canvas_id FROM canvases WHERE workspace_id = 'w2')`,
+      )
+      .first<{ n: number }>()
+    expect(unplaced!.n).toBe(0)
+  })
+
   it('are kept by every write, whoever makes it: SQL here, without the Worker', async () => {
     const writes = [
-      `INSERT INTO users VALUES ('u3', 'c@example.com', 'h', 1)`,
+      `INSERT INTO users (user_id, email, password_hash, created_at) VALUES ('u3', 'c@example.com', 'h', 1)`,
       `INSERT INTO workspaces VALUES ('w3', 'c', 'u3', 1)`,
       `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
                              visibility, version, created_at, updated_at, expires_at, size)
@@ -289,14 +344,27 @@ describe('the usage totals on the same database', () => {
       `UPDATE canvases SET visibility = 'private', expires_at = NULL WHERE canvas_id = 't1'`,
       `UPDATE files SET status = 'ready' WHERE file_id = 'g5'`,
       `UPDATE files SET status = 'deleting' WHERE file_id = 'g4'`,
+      // A version written without its workspace, as the code before 0012 wrote them.
+      `INSERT INTO versions (canvas_id, version, file_id, size, created_at) VALUES ('n1', 2, 'g2', 7, 1)`,
+      `INSERT INTO versions (canvas_id, version, file_id, size, created_at, workspace_id)
+         VALUES ('p2', 2, 'g2', 7, 1, 'w2')`,
+      // Removed as the sweep removes a canvas, in one transaction: its versions, comments and
+      // links first (versions go only with their canvas, whose row counts them).
+      [
+        `DELETE FROM versions WHERE canvas_id = 'p1'`,
+        `DELETE FROM comments WHERE canvas_id = 'p1'`,
+        `DELETE FROM share_links WHERE canvas_id = 'p1'`,
+        `DELETE FROM canvases WHERE canvas_id = 'p1'`,
+      ],
+      // And by SQL of someone's own, all at once: what it holds goes by cascade.
       `DELETE FROM canvases WHERE canvas_id = 't2'`,
       // The sweep's settling, at 150: asked about 110, the link s9 still counts.
       `UPDATE share_expiries SET settled = 1 WHERE expires_at <= 150`,
     ]
     const workspaces = ['w1', 'w2', 'w3']
     for (const write of writes) {
-      await db.prepare(write).run()
-      expect(await answers('totals', workspaces), write).toEqual(
+      await db.batch([write].flat().map((q) => db.prepare(q)))
+      expect(await answers('totals', workspaces), String(write)).toEqual(
         await answers('recount', workspaces),
       )
     }

@@ -22,8 +22,10 @@ export async function seedCanvases(
          SELECT value, ?, ?, 'seeded', 'txt', 'text', 'private', 1, ?, ?, ? FROM json_each(?)`,
       ).bind(workspaceId, userId, now, now, expiresAt, chunk),
       env.DB.prepare(
-        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count)
-         SELECT value, 1, f.file_id, f.size, ?, 'index.txt', 1 FROM json_each(?) JOIN files f ON f.file_id = ?`,
+        `INSERT INTO versions (canvas_id, version, file_id, size, created_at, main_path, item_count,
+                               workspace_id)
+         SELECT value, 1, f.file_id, f.size, ?, 'index.txt', 1, f.workspace_id
+         FROM json_each(?) JOIN files f ON f.file_id = ?`,
       ).bind(now, chunk, fileId),
       env.DB.prepare(
         `INSERT INTO version_items (canvas_id, version, path, file_id)
