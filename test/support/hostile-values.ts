@@ -154,3 +154,34 @@ export const badItems = fc.oneof(
   ]),
   collidingPaths.map((paths) => paths.map((path) => ({ path, file_id: 'abc' }))),
 )
+
+/**
+ * A name shown to others that passes for another or turns the text around it: bidi controls,
+ * zero-width characters, an email address (lib/names.ts).
+ */
+export const badShownName = fc.oneof(
+  fc
+    .tuple(
+      wild,
+      fc.constantFrom(
+        '\u202e',
+        '\u202d',
+        '\u2066',
+        '\u2069',
+        '\u200e',
+        '\u200b',
+        '\u200d',
+        '\ufeff',
+        '\u2028',
+      ),
+      wild,
+    )
+    .map(([a, c, b]) => `n${a}${c}${b}n`),
+  fc.constantFrom('Ada\u202eadmin', 'Ada\u200b'),
+)
+
+/** The same, and a name that reads as a member's (an email address): for people, not apps. */
+export const badPersonName = fc.oneof(
+  badShownName,
+  fc.constantFrom('alice@example.com', 'x@y', 'alicekey@owner'),
+)

@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import {
   badEmail,
+  badPersonName,
+  badShownName,
   badExt,
   badId,
   badItems,
@@ -93,6 +95,21 @@ function jsonFields(
         wrongType,
       ),
     },
+    ...Object.fromEntries(
+      ['/share/:token', '/s/:token'].flatMap((base) =>
+        ['/comments', '/comments/:comment_id/replies'].map((tail) => [
+          `POST ${base}${tail}`,
+          {
+            name: fc.oneof(
+              badPersonName,
+              withControl.map((n) => `k${n}k`),
+              huge(61),
+              wrongType,
+            ),
+          },
+        ]),
+      ),
+    ),
     'POST /auth/keys': {
       name: fc.oneof(fc.constant(''), withControl, huge(100), wrongType),
       scopes: fc.oneof(fc.constant([]), fc.constant(['admin']), fc.constant('read'), wrongType),
@@ -230,6 +247,11 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         .filter((scope) => scope !== 'read' && scope !== 'write')
         .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
     ),
+    // The form trims the name, as the keys' form does: what is refused must survive the trim.
+    'POST /settings/name': fc
+      .oneof(badPersonName, huge(61), withControl)
+      .map((n) => `k${n}k`)
+      .map((display_name) => ({ path: '/settings/name', fields: { _csrf: csrf, display_name } })),
     'POST /settings/webhooks': fc
       .oneof(
         fc
@@ -354,6 +376,12 @@ function badRegistration(route: Route, world: World): fc.Arbitrary<Hostile> | nu
     fc
       .tuple(fc.oneof(fc.array(redirect, { minLength: 1, maxLength: 3 }), wrongType), wild)
       .map(([redirect_uris, client_name]) => JSON.stringify({ client_name, redirect_uris })),
+    // A good redirect under a name that passes for another, or is too long to show.
+    fc
+      .oneof(badShownName, huge(101))
+      .map((client_name) =>
+        JSON.stringify({ client_name, redirect_uris: ['http://127.0.0.1:7777/callback'] }),
+      ),
     wild.map((t) => `{${t}`),
     fc.constantFrom('null', '[]', '"x"', '1', '', '{"redirect_uris":[]}'),
   )
@@ -384,6 +412,23 @@ function badTokenRequest(route: Route, world: World): fc.Arbitrary<Hostile> | nu
       .filter((g) => !['authorization_code', 'refresh_token'].includes(g))
       .map((grant_type) => ({ grant_type, client_id })),
     secret.map((refresh_token) => ({ grant_type: 'refresh_token', refresh_token })),
+    // A client named by a metadata document's URL the service must not fetch.
+    fc
+      .oneof(
+        fc.constantFrom(
+          'https://127.0.0.1/c.json',
+          'https://localhost/c.json',
+          'https://[::1]/c.json',
+          'https://2130706433/c.json',
+          'https://127.1/c.json',
+          'https://169.254.169.254/latest',
+          'https://10.0.0.1/c.json',
+          'https://printer.local/c.json',
+          'http://client.example.com/c.json',
+        ),
+        wild.map((w) => `https://${w}/c.json`),
+      )
+      .map((client_id) => ({ grant_type: 'authorization_code', client_id })),
   )
   return fields.map((f) => ({
     ...prepared,
@@ -566,10 +611,20 @@ function badHeader(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   return null
 }
 
+/** The comment posts of a link's readers and of the owner's page, which take an Idempotency-Key. */
+const POST_KEY_ROUTES = new Set(
+  ['/share/:token', '/s/:token', '/c/:id'].flatMap((base) => [
+    `POST ${base}/comments`,
+    `POST ${base}/comments/:comment_id/replies`,
+  ]),
+)
+
 /** An Idempotency-Key no write may take: empty, too long, or with a character not printable ASCII. */
 function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | null {
-  // A read takes none, even one that needs the write scope.
-  if (route.auth !== 'key' || route.scope !== 'write' || route.method === 'GET') return null
+  // A read takes none, even one that needs the write scope; of the routes without an API key,
+  // the posts of comments and replies take one.
+  const keyed = route.auth === 'key' && route.scope === 'write' && route.method !== 'GET'
+  if (!keyed && !POST_KEY_ROUTES.has(`${route.method} ${route.path}`)) return null
   const prepared = requestFor(route, world)
   const printable = fc.string({
     unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
