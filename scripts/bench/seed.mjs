@@ -66,10 +66,16 @@ export async function copyCanvasRow(fromMf, toMf, canvasId) {
   await withDb(toMf, 'copying the canvas row to the bare D1 Worker', (db) =>
     db.batch([
       db
-        .prepare("INSERT INTO users VALUES (?, 'x@example.com', 'x', 0) ON CONFLICT DO NOTHING")
+        .prepare(
+          `INSERT INTO users (user_id, email, password_hash, created_at)
+           VALUES (?, 'x@example.com', 'x', 0) ON CONFLICT DO NOTHING`,
+        )
         .bind(row.owner_user_id),
       db
-        .prepare("INSERT INTO workspaces VALUES (?, 'x', ?, 0) ON CONFLICT DO NOTHING")
+        .prepare(
+          `INSERT INTO workspaces (workspace_id, name, owner_user_id, created_at)
+           VALUES (?, 'x', ?, 0) ON CONFLICT DO NOTHING`,
+        )
         .bind(row.workspace_id, row.owner_user_id),
       db
         .prepare(
