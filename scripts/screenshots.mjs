@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Screenshots for the README: the dashboard, the settings page, a canvas's page with its versions,
-// share links and comments (their drawer on a phone), a diff, the API reference, a viewer per renderer, and what a visitor without a
-// session meets (the landing page, log in), in the light and the dark theme, at a laptop's width
-// and a phone's, from a local `npm run dev` service in Debian's Chromium.
-//   node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
+// Screenshots for the README and docs/web.md: the dashboard, the settings page, a canvas's page
+// with its versions, share links and comments (their drawer on a phone), a diff, the API reference,
+// a viewer per renderer, and what a visitor without a session meets (the landing page, log in), in
+// the light and the dark theme, at a laptop's width and a phone's, from a local `npm run dev`
+// service in Debian's Chromium. node scripts/screenshots.mjs   (writes docs/screenshots/*.png)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -459,7 +459,7 @@ describe('update', () => {
     })
     expect(res.status).toBe(200)
     expect(await json(res)).toMatchObject({ canvas_id: canvas.canvas_id, version: 2, size: 12 })
-    // Same bytes again still make a version (README: API).
+    // Same bytes again still make a version (docs/api.md).
     const again = await call(`/v1/canvases/${canvas.canvas_id}`, {
       method: 'PATCH',
       key: account.key,

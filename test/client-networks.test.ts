@@ -4,7 +4,7 @@ import { clientNetwork } from '../src/lib/addresses'
 import { bytesOf, call, newAccount, newCanvas, upload } from './support/api'
 import { freshNetwork, withinOneWindow } from './support/limit-window'
 
-// Budgets counted per client (README: Rate limits) count an IPv4 client by its address and an
+// Budgets counted per client (docs/configuration.md) count an IPv4 client by its address and an
 // IPv6 client by its /64: a subscriber is usually given a whole /64, and could otherwise start
 // every budget afresh by taking another of its addresses. One helper makes the subject of every
 // such count; these tests reach three of them from addresses of one /64 and of two.

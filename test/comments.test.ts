@@ -13,9 +13,9 @@ import {
   type Account,
 } from './support/api'
 
-// Comments through the API (README: Comments): made on a version with an anchor or none, replied
-// to one level deep, resolved and reopened, listed by status and version, deleted by the owner;
-// each workspace sees only its own, read keys only read, and bad input changes nothing.
+// Comments through the API (docs/comments-and-webhooks.md): made on a version with an anchor or
+// none, replied to one level deep, resolved and reopened, listed by status and version, deleted by
+// the owner; each workspace sees only its own, read keys only read, and bad input changes nothing.
 
 const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT/)
 

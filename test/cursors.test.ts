@@ -4,7 +4,7 @@ import { bytesOf, call, errorOf, json, newAccount, newCanvas, upload } from './s
 import { seedCanvases } from './support/seed'
 
 // Lists at any depth: `next_cursor` pages through canvases and versions in the order `offset`
-// does, and a cursor page reads what a first page reads (README: API).
+// does, and a cursor page reads what a first page reads (docs/api.md).
 
 describe('canvases by cursor', () => {
   it('walks every canvas in the offset order, ending with next_cursor null', async () => {

@@ -29,7 +29,7 @@ import { sweep } from '../src/domain/sweep'
 import { readSettings } from '../src/lib/settings'
 import { database } from '../src/storage/db'
 
-// Idempotency-Key (README: Retrying safely): the first request under a key runs and its answer is
+// Idempotency-Key (docs/api.md): the first request under a key runs and its answer is
 // kept; the same request again gets that answer, marked, with no second effect.
 
 const HOUR = 3600_000

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { locateQuote, quoteOf } from '../assets/quote'
 
-// Where a comment's quote is shown in a version's text (README: Comments in the viewer).
+// Where a comment's quote is shown in a version's text (docs/web.md).
 
 const v1 = 'The plan. Ship it on Friday, then rest. Questions go to Ada.'
 

@@ -16,10 +16,10 @@ import { freshAddress, withinOneWindow } from './support/limit-window'
 import { heard, liveLinkOf, open } from './support/live'
 import { createWebhook, eventually, hook, received } from './support/webhooks'
 
-// Comments through share links (README: Comments): a link that allows them lets its readers read
-// the canvas's comments and add comments and replies under a name of their choice; every other
-// link, and a link that can no longer be used, refuses. Viewers that may read comments hear of
-// them live; webhooks hear of each one.
+// Comments through share links (docs/comments-and-webhooks.md): a link that allows them lets its
+// readers read the canvas's comments and add comments and replies under a name of their choice;
+// every other link, and a link that can no longer be used, refuses. Viewers that may read comments
+// hear of them live; webhooks hear of each one.
 
 async function setup(link: object = { allow_comments: true }) {
   const account = await newAccount()

@@ -3,7 +3,7 @@ import { bytesOf, call, json, newAccount, upload, type Account } from './support
 import { freshAddress, withinOneWindow } from './support/limit-window'
 
 // A site in the viewer: its frame is served by path below a signed token, so relative URLs work,
-// each file checked against the access the page was issued under (README: Sites).
+// each file checked against the access the page was issued under (docs/sites.md).
 
 let owner: Account
 

@@ -15,7 +15,7 @@ import {
 import { badPath } from './support/hostile-values'
 import { runs } from './support/runs'
 
-// Sites: a version of many files by path, through the API (README: Sites).
+// Sites: a version of many files by path, through the API (docs/sites.md).
 
 const FILES: Record<string, { text: string; ext: string; mime: string }> = {
   'index.html': {

@@ -10,7 +10,7 @@ import {
   type Account,
 } from './support/api'
 
-// The comments of the owner's page and of a share page (README: Comments in the viewer): JSON
+// The comments of the owner's page and of a share page (docs/web.md): JSON
 // routes for the pages' script. The owner's need the session, its CSRF token in a header and the
 // page's own origin, and write as the account's email; a share page's take its view cookie in
 // place of the link's password, and nothing else it would not take from the public routes.

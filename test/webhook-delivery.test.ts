@@ -15,8 +15,8 @@ import {
   receiverUrl,
 } from './support/webhooks'
 
-// The queue's consumer, driven message by message on the real D1 with the test's own clock,
-// against a real receiver on 127.0.0.1 (README: Webhooks): signed bodies, retries with growing
+// The queue's consumer, driven message by message on the real D1 with the test's own clock, against
+// a real receiver on 127.0.0.1 (docs/comments-and-webhooks.md): signed bodies, retries with growing
 // delays for 24 h, one id across attempts, nothing sent twice, nothing after a 2xx.
 
 let account: Account
@@ -41,7 +41,8 @@ describe('a delivery', () => {
       data: { canvas_id: expect.any(String) },
     })
     expect(d.eventId).toMatch(/^evt_[A-Za-z0-9]{20}$/)
-    // The README's recipe, by a receiver's own HMAC of "<t>.<raw body>" under the secret.
+    // The recipe of docs/comments-and-webhooks.md, by a receiver's own HMAC of "<t>.<raw body>"
+    // under the secret.
     const header = got.headers['canvas-signature']
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
     const t = Number(/t=(\d+)/.exec(header)![1])

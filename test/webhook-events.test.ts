@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { bytesOf, call, json, newAccount, newCanvas, upload } from './support/api'
 import { createWebhook, eventually, hook, received } from './support/webhooks'
 
-// The events writes announce, end to end through the real queue and its consumer (Miniflare's)
-// to the receiver (README: Webhooks): a version published, a canvas deleted, a share link used up.
+// The events writes announce, end to end through the real queue and its consumer (Miniflare's) to
+// the receiver (docs/comments-and-webhooks.md): a version published, a canvas deleted, a share link
+// used up.
 
 const bodiesAt = async (name: string) =>
   (await received(name)).map((r) => JSON.parse(r.body) as { id: string; type: string; data: any })

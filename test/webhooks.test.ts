@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { call, errorOf, json, newAccount, newKey, type Account } from './support/api'
 import { createWebhook, hook, receiverUrl } from './support/webhooks'
 
-// The webhook routes (README: Webhooks): create, list, delete and the deliveries' log, the limit
-// of 20, the write scope on every route, workspaces kept apart, and the addresses refused.
+// The webhook routes (docs/comments-and-webhooks.md): create, list, delete and the deliveries' log,
+// the limit of 20, the write scope on every route, workspaces kept apart, and the addresses
+// refused.
 
 let owner: Account
 let other: Account

@@ -11,7 +11,7 @@ import { jsonBody, parse } from '../http/validate'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
-// JSON endpoints for the web app: session cookie, same origin only (README: API).
+// JSON endpoints for the web app: session cookie, same origin only (docs/api.md).
 export const auth = new Hono<AppEnv>()
 
 auth.use('*', sameOrigin, limitByIp('AUTH_LIMITER'))

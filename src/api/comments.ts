@@ -23,8 +23,8 @@ import {
 } from '../schema/requests'
 import * as shapes from '../schema/responses'
 
-// Comments of one canvas: /v1/canvases/:id/comments (README: Comments). Reading needs the `read`
-// scope, every change `write`; what a key writes is signed with the key's name.
+// Comments of one canvas: /v1/canvases/:id/comments (docs/comments-and-webhooks.md). Reading needs
+// the `read` scope, every change `write`; what a key writes is signed with the key's name.
 export const comments = new Hono<AppEnv>()
 
 const place = (auth: KeyAuth, canvasId: string): CommentPlace => ({

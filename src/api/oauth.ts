@@ -24,7 +24,7 @@ import { sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
 import * as shapes from '../schema/responses'
 
-// The OAuth protocol's own routes (README: Connecting chat apps): discovery (RFC 9728, RFC 8414),
+// The OAuth protocol's own routes (docs/agents.md): discovery (RFC 9728, RFC 8414),
 // dynamic client registration (RFC 7591) and the token endpoint, which also revokes (RFC 7009).
 // The library answers registration, metadata and tokens; the token endpoint first claims each
 // one-time secret in D1, where a second use is seen at once and ends its grant.

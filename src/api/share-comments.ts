@@ -16,9 +16,9 @@ import {
 } from '../schema/requests'
 import * as shapes from '../schema/responses'
 
-// A share link's comments (README: Comments): its readers read the canvas's comments and add
-// their own under a name of their choice, when the link allows comments. No account: the token
-// (and the password when set) is the credential, and what a visitor may post is bounded per
+// A share link's comments (docs/comments-and-webhooks.md): its readers read the canvas's comments
+// and add their own under a name of their choice, when the link allows comments. No account: the
+// token (and the password when set) is the credential, and what a visitor may post is bounded per
 // client address.
 export const shareComments = new Hono<AppEnv>()
 

@@ -7,8 +7,8 @@ import { jsonBody, params } from '../http/validate'
 import { createWebhookBody, webhookInPath } from '../schema/requests'
 import * as shapes from '../schema/responses'
 
-// /v1/webhooks: where a workspace's events are sent (README: Webhooks). Every route, reads too,
-// needs the `write` scope.
+// /v1/webhooks: where a workspace's events are sent (docs/comments-and-webhooks.md). Every route,
+// reads too, needs the `write` scope.
 export const webhooks = new Hono<AppEnv>()
 
 webhooks.post(

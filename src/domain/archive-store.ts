@@ -3,7 +3,7 @@ import { archives, canvases } from '../storage/schema'
 import { live, liveCanvasOf } from './live'
 import type { Actor, Services } from './services'
 
-// Where a version's archive is kept once made (README: Sites): one object per version, made by the
+// Where a version's archive is kept once made (docs/sites.md): one object per version, made by the
 // first download that claims it while streaming it to its client, then served from storage.
 
 export const archiveKey = (canvasId: string, version: number) =>

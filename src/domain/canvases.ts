@@ -115,9 +115,9 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
 }
 
 /**
- * Tells the workspace's webhooks of the version a write just made (README: Webhooks). Its digest
- * (its main file's) is read by the queue's consumer, only when a webhook listens: the write reads
- * no row more for it.
+ * Tells the workspace's webhooks of the version a write just made (docs/comments-and-webhooks.md).
+ * Its digest (its main file's) is read by the queue's consumer, only when a webhook listens: the
+ * write reads no row more for it.
  */
 function announceVersion(
   svc: Services,

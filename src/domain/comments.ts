@@ -11,11 +11,12 @@ import { liveCanvasId, liveCanvasOf, selectLiveCanvas } from './live'
 import { iso, isoOrNull, type Services } from './services'
 import { localPart, publicNameOf } from './users'
 
-// Comments on a canvas and their replies (README: Comments): made by the workspace's people and
-// agents, and by the readers of a share link that allows them. Each change is one D1 round trip:
-// its condition (a live canvas of the workspace, the limits) is part of the statement that writes,
-// and the thread the answer shows is read in the same batch. Viewers hear of each change through
-// the canvas's object, and a new comment or reply is announced to the workspace's webhooks.
+// Comments on a canvas and their replies (docs/comments-and-webhooks.md): made by the workspace's
+// people and agents, and by the readers of a share link that allows them. Each change is one D1
+// round trip: its condition (a live canvas of the workspace, the limits) is part of the statement
+// that writes, and the thread the answer shows is read in the same batch. Viewers hear of each
+// change through the canvas's object, and a new comment or reply is announced to the workspace's
+// webhooks.
 
 /** Comments (not counting replies) a canvas may hold, and replies a comment may hold. */
 export const MAX_COMMENTS = 500

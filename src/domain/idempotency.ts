@@ -8,7 +8,7 @@ import { liveKey, liveWriteKey } from './keys'
 import { liveGrant, liveWriteGrant } from './oauth-grants'
 import type { Services } from './services'
 
-// Idempotency-Key (README: Retrying safely): the first request sent with a key claims it for its
+// Idempotency-Key (docs/api.md): the first request sent with a key claims it for its
 // workspace; its answer is kept for a day and replayed to a repeat of the same request, which has
 // no second effect. The claim rides in the batch that looks up the API key, so it costs no round
 // trip of its own; keeping the answer (or letting the key go) is the one round trip it adds.

@@ -6,7 +6,7 @@ import { oauthGrants, oauthSecrets } from '../storage/schema'
 import type { KeyAuth } from './keys'
 import { iso, isoOrNull, type Actor, type Services } from './services'
 
-// Connected apps (README: Connecting chat apps): the grants a person gave chat apps through the
+// Connected apps (docs/agents.md): the grants a person gave chat apps through the
 // OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV, which is
 // eventually consistent; this module decides whether a grant still stands, so that revoking one
 // is seen at once everywhere. Its one-time secrets are oauth-secrets.ts's.

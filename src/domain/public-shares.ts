@@ -255,7 +255,7 @@ function described(row: Resolved, path: string | undefined, counted: boolean) {
   }
 }
 
-/** The checks of a public share route (README: API), in order; returns only if the link is usable. */
+/** The checks of a public share route (docs/api.md), in order; returns only if the link is usable. */
 async function admit(svc: Services, row: Resolved | undefined, access: ShareAccess, path?: string) {
   checkUsable(svc, row, path)
   // Only to whoever may open the link: which paths a site holds is not told to anyone else.

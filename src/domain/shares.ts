@@ -20,7 +20,7 @@ export function linkExpiry(linkExpiresAt: number | null, canvasExpiresAt: number
   return canvasExpiresAt === null ? linkExpiresAt : Math.min(linkExpiresAt, canvasExpiresAt)
 }
 
-/** The share object (README: API); the password hash never leaves the server. */
+/** The share object (docs/api.md); the password hash never leaves the server. */
 export function presentShare(
   row: Share & { canvasId: string },
   canvasExpiresAt: number | null,

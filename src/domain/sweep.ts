@@ -35,7 +35,7 @@ import { archivesOfRemovedCanvas } from './archive-store'
 import { pastBudgets } from './download-budget'
 import { sweepGrants } from './oauth-grants'
 
-// The cron sweep (README: The sweep). Every step works in bounded batches, each batch one D1 round
+// The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
 // and stops starting new batches when the time budget is spent; the next run resumes. Every step is
 // idempotent, so overlapping runs are safe.

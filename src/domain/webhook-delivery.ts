@@ -6,12 +6,12 @@ import { send } from './webhook-send'
 import type { WebhookEvent, WebhookMessage, WebhookQueue } from './webhook-events'
 import type { Services } from './services'
 
-// The webhooks queue's consumer (README: Webhooks). An event becomes one delivery per webhook of
-// its workspace that listens for its type; each attempt of a delivery is a message of its own on
-// the same queue: the first at once, each retry after a failure with a growing delay.
-// The attempt's number travels in its message and is claimed in D1 before the request is sent,
-// so a message the queue hands over twice sends nothing twice, and nothing is ever sent again
-// once an attempt got a 2xx: that is recorded before the message is acknowledged.
+// The webhooks queue's consumer (docs/comments-and-webhooks.md). An event becomes one delivery per
+// webhook of its workspace that listens for its type; each attempt of a delivery is a message of
+// its own on the same queue: the first at once, each retry after a failure with a growing delay.
+// The attempt's number travels in its message and is claimed in D1 before the request is sent, so a
+// message the queue hands over twice sends nothing twice, and nothing is ever sent again once an
+// attempt got a 2xx: that is recorded before the message is acknowledged.
 
 /** A delivery is retried until this long after its event, then given up. */
 export const RETRY_WINDOW_MS = 24 * 3600_000

@@ -3,11 +3,11 @@ import { webhookDeliveries } from '../storage/schema'
 import type { WebhookMessage, WebhookQueue } from './webhook-events'
 import type { Services } from './services'
 
-// The cron's backstop for webhooks (README: Webhooks). Each step of a delivery is a queue message,
-// and a message can be lost: the queue gives up on one after its retries (D1 unreachable for a
-// while), or sending the next one failed. A delivery whose next step is overdue by RESCUE_AFTER_MS
-// is sent that step again; should the original turn up after all, the attempt's claim lets only
-// one of the two send it.
+// The cron's backstop for webhooks (docs/comments-and-webhooks.md). Each step of a delivery is a
+// queue message, and a message can be lost: the queue gives up on one after its retries (D1
+// unreachable for a while), or sending the next one failed. A delivery whose next step is overdue
+// by RESCUE_AFTER_MS is sent that step again; should the original turn up after all, the attempt's
+// claim lets only one of the two send it.
 
 export const RESCUE_AFTER_MS = 5 * 60_000
 /** Deliveries rescued per run: the cron runs every 15 minutes, and a queue batch holds 100. */

@@ -5,9 +5,9 @@ import { publicUrlProblem } from '../lib/public-url'
 import { resolvePublicHost } from './public-dns'
 import type { Services } from './services'
 
-// One attempt of a delivery on the wire (README: Webhooks): the URL checked again, the body signed
-// under the webhook's secret, POSTed, and the answer told as an outcome. The receiver's answer is
-// never read, and a redirect is never followed.
+// One attempt of a delivery on the wire (docs/comments-and-webhooks.md): the URL checked again, the
+// body signed under the webhook's secret, POSTed, and the answer told as an outcome. The receiver's
+// answer is never read, and a redirect is never followed.
 
 /** A receiver has this long to answer. */
 export const ATTEMPT_TIMEOUT_MS = 10_000

@@ -11,7 +11,8 @@ import { webhookDeliveries, webhooks, workspaces } from '../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from './services'
 import { resolvePublicHost } from './public-dns'
 
-// A workspace's webhooks (README: Webhooks): made, listed, deleted, and the log of what was sent.
+// A workspace's webhooks (docs/comments-and-webhooks.md): made, listed, deleted, and the log of
+// what was sent.
 
 /** Webhooks a workspace may have: each event is sent to each of them. */
 export const MAX_WEBHOOKS = 20

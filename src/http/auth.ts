@@ -169,7 +169,7 @@ export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (README: API). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (docs/api.md). */
 export function startSession(c: Context, token: string, expiresAt: number) {
   setCookie(c, SESSION_COOKIE, token, {
     path: '/',

@@ -34,7 +34,7 @@ const malformedKey = () =>
   new AppError('invalid_request', 'Idempotency-Key: must be 1 to 255 printable ASCII characters')
 
 /**
- * A write sent with Idempotency-Key (README: Retrying safely). The key is claimed in the API key's
+ * A write sent with Idempotency-Key (docs/api.md). The key is claimed in the API key's
  * own batch, so the body is read and fingerprinted first, within the cap its route applies. Then
  * the request runs (its claim), is answered from the stored answer (a repeat), or is refused
  * (another request under the key, or the first still running). Its answer is kept when worth

@@ -17,7 +17,7 @@ import { afterResponse, fromThisMachine, requestId, type AppEnv } from './contex
 import { clientNetworkOf, limit, rateLimited, withinLimit } from './limits'
 
 // Canvas as an OAuth 2.1 authorization server for its own MCP endpoint, on Cloudflare's
-// workers-oauth-provider (README: Connecting chat apps says why that library). It keeps clients,
+// workers-oauth-provider (docs/agents.md says why that library). It keeps clients,
 // grants and tokens (hashed) in OAUTH_KV; D1 (domain/oauth-grants.ts) says whether a grant still
 // stands. The library is loaded by the first request that needs it: the Worker's start and every
 // other request do not pay for it.

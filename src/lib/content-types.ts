@@ -1,5 +1,5 @@
 // The Content-Type a download is served with comes from this allowlist keyed by extension, never
-// from what the uploader claimed (README: API).
+// from what the uploader claimed (docs/api.md).
 
 const TEXT = 'text/plain; charset=utf-8'
 

@@ -16,7 +16,7 @@ export function randomBase62(length: number): string {
   return out
 }
 
-/** Ids carry 119 random bits, share tokens 131 (README: API decisions); 96 and 128 are required. */
+/** Ids carry 119 random bits, share tokens 131 (docs/api.md); 96 and 128 are required. */
 export const newId = () => randomBase62(20)
 export const newToken = () => randomBase62(22)
 

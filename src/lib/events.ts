@@ -1,6 +1,7 @@
-// What a workspace's webhooks can be told (README: Webhooks). Domain writes announce an event
-// through an EventSink after the write has succeeded; the sink queues it and returns at once, so
-// no request waits on webhooks, and a failure to queue is logged, never the write's failure.
+// What a workspace's webhooks can be told (docs/comments-and-webhooks.md). Domain writes announce
+// an event through an EventSink after the write has succeeded; the sink queues it and returns at
+// once, so no request waits on webhooks, and a failure to queue is logged, never the write's
+// failure.
 
 export const EVENT_TYPES = [
   'canvas.version_created',

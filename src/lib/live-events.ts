@@ -1,4 +1,4 @@
-// What a canvas's open viewers are told (README: Live canvases): the Worker's writes send these
+// What a canvas's open viewers are told (docs/web.md): the Worker's writes send these
 // through the canvas's Durable Object, which passes them to the pages' WebSockets.
 
 export type LiveEvent =

@@ -1,11 +1,11 @@
 import { ipv4Kind, ipv6Kind } from './addresses'
 
-// Where the service may send a request on someone's behalf: a webhook's deliveries (README:
-// Webhooks) and the fetch of an OAuth client's metadata document, both asked for by people the
-// service does not control. An https URL on a public name or address; a URL aimed at the
-// service's own network (loopback, private ranges, link-local cloud metadata) is refused, in
-// every spelling the URL parser accepts. Names are judged by their form here; what a name
-// resolves to is asked of DNS before each request (domain/public-dns.ts).
+// Where the service may send a request on someone's behalf: a webhook's deliveries
+// (docs/comments-and-webhooks.md) and the fetch of an OAuth client's metadata document, both asked
+// for by people the service does not control. An https URL on a public name or address; a URL aimed
+// at the service's own network (loopback, private ranges, link-local cloud metadata) is refused, in
+// every spelling the URL parser accepts. Names are judged by their form here; what a name resolves
+// to is asked of DNS before each request (domain/public-dns.ts).
 
 export const MAX_PUBLIC_URL_LENGTH = 2048
 

@@ -1,8 +1,9 @@
 import { toHex } from './crypto'
 
-// The signature of a webhook delivery (README: Webhooks): `Canvas-Signature: t=<unix seconds>,
-// v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed by the UTF-8 bytes of the webhook's secret.
-// The time is signed with the body, so a receiver that refuses old timestamps refuses replays.
+// The signature of a webhook delivery (docs/comments-and-webhooks.md): `Canvas-Signature: t=<unix
+// seconds>, v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed by the UTF-8 bytes of the webhook's
+// secret. The time is signed with the body, so a receiver that refuses old timestamps refuses
+// replays.
 
 export const SIGNATURE_HEADER = 'Canvas-Signature'
 

@@ -23,7 +23,7 @@ import { escapeHtml } from '../lib/escape'
 import { writeEscaped } from './plain'
 
 // Server-side highlighting with highlight.js core and only the languages of the code renderer
-// (README: The web app), so the frame needs no script at all.
+// (docs/web.md), so the frame needs no script at all.
 
 const LANGUAGES = {
   bash,

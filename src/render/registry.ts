@@ -1,4 +1,4 @@
-// The renderer registry (README: The web app): which renderer a canvas gets by default, by
+// The renderer registry (docs/web.md): which renderer a canvas gets by default, by
 // extension.
 
 export type Renderer = {

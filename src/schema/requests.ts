@@ -308,8 +308,8 @@ export const webhookInPath = z.object({
   ),
 })
 
-// Comments (README: Comments). Free text must be whole characters; a quote is matched against the
-// rendered text, so its bounds are generous but finite.
+// Comments (docs/comments-and-webhooks.md). Free text must be whole characters; a quote is matched
+// against the rendered text, so its bounds are generous but finite.
 const text = (max: number, field = 'characters') =>
   z
     .string()

@@ -281,7 +281,7 @@ export type Webhook = z.output<typeof webhook>
 export type Delivery = z.output<typeof delivery>
 export type ErrorEnvelope = z.output<typeof error>
 
-// OAuth (README: Connecting chat apps): the two discovery documents, and the error form of the
+// OAuth (docs/agents.md): the two discovery documents, and the error form of the
 // token and registration endpoints, which is OAuth's own rather than the envelope above.
 
 export const resourceMetadata = z.object({

@@ -268,7 +268,7 @@ export const shareLinks = sqliteTable(
 )
 
 // What GET /v1/usage answers, kept as running totals so that answering reads one row, not the
-// workspace (README: Truthful links and bounded costs). The triggers of the migration that made
+// workspace (docs/api.md). The triggers of the migration that made
 // this table keep it in step with every write to canvases, versions, files and share links,
 // whoever makes it. They count what the rows say, never the time: canvases not yet removed
 // (expired or not), their versions, ready files, and the links of those canvases that are not
@@ -433,10 +433,10 @@ export const oauthSecrets = sqliteTable(
   (t) => [index('oauth_secrets_grant_idx').on(t.grantId)],
 )
 
-// A workspace's webhooks (README: Webhooks): where its events are sent, which ones, and the secret
-// that signs them, encrypted under WEBHOOK_ENCRYPTION_KEY (it must be recovered to sign, so it
-// cannot be hashed like an API key; encrypted, a copy of the database alone forges nothing).
-// `events` is a JSON array of event types.
+// A workspace's webhooks (docs/comments-and-webhooks.md): where its events are sent, which ones,
+// and the secret that signs them, encrypted under WEBHOOK_ENCRYPTION_KEY (it must be recovered to
+// sign, so it cannot be hashed like an API key; encrypted, a copy of the database alone forges
+// nothing). `events` is a JSON array of event types.
 export const webhooks = sqliteTable(
   'webhooks',
   {
@@ -485,15 +485,15 @@ export const webhookDeliveries = sqliteTable(
   ],
 )
 
-// Comments on a canvas (README: Comments) and their replies, in one table: a reply names its
-// comment in parent_id, and only a comment has a status. Stored WITHOUT ROWID (drizzle/0010) under
-// the key (canvas_id, comment_id): a canvas's comments lie together, so listing them reads each
-// row once, and every lookup names the canvas. `anchor` is the JSON the API takes (a text quote or
-// a point), NULL for the canvas as a whole. `version` is the version the comment was made on; a
-// reply's repeats its comment's. The author is kept as shown (a key's or app's name, an email, a
-// visitor's chosen name) and its kind.
-// No foreign key to canvases: the sweep, which alone removes canvases, removes their comments
-// first, and a key would cost every canvas removed a read of this table (drizzle/0012).
+// Comments on a canvas (docs/comments-and-webhooks.md) and their replies, in one table: a reply
+// names its comment in parent_id, and only a comment has a status. Stored WITHOUT ROWID
+// (drizzle/0010) under the key (canvas_id, comment_id): a canvas's comments lie together, so
+// listing them reads each row once, and every lookup names the canvas. `anchor` is the JSON the API
+// takes (a text quote or a point), NULL for the canvas as a whole. `version` is the version the
+// comment was made on; a reply's repeats its comment's. The author is kept as shown (a key's or
+// app's name, an email, a visitor's chosen name) and its kind. No foreign key to canvases: the
+// sweep, which alone removes canvases, removes their comments first, and a key would cost every
+// canvas removed a read of this table (drizzle/0012).
 export const comments = sqliteTable(
   'comments',
   {

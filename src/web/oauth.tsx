@@ -10,7 +10,7 @@ import { Consent } from './pages/consent'
 import { ErrorPage } from './pages/error'
 import { checkedForm, csrfToken, signedIn } from './session'
 
-// The authorize step of the OAuth server (README: Connecting chat apps): a page of the web app. A
+// The authorize step of the OAuth server (docs/agents.md): a page of the web app. A
 // person not signed in logs in and comes back to the same request; a signed-in one sees which app
 // asks, where the access goes and what it allows, and allows or denies. The form posts back to
 // the same address, so the request it answers is the very one shown, checked again.

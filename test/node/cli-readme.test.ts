@@ -1,16 +1,23 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { svc } from './support/cli'
 import { newDevAccount, sharedDevServer } from './support/dev-server'
 
-// README.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
-// `--json` example, against a real `wrangler dev`, so that the README cannot drift from what the
+// docs/cli.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
+// `--json` example, against a real `wrangler dev`, so that the page cannot drift from what the
 // CLI prints.
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const CLI_SECTION = README.slice(README.indexOf('## The `svc` CLI'), README.indexOf('## Agents'))
+const CLI_SECTION = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8')
+// Every page with `svc ... --json` examples: the README and docs/.
+const DOCS = [
+  'README.md',
+  ...readdirSync(new URL('../../docs', import.meta.url)).map((f) => `docs/${f}`),
+]
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8'))
+  .join('\n')
 
 let server: { url: string }
 let key: string
@@ -40,7 +47,7 @@ async function json(args: string[], cwd?: string) {
   return JSON.parse(res.stdout)
 }
 
-// A shape as the README writes one: `{a, b: [{c}], d: {e}}`, `[canvas...]`.
+// A shape as the docs write one: `{a, b: [{c}], d: {e}}`, `[canvas...]`.
 type Shape = { keys: string[]; fields: Record<string, Shape>; list?: boolean }
 
 function parseShape(text: string, canvas?: Shape): Shape {
@@ -98,7 +105,7 @@ function check(actual: any, shape: Shape, where: string) {
   }
 }
 
-/** The canvas the README shows, as a shape. */
+/** The canvas docs/cli.md shows, as a shape. */
 function canvasShape(): Shape {
   const block = /A canvas, as `push`[^\n]*\n\n```json\n([\s\S]*?)\n```/.exec(CLI_SECTION)
   expect(block, 'the canvas example').not.toBeNull()
@@ -127,7 +134,7 @@ function tableRows(canvas: Shape): [string, Shape][] {
   })
 }
 
-describe('README: the CLI', () => {
+describe('docs: the CLI', () => {
   it('prints for each command the JSON its table says, and the canvas it shows', async () => {
     const canvas = canvasShape()
     const dir = mkdtempSync(join(work, 'files-'))
@@ -185,13 +192,13 @@ describe('README: the CLI', () => {
     for (const name of commands) {
       const wanted = name === 'config' ? ['config show', 'config set'] : [name]
       for (const w of wanted)
-        expect(seen.has(w), `svc ${w} in the README's --json table`).toBe(true)
+        expect(seen.has(w), `svc ${w} in docs/cli.md's --json table`).toBe(true)
     }
     // Some forty runs of the CLI: a loaded machine took over the 60 s default.
   }, 180_000)
 
   it('the --json examples run, and print the fields they name', async () => {
-    const lines = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+    const lines = [...DOCS.matchAll(/```sh\n([\s\S]*?)```/g)]
       .flatMap((block) => block[1].split('\n'))
       .map((line) => line.replace(/^\$ /, ''))
       .filter((line) => /^svc /.test(line) && /--json/.test(line.split('#')[0]))

@@ -4,7 +4,7 @@ import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { newDevAccount, sharedDevServer } from './support/dev-server'
 
-// Comments in the viewer (README: Comments in the viewer), in real Chromium against a real
+// Comments in the viewer (docs/web.md), in real Chromium against a real
 // `wrangler dev`: text selected in the content becomes a comment highlighted in place, a visitor's
 // comment through a share link reaches the owner's open page live and the owner's resolve reaches
 // the visitor's, the panel is a drawer on a phone, and what a comment says is shown, never run.

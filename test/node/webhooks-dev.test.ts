@@ -7,10 +7,11 @@ import { newDevAccount, sharedDevServer } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
 
 // Webhooks end to end: the shared `wrangler dev` (WEBHOOK_ALLOW_LOCAL=1), its Miniflare queue and
-// consumer, and a receiver on 127.0.0.1. A published version arrives signed, and the README's
-// recipe verifies it; a receiver that fails first gets the retry, with the same id.
+// consumer, and a receiver on 127.0.0.1. A published version arrives signed, and
+// docs/comments-and-webhooks.md's recipe verifies it; a receiver that fails first gets the retry,
+// with the same id.
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const PAGE = readFileSync(new URL('../../docs/comments-and-webhooks.md', import.meta.url), 'utf8')
 
 let server: { url: string }
 let receiver: Receiver
@@ -22,9 +23,9 @@ beforeAll(async () => {
   receiver = await startReceiver()
   server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'hooks@example.com')).key
-  // The README's verification recipe, as a receiver would paste it.
+  // The verification recipe of docs/comments-and-webhooks.md, as a receiver would paste it.
   work = mkdtempSync(join(tmpdir(), 'canvas-hooks-'))
-  const section = README.slice(README.indexOf('### Verifying a delivery'))
+  const section = PAGE.slice(PAGE.indexOf('### Verifying a delivery'))
   const code = /```js\n([\s\S]*?)```/.exec(section)![1]
   writeFileSync(join(work, 'verify.mjs'), code)
   verify = (await import(pathToFileURL(join(work, 'verify.mjs')).href)).verify
@@ -75,7 +76,7 @@ async function arrivals(name: string, count: number, timeoutMs: number): Promise
 }
 
 describe('webhooks against wrangler dev', () => {
-  it('a published canvas arrives signed, and the README recipe verifies it', async () => {
+  it('a published canvas arrives signed, and the recipe of the docs verifies it', async () => {
     const hook = await webhook('200')
     const canvas = await publish('# First')
     const [got] = await arrivals(hook.name, 1, 20_000)

@@ -5,7 +5,7 @@ import { routeName, ROUTES, type Route } from '../support/routes'
 import { snapshot } from '../support/state'
 import { buildWorld, requestFor, type World } from '../support/world'
 
-// The authorization matrix (README: API): every route of the table under every way of
+// The authorization matrix (docs/api.md): every route of the table under every way of
 // getting its credentials wrong answers exactly the status and code the contract names, changes
 // nothing, and never shows another workspace's data.
 

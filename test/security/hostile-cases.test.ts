@@ -2,7 +2,8 @@ import { env } from 'cloudflare:test'
 import { expect, it } from 'vitest'
 import { call, json, newAccount, newCanvas, REQUEST_ID } from '../support/api'
 
-// No input, however malformed, gives a 500 or a non-JSON error on an API route (README: API, errors).
+// No input, however malformed, gives a 500 or a non-JSON error on an API route (docs/api.md,
+// errors).
 it('answers odd requests with a 4xx JSON error and changes nothing', async () => {
   const account = await newAccount()
   const canvas = await newCanvas(account.key)

@@ -9,7 +9,7 @@ import { snapshot } from './state'
 import { watchedBindings } from './write-watch'
 import { buildWorld, ownerCredentials, type World } from './world'
 
-// Generated hostile requests across the routes of the table (README: API, errors: no input,
+// Generated hostile requests across the routes of the table (docs/api.md, errors: no input,
 // however malformed, produces a 500 or an HTML error on an API route). Each one is refused with a
 // 4xx (and the error body, on a JSON route), and leaves the owner's workspace and the user list
 // exactly as they were. 10,000 in all (HOSTILE_RUNS for a longer hunt), shared by the files that

@@ -7,7 +7,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /**
  * - `none`: anyone (health, assets, the login and signup forms and their JSON twins).
- * - `key`: `Authorization: Bearer <API key>` with `scope` (README: API).
+ * - `key`: `Authorization: Bearer <API key>` with `scope` (docs/api.md).
  * - `session`: a JSON route of the web app; the session cookie, same origin only.
  * - `page`: a web page that needs a session; without one it redirects to /login.
  * - `viewer`: a web page for the owner's session, or anyone when the canvas is public.

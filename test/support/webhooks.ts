@@ -109,7 +109,7 @@ export async function deliveryRow(webhookId: string, eventId: string) {
     }>()
 }
 
-/** A receiver's check of `Canvas-Signature`, written from the README's recipe. */
+/** A receiver's check of `Canvas-Signature`, written from the recipe of docs/comments-and-webhooks.md. */
 export async function signatureHolds(secret: string, header: string, body: string) {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2)))
   const key = await crypto.subtle.importKey(

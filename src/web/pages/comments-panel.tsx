@@ -1,7 +1,7 @@
 import type { Comment } from '../../schema/responses'
 import { ago, calendar } from '../../lib/time'
 
-// The comments beside a viewer's content (README: Comments in the viewer). Rendered here as a
+// The comments beside a viewer's content (docs/web.md). Rendered here as a
 // readable list, so that a page without JavaScript shows them; the page's script (assets/
 // comments.ts) takes it over: it renders the bodies as Markdown, adds the form and the actions,
 // and keeps the list live. Beside the content on a wide screen, a drawer on a phone, opened by the
