@@ -103,6 +103,9 @@ export default defineConfig(async () => {
           test: {
             name: 'node',
             environment: 'node',
+            // expect.poll waits for what a page should soon show: a deadline for a loaded machine,
+            // not a measure of speed (its 1 s default failed under another suite's load).
+            expect: { poll: { timeout: 10_000 } },
             include: ['test/node/**/*.test.ts'],
             globalSetup: ['test/node/support/global-setup.ts'],
             testTimeout: 60_000,

@@ -42,7 +42,8 @@ describe('every route', () => {
         expect(res.headers.get('Cache-Control'), name).toBe('no-store')
       }
     }
-  })
+    // A request to every route of the table: a loaded machine took over the 60 s default.
+  }, 180_000)
 })
 
 // The app's icon, the download redirect, and the login and signup pages, which send a logged-in
