@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { MAX_COMMENTS, MAX_REPLIES } from '../src/domain/comments'
+import { MAX_COMMENTS, MAX_REPLIES } from '../src/domain/comments/comments'
 import {
   bytesOf,
   call,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventMessage } from '../src/domain/webhook-events'
+import { eventMessage } from '../src/domain/webhooks/events'
 import { call, csrfOf, formPost, json, newAccount } from './support/api'
 import { countRows } from './support/state'
 import { consume, consumerServices, hook } from './support/webhooks'

@@ -552,7 +552,7 @@ describe('share links serve items', () => {
 
 describe('the archive stream', () => {
   it('reads each file from storage only when the reader asks for more', async () => {
-    const { archiveStream } = await import('../src/domain/archive')
+    const { archiveStream } = await import('../src/domain/archives/archive')
     const { readSettings } = await import('../src/lib/settings')
     const { database } = await import('../src/storage/db')
     const gets: string[] = []

@@ -1,11 +1,16 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../src/domain/canvases'
+import {
+  createCanvas,
+  deleteCanvas,
+  makePermanent,
+  updateCanvas,
+} from '../src/domain/canvases/canvases'
 import { finalizeUpload, presignUpload, storeDirect } from '../src/domain/files'
-import { openShareContent } from '../src/domain/public-shares'
+import { openShareContent } from '../src/domain/shares/public'
 import type { Actor, Services } from '../src/domain/services'
-import { createShare, revokeShare, revokeShares } from '../src/domain/shares'
+import { createShare, revokeShare, revokeShares } from '../src/domain/shares/shares'
 import { sweep } from '../src/domain/sweep'
 import { workspaceUsage } from '../src/domain/usage'
 import { AppError } from '../src/lib/errors'

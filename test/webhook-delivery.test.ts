@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CLAIM_MS, RETRY_WINDOW_MS, retryDelayMs } from '../src/domain/webhook-delivery'
+import { CLAIM_MS, RETRY_WINDOW_MS, retryDelayMs } from '../src/domain/webhooks/delivery'
 import { call, json, newAccount, type Account } from './support/api'
 import {
   attemptOf,

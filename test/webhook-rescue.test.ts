@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { WebhookQueue } from '../src/domain/webhook-events'
-import { RESCUE_AFTER_MS, rescueDeliveries } from '../src/domain/webhook-rescue'
+import type { WebhookQueue } from '../src/domain/webhooks/events'
+import { RESCUE_AFTER_MS, rescueDeliveries } from '../src/domain/webhooks/rescue'
 import { newAccount, type Account } from './support/api'
 import { consumerServices, deliveringTo, eventually, received } from './support/webhooks'
 

@@ -1,5 +1,10 @@
 import { Hono } from 'hono'
-import { createCanvas, deleteCanvas, makePermanent, updateCanvas } from '../domain/canvases'
+import {
+  createCanvas,
+  deleteCanvas,
+  makePermanent,
+  updateCanvas,
+} from '../domain/canvases/canvases'
 import {
   canvasByIdStatement,
   findContent,
@@ -7,14 +12,14 @@ import {
   listStatement,
   listVersions,
   ownedCanvasDetail,
-} from '../domain/canvas-reads'
+} from '../domain/canvases/reads'
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
 import { keyAccess, keyInBatch } from '../http/access'
 import { archiveResponse } from '../http/archive'
 import { authorize, authorizeKey } from '../http/auth'
-import { findItem, listVersionItems } from '../domain/site-reads'
+import { findItem, listVersionItems } from '../domain/canvases/site-reads'
 import { canvasBody } from './multipart'
 import {
   canvasInPath,

@@ -7,7 +7,7 @@ import {
   replyToComment,
   setCommentStatus,
   type CommentPlace,
-} from '../domain/comments'
+} from '../domain/comments/comments'
 import type { KeyAuth } from '../domain/keys'
 import type { AppEnv } from '../http/context'
 import { keyAccess } from '../http/access'

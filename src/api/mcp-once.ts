@@ -10,7 +10,7 @@ import {
   worthKeeping,
   type Keyed,
 } from '../domain/idempotency'
-import { isGrantAuth } from '../domain/oauth-grants'
+import { isGrantAuth } from '../domain/oauth/grants'
 import { presentedKeyHash } from '../http/auth'
 import { requestId, type AppEnv } from '../http/context'
 import { logError, toAppError } from '../http/errors'

@@ -13,7 +13,7 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
-import { isGrantAuth } from '../domain/oauth-grants'
+import { isGrantAuth } from '../domain/oauth/grants'
 import { publicOrigin, requestId, requestOrigin, type AppContext } from '../http/context'
 import { toAppError, logError } from '../http/errors'
 import { storageTarget } from '../storage/target'

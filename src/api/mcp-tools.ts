@@ -1,25 +1,25 @@
 import * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
-import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases'
+import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases/canvases'
 import {
   canvasByIdStatement,
   listCanvases,
   listVersions,
   ownedCanvasDetail,
-} from '../domain/canvas-reads'
+} from '../domain/canvases/reads'
 import {
   createComment,
   listComments,
   replyToComment,
   setCommentStatus,
   type CommentPlace,
-} from '../domain/comments'
+} from '../domain/comments/comments'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
-import { editCanvas } from '../domain/edit-canvas'
-import { publish, publishSite, readContent } from '../domain/publish'
+import { editCanvas } from '../domain/canvases/edit'
+import { publish, publishSite, readContent } from '../domain/canvases/publish'
 import type { Services } from '../domain/services'
-import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
+import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares/shares'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { Canvas, Share } from '../schema/responses'

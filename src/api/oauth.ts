@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
-import { OAUTH_SCOPES, endGrant } from '../domain/oauth-grants'
-import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth-secrets'
+import { OAUTH_SCOPES, endGrant } from '../domain/oauth/grants'
+import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth/secrets'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
 import { clientNetworkOf, limit } from '../http/limits'

@@ -1,7 +1,7 @@
 import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
-import { openShareContent, shareMetadata } from '../domain/public-shares'
+import { openShareContent, shareMetadata } from '../domain/shares/public'
 import { PASSWORD, shareAccess, UNUSABLE } from '../http/share-access'
 import { shareComments } from './share-comments'
 import { storageTarget } from '../storage/target'

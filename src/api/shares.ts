@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares'
+import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares/shares'
 import type { AppEnv } from '../http/context'
 import { keyAccess } from '../http/access'
 import { canvasInPath, createShareBody, shareInPath } from '../schema/requests'

@@ -1,5 +1,10 @@
 import { Hono } from 'hono'
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from '../domain/webhooks'
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+} from '../domain/webhooks/webhooks'
 import type { AppEnv } from '../http/context'
 import { writeKeyAccess } from '../http/access'
 import { documented } from '../http/route-docs'

@@ -1,5 +1,5 @@
 import { presignUrl, type StorageTarget } from '../storage/presign'
-import type { ContentRef } from './canvas-reads'
+import type { ContentRef } from './canvases/reads'
 import { contentDisposition, contentTypeFor } from '../lib/content-types'
 import type { Services } from './services'
 

@@ -8,10 +8,10 @@ import {
   selectVersionContent,
   versionLook,
   type VersionContent,
-} from './canvas-rows'
+} from './canvases/rows'
 import type { Services } from './services'
-import { itemAtPath } from './site-reads'
-import { live } from './live'
+import { itemAtPath } from './canvases/site-reads'
+import { unexpired } from './canvases/unexpired'
 
 // A content frame is reached through a signed URL, but the signature only says who the URL was
 // issued to. The access it was issued under is checked again on every request, so withdrawing it
@@ -98,7 +98,7 @@ export async function contentUnderGrant(
 ): Promise<VersionContent> {
   const now = svc.now()
   const row = await selectVersionContent(svc.db, version)
-    .where(and(eq(canvases.canvasId, canvasId), live(now), condition(svc.db, grant, now)))
+    .where(and(eq(canvases.canvasId, canvasId), unexpired(now), condition(svc.db, grant, now)))
     .get()
   if (row) return versionLook(row)
   throw refusal(grant)
@@ -145,7 +145,7 @@ export async function liveUnderGrant(
 ): Promise<LiveAccess | null> {
   const now = svc.now()
   const db = svc.db
-  const canvas = and(eq(canvases.canvasId, canvasId), live(now))
+  const canvas = and(eq(canvases.canvasId, canvasId), unexpired(now))
   if (grant.kind === 'share') {
     const hears = and(
       isNull(shareLinks.maxViews),
@@ -214,7 +214,7 @@ export async function itemUnderGrant(
     .innerJoin(mainFiles, eq(mainFiles.fileId, versions.fileId))
     .leftJoin(versionItems, itemAtPath(path))
     .leftJoin(itemFiles, eq(itemFiles.fileId, versionItems.fileId))
-    .where(and(eq(canvases.canvasId, canvasId), live(now), condition(db, grant, now)))
+    .where(and(eq(canvases.canvasId, canvasId), unexpired(now), condition(db, grant, now)))
     .get()
   if (!row) throw refusal(grant)
   const { item_key, item_size, ...content } = row

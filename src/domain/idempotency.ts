@@ -5,7 +5,7 @@ import { secretFor } from '../lib/settings'
 import { prepared, type Placeholders } from '../storage/db'
 import { apiKeys, idempotencyKeys, oauthGrants } from '../storage/schema'
 import { liveKey, liveWriteKey } from './keys'
-import { liveGrant, liveWriteGrant } from './oauth-grants'
+import { liveGrant, liveWriteGrant } from './oauth/grants'
 import type { Services } from './services'
 
 // Idempotency-Key (docs/api.md): the first request sent with a key claims it for its

@@ -31,9 +31,9 @@ import {
 } from '../storage/schema'
 import { newId } from '../lib/crypto'
 import type { Services } from './services'
-import { archivesOfRemovedCanvas } from './archive-store'
-import { pastBudgets } from './download-budget'
-import { sweepGrants } from './oauth-grants'
+import { archivesOfRemovedCanvas } from './archives/store'
+import { pastBudgets } from './archives/budget'
+import { sweepGrants } from './oauth/grants'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),

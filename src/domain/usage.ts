@@ -20,7 +20,7 @@ import {
   workspaceUsage as totals,
 } from '../storage/schema'
 import type { Actor, Services } from './services'
-import { live } from './live'
+import { unexpired } from './canvases/unexpired'
 
 // Aggregates are SQL: the builder's sum() hands numbers back as strings, and has no COALESCE for
 // an empty set. Each is named, since D1 hands a batch's rows over keyed by column name.
@@ -60,7 +60,7 @@ export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage
     lte(canvases.expiresAt, now),
   )
   const unused = or(isNull(shareLinks.maxViews), lt(shareLinks.viewCount, shareLinks.maxViews))
-  // Links with an expiry of the workspace's live canvases, by share_expiries_workspace_idx.
+  // Links with an expiry of the workspace's unexpired canvases, by share_expiries_workspace_idx.
   const expiring = (settled: boolean) =>
     db
       .select({ n: count().as(settled ? 'counted_back' : 'not_yet_settled') })
@@ -71,7 +71,7 @@ export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage
           eq(shareExpiries.workspaceId, workspaceId),
           eq(shareExpiries.settled, settled),
           settled ? gt(shareExpiries.expiresAt, now) : lte(shareExpiries.expiresAt, now),
-          live(now),
+          unexpired(now),
         ),
       )
   const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled]] = await db.batch([

@@ -1,13 +1,18 @@
-import { archiveLength, archiveStream, checkArchiveSize, type ArchiveCopy } from '../domain/archive'
+import {
+  archiveLength,
+  archiveStream,
+  checkArchiveSize,
+  type ArchiveCopy,
+} from '../domain/archives/archive'
 import {
   archiveKey,
   claimArchive,
   keepArchive,
   releaseArchive,
   storedArchive,
-} from '../domain/archive-store'
+} from '../domain/archives/store'
 import type { Actor, Services } from '../domain/services'
-import { archiveEntries } from '../domain/site-reads'
+import { archiveEntries } from '../domain/canvases/site-reads'
 import { contentDisposition } from '../lib/content-types'
 import { objectWriter } from '../storage/object-writer'
 

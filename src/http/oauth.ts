@@ -7,8 +7,12 @@ import {
   grantStatement,
   touchGrant,
   type LibraryGrant,
-} from '../domain/oauth-grants'
-import { documentHostProblem, documentUrlProblem, isDocumentUrl } from '../domain/client-documents'
+} from '../domain/oauth/grants'
+import {
+  documentHostProblem,
+  documentUrlProblem,
+  isDocumentUrl,
+} from '../domain/oauth/client-documents'
 import { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'

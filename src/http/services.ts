@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory'
 import { readSettings } from '../lib/settings'
 import { liveNotifier } from '../live/notify'
-import { queueEvents } from '../domain/webhook-events'
+import { queueEvents } from '../domain/webhooks/events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session, database } from '../storage/db'
 import { afterResponse, type AppEnv } from './context'

@@ -1,4 +1,4 @@
-import type { ShareAccess } from '../domain/public-shares'
+import type { ShareAccess } from '../domain/shares/public'
 import type { AppContext } from './context'
 import { clientNetworkOf, limit } from './limits'
 

@@ -10,7 +10,7 @@ import {
   replyToComment,
   setCommentStatus,
   type CommentPlace,
-} from '../domain/comments'
+} from '../domain/comments/comments'
 import type { SessionInfo } from '../domain/users'
 import {
   canvasInPath,

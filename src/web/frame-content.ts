@@ -1,7 +1,7 @@
 import { contentTypeFor, fileName } from '../lib/content-types'
 import { escapeHtml } from '../lib/escape'
 import { formatSize } from '../lib/format'
-import type { VersionContent } from '../domain/canvas-rows'
+import type { VersionContent } from '../domain/canvases/rows'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import type { FrameGrant } from '../domain/frame-access'
 import type { Services } from '../domain/services'

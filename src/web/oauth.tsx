@@ -1,6 +1,6 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider'
 import { Hono, type Context } from 'hono'
-import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth-grants'
+import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth/grants'
 import { sessionActor } from '../domain/users'
 import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import type { SignedInEnv } from '../http/context'
-import { createWebhook, deleteWebhook } from '../domain/webhooks'
+import { createWebhook, deleteWebhook } from '../domain/webhooks/webhooks'
 import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { createWebhookBody, id as idSchema } from '../schema/requests'

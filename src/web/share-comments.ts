@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono'
-import { visitorComment, visitorComments, visitorReply } from '../domain/visitor-comments'
+import { visitorComment, visitorComments, visitorReply } from '../domain/comments/visitors'
 import { checkedBy } from '../http/access'
 import type { AppEnv } from '../http/context'
 import { postKeyOf } from '../http/idempotency'

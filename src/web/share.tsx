@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { clientNetworkOf, limit, limitByIp } from '../http/limits'
 import { shareToken } from '../schema/requests'
-import { openShareContent, reopenShareContent } from '../domain/public-shares'
+import { openShareContent, reopenShareContent } from '../domain/shares/public'
 import { AppError } from '../lib/errors'
 import { frameUrls, liveUrl } from './frame-links'
 import { readForm } from './forms'
@@ -13,7 +13,7 @@ import { relative } from '../lib/time'
 import { FullView, Viewer, type Fact } from './pages/viewer'
 import { grantView, hasView } from './view-ticket'
 import { shareComments } from './share-comments'
-import { listComments } from '../domain/comments'
+import { listComments } from '../domain/comments/comments'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
 // with neither password nor view limit; the others count when a person opens them (the password

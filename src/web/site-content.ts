@@ -1,7 +1,7 @@
 import { readRange } from '../lib/range'
 import { contentTypeFor } from '../lib/content-types'
 import { escapeHtml } from '../lib/escape'
-import { pathExt } from '../domain/site-items'
+import { pathExt } from '../domain/canvases/site-items'
 import type { Services } from '../domain/services'
 import { FRAME_CSS } from '../render/frame-style'
 import { SCRIPTED_CSP } from './frame-content'

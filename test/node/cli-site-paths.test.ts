@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkSitePaths, pathProblem } from '../../cli/site-paths'
-import { planContent } from '../../src/domain/site-items'
+import { planContent } from '../../src/domain/canvases/site-items'
 import { itemPath } from '../../src/schema/requests'
 import { collidingPaths, sitePath, sitePathList } from '../support/hostile-values'
 

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Actor, Services } from '../../src/domain/services'
-import { live } from '../../src/domain/live'
+import { unexpired } from '../../src/domain/canvases/unexpired'
 import { canvases, files, shareLinks, versions } from '../../src/storage/schema'
 
 // GET /v1/usage as it was answered before the running totals: every row of the workspace counted
@@ -16,7 +16,7 @@ export async function recountUsage(svc: Services, actor: Actor) {
 /** `recountUsage` for several workspaces and instants at once, in one round trip. */
 export async function recountUsages(db: Services['db'], checks: { now: number; actor: Actor }[]) {
   const statements = checks.flatMap(({ now, actor }) => {
-    const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), live(now))
+    const liveInWorkspace = and(eq(canvases.workspaceId, actor.workspaceId), unexpired(now))
     return [
       db
         .select({

@@ -1,11 +1,11 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test'
 import { expect, inject } from 'vitest'
-import { deliverBatch } from '../../src/domain/webhook-delivery'
+import { deliverBatch } from '../../src/domain/webhooks/delivery'
 import {
   eventMessage,
   type WebhookMessage,
   type WebhookQueue,
-} from '../../src/domain/webhook-events'
+} from '../../src/domain/webhooks/events'
 import { readSettings, type Settings } from '../../src/lib/settings'
 import { database } from '../../src/storage/db'
 import { call, json, type Account } from './api'

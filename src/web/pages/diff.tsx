@@ -1,4 +1,4 @@
-import type { DiffHunk, DiffLine, Segment, VersionDiff } from '../../domain/diff'
+import type { DiffHunk, DiffLine, Segment, VersionDiff } from '../../domain/diff/diff'
 import { Layout, type User } from './layout'
 import { STATIC } from './viewer'
 

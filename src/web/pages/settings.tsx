@@ -1,4 +1,4 @@
-import type { ConnectedApp } from '../../domain/oauth-grants'
+import type { ConnectedApp } from '../../domain/oauth/grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from './layout'

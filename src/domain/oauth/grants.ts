@@ -1,0 +1,251 @@
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { AppError } from '../../lib/errors'
+import type { Scope } from '../../schema/requests'
+import { prepared, type Bindable, type Database, type Placeholders } from '../../storage/db'
+import { oauthGrants, oauthSecrets } from '../../storage/schema'
+import type { KeyAuth } from '../keys'
+import { iso, isoOrNull, type Actor, type Services } from '../services'
+
+// Connected apps (docs/agents.md): the grants a person gave chat apps through the
+// OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV, which is
+// eventually consistent; this module decides whether a grant still stands, so that revoking one
+// is seen at once everywhere. Its one-time secrets are oauth-secrets.ts's.
+
+/** The OAuth scopes a chat app can be granted: reading, and changing (which includes reading). */
+export const OAUTH_SCOPES = ['canvas:read', 'canvas:write'] as const
+export type OAuthScope = (typeof OAUTH_SCOPES)[number]
+
+/** A grant stands this long after its last refresh; an app that stops refreshing is let go. */
+export const GRANT_IDLE_MS = 30 * 24 * 3600_000
+/** An approved request whose code is never exchanged stands no longer than the code. */
+export const CODE_TTL_MS = 10 * 60_000
+// last_used_at is written at most once a minute per grant, off the request's critical path.
+const TOUCH_INTERVAL_MS = 60_000
+// Revoked and ended grants are kept this long (the sweep then deletes them and their secrets).
+const GRANT_RETENTION_MS = 30 * 24 * 3600_000
+
+/** A request admitted by an access token: the API's view of it, and the grant it came from. */
+export type GrantAuth = KeyAuth & { grantId: string }
+
+export const isGrantAuth = (auth: KeyAuth): auth is GrantAuth => 'grantId' in auth
+
+/** The API's scopes for the OAuth scopes granted: writing includes reading. */
+export function apiScopes(scopes: readonly string[]): Scope[] {
+  return scopes.includes('canvas:write') ? ['read', 'write'] : ['read']
+}
+
+/**
+ * A grant as the OAuth library files it: by its id and a subject of its own (oauthGrants.subject),
+ * which is what removing its records there takes.
+ */
+export type LibraryGrant = { grantId: string; subject: string }
+
+/** The subject of a grant's row: its own, or for a grant older than subjects, its user's id. */
+export const subjectOf = sql<string>`COALESCE(${oauthGrants.subject}, ${oauthGrants.userId})`
+
+export type NewGrant = {
+  grantId: string
+  /** The subject it was filed under with the library (a random id, never the person's). */
+  subject: string
+  clientId: string
+  clientName: string
+  redirectUri: string
+  scopes: Scope[]
+  /** SHA-256 of the authorization code the grant starts with. */
+  codeHash: string
+}
+
+/**
+ * Records a grant just approved, with its code. An earlier grant of the same person to the same
+ * app at the same redirect URI is ended (re-authorizing replaces a connection rather than adding
+ * one); they are answered, for their tokens to be removed too.
+ */
+export async function recordGrant(
+  svc: Services,
+  actor: Actor,
+  grant: NewGrant,
+): Promise<LibraryGrant[]> {
+  const now = svc.now()
+  const db = svc.db
+  const [replaced] = await db.batch([
+    db
+      .update(oauthGrants)
+      .set(ended(now))
+      .where(
+        and(
+          eq(oauthGrants.userId, actor.userId),
+          eq(oauthGrants.workspaceId, actor.workspaceId),
+          eq(oauthGrants.clientId, grant.clientId),
+          eq(oauthGrants.redirectUri, grant.redirectUri),
+          isNull(oauthGrants.revokedAt),
+        ),
+      )
+      .returning({ grantId: oauthGrants.grantId, subject: subjectOf }),
+    db.insert(oauthGrants).values({
+      grantId: grant.grantId,
+      userId: actor.userId,
+      subject: grant.subject,
+      workspaceId: actor.workspaceId,
+      clientId: grant.clientId,
+      clientName: grant.clientName,
+      redirectUri: grant.redirectUri,
+      scopes: grant.scopes.join(','),
+      createdAt: now,
+      lastUsedAt: null,
+      expiresAt: now + CODE_TTL_MS,
+      revokedAt: null,
+    }),
+    db
+      .insert(oauthSecrets)
+      .values({ secretHash: grant.codeHash, grantId: grant.grantId, kind: 'code', createdAt: now }),
+  ])
+  return replaced
+}
+
+/** Ends a grant (a secret used twice, or the app itself revoking a token). */
+export async function endGrant(svc: Services, grantId: string) {
+  await svc.db
+    .update(oauthGrants)
+    .set(ended(svc.now()))
+    .where(and(eq(oauthGrants.grantId, grantId), isNull(oauthGrants.revokedAt)))
+}
+
+/** A revoked grant's expiry is its revocation too: the sweep finds ended grants by one index. */
+const ended = (now: number) => ({ revokedAt: now, expiresAt: now })
+
+/** A grant neither revoked nor expired, as a condition. */
+export const standing = (now: Bindable<number>) =>
+  and(isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now))
+
+/**
+ * The standing grant with this id, as a statement. `db` should reach the primary database: a
+ * read replica may not have seen a revocation yet.
+ */
+export const grantStatement = (db: Database, grantId: string, now: number) =>
+  grantLookup(db, { grantId, now })
+
+const grantLookup = prepared((db, p: Placeholders<{ grantId: string; now: number }>) =>
+  db
+    .select({
+      userId: oauthGrants.userId,
+      workspaceId: oauthGrants.workspaceId,
+      clientName: oauthGrants.clientName,
+      scopes: oauthGrants.scopes,
+      lastUsedAt: oauthGrants.lastUsedAt,
+    })
+    .from(oauthGrants)
+    .where(and(eq(oauthGrants.grantId, p('grantId')), standing(p('now')))),
+)
+
+type GrantRow = ReturnType<typeof grantStatement>['_']['result'][number]
+
+/** The request's view of a standing grant, or null. */
+export function grantFromRow(grantId: string, row: GrantRow | undefined): GrantAuth | null {
+  if (!row) return null
+  return {
+    grantId,
+    keyId: grantId,
+    keyName: row.clientName,
+    scopes: row.scopes.split(',') as Scope[],
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    lastUsedAt: row.lastUsedAt,
+  }
+}
+
+/** Returns the write to run after the response, or null when the stored time is recent enough. */
+export function touchGrant(svc: Services, auth: GrantAuth): Promise<unknown> | null {
+  const now = svc.now()
+  if (auth.lastUsedAt !== null && now - auth.lastUsedAt < TOUCH_INTERVAL_MS) return null
+  return svc.db
+    .update(oauthGrants)
+    .set({ lastUsedAt: now })
+    .where(eq(oauthGrants.grantId, auth.grantId))
+    .run()
+}
+
+export type ConnectedApp = {
+  grant_id: string
+  name: string
+  client_id: string
+  scopes: Scope[]
+  created_at: string
+  last_used_at: string | null
+}
+
+/** The person's standing grants in this workspace, newest first. */
+export async function listConnectedApps(svc: Services, actor: Actor): Promise<ConnectedApp[]> {
+  const rows = await svc.db
+    .select({
+      grantId: oauthGrants.grantId,
+      clientName: oauthGrants.clientName,
+      clientId: oauthGrants.clientId,
+      scopes: oauthGrants.scopes,
+      createdAt: oauthGrants.createdAt,
+      lastUsedAt: oauthGrants.lastUsedAt,
+    })
+    .from(oauthGrants)
+    .where(
+      and(
+        eq(oauthGrants.userId, actor.userId),
+        eq(oauthGrants.workspaceId, actor.workspaceId),
+        standing(svc.now()),
+      ),
+    )
+    .orderBy(desc(oauthGrants.createdAt), oauthGrants.grantId)
+  return rows.map((r) => ({
+    grant_id: r.grantId,
+    name: r.clientName,
+    client_id: r.clientId,
+    scopes: r.scopes.split(',') as Scope[],
+    created_at: iso(r.createdAt),
+    last_used_at: isoOrNull(r.lastUsedAt),
+  }))
+}
+
+/** Ends one of the person's grants, from now on; answers the app's name and the grant. */
+export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: string) {
+  const [row] = await svc.db
+    .update(oauthGrants)
+    .set(ended(svc.now()))
+    .where(
+      and(
+        eq(oauthGrants.grantId, grantId),
+        eq(oauthGrants.userId, actor.userId),
+        eq(oauthGrants.workspaceId, actor.workspaceId),
+        isNull(oauthGrants.revokedAt),
+      ),
+    )
+    .returning({ name: oauthGrants.clientName, subject: subjectOf })
+  if (!row) throw new AppError('not_found', 'grant_id: no such connected app')
+  return { name: row.name, grant: { grantId, subject: row.subject } satisfies LibraryGrant }
+}
+
+/** Deletes up to `limit` grants that ended a while ago, with their secrets; answers how many. */
+export async function sweepGrants(svc: Services, now: number, limit: number): Promise<number> {
+  const db = svc.db
+  const old = db
+    .select({ grantId: oauthGrants.grantId })
+    .from(oauthGrants)
+    .where(lte(oauthGrants.expiresAt, now - GRANT_RETENTION_MS))
+    .limit(limit)
+  const deleted = await db
+    .delete(oauthGrants)
+    .where(inArray(oauthGrants.grantId, old))
+    .returning({ grantId: oauthGrants.grantId })
+  return deleted.length
+}
+
+// Scopes are stored as the API's comma-separated list; instr has no builder equivalent.
+const writes = sql`instr(',' || ${oauthGrants.scopes} || ',', ',write,') > 0`
+
+/**
+ * The standing grant with the `write` scope, as the condition an idempotency claim made under an
+ * access token rides on (domain/idempotency.ts), as a key's claim rides on its live key.
+ */
+export const liveWriteGrant = (grantId: Bindable<string>, now: Bindable<number>) =>
+  and(liveGrant(grantId, now), writes)
+
+/** The standing grant with this id, as a condition. */
+export const liveGrant = (grantId: Bindable<string>, now: Bindable<number>) =>
+  and(eq(oauthGrants.grantId, grantId), standing(now))

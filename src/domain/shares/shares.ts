@@ -1,0 +1,192 @@
+import { and, desc, eq, exists, inArray, sql } from 'drizzle-orm'
+import { AppError } from '../../lib/errors'
+import { canvasNotFound } from '../canvases/rows'
+import { hashPassword, newToken } from '../../lib/crypto'
+import type { Share as ShareJson } from '../../schema/responses'
+import { one, value } from '../../storage/db'
+import { canvases, shareLinks, versions } from '../../storage/schema'
+import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
+
+// What a share answer shows: the link's own columns (its workspace is its canvas's).
+export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
+
+/**
+ * When a link stops opening: its own expiry, or its canvas's while the canvas is temporary,
+ * whichever comes first. Worked out when answered, so a canvas made permanent frees its links.
+ */
+export function linkExpiry(linkExpiresAt: number | null, canvasExpiresAt: number | null) {
+  if (linkExpiresAt === null) return canvasExpiresAt
+  return canvasExpiresAt === null ? linkExpiresAt : Math.min(linkExpiresAt, canvasExpiresAt)
+}
+
+/** The share object (docs/api.md); the password hash never leaves the server. */
+export function presentShare(
+  row: Share & { canvasId: string },
+  canvasExpiresAt: number | null,
+): ShareJson {
+  return {
+    token: row.token,
+    canvas_id: row.canvasId,
+    expires_at: isoOrNull(linkExpiry(row.expiresAt, canvasExpiresAt)),
+    view_count: row.viewCount,
+    max_views: row.maxViews,
+    version: row.version,
+    has_password: row.passwordHash !== null,
+    allow_comments: row.allowComments,
+    created_at: iso(row.createdAt),
+  }
+}
+
+export type CreateShareInput = {
+  expires_in?: number
+  password?: string
+  max_views?: number
+  version?: number
+  token?: string
+  allow_comments?: boolean
+}
+
+/**
+ * One statement: the link is inserted only for an unexpired canvas of this workspace (and, when pinned,
+ * an existing version of it), and only when the token is free.
+ */
+export async function createShare(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  input: CreateShareInput,
+) {
+  const now = svc.now()
+  const token = input.token ?? newToken()
+  const passwordHash = input.password ? await hashPassword(input.password) : null
+  const expiresAt = input.expires_in ? now + input.expires_in * 1000 : null
+  const db = svc.db
+  const version = input.version
+  const [inserted, [canvas]] = await db.batch([
+    db
+      .insert(shareLinks)
+      .select((qb) =>
+        qb
+          .select({
+            token: value(shareLinks.token, token),
+            canvasId: canvases.canvasId,
+            version: value(shareLinks.version, version ?? null),
+            passwordHash: value(shareLinks.passwordHash, passwordHash),
+            maxViews: value(shareLinks.maxViews, input.max_views ?? null),
+            viewCount: value(shareLinks.viewCount, 0),
+            createdAt: value(shareLinks.createdAt, now),
+            expiresAt: value(shareLinks.expiresAt, expiresAt),
+            allowComments: value(shareLinks.allowComments, input.allow_comments ?? false),
+            workspaceId: canvases.workspaceId,
+          })
+          .from(canvases)
+          .where(
+            and(
+              unexpiredCanvasOf(actor, canvasId, now),
+              version === undefined
+                ? undefined
+                : exists(
+                    db
+                      .select(one)
+                      .from(versions)
+                      .where(
+                        and(
+                          eq(versions.canvasId, canvases.canvasId),
+                          eq(versions.version, version),
+                        ),
+                      ),
+                  ),
+            ),
+          ),
+      )
+      .onConflictDoNothing({ target: shareLinks.token })
+      .returning(),
+    db
+      .select({ expiresAt: canvases.expiresAt })
+      .from(canvases)
+      .where(eq(canvases.canvasId, canvasId)),
+  ])
+  const row = inserted[0]
+  // Inserted from this canvas's row, the link names it.
+  if (row) return presentShare({ ...row, canvasId }, canvas.expiresAt)
+  await requireLiveCanvas(svc, actor, canvasId)
+  if (version !== undefined) {
+    const found = await db
+      .select(one)
+      .from(versions)
+      .where(and(eq(versions.canvasId, canvasId), eq(versions.version, version)))
+      .get()
+    if (!found) {
+      throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+    }
+  }
+  throw new AppError('share_token_taken', 'token: this share token is already in use')
+}
+
+export async function listShares(svc: Services, actor: Actor, canvasId: string) {
+  // One row for an unexpired canvas without links, so that none means no canvas.
+  const rows = await svc.db
+    .select({
+      canvasId: canvases.canvasId,
+      // Renamed: D1 hands rows over keyed by column name, and the link has an expires_at too.
+      canvasExpiresAt: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
+      share: {
+        token: shareLinks.token,
+        version: shareLinks.version,
+        passwordHash: shareLinks.passwordHash,
+        maxViews: shareLinks.maxViews,
+        viewCount: shareLinks.viewCount,
+        createdAt: shareLinks.createdAt,
+        expiresAt: shareLinks.expiresAt,
+        allowComments: shareLinks.allowComments,
+      },
+    })
+    .from(canvases)
+    .leftJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
+    .where(unexpiredCanvasOf(actor, canvasId, svc.now()))
+    .orderBy(desc(shareLinks.createdAt), shareLinks.token)
+  if (rows.length === 0) throw canvasNotFound()
+  return rows.flatMap((r) =>
+    r.share ? [presentShare({ ...r.share, canvasId: r.canvasId }, r.canvasExpiresAt)] : [],
+  )
+}
+
+export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
+  const [canvas, deleted] = await svc.db.batch([
+    selectUnexpiredCanvas(svc, actor, canvasId),
+    svc.db
+      .delete(shareLinks)
+      .where(inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)))
+      .returning({ token: shareLinks.token }),
+  ])
+  if (canvas.length === 0) throw canvasNotFound()
+  if (deleted.length > 0) svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, 'share')
+  return deleted.length
+}
+
+export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
+  const [canvas, deleted] = await svc.db.batch([
+    selectUnexpiredCanvas(svc, actor, canvasId),
+    svc.db
+      .delete(shareLinks)
+      .where(
+        and(
+          eq(shareLinks.token, token),
+          inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)),
+        ),
+      )
+      .returning({ token: shareLinks.token }),
+  ])
+  if (canvas.length === 0) throw canvasNotFound()
+  if (deleted.length === 0) throw shareNotFound()
+  svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, `share:${token}`)
+}
+
+export function shareNotFound() {
+  return new AppError('share_not_found', 'share link not found')
+}
+
+async function requireLiveCanvas(svc: Services, actor: Actor, canvasId: string) {
+  if (!(await selectUnexpiredCanvas(svc, actor, canvasId).get())) throw canvasNotFound()
+}
