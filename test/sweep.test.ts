@@ -21,6 +21,7 @@ import {
 } from './support/api'
 import { connect, grantOf } from './support/oauth'
 import { seedCanvases } from './support/seed'
+import { createWebhook } from './support/webhooks'
 import { countRows } from './support/state'
 import { database } from '../src/storage/db'
 import { meteredD1 } from '../src/storage/metered-d1'
@@ -61,6 +62,7 @@ describe('the scheduled handler', () => {
       sessions: expect.any(Number),
       idempotency_keys: expect.any(Number),
       oauth_grants: expect.any(Number),
+      webhook_deliveries: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
       webhooks_rescued: 0,
@@ -470,5 +472,33 @@ describe('what the sweep costs in D1', () => {
         `${meter.roundTrips} round trips, ${meter.rowsRead} rows read ` +
         `(${perItem.toFixed(2)} per canvas or file), ${meter.rowsWritten} rows written`,
     )
+  })
+})
+
+describe('webhook deliveries', () => {
+  it('older than their 30 days are removed by the sweep, the rest kept', async () => {
+    const account = await newAccount()
+    const hook = await createWebhook(account.key, { url: 'https://hooks.example.com/in' })
+    const now = Date.now()
+    const day = 24 * HOUR
+    const insert = (eventId: string, createdAt: number) =>
+      env.DB.prepare(
+        `INSERT INTO webhook_deliveries (webhook_id, event_id, type, body, attempts, next_attempt_at,
+                                         created_at, delivered_at)
+         VALUES (?, ?, 'canvas.deleted', '{}', 1, ?, ?, ?)`,
+      ).bind(hook.webhook_id, eventId, createdAt, createdAt, createdAt)
+    await env.DB.batch([
+      insert('old-1', now - 31 * day),
+      insert('old-2', now - 30 * day - 1000),
+      insert('recent', now - 29 * day),
+    ])
+    const summary = await sweep(services(), { now })
+    expect(summary.webhook_deliveries).toBeGreaterThanOrEqual(2)
+    const left = await env.DB.prepare(
+      'SELECT event_id FROM webhook_deliveries WHERE webhook_id = ?',
+    )
+      .bind(hook.webhook_id)
+      .all<{ event_id: string }>()
+    expect(left.results.map((r) => r.event_id)).toEqual(['recent'])
   })
 })

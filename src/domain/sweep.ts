@@ -34,6 +34,7 @@ import type { Services } from './services'
 import { archivesOfRemovedCanvas } from './archives/store'
 import { pastBudgets } from './archives/budget'
 import { sweepGrants } from './oauth/grants'
+import { sweepDeliveries } from './webhooks/delivery'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -58,6 +59,7 @@ export type SweepSummary = {
   sessions: number
   idempotency_keys: number
   oauth_grants: number
+  webhook_deliveries: number
   complete: boolean
   ms: number
 }
@@ -93,9 +95,18 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     sessions: 0,
     idempotency_keys: 0,
     oauth_grants: 0,
+    webhook_deliveries: 0,
     complete: false,
     ms: 0,
   }
+  // Everything the service keeps only for a while, and what its removal leaves to tidy, in the
+  // order it is removed: each step takes one batch and answers whether it has more to do.
+  const counted =
+    (field: keyof SweepSummary, remove: (limit: number) => Promise<number>) => async () => {
+      const removed = await remove(batch)
+      ;(summary[field] as number) += removed
+      return removed === batch
+    }
   const steps = [
     () => removeExpiredCanvases(svc, now, batch, summary),
     () => examineUncheckedFiles(svc, now, batch),
@@ -106,11 +117,8 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => settleExpiredShares(svc, now, batch),
     () => removeExpiredSessions(svc, now, batch, summary),
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
-    async () => {
-      const deleted = await sweepGrants(svc, now, batch)
-      summary.oauth_grants += deleted
-      return deleted === batch
-    },
+    counted('oauth_grants', (limit) => sweepGrants(svc, now, limit)),
+    counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true

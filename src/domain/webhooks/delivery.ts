@@ -50,8 +50,7 @@ export async function handleMessage(
  * One delivery per listening webhook (none twice, should the queue hand the event over again),
  * and a message for the first attempt of each not yet attempted: each attempt is a message of its
  * own, so one run of the consumer makes a bounded number of requests however many webhooks
- * listen. Deliveries past their retention go as the workspace's events come: found by the
- * index, they cost only the rows dropped.
+ * listen. Deliveries past their retention are the sweep's (sweepDeliveries).
  */
 async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): Promise<Verdict> {
   const db = svc.db
@@ -106,20 +105,6 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
       .select({ webhookId: webhookDeliveries.webhookId })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.attempts, 0))),
-    db
-      .delete(webhookDeliveries)
-      .where(
-        and(
-          inArray(
-            webhookDeliveries.webhookId,
-            db
-              .select({ id: webhooks.webhookId })
-              .from(webhooks)
-              .where(eq(webhooks.workspaceId, event.workspace_id)),
-          ),
-          lt(webhookDeliveries.createdAt, now - DELIVERY_RETENTION_MS),
-        ),
-      ),
   ])
   if (pending.length > 0) {
     await queue.sendBatch(
@@ -129,6 +114,36 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
     )
   }
   return null
+}
+
+/**
+ * Deletes up to `limit` deliveries older than their retention, webhook by webhook through
+ * webhook_deliveries_created_idx (a range of each webhook's, no scan); answers how many.
+ */
+export async function sweepDeliveries(svc: Services, now: number, limit: number) {
+  const db = svc.db
+  const old = db
+    .select({ webhookId: webhookDeliveries.webhookId, eventId: webhookDeliveries.eventId })
+    .from(webhooks)
+    .innerJoin(
+      webhookDeliveries,
+      and(
+        eq(webhookDeliveries.webhookId, webhooks.webhookId),
+        lt(webhookDeliveries.createdAt, now - DELIVERY_RETENTION_MS),
+      ),
+    )
+    .limit(limit)
+  const doomed = await old
+  if (doomed.length === 0) return 0
+  const [first, ...rest] = doomed.map((d) =>
+    db
+      .delete(webhookDeliveries)
+      .where(
+        and(eq(webhookDeliveries.webhookId, d.webhookId), eq(webhookDeliveries.eventId, d.eventId)),
+      ),
+  )
+  await db.batch([first, ...rest])
+  return doomed.length
 }
 
 /** `data.version` with its `sha256`, in the place the API's version object has it. */
