@@ -1,11 +1,10 @@
 import { buildApp } from './app'
-import { readSettings, type Bindings } from './lib/settings'
+import type { Bindings } from './lib/settings'
 import { sweep } from './domain/sweep'
 import { deliverBatch } from './domain/webhooks/delivery'
 import type { WebhookMessage, WebhookQueue } from './domain/webhooks/events'
 import { rescueDeliveries } from './domain/webhooks/rescue'
-import type { Services } from './domain/services'
-import { database } from './storage/db'
+import { servicesOf, type Services } from './domain/services'
 import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
 
@@ -23,12 +22,7 @@ export default {
    */
   async scheduled(controller: ScheduledController, env: Bindings) {
     const { db, meter } = meteredD1(env.DB)
-    const services = {
-      db: database(db),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
+    const services = servicesOf(env, { db })
     const rescued = await rescue(services, env, controller.scheduledTime)
     let summary
     try {
@@ -49,13 +43,7 @@ export default {
 
   /** The webhooks queue: events to send, and the retries this handler scheduled itself. */
   async queue(batch: MessageBatch<WebhookMessage>, env: Bindings) {
-    const services = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
-    await deliverBatch(services, env.WEBHOOKS as WebhookQueue, batch)
+    await deliverBatch(servicesOf(env), env.WEBHOOKS as WebhookQueue, batch)
   },
 } satisfies ExportedHandler<Bindings, WebhookMessage>
 

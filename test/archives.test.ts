@@ -2,8 +2,6 @@ import { env } from 'cloudflare:test'
 import { strFromU8, unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { sweep } from '../src/domain/sweep'
-import { readSettings } from '../src/lib/settings'
-import { database } from '../src/storage/db'
 import {
   bytesOf,
   call,
@@ -14,6 +12,7 @@ import {
   upload,
   type Account,
 } from './support/api'
+import { realServices } from './support/state'
 
 // A version's archive is made once, by its first download, and stored: every later download is
 // the stored object, so what a visitor can make the Worker do is bounded by the bytes stored, not
@@ -155,12 +154,7 @@ describe('a version’s archive', () => {
     await (await archiveOf(account, id)).arrayBuffer()
     expect(await env.BUCKET.head(`archives/${id}/1.zip`)).not.toBeNull()
     await call(`/v1/canvases/${id}`, { method: 'DELETE', key: account.key })
-    const svc = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
+    const svc = realServices()
     const summary = await sweep(svc, { now: Date.now() + 1000 })
     expect(summary.objects).toBeGreaterThanOrEqual(1)
     expect(await env.BUCKET.head(`archives/${id}/1.zip`)).toBeNull()

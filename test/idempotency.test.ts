@@ -26,8 +26,7 @@ import {
 import { withinOneWindow } from './support/limit-window'
 import { snapshot } from './support/state'
 import { sweep } from '../src/domain/sweep'
-import { readSettings } from '../src/lib/settings'
-import { database } from '../src/storage/db'
+import { realServices } from './support/state'
 
 // Idempotency-Key (docs/api.md): the first request under a key runs and its answer is
 // kept; the same request again gets that answer, marked, with no second effect.
@@ -462,12 +461,7 @@ describe('expiry', () => {
     const [old, fresh] = [freshKey(), freshKey()]
     await create(old)
     await create(fresh)
-    const services = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
+    const services = realServices()
     await age(account.workspaceId, old, 24 * HOUR)
     const summary = await sweep(services, { now: Date.now() })
     expect(summary.idempotency_keys).toBeGreaterThanOrEqual(1)

@@ -3,12 +3,11 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { updateCanvas } from '../src/domain/canvases/canvases'
 import { applyEdits } from '../src/domain/canvases/text-edits'
-import { readSettings } from '../src/lib/settings'
-import { database } from '../src/storage/db'
 import { call, newAccount, newKey, type Account } from './support/api'
 import { wild } from './support/hostile-values'
 import { connect, fails, ok, use } from './support/mcp'
 import { snapshot } from './support/state'
+import { realServices } from './support/state'
 
 // edit_canvas: literal replacements in a text canvas (or one file of a site), all of them in one
 // new version or none at all.
@@ -308,12 +307,7 @@ describe('edit_canvas', () => {
       edits: [{ old: 'one', new: 'two' }],
     })
     const detail = await ok(client, 'get_canvas', { canvas_id: canvas.canvas_id })
-    const svc = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
+    const svc = realServices()
     const actor = { workspaceId: owner.workspaceId, userId: owner.userId }
     const items = [{ path: 'index.txt', file_id: detail.file.file_id }]
     await expect(

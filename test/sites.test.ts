@@ -14,6 +14,7 @@ import {
 } from './support/api'
 import { badPath } from './support/hostile-values'
 import { runs } from './support/runs'
+import { realServices } from './support/state'
 
 // Sites: a version of many files by path, through the API (docs/sites.md).
 
@@ -553,8 +554,6 @@ describe('share links serve items', () => {
 describe('the archive stream', () => {
   it('reads each file from storage only when the reader asks for more', async () => {
     const { archiveStream } = await import('../src/domain/archives/archive')
-    const { readSettings } = await import('../src/lib/settings')
-    const { database } = await import('../src/storage/db')
     const gets: string[] = []
     const bucket = {
       get: async (key: string) => {
@@ -562,7 +561,7 @@ describe('the archive stream', () => {
         return env.BUCKET.get(key)
       },
     } as unknown as R2Bucket
-    const svc = { db: database(env.DB), bucket, settings: readSettings(env), now: Date.now }
+    const svc = { ...realServices(), bucket }
     const keys = await env.DB.prepare(
       'SELECT blob_key, size FROM files WHERE workspace_id = ? LIMIT 3',
     )
@@ -636,14 +635,7 @@ describe('a version that holds no items (written by code from before sites)', ()
       .first<{ n: number }>()
     expect(held!.n).toBe(0)
     const { sweep } = await import('../src/domain/sweep')
-    const { readSettings } = await import('../src/lib/settings')
-    const { database } = await import('../src/storage/db')
-    const svc = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: Date.now,
-    }
+    const svc = realServices()
     await sweep(svc, { now: Date.now() + 48 * 3600_000 })
     const file = await env.DB.prepare('SELECT status FROM files WHERE file_id = ?')
       .bind(ids['style.css'])

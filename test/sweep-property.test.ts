@@ -1,11 +1,10 @@
 import { env } from 'cloudflare:test'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { readSettings } from '../src/lib/settings'
 import { sweep } from '../src/domain/sweep'
 import { bytesOf, call, follow, json, metaOf, newAccount } from './support/api'
-import { database } from '../src/storage/db'
 import { runs } from './support/runs'
+import { realServices } from './support/state'
 
 // Random sequences of create, update, delete, expire, share and sweep (some overlapping each other
 // or an update), of single files and of sites, must leave every file of every live version
@@ -14,11 +13,7 @@ import { runs } from './support/runs'
 
 const HOUR = 3600_000
 const CONTENTS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w) => `${w} content`)
-const runSweep = (now: number) =>
-  sweep(
-    { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env), now: Date.now },
-    { now },
-  )
+const runSweep = (now: number) => sweep(realServices(), { now })
 
 type Op =
   | { kind: 'create'; content: number; permanent: boolean; site: boolean }

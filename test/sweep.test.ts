@@ -2,7 +2,6 @@ import { createScheduledController, env } from 'cloudflare:test'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../src/index'
 import type { Bindings } from '../src/lib/settings'
-import { readSettings } from '../src/lib/settings'
 import { sweep, type SweepOptions } from '../src/domain/sweep'
 import { blobKey } from '../src/storage/blobs'
 import {
@@ -25,14 +24,10 @@ import { createWebhook } from './support/webhooks'
 import { countRows } from './support/state'
 import { database } from '../src/storage/db'
 import { meteredD1 } from '../src/storage/metered-d1'
+import { realServices } from './support/state'
 
 const HOUR = 3600_000
-const services = () => ({
-  db: database(env.DB),
-  bucket: env.BUCKET,
-  settings: readSettings(env),
-  now: Date.now,
-})
+const services = realServices
 const runSweep = (options: SweepOptions) => sweep(services(), options)
 
 describe('the scheduled handler', () => {

@@ -1,7 +1,7 @@
 import type { EventSink } from '../lib/events'
 import type { LiveNotifier } from '../lib/live-events'
-import type { Settings } from '../lib/settings'
-import type { Database } from '../storage/db'
+import { readSettings, type Bindings, type Settings } from '../lib/settings'
+import { database, type Database } from '../storage/db'
 
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
 export type Services = {
@@ -13,6 +13,25 @@ export type Services = {
   live?: LiveNotifier
   /** The workspace's webhooks, told of a write after it succeeded; absent where none listen. */
   events?: EventSink
+}
+
+/**
+ * The services over the Worker's bindings: the one place they are made, for a request, the cron
+ * job, the queue and the tests alike. `db` may be a D1 session (a request's, for read
+ * replication) or a metered binding (the sweep's); the database's own binding by default.
+ */
+export function servicesOf(
+  env: Bindings,
+  parts: { db?: D1Database | D1DatabaseSession; live?: LiveNotifier; events?: EventSink } = {},
+): Services {
+  return {
+    db: database(parts.db ?? env.DB),
+    bucket: env.BUCKET,
+    settings: readSettings(env),
+    now: Date.now,
+    ...(parts.live && { live: parts.live }),
+    ...(parts.events && { events: parts.events }),
+  }
 }
 
 /** The caller of a workspace-scoped operation, from an API key or a web session. */

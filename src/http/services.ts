@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory'
-import { readSettings } from '../lib/settings'
 import { liveNotifier } from '../live/notify'
 import { queueEvents } from '../domain/webhooks/events'
 import { getCookie, setCookie } from 'hono/cookie'
-import { d1Session, database } from '../storage/db'
+import { d1Session } from '../storage/db'
+import { servicesOf } from '../domain/services'
 import { afterResponse, type AppEnv } from './context'
 import { OAUTH_API_PATHS } from './oauth'
 
@@ -18,16 +18,16 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     c.env.DB,
     c.req.header(BOOKMARK_HEADER) ?? getCookie(c, BOOKMARK_COOKIE),
   )
-  c.set('svc', {
-    db: database(session),
-    bucket: c.env.BUCKET,
-    settings: readSettings(c.env),
-    now: Date.now,
-    // Open viewers hear of a write after its response has gone.
-    live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
-    // So do the workspace's webhooks, through the queue.
-    events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
-  })
+  c.set(
+    'svc',
+    servicesOf(c.env, {
+      db: session,
+      // Open viewers hear of a write after its response has gone.
+      live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
+      // So do the workspace's webhooks, through the queue.
+      events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
+    }),
+  )
   await next()
   const bookmark = session.getBookmark()
   if (!bookmark) return

@@ -1,6 +1,5 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { readSettings } from '../../src/lib/settings'
 import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
 import {
   browse,
@@ -15,7 +14,7 @@ import {
   type Account,
 } from '../support/api'
 import { routeName, ROUTES, type Route } from '../support/routes'
-import { database } from '../../src/storage/db'
+import { realServices } from '../support/state'
 
 // Withdrawn means withdrawn: for every route that hands out content, reached every way it can be
 // (an API key, a share link, the owner's session, a public canvas, a frame issued by a page), and
@@ -337,7 +336,7 @@ describe('a link with a view limit', () => {
     // ...and the link is used up for everyone else.
     expect((await call(`/s/${f.token}`)).status).toBe(410)
     // The same frame as it stands once the window has passed: refused.
-    const svc = { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env) }
+    const svc = realServices()
     const late = await frameUrls(
       { ...svc, now: () => Date.now() - LIMITED_FRAME_SECONDS * 1000 - 1000 },
       ORIGIN,

@@ -1,7 +1,6 @@
 import { env } from 'cloudflare:test'
-import { readSettings } from '../../src/lib/settings'
 import { sweep } from '../../src/domain/sweep'
-import { database } from '../../src/storage/db'
+import { servicesOf } from '../../src/domain/services'
 
 /**
  * Everything a workspace owns, as one comparable value: its canvases, versions, files, share
@@ -66,7 +65,7 @@ export async function countRows(sql: string, ...params: unknown[]): Promise<numb
 
 /** The domain's services on the test runtime's own bindings and settings, for calls made directly. */
 export function realServices() {
-  return { db: database(env.DB), bucket: env.BUCKET, settings: readSettings(env), now: Date.now }
+  return servicesOf(env)
 }
 
 /** Runs the sweep with its clock at `now`, on the real bindings, until it says it is done. */

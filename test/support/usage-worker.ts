@@ -1,7 +1,6 @@
 import { workspaceUsage } from '../../src/domain/usage'
-import type { Services } from '../../src/domain/services'
-import { readSettings, type Bindings } from '../../src/lib/settings'
-import { database } from '../../src/storage/db'
+import { servicesOf, type Services } from '../../src/domain/services'
+import type { Bindings } from '../../src/lib/settings'
 import { recountUsage } from './usage-recount'
 
 // A Worker that answers usage from the running totals (/totals) or by counting every row
@@ -12,12 +11,7 @@ export default {
   async fetch(request: Request, env: Bindings): Promise<Response> {
     const url = new URL(request.url)
     const now = Number(url.searchParams.get('now'))
-    const svc: Services = {
-      db: database(env.DB),
-      bucket: env.BUCKET,
-      settings: readSettings(env),
-      now: () => now,
-    }
+    const svc: Services = { ...servicesOf(env), now: () => now }
     const actor = { userId: '', workspaceId: url.searchParams.get('workspace') ?? '' }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
     const { limits: _, ...totals } = await workspaceUsage(svc, actor)

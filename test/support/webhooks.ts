@@ -6,9 +6,9 @@ import {
   type WebhookMessage,
   type WebhookQueue,
 } from '../../src/domain/webhooks/events'
-import { readSettings, type Settings } from '../../src/lib/settings'
-import { database } from '../../src/storage/db'
+import { type Settings } from '../../src/lib/settings'
 import { call, json, type Account } from './api'
+import { servicesOf } from '../../src/domain/services'
 
 // Webhooks in the tests: the receiver the global setup runs (test/node/support/receiver.ts), the
 // queue consumer driven directly on the real D1 with a clock of the test's own, and the
@@ -66,12 +66,8 @@ export const unconsumed = () => env.WEBHOOKS_UNCONSUMED as unknown as WebhookQue
 
 /** What the consumer runs on, with the test's clock and any settings changed. */
 export function consumerServices(now: () => number, settings: Partial<Settings> = {}) {
-  return {
-    db: database(env.DB),
-    bucket: env.BUCKET,
-    settings: { ...readSettings(env), ...settings },
-    now,
-  }
+  const svc = servicesOf(env)
+  return { ...svc, settings: { ...svc.settings, ...settings }, now }
 }
 
 let messages = 0
