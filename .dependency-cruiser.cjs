@@ -1,7 +1,8 @@
 // The layers, bottom to top: lib <- schema, storage, render, live <- domain <- http <- api, web <- app.
 // (live, the canvases' Durable Object, is reached by domain code only through lib's LiveNotifier.)
 // Each imports only the layers below it. The CLI shares nothing with the Worker but src/lib, and
-// the types of the API's shapes in src/schema (`import type`: no code of them ships in the CLI).
+// the types of the API's shapes in src/schema (`import type`: no code of them ships in the CLI);
+// the browser code under assets/ likewise.
 // `npm run lint` runs these rules; a wrong-way import fails CI.
 
 const layer = (name, below) => ({
@@ -38,6 +39,20 @@ module.exports = {
       comment: 'the CLI takes the types of the API shapes, not their code',
       severity: 'error',
       from: { path: '^cli/' },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'assets-share-only-lib',
+      comment: 'the browser code runs in the page: from the Worker it may use only src/lib',
+      severity: 'error',
+      from: { path: '^assets/' },
+      to: { path: '^src/', pathNot: '^src/(lib|schema)/' },
+    },
+    {
+      name: 'assets-take-only-types-of-schemas',
+      comment: "the browser code takes the types of the API's shapes, not their code",
+      severity: 'error',
+      from: { path: '^assets/' },
       to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
     },
     {

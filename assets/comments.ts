@@ -4,22 +4,12 @@
 // comments in the content frame, through the frame's bridge (assets/frame-bridge.ts). New
 // comments and changes reach it live (assets/live.ts) without a reload.
 import { markdown } from './markdown'
+import type { CommentAnchor } from '../src/schema/requests'
+import type { Comment, Reply } from '../src/schema/responses'
 import type { TextQuote } from './quote'
 
-type Author = { name: string; kind: string }
-type Reply = { reply_id: string; body: string; author: Author; created_at: string }
-type Anchor = { quote: TextQuote } | { point: { x: number; y: number } } | null
-type Comment = {
-  comment_id: string
-  version: number
-  anchor: Anchor
-  body: string
-  author: Author
-  status: 'open' | 'resolved'
-  created_at: string
-  resolved_at: string | null
-  replies: Reply[]
-}
+type Author = Comment['author']
+type Anchor = CommentAnchor | null
 
 /** What live.ts hands over: the socket's comment events, as the Durable Object sent them. */
 export type CommentEvent =

@@ -6,22 +6,20 @@
 // the share form's choice of version) and puts each in place, so the whole page tells one story.
 // Comments made, changed or deleted are handed to the comments panel.
 
+import { LIVE_CLOSE_CODES, type LiveEvent as ServerEvent } from '../src/lib/live-events'
 import { COMMENT_EVENT, type CommentEvent } from './comments'
 
-type LiveEvent =
-  { type: 'version'; version: number } | { type: 'gone'; reason: string } | CommentEvent
+type LiveEvent = Exclude<ServerEvent, { type: 'comment' | 'comment_deleted' }> | CommentEvent
 type Frame = { version: number; src: string; download: string }
 
 // News of a version is read out at once and then clears, giving the content its room back; the
 // page itself names the version from then on.
 const NEWS_MS = 10_000
 
-const CODES: Record<number, string> = {
-  4001: 'deleted',
-  4002: 'private',
-  4003: 'revoked',
-  4004: 'expired',
-}
+// The reason of each close code the canvas's object closes a socket with.
+const CODES: Record<number, string> = Object.fromEntries(
+  Object.entries(LIVE_CLOSE_CODES).map(([reason, code]) => [code, reason]),
+)
 
 export function followLive() {
   const root = document.querySelector<HTMLElement>('[data-live]')

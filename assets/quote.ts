@@ -4,8 +4,10 @@
 // place, whatever now surrounds it; found several times, its context may still single one out; a
 // quote that is gone, or that its context cannot tell apart, is listed but not shown in place.
 // Whitespace is compared as one space, since renderers differ in how they lay text out.
+import type { CommentAnchor } from '../src/schema/requests'
 
-export type TextQuote = { exact: string; prefix?: string; suffix?: string }
+/** A comment's quote, as the API takes it. */
+export type TextQuote = Extract<CommentAnchor, { quote: unknown }>['quote']
 
 export type Located =
   | { kind: 'found'; start: number; end: number }

@@ -3,11 +3,13 @@
 // then the canvas published and opened. The form's plain post is the fallback. A file or folder
 // dropped on the form (on the whole page, with `data-page-drop`) starts at once; one chosen with
 // the buttons is shown, name and size, until Publish.
+import type { UploadRequest } from '../src/schema/requests'
+import type { Presign } from '../src/schema/responses'
 import { isLeftOut, itemListProblem, itemPathProblem } from '../src/lib/item-paths'
 import { formatSize } from '../src/lib/format'
 
-type Described = { sha256: string; ext: string; size: number; mime: string }
-type Presigned = { exists?: boolean; upload_url: string; headers?: Record<string, string> }
+type Described = UploadRequest
+type Presigned = Presign
 type Published = { location: string }
 
 /** A file of a site, by its path in the site. */

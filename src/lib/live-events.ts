@@ -9,6 +9,20 @@ export type LiveEvent =
   | { type: 'comment_deleted'; comment_id: string }
   | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' | 'expired' }
 
+/** Why a socket's access ended. */
+export type GoneReason = Extract<LiveEvent, { type: 'gone' }>['reason']
+
+/**
+ * The close code of each reason, of the private range (4000-4999): the object closes a socket
+ * with it, and the page tells the reasons apart by it when the `gone` message was missed.
+ */
+export const LIVE_CLOSE_CODES: Record<GoneReason, number> = {
+  deleted: 4001,
+  private: 4002,
+  revoked: 4003,
+  expired: 4004,
+}
+
 /**
  * What the Worker's writes tell a canvas's object: an event for its viewers, or that the canvas no
  * longer expires (made permanent), which its viewers need not hear: their sockets simply stop

@@ -1,5 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import {
+  LIVE_CLOSE_CODES,
+  type GoneReason,
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
@@ -19,16 +21,6 @@ import {
 // Each socket keeps its expiries in its attachment, which survives hibernation, and the object
 // keeps one alarm at the earliest of them: the alarm wakes it, closes the sockets whose time has
 // come and sets itself for the next. No timer lives in memory.
-
-type GoneReason = Extract<LiveEvent, { type: 'gone' }>['reason']
-
-// Close codes of the private range (4000-4999): the page tells them apart.
-const GONE_CODES: Record<GoneReason, number> = {
-  deleted: 4001,
-  private: 4002,
-  revoked: 4003,
-  expired: 4004,
-}
 
 /**
  * What a socket keeps of its access: when it ends by itself (milliseconds since the epoch; null:
@@ -154,7 +146,7 @@ export class CanvasLive extends DurableObject<Env> {
 function end(socket: WebSocket, reason: GoneReason) {
   sendTo(socket, JSON.stringify({ type: 'gone', reason } satisfies LiveEvent))
   try {
-    socket.close(GONE_CODES[reason], reason)
+    socket.close(LIVE_CLOSE_CODES[reason], reason)
   } catch {
     // Closed already.
   }
