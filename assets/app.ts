@@ -4,7 +4,7 @@
 // progress bar (the page's plain form post is the fallback), messages brought into view, and
 // viewers that follow their canvas's new versions and comments.
 import { autoSubmit } from './auto-submit'
-import { commentPanels } from './comments'
+import { commentPanels } from './comments/index'
 import { copyButtons } from './copy'
 import { followLive } from './live'
 import { menus } from './menus'

@@ -7,7 +7,7 @@
 // Comments made, changed or deleted are handed to the comments panel.
 
 import { LIVE_CLOSE_CODES, type LiveEvent as ServerEvent } from '../src/lib/live-events'
-import { COMMENT_EVENT, type CommentEvent } from './comments'
+import { COMMENT_EVENT, type CommentEvent } from './comments/events'
 
 type LiveEvent = Exclude<ServerEvent, { type: 'comment' | 'comment_deleted' }> | CommentEvent
 type Frame = { version: number; src: string; download: string }
