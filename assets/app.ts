@@ -9,7 +9,7 @@ import { copyButtons } from './copy'
 import { followLive } from './live'
 import { menus } from './menus'
 import { dialogs, notices } from './notices'
-import { uploads } from './upload'
+import { uploads } from './upload/index'
 
 copyButtons()
 autoSubmit()

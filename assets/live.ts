@@ -27,65 +27,55 @@ export function followLive() {
   follow(root)
 }
 
-function follow(root: HTMLElement) {
+/** A page that follows its canvas: what it shows, and where it says what changed. */
+type Page = ReturnType<typeof pageOf>
+
+function pageOf(root: HTMLElement) {
   const url = root.getAttribute('data-live')!
-  let shown = Number(root.getAttribute('data-version'))
-  // The canvas's latest version as the page was rendered (the owner's page names it already).
-  let latest = Number(root.getAttribute('data-latest') ?? shown)
-  const follows = root.hasAttribute('data-follows')
-  // A share page of one version hears of comments only.
-  const pinned = root.hasAttribute('data-pinned')
-  const frame = root.querySelector('iframe')!
-  const status = root.querySelector<HTMLElement>('[data-live-status]')!
-  const downloads = root.querySelectorAll<HTMLAnchorElement>('[data-live-download]')
-  const chip = root.querySelector<HTMLElement>('[data-live-version]')
-  const picker = root.querySelector<HTMLSelectElement>('select[name=v]')
-  const parts = root.getAttribute('data-parts')
+  const shown = Number(root.getAttribute('data-version'))
   // A share link's page shows the link's expiry, which is never after its canvas's.
   const shared = /[?&]g=s\./.test(url)
-  const GONE: Record<string, string> = {
-    deleted: 'This canvas was deleted.',
-    private: 'This canvas is no longer public.',
-    revoked: 'This link was revoked.',
-    expired: shared ? 'This link has expired.' : 'This canvas has expired.',
-  }
-  let delay = 1000
-  let ended = false
-
+  const status = root.querySelector<HTMLElement>('[data-live-status]')!
   let quiet: number | undefined
-  /** Says what changed; news of a version goes after a while, an end of access stays. */
-  function say(text: string, passing = false) {
-    clearTimeout(quiet)
-    status.textContent = text
-    if (passing) quiet = setTimeout(() => (status.textContent = ''), NEWS_MS)
+  const page = {
+    url,
+    shown,
+    // The canvas's latest version as the page was rendered (the owner's page names it already).
+    latest: Number(root.getAttribute('data-latest') ?? shown),
+    follows: root.hasAttribute('data-follows'),
+    // A share page of one version hears of comments only.
+    pinned: root.hasAttribute('data-pinned'),
+    frame: root.querySelector('iframe')!,
+    downloads: root.querySelectorAll<HTMLAnchorElement>('[data-live-download]'),
+    chip: root.querySelector<HTMLElement>('[data-live-version]'),
+    picker: root.querySelector<HTMLSelectElement>('select[name=v]'),
+    parts: root.getAttribute('data-parts'),
+    gone: {
+      deleted: 'This canvas was deleted.',
+      private: 'This canvas is no longer public.',
+      revoked: 'This link was revoked.',
+      expired: shared ? 'This link has expired.' : 'This canvas has expired.',
+    } as Record<string, string>,
+    ended: false,
+    /** Says what changed; news of a version goes after a while, an end of access stays. */
+    say(text: string, passing = false) {
+      clearTimeout(quiet)
+      status.textContent = text
+      if (passing) quiet = setTimeout(() => (status.textContent = ''), NEWS_MS)
+    },
+    end(reason: string) {
+      page.ended = true
+      page.say(page.gone[reason] || 'This canvas is no longer available.')
+    },
   }
-  function end(reason: string) {
-    ended = true
-    say(GONE[reason] || 'This canvas is no longer available.')
-  }
-  function swap() {
-    fetch(url.replace('?', '/frame?'), { headers: { Accept: 'application/json' } })
-      .then((res) => (res.ok ? (res.json() as Promise<Frame>) : null))
-      .then((next) => {
-        if (!next || next.version <= shown) return
-        shown = next.version
-        frame.src = next.src
-        for (const download of downloads) download.href = next.download
-        if (chip) chip.textContent = `v${shown}`
-        if (picker && !parts) {
-          const option = document.createElement('option')
-          option.value = String(shown)
-          option.textContent = `v${shown}`
-          picker.insertBefore(option, picker.firstChild)
-          picker.value = String(shown)
-        }
-        say(`Updated to v${shown}.`, true)
-        if (parts) refreshParts(parts)
-      })
-      .catch(() => {})
-  }
-  function connect() {
-    const socket = new WebSocket(url.replace(/^http/, 'ws'))
+  return page
+}
+
+function follow(root: HTMLElement) {
+  const page = pageOf(root)
+  let delay = 1000
+  const connect = () => {
+    const socket = new WebSocket(page.url.replace(/^http/, 'ws'))
     let pinger: number | undefined
     socket.onopen = () => {
       delay = 1000
@@ -93,38 +83,68 @@ function follow(root: HTMLElement) {
       pinger = setInterval(() => socket.send('ping'), 30000)
     }
     socket.onmessage = (e) => {
-      let event: LiveEvent
-      try {
-        event = JSON.parse(e.data as string) as LiveEvent
-      } catch {
-        return
-      }
-      if (event.type === 'gone') end(event.reason)
-      // Comments go to the panel, which checks what it is given (assets/comments.ts).
-      if (event.type === 'comment' || event.type === 'comment_deleted') {
-        document.dispatchEvent(new CustomEvent(COMMENT_EVENT, { detail: event }))
-      }
-      if (event.type !== 'version' || pinned) return
-      if (follows) {
-        if (event.version > shown) swap()
-        return
-      }
-      // An older version stays shown; what names versions learns of the new one.
-      if (event.version <= latest) return
-      latest = event.version
-      say(`v${latest} is out: choose it above to see it.`, true)
-      if (parts) refreshParts(parts)
+      const event = parsed(e.data)
+      if (event) heard(page, event)
     }
     socket.onclose = (e) => {
       clearInterval(pinger)
       root.setAttribute('data-live-state', 'closed')
-      if (CODES[e.code]) end(CODES[e.code])
-      if (ended) return
+      if (CODES[e.code]) page.end(CODES[e.code])
+      if (page.ended) return
       setTimeout(connect, delay)
       delay = Math.min(delay * 2, 60000)
     }
   }
   connect()
+}
+
+function parsed(data: unknown): LiveEvent | null {
+  try {
+    return JSON.parse(data as string) as LiveEvent
+  } catch {
+    return null
+  }
+}
+
+function heard(page: Page, event: LiveEvent) {
+  if (event.type === 'gone') page.end(event.reason)
+  // Comments go to the panel, which checks what it is given (assets/comments/).
+  if (event.type === 'comment' || event.type === 'comment_deleted') {
+    document.dispatchEvent(new CustomEvent(COMMENT_EVENT, { detail: event }))
+  }
+  if (event.type !== 'version' || page.pinned) return
+  if (page.follows) {
+    if (event.version > page.shown) swap(page)
+    return
+  }
+  // An older version stays shown; what names versions learns of the new one.
+  if (event.version <= page.latest) return
+  page.latest = event.version
+  page.say(`v${page.latest} is out: choose it above to see it.`, true)
+  if (page.parts) refreshParts(page.parts)
+}
+
+/** The frame of the version the socket announced, put in place of the one shown. */
+function swap(page: Page) {
+  fetch(page.url.replace('?', '/frame?'), { headers: { Accept: 'application/json' } })
+    .then((res) => (res.ok ? (res.json() as Promise<Frame>) : null))
+    .then((next) => {
+      if (!next || next.version <= page.shown) return
+      page.shown = next.version
+      page.frame.src = next.src
+      for (const download of page.downloads) download.href = next.download
+      if (page.chip) page.chip.textContent = `v${page.shown}`
+      if (page.picker && !page.parts) {
+        const option = document.createElement('option')
+        option.value = String(page.shown)
+        option.textContent = `v${page.shown}`
+        page.picker.insertBefore(option, page.picker.firstChild)
+        page.picker.value = String(page.shown)
+      }
+      page.say(`Updated to v${page.shown}.`, true)
+      if (page.parts) refreshParts(page.parts)
+    })
+    .catch(() => {})
 }
 
 /**

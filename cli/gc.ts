@@ -4,8 +4,9 @@ import { runInNewContext } from 'node:vm'
 // Node reads a socket into a fresh buffer each time, and V8 frees dead buffers only at a young-
 // generation GC, which it starts on its own only once 32 MiB of them have built up (twice V8's
 // default maximum semi-space, a constant no flag moves). A download at full speed therefore held
-// ~32 MiB of garbage, and glibc kept the pages. Node offers no way to read an HTTP body into a
-// buffer of our own, so a download collects after every few MiB instead (well under 1 ms each).
+// that much garbage, and glibc kept the pages. Node offers no way to read an HTTP body into a
+// buffer of our own, so a download collects after every few MiB instead (what each collection
+// costs, and the peak memory it leaves: BENCHMARKS.md, CLI).
 
 type Gc = (options: { type: 'minor' }) => void
 

@@ -7,7 +7,8 @@ import {
 import { request as httpsRequest } from 'node:https'
 
 // The CLI's one HTTP stack is node:http, not fetch: fetch is undici, whose HTTP parser is
-// WebAssembly that V8 compiles on a background thread at first use, for ~25 MiB more peak memory.
+// WebAssembly that V8 compiles on a background thread at first use, raising the peak memory
+// (docs/benchmarks-history.md, the CLI's memory).
 
 // A connection that moves no byte for this long is given up (fetch's default was the same).
 const IDLE_TIMEOUT_MS = 300_000

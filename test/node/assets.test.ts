@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedDevServer } from './support/dev-server'
+import { sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // The browser code under assets/: built into static assets named by a hash of their bytes, and
 // served by the asset layer ahead of the Worker, as a deployment serves them.
@@ -80,7 +80,7 @@ describe('served by wrangler dev', () => {
   let server: { url: string }
   beforeAll(async () => {
     server = await sharedDevServer()
-  }, 90_000)
+  }, SETUP_MS)
 
   const get = async (path: string) => {
     const res = await fetch(server.url + path)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { svc } from './support/cli'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // `svc comments`, `svc comment` and `svc resolve`, built, against a real `wrangler dev`: the
 // review loop as a person or an agent at the terminal runs it.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   key = account.key
   readKey = await account.newKey(['read'])
   work = mkdtempSync(join(tmpdir(), 'canvas-comments-'))
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { svc } from './support/cli'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // docs/cli.md's word on `svc --json`, run: every row of its table, the canvas it shows and each
 // `--json` example, against a real `wrangler dev`, so that the page cannot drift from what the
@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'readme@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-readme-'))
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })

@@ -15,7 +15,7 @@ import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatSize } from '../../src/lib/format'
 import { svc, watchPush } from './support/cli'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // `svc push <folder>` and `svc pull` of a site: the built dist/svc.mjs against a real `wrangler dev`.
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'sites@example.com')).key
   work = mkdtempSync(join(tmpdir(), 'canvas-sites-'))
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SVC, svc, watchPush } from './support/cli'
-import { freePort, newDevAccount, sharedDevServer } from './support/dev-server'
+import { freePort, newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // The built dist/svc.mjs against a real `wrangler dev`, each test with its own HOME.
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   key = account.key
   readKey = await account.newKey(['read'])
   work = mkdtempSync(join(tmpdir(), 'canvas-cli-'))
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 
 // `wrangler dev` answers through a proxy that hands each request to the local runtime over a
 // kept-alive connection, and the runtime closes a connection left idle for 5 s. A request the proxy
@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = await startDevServer(['--var', 'TEMP_CANVAS_TTL:4'])
   const account = await newDevAccount(server.url, 'proxy@example.com')
   keys = [account.key, await account.newKey()]
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await server?.stop()

@@ -38,7 +38,7 @@ const anchors = (text: string) =>
 // name, `faults.test.ts`, is left alone: it names a file of the folder the sentence is about.)
 const FOLDERS = ['src', 'test', 'cli', 'assets', 'scripts', 'docs', 'drizzle', 'build', '.ci']
 // A journal of measurements names the files as they were then.
-const JOURNALS = ['BENCHMARKS.md', 'docs/benchmarks-history.md']
+const JOURNALS = ['docs/benchmarks-history.md']
 
 function namedPaths(text: string): string[] {
   return [...text.matchAll(/`([^`\s]+)`/g)]

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
 let server: Awaited<ReturnType<typeof sharedDevServer>>
@@ -12,7 +12,7 @@ let key: string
 beforeAll(async () => {
   server = await sharedDevServer()
   key = (await newDevAccount(server.url, 'e2e@example.com')).key
-}, 90_000)
+}, SETUP_MS)
 
 const api = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
   const headers = new Headers(init.headers)

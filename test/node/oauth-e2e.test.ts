@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchBrowser } from './support/browser'
-import { newDevAccount, startDevServer, type DevServer } from './support/dev-server'
+import { newDevAccount, SETUP_MS, startDevServer, type DevServer } from './support/dev-server'
 
 // A chat app connecting by Canvas's URL alone, as the MCP SDK's own client and its OAuth client
 // provider do it, against `wrangler dev`, with the person's part in Chromium: discovery from the
@@ -38,7 +38,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve))
   redirectUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`
-}, 120_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()

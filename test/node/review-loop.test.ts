@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchBrowser } from './support/browser'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
 
 // The review loop end to end, against wrangler dev with its real queue: a person reading a share
@@ -21,7 +21,7 @@ beforeAll(async () => {
     startReceiver(),
     launchBrowser(),
   ])
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()

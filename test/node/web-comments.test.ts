@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // Comments in the viewer (docs/web.md), in real Chromium against a real
 // `wrangler dev`: text selected in the content becomes a comment highlighted in place, a visitor's
@@ -27,7 +27,7 @@ beforeAll(async () => {
   cookie = account.cookie
   browser = await launchBrowser()
   owner = await signedIn()
-}, 120_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()

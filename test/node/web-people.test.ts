@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
-import { startDevServer, type DevServer } from './support/dev-server'
+import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 
 // The web app as a person meets it, in real Chromium against a real `wrangler dev`: on a phone
 // (390x844) and a laptop (1280x800), light and dark. Menus and dialogs stay in the window, a
@@ -45,7 +45,7 @@ beforeAll(async () => {
   await page.click('form[action="/settings/keys"] button[type=submit]')
   await page.waitForURL(server.url + '/settings')
   key = (await page.textContent('#copy-0'))!.trim()
-}, 120_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()

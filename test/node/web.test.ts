@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { svc } from './support/cli'
-import { startDevServer, type DevServer } from './support/dev-server'
+import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   owner = await browser.newPerson()
   page = await owner.context.newPage()
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newDevAccount, sharedDevServer } from './support/dev-server'
+import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
 
 // Webhooks end to end: the shared `wrangler dev` (WEBHOOK_ALLOW_LOCAL=1), its Miniflare queue and
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const code = /```js\n([\s\S]*?)```/.exec(section)![1]
   writeFileSync(join(work, 'verify.mjs'), code)
   verify = (await import(pathToFileURL(join(work, 'verify.mjs')).href)).verify
-}, 90_000)
+}, SETUP_MS)
 
 afterAll(async () => {
   await receiver?.stop()

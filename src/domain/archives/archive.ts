@@ -18,7 +18,7 @@ import type { ObjectWriter } from '../../storage/object-writer'
  */
 export const MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
 
-// Storage hands over small reads (4 KiB locally); each costs a round through fflate and the
+// Storage hands over small reads; each costs a round through fflate and the
 // response stream, so reads are gathered to this size first (BENCHMARKS.md, site archives).
 const GATHER_BYTES = 64 * 1024
 
