@@ -73,6 +73,8 @@ for (const name of readdirSync(dir)) {
     rmSync(join(dir, name), { force: true })
 }
 
+copyDocs(join(out, 'docs'))
+
 const url = (name) => `/${FOLDER}/${name}`
 writeIfChanged(join(out, '_headers'), headersFile(built, url))
 // A build stopped between writing a file and renaming it leaves the temporary file behind.
@@ -86,6 +88,25 @@ writeIfChanged(
     `export const BRIDGE_HASH = '${bridgeHash}'\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
+
+/**
+ * The pages of docs/ (and the README, SECURITY.md and BENCHMARKS.md beside them) as static files
+ * under /docs/, with their screenshots: the deployment's /docs/<page> renders them (src/web/docs.tsx).
+ */
+function copyDocs(to) {
+  const docs = join(root, 'docs')
+  const pages = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => [join(docs, name), name])
+  for (const name of ['README.md', 'SECURITY.md', 'BENCHMARKS.md']) {
+    pages.push([join(root, name), name.toLowerCase()])
+  }
+  mkdirSync(join(to, 'screenshots'), { recursive: true })
+  for (const [from, name] of pages) writeIfChanged(join(to, name), readFileSync(from))
+  for (const name of readdirSync(join(docs, 'screenshots'))) {
+    writeIfChanged(join(to, 'screenshots', name), readFileSync(join(docs, 'screenshots', name)))
+  }
+}
 
 /**
  * The browser code bundled and minified in memory, as a classic deferred script (nothing of it

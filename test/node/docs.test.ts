@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { anchorOf } from '../../src/lib/anchors'
+import { DOC_INDEX } from '../../src/web/doc-index'
 
 // The README and docs/ as a newcomer follows them: every relative link leads to a file that is
 // there (and to a heading that is, for a link with #), and every path of the repository a page
@@ -20,16 +22,6 @@ const read = (page: string) => readFileSync(join(root, page), 'utf8')
 
 /** The text outside fenced code blocks, where links and headings are. */
 const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '')
-
-/** GitHub's anchor of a heading: lower case, punctuation gone, spaces as hyphens. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[`*_]/g, '')
-    .replace(/[^\p{L}\p{N}\- ]/gu, '')
-    .replace(/ /g, '-')
-}
 
 const anchors = (text: string) =>
   new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])))
@@ -78,6 +70,11 @@ describe('the README and docs/', () => {
         .map((path) => `${page}: ${path}`),
     )
     expect(missing).toEqual([])
+  })
+
+  it('the deployment lists every page there is, once', () => {
+    const pages = PAGES.map((p) => p.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase())
+    expect(DOC_INDEX.map((d) => d.page).sort()).toEqual(pages.sort())
   })
 
   it('each page of docs/ opens with its title, a sentence, and its contents when it has sections', () => {

@@ -43,6 +43,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/health', auth: 'none', json: true },
   { method: 'GET', path: '/openapi.json', auth: 'none', json: true },
   { method: 'GET', path: '/docs', auth: 'none', json: false },
+  { method: 'GET', path: '/docs/:page', auth: 'none', json: false },
   { method: 'GET', path: '/llms.txt', auth: 'none', json: true },
 
   key('POST', '/v1/upload/presign'),

@@ -59,7 +59,7 @@ export function ApiDocs({ doc, user }: { doc: OpenApiDocument; user?: { email: s
           <p>
             <Inline text={doc.info.description ?? ''} /> Machine-readable:{' '}
             <a href="/openapi.json">/openapi.json</a>; for agents: <a href="/llms.txt">/llms.txt</a>
-            .
+            . How Canvas works, and how to run it: <a href="/docs/readme">the documentation</a>.
           </p>
           {tags.map((tag) => (
             <section id={slug(tag)} aria-labelledby={`${slug(tag)}-title`}>

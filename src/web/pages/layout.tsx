@@ -63,6 +63,7 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
           <nav class="wide-only" aria-label="Account">
             <a href="/">Canvases</a>
             <a href="/settings">Settings</a>
+            <a href="/docs/readme">Docs</a>
             <span class="muted who" title={user.email}>
               {user.email}
             </span>
@@ -80,8 +81,8 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
               <a class="btn" href="/settings">
                 Settings
               </a>
-              <a class="btn" href="/docs">
-                API reference
+              <a class="btn" href="/docs/readme">
+                Docs
               </a>
               <LogOut csrf={csrf} />
             </div>
@@ -89,6 +90,7 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
         </>
       ) : (
         <nav aria-label="Account">
+          <a href="/docs/readme">Docs</a>
           <a class="btn" href="/login">
             Log in
           </a>
