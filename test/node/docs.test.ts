@@ -73,7 +73,12 @@ describe('the README and docs/', () => {
   })
 
   it('the deployment lists every page there is, once', () => {
-    const pages = PAGES.map((p) => p.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase())
+    const pages = PAGES.map((p) =>
+      p
+        .replace(/^docs\//, '')
+        .replace(/\.md$/, '')
+        .toLowerCase(),
+    )
     expect(DOC_INDEX.map((d) => d.page).sort()).toEqual(pages.sort())
   })
 
