@@ -1,4 +1,4 @@
-// The comments bridge, run inside a content frame (served inline by src/web/frame-content.ts):
+// The comments bridge, run inside a content frame (served inline by src/web/frames/content.ts):
 // it tells the page a text selection (as a quote: exact text and some context) or, in point mode,
 // a click (as fractions of the content's width and height), shows the comments it is given as
 // highlights and pins (bridge/marks.ts), scrolls to one on request, and tells the page which one

@@ -39,7 +39,7 @@ const out = resolve(values.out)
 const result = await bundle([join(source, 'app.ts'), join(source, 'app.css')], { outdir: out })
 
 // The comments bridge of content frames: not a served file but a script each frame carries inline,
-// allowed there by its hash alone (src/web/frame-content.ts).
+// allowed there by its hash alone (src/web/frames/content.ts).
 const bridgeSource = join(source, 'frame-bridge.ts')
 const bridge = existsSync(bridgeSource)
   ? (await bundle([bridgeSource])).outputFiles[0].text.trim()
@@ -91,7 +91,7 @@ console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
 
 /**
  * The pages of docs/ (and the README, SECURITY.md and BENCHMARKS.md beside them) as static files
- * under /docs/, with their screenshots: the deployment's /docs/<page> renders them (src/web/docs.tsx).
+ * under /docs/, with their screenshots: the deployment's /docs/<page> renders them (src/web/docs/docs.tsx).
  */
 function copyDocs(to) {
   const docs = join(root, 'docs')

@@ -229,7 +229,7 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
   let grant = await grantOfSecret(svc, await sha256Hex(token))
   if (!grant) {
     const unwrapped = await (await oauthHelpers(c)).unwrapToken(token)
-    // The library's `userId` is the grant's subject (domain/oauth-grants.ts).
+    // The library's `userId` is the grant's subject (domain/oauth/grants.ts).
     if (unwrapped) grant = { grantId: unwrapped.grantId, subject: unwrapped.userId }
   }
   const answer = await library()

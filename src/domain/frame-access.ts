@@ -61,7 +61,7 @@ function condition(db: Database, grant: FrameGrant, now: number) {
   }
   // A link that follows the latest version serves any version it was shown with; a pinned one
   // only its own. Used up is not checked: the view that used it up must still render, so such a
-  // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frame-links.ts).
+  // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frames/links.ts).
   return linkHolds(
     db,
     grant.token,

@@ -132,7 +132,7 @@ function replay(c: Context<AppEnv>, answer: Answer): Response {
 /**
  * The Idempotency-Key of a comment or reply posted without an API key (a web session's, a share
  * link's reader's), bound to who sends it: the same post sent twice (a double click, a retry)
- * makes one (domain/comments.ts). Hashed, so a key of any length is stored in a bounded form.
+ * makes one (domain/comments/comments.ts). Hashed, so a key of any length is stored in a bounded form.
  * Undefined without the header; a malformed one is refused.
  */
 export async function postKeyOf(c: Context, sender: string): Promise<string | undefined> {

@@ -22,7 +22,7 @@ import { clientNetworkOf, limit, rateLimited, withinLimit } from './limits'
 
 // Canvas as an OAuth 2.1 authorization server for its own MCP endpoint, on Cloudflare's
 // workers-oauth-provider (docs/agents.md says why that library). It keeps clients,
-// grants and tokens (hashed) in OAUTH_KV; D1 (domain/oauth-grants.ts) says whether a grant still
+// grants and tokens (hashed) in OAUTH_KV; D1 (domain/oauth/grants.ts) says whether a grant still
 // stands. The library is loaded by the first request that needs it: the Worker's start and every
 // other request do not pay for it.
 
@@ -101,7 +101,7 @@ const DOCUMENT_CACHE = 'workers-oauth-provider:cimd:v1'
 
 /**
  * Lets a request whose client_id is a metadata document's URL reach the library only when the
- * service may fetch that URL (domain/client-documents.ts), and counts each fetch it will cause
+ * service may fetch that URL (domain/oauth/client-documents.ts), and counts each fetch it will cause
  * per client network and per host. A document the library holds already costs nothing. Returns
  * why not, or null; past a limit, throws 429.
  */

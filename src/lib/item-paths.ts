@@ -1,7 +1,7 @@
 import { LONE_SURROGATE } from './content-types'
 
 // The rules a site's item paths follow: one definition for the API's request schema, its list
-// rules (domain/site-items.ts) and the CLI, which checks a folder before uploading it and an
+// rules (domain/canvases/site-items.ts) and the CLI, which checks a folder before uploading it and an
 // archive before writing it out. A path is a URL path and a file path alike: it must write to disk
 // as one file under the site's folder on every common system, Windows and macOS included.
 

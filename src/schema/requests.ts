@@ -98,7 +98,7 @@ const items = z
   .check(z.minLength(1, 'must hold at least one item'))
 
 // A body names its content by `file_id` (one file) or by `items` and `main` (a site); which one
-// was given is checked in the domain (domain/site-items.ts), for the API and MCP alike.
+// was given is checked in the domain (domain/canvases/site-items.ts), for the API and MCP alike.
 const contentFields = {
   file_id: z.optional(id),
   items: z.optional(items),

@@ -396,7 +396,7 @@ export const oauthGrants = sqliteTable(
       .references(() => users.userId, { onDelete: 'cascade' }),
     // Whom the OAuth library files the grant under, and so the first part of its tokens: a random
     // id of the grant's own, so that no token carries the person's id. Null for a grant made
-    // before the column, which the library files under the user id (domain/oauth-grants.ts).
+    // before the column, which the library files under the user id (domain/oauth/grants.ts).
     subject: text('subject'),
     workspaceId: text('workspace_id')
       .notNull()
@@ -510,7 +510,7 @@ export const comments = sqliteTable(
     authorUserId: text('author_user_id'),
     authorPublicName: text('author_public_name'),
     // The Idempotency-Key a comment or reply was posted with, with who sent it (hashed): the
-    // same post sent twice (a double click, a retry) makes one comment (domain/comments.ts).
+    // same post sent twice (a double click, a retry) makes one comment (domain/comments/comments.ts).
     requestKey: text('request_key'),
     status: text('status', { enum: ['open', 'resolved'] }),
     createdAt: integer('created_at').notNull(),
@@ -522,7 +522,7 @@ export const comments = sqliteTable(
     primaryKey({ columns: [t.canvasId, t.commentId] }),
     // A comment's replies in their order. No foreign key to the comment: its check on each delete
     // would read the whole canvas's comments; a reply is only ever inserted from its comment's row
-    // and deleted with it (domain/comments.ts).
+    // and deleted with it (domain/comments/comments.ts).
     index('comments_parent_idx').on(t.canvasId, t.parentId, t.createdAt),
     uniqueIndex('comments_request_key_idx')
       .on(t.canvasId, t.requestKey)

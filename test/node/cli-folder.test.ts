@@ -189,7 +189,7 @@ describe('extractSite', () => {
 })
 
 describe('archiveBound', () => {
-  /** A version's archive as the service streams it (src/domain/archive.ts): stored, described after. */
+  /** A version's archive as the service streams it (src/domain/archives/archive.ts): stored, described after. */
   function streamedZip(files: { path: string; bytes: Uint8Array }[]): number {
     let length = 0
     const zip = new Zip((err, chunk) => {

@@ -3,7 +3,7 @@ import { dirname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { anchorOf } from '../../src/lib/anchors'
-import { DOC_INDEX } from '../../src/web/doc-index'
+import { DOC_INDEX } from '../../src/web/docs/contents'
 
 // The README and docs/ as a newcomer follows them: every relative link leads to a file that is
 // there (and to a heading that is, for a link with #), and every path of the repository a page

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frame-links'
+import { frameUrls, LIMITED_FRAME_SECONDS } from '../../src/web/frames/links'
 import {
   browse,
   bytesOf,

@@ -4,7 +4,7 @@ import { logError } from '../../lib/log'
 import { iso } from '../services'
 
 // The messages of the webhooks queue: an event announced by a write, and later attempts of one
-// delivery scheduled by the consumer itself (domain/webhook-delivery.ts).
+// delivery scheduled by the consumer itself (domain/webhooks/delivery.ts).
 
 /** An event as its webhooks receive it (`id`, `type`, `created_at`, `data`), and whose it is. */
 export type WebhookEvent = {

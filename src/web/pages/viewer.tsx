@@ -1,8 +1,8 @@
 import type { Child } from 'hono/jsx'
-import { isPdfFrame } from '../frame-content'
+import { isPdfFrame } from '../frames/content'
 import { Layout } from './layout'
 import { Logo } from './logo'
-import { CommentsButton, CommentsPanel, type CommentsProps } from './comments-panel'
+import { CommentsButton, CommentsPanel, type CommentsProps } from '../canvas/comments-panel'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
 /** The sandbox of a frame rendered on the server, which runs no script. */

@@ -1,9 +1,9 @@
 import { raw } from 'hono/html'
-import { DOC_INDEX } from '../doc-index'
-import { Layout, type User } from './layout'
+import { DOC_INDEX } from './contents'
+import { Layout, type User } from '../pages/layout'
 
 /**
- * A page of the documentation, rendered from its Markdown (web/doc-pages.ts), with the list of
+ * A page of the documentation, rendered from its Markdown (web/docs/pages.ts), with the list of
  * every page beside it (above it on a phone) and the API reference among them.
  */
 export function DocPage(props: { page: string; title: string; html: string; user?: User | null }) {

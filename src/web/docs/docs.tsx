@@ -1,13 +1,13 @@
-import { open } from '../http/access'
+import { open } from '../../http/access'
 import { Hono } from 'hono'
-import type { AppEnv } from '../http/context'
-import type { OpenApiDocument } from '../http/openapi'
-import { documented } from '../http/route-docs'
-import { AppError } from '../lib/errors'
-import { DOC_INDEX } from './doc-index'
-import { docSource, renderDoc } from './doc-pages'
-import { ApiDocs } from './pages/api-docs'
-import { DocPage } from './pages/doc-page'
+import type { AppEnv } from '../../http/context'
+import type { OpenApiDocument } from '../../http/openapi'
+import { documented } from '../../http/route-docs'
+import { AppError } from '../../lib/errors'
+import { DOC_INDEX } from './contents'
+import { docSource, renderDoc } from './pages'
+import { ApiDocs } from './api-docs-page'
+import { DocPage } from './doc-page'
 
 // The API reference for people, rendered here from the same description as /openapi.json (no
 // script or style from another host), and the repository's documentation beside it.

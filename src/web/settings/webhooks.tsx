@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono'
-import type { SignedInEnv } from '../http/context'
-import { createWebhook, deleteWebhook } from '../domain/webhooks/webhooks'
-import { sessionActor } from '../domain/users'
-import { AppError } from '../lib/errors'
-import { createWebhookBody, id as idSchema } from '../schema/requests'
-import { setFlash } from './flash'
-import { sentence } from './forms'
-import { checkedForm, signedIn } from './session'
+import type { SignedInEnv } from '../../http/context'
+import { createWebhook, deleteWebhook } from '../../domain/webhooks/webhooks'
+import { sessionActor } from '../../domain/users'
+import { AppError } from '../../lib/errors'
+import { createWebhookBody, id as idSchema } from '../../schema/requests'
+import { setFlash } from '../flash'
+import { sentence } from '../forms'
+import { checkedForm, signedIn } from '../session'
 
 // /settings/webhooks: the Settings page's forms that add and delete webhooks. A form refused is
 // the page again, its message beside the form; the page is drawn by the settings app.

@@ -1,5 +1,5 @@
-import { Csrf } from './layout'
-import { FormError } from './notice'
+import { Csrf } from '../pages/layout'
+import { FormError } from '../pages/notice'
 
 /** A share form that came back: what was typed, why it was refused, and the status to answer. */
 export type ShareDraft = { values: Record<string, string>; error: string; status: 400 | 404 | 409 }

@@ -1,10 +1,10 @@
 import { EVENT_TYPES } from '../../lib/events'
 import type { Delivery, Webhook } from '../../schema/responses'
 import type { Flash } from '../flash'
-import { Csrf } from './layout'
-import { ListTable } from './list-table'
-import { FormError, Notice } from './notice'
-import { Ago } from './when'
+import { Csrf } from '../pages/layout'
+import { ListTable } from '../pages/list-table'
+import { FormError, Notice } from '../pages/notice'
+import { Ago } from '../pages/when'
 
 export type WebhookView = Webhook & { deliveries: Delivery[] }
 

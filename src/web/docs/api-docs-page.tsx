@@ -1,6 +1,6 @@
 import type { OpenApiDocument, Operation, Parameter } from '../../http/openapi'
-import { Inline } from './inline'
-import { Layout } from './layout'
+import { Inline } from '../pages/inline'
+import { Layout } from '../pages/layout'
 
 type Schema = {
   $ref?: string

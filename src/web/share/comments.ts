@@ -1,18 +1,18 @@
 import { Hono, type Context } from 'hono'
-import { visitorComment, visitorComments, visitorReply } from '../domain/comments/visitors'
-import { checkedBy } from '../http/access'
-import type { AppEnv } from '../http/context'
-import { postKeyOf } from '../http/idempotency'
-import { limitCommentPosts } from '../http/limits'
-import { shareAccess } from '../http/share-access'
-import { jsonBody, params, query } from '../http/validate'
+import { visitorComment, visitorComments, visitorReply } from '../../domain/comments/visitors'
+import { checkedBy } from '../../http/access'
+import type { AppEnv } from '../../http/context'
+import { postKeyOf } from '../../http/idempotency'
+import { limitCommentPosts } from '../../http/limits'
+import { shareAccess } from '../../http/share-access'
+import { jsonBody, params, query } from '../../http/validate'
 import {
   commentsQuery,
   linkCommentInPath,
   linkInPath,
   visitorCommentBody,
   visitorReplyBody,
-} from '../schema/requests'
+} from '../../schema/requests'
 import { hasView } from './view-ticket'
 
 // A share page's comments, for its script: the public /share/:token/comments routes, except that

@@ -1,5 +1,5 @@
 import { formatSize } from '../../lib/format'
-import { ListTable } from './list-table'
+import { ListTable } from '../pages/list-table'
 
 export type FileRow = { path: string; size: number }
 

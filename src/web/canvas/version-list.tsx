@@ -1,6 +1,6 @@
 import { formatSize } from '../../lib/format'
-import { ListTable } from './list-table'
-import { Ago } from './when'
+import { ListTable } from '../pages/list-table'
+import { Ago } from '../pages/when'
 
 export type VersionRow = { version: number; size: number; created_at: string }
 

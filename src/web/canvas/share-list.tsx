@@ -1,6 +1,6 @@
 import type { Share } from '../../schema/responses'
-import { Csrf } from './layout'
-import { ListTable } from './list-table'
+import { Csrf } from '../pages/layout'
+import { ListTable } from '../pages/list-table'
 import { calendar, relative } from '../../lib/time'
 
 /** A canvas's share links: each with its address, limits and use, and its own revoke. */

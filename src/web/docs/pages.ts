@@ -1,5 +1,5 @@
-import { anchorOf } from '../lib/anchors'
-import { HtmlBudget } from '../render/budget'
+import { anchorOf } from '../../lib/anchors'
+import { HtmlBudget } from '../../render/budget'
 
 // The repository's documentation as the deployment serves it at /docs/<page>: the pages of docs/
 // and the README, SECURITY.md and BENCHMARKS.md beside them, copied into the static assets at
@@ -25,7 +25,7 @@ export async function docSource(assets: Fetcher, origin: string, page: string) {
 
 /** The page rendered: its links made this deployment's, each heading with its anchor. */
 export async function renderDoc(page: string, source: string): Promise<string> {
-  const { renderMarkdown } = await import('../render/markdown')
+  const { renderMarkdown } = await import('../../render/markdown')
   const budget = new HtmlBudget()
   renderMarkdown(budget, servedLinks(page, source))
   return (

@@ -1,7 +1,7 @@
-import { constantTimeEqual, hmacHex } from '../lib/crypto'
-import { decodeGrant, encodeGrant, type FrameGrant } from '../domain/frame-access'
-import type { Services } from '../domain/services'
-import { secretFor } from '../lib/settings'
+import { constantTimeEqual, hmacHex } from '../../lib/crypto'
+import { decodeGrant, encodeGrant, type FrameGrant } from '../../domain/frame-access'
+import type { Services } from '../../domain/services'
+import { secretFor } from '../../lib/settings'
 
 // Content frames: the viewer embeds `/_frame/<canvas>/<version>` with a short-lived HMAC, served
 // from CONTENT_URL when set. The signature names the access the frame was issued under (the
@@ -88,7 +88,7 @@ export function readSiteToken(token: string): Record<string, string> | null {
 export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/')
 
 /**
- * The live link of a page (web/live.ts): its socket and the frames of versions that land while it
+ * The live link of a page (web/frames/live.ts): its socket and the frames of versions that land while it
  * is open, under the page's own grant. Signed like a frame URL, its "version" being `live`; it
  * lives a day, since a page may stay open that long, and its grant is checked at each use.
  */

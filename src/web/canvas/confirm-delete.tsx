@@ -1,4 +1,4 @@
-import { Csrf, Layout, type User } from './layout'
+import { Csrf, Layout, type User } from '../pages/layout'
 
 export function ConfirmDelete(props: {
   user: User

@@ -1,18 +1,18 @@
-import { checkedBy } from '../http/access'
+import { checkedBy } from '../../http/access'
 import { Hono, type Context } from 'hono'
-import type { AppEnv } from '../http/context'
-import { limitByIp } from '../http/limits'
-import { id as idSchema } from '../schema/requests'
-import { liveUnderGrant, type FrameGrant } from '../domain/frame-access'
-import { AppError } from '../lib/errors'
+import type { AppEnv } from '../../http/context'
+import { limitByIp } from '../../http/limits'
+import { id as idSchema } from '../../schema/requests'
+import { liveUnderGrant, type FrameGrant } from '../../domain/frame-access'
+import { AppError } from '../../lib/errors'
 import {
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
   LIVE_UP_TO_HEADER,
   LIVE_VERSION_HEADER,
-} from '../lib/live-events'
-import { frameUrls, LIVE_VERSION, verifyFrame } from './frame-links'
+} from '../../lib/live-events'
+import { frameUrls, LIVE_VERSION, verifyFrame } from './links'
 
 // A page's live link, mounted at LIVE_PATH: the WebSocket that hears of new versions (handed to
 // the canvas's Durable Object once the access it was signed under holds), and the frame of a

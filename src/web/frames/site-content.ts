@@ -1,10 +1,10 @@
-import { readRange } from '../lib/range'
-import { contentTypeFor } from '../lib/content-types'
-import { escapeHtml } from '../lib/escape'
-import { pathExt } from '../domain/canvases/site-items'
-import type { Services } from '../domain/services'
-import { FRAME_CSS } from '../render/frame-style'
-import { SCRIPTED_CSP } from './frame-content'
+import { readRange } from '../../lib/range'
+import { contentTypeFor } from '../../lib/content-types'
+import { escapeHtml } from '../../lib/escape'
+import { pathExt } from '../../domain/canvases/site-items'
+import type { Services } from '../../domain/services'
+import { FRAME_CSS } from '../../render/frame-style'
+import { SCRIPTED_CSP } from './content'
 
 // The files of a site, served to its frame by path (frames.ts checks the signature and access).
 // Every answer is sandboxed like the html renderer's frame (an opaque origin: no cookie, no

@@ -1,20 +1,20 @@
-import { checkedBy, open } from '../http/access'
+import { checkedBy, open } from '../../http/access'
 import { Hono, type Context } from 'hono'
-import { requestOrigin, type AppEnv } from '../http/context'
-import { id as idSchema } from '../schema/requests'
-import { contentUnderGrant, itemUnderGrant } from '../domain/frame-access'
-import { renderedDiff } from '../domain/diff/rendered'
-import { AppError } from '../lib/errors'
-import { escapeHtml } from '../lib/escape'
-import { limit, limitByIp } from '../http/limits'
-import { CHANGES_CSS, renderHtmlChanges, renderMarkdownChanges } from '../render/changes'
+import { requestOrigin, type AppEnv } from '../../http/context'
+import { id as idSchema } from '../../schema/requests'
+import { contentUnderGrant, itemUnderGrant } from '../../domain/frame-access'
+import { renderedDiff } from '../../domain/diff/rendered'
+import { AppError } from '../../lib/errors'
+import { escapeHtml } from '../../lib/escape'
+import { limit, limitByIp } from '../../http/limits'
+import { CHANGES_CSS, renderHtmlChanges, renderMarkdownChanges } from '../../render/changes'
 import {
   isPdfFrame,
   renderFrame,
   staticFrame,
   storageRedirect,
   unscriptedDocument,
-} from './frame-content'
+} from './content'
 import {
   CHANGES_SEGMENT,
   encodePath,
@@ -23,7 +23,7 @@ import {
   SITE_SEGMENT,
   siteTokenOf,
   verifyFrame,
-} from './frame-links'
+} from './links'
 import { siteFile, siteNotFound, sitePreflight } from './site-content'
 
 // Content frames, mounted at FRAME_PATH. Public routes: the signature is the credential, and the

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import type { SignedInEnv } from '../http/context'
-import { postKeyOf } from '../http/idempotency'
-import { jsonBody, params, query } from '../http/validate'
+import type { SignedInEnv } from '../../http/context'
+import { postKeyOf } from '../../http/idempotency'
+import { jsonBody, params, query } from '../../http/validate'
 import {
   createComment,
   deleteComment,
@@ -10,8 +10,8 @@ import {
   replyToComment,
   setCommentStatus,
   type CommentPlace,
-} from '../domain/comments/comments'
-import type { SessionInfo } from '../domain/users'
+} from '../../domain/comments/comments'
+import type { SessionInfo } from '../../domain/users'
 import {
   canvasInPath,
   commentInPath,
@@ -19,8 +19,8 @@ import {
   createCommentBody,
   replyBody,
   replyInPath,
-} from '../schema/requests'
-import { checkedHeader, limitBySession, signedIn } from './session'
+} from '../../schema/requests'
+import { checkedHeader, limitBySession, signedIn } from '../session'
 
 // The owner's page's comments: the API's comment routes for a web session instead of a key. JSON
 // for the page's script, each write with the session's CSRF token in a header and from the

@@ -1,13 +1,13 @@
 import type { DiffHunk, DiffLine, Segment, VersionDiff } from '../../domain/diff/diff'
-import { Layout, type User } from './layout'
-import { STATIC } from './viewer'
+import { Layout, type User } from '../pages/layout'
+import { STATIC } from '../pages/viewer'
 
 // The changes between two versions: line numbers on both sides, the changed words of a changed
 // line marked, side by side on a wide screen and unified on a narrow one. One markup serves both
 // layouts (assets/diff.css): each place where lines changed is a block whose removed lines take
 // the left column and added ones the right, so the n-th removed line sits beside the n-th added.
 // A person can choose either layout, or, for Markdown and HTML, the rendered view: a content frame
-// (web/frames.ts), since it shows what the canvas holds.
+// (web/frames/frames.ts), since it shows what the canvas holds.
 
 export const DIFF_VIEWS = ['split', 'unified', 'rendered'] as const
 export type DiffView = (typeof DIFF_VIEWS)[number]

@@ -1,11 +1,11 @@
 import type { ConnectedApp } from '../../domain/oauth/grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
-import { Csrf, Layout, type User } from './layout'
-import { ListTable } from './list-table'
-import { flashAt, flashTop, FormError, Notice } from './notice'
+import { Csrf, Layout, type User } from '../pages/layout'
+import { ListTable } from '../pages/list-table'
+import { flashAt, flashTop, FormError, Notice } from '../pages/notice'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
-import { Ago } from './when'
+import { Ago } from '../pages/when'
 
 export type KeyView = {
   key_id: string

@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { isHttps } from '../http/auth'
-import type { AppEnv } from '../http/context'
-import { constantTimeEqual, hmacHex } from '../lib/crypto'
-import { secretFor } from '../lib/settings'
-import { FRAME_TTL_SECONDS, LIMITED_FRAME_SECONDS } from './frame-links'
+import { isHttps } from '../../http/auth'
+import type { AppEnv } from '../../http/context'
+import { constantTimeEqual, hmacHex } from '../../lib/crypto'
+import { secretFor } from '../../lib/settings'
+import { FRAME_TTL_SECONDS, LIMITED_FRAME_SECONDS } from '../frames/links'
 
 // A share page opened by a person (the Open button, or the password form) is answered with a
 // redirect and this cookie, so that the page it lands on, and a reload of it, show the content
