@@ -108,7 +108,9 @@ export default defineConfig(async () => {
             expect: { poll: { timeout: 10_000 } },
             include: ['test/node/**/*.test.ts'],
             globalSetup: ['test/node/support/global-setup.ts'],
-            testTimeout: 60_000,
+            // A deadline for a stuck test: a test that runs a few dozen CLI commands against the
+            // shared dev server, beside every other file, needs minutes on a loaded 2-core machine.
+            testTimeout: 120_000,
             hookTimeout: 60_000,
           },
         },

@@ -7,7 +7,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 const EXPECTED_SECONDS: Record<string, number> = {
   'test/node/web.test.ts': 90,
   'test/node/web-people.test.ts': 90,
-  'test/node/cli.test.ts': 70,
+  'test/node/cli-login.test.ts': 25,
+  'test/node/cli-json.test.ts': 20,
+  'test/node/cli-canvases.test.ts': 20,
   'test/node/dev-proxy.test.ts': 30,
   'test/node/deploy.test.ts': 20,
   'test/node/oauth-e2e.test.ts': 15,

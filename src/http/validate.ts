@@ -1,3 +1,4 @@
+import { zValidator } from '@hono/zod-validator'
 import type { Context, MiddlewareHandler } from 'hono'
 import type * as z from 'zod/mini'
 import { concatBytes } from '../lib/bytes'
@@ -6,11 +7,10 @@ import type { AppEnv } from './context'
 import { describing } from './route-docs'
 
 // Request validation, one way for every part of a request: `jsonBody`, `query` and `params` are
-// steps that read their part, parse it with the zod schema and hand the value to
-// `c.req.valid(...)`, typed by the schema, as Hono's own validator middleware types it; every
-// failure is the project's AppError, the one 400 body naming the field. Ahead of parsing, guards
-// a schema cannot say: a query name given twice (refused rather than guessed); a JSON body's
-// media type, size (refused before buffering) and encoding.
+// Hono's zod validator (`zValidator`) with one hook, which turns a failure into the project's
+// AppError, the one 400 body naming the field; `c.req.valid(...)` is the value, typed by the
+// schema. Ahead of it, guards a schema cannot say: a query name given twice (refused rather than
+// guessed); a JSON body's media type, size (refused before buffering) and encoding.
 
 // Generous, so an oversize field is named by validation (400) before the body as a whole is refused.
 const MAX_JSON_BYTES = 1024 * 1024
@@ -36,15 +36,21 @@ export type Validated<T extends Target, S extends z.ZodMiniType> = MiddlewareHan
   { in: { [K in T]: z.input<S> }; out: { [K in T]: z.output<S> } }
 >
 
+/** The one hook of every validator: a failure is the 400 that names the field. */
+function refuse(result: { success: boolean; error?: z.core.$ZodError }) {
+  if (!result.success && result.error) throw validationError(result.error)
+}
+
 function validated<T extends Target, S extends z.ZodMiniType>(
   target: T,
   schema: S,
-  read: (c: Context<AppEnv>) => unknown,
+  guard?: (c: Context<AppEnv>) => Promise<void> | void,
 ): Validated<T, S> {
+  const check = zValidator(target, schema, refuse) as unknown as Validated<T, S>
+  if (!guard) return check
   return async (c, next) => {
-    // Hono types validated data as `{}`; a schema's output is whatever the schema says.
-    c.req.addValidatedData(target, parse(schema, await read(c)) as {})
-    await next()
+    await guard(c)
+    return check(c, next)
   }
 }
 
@@ -53,7 +59,7 @@ function validated<T extends Target, S extends z.ZodMiniType>(
  * `optional`: a body whose every field is optional may be left out entirely.
  */
 export function jsonBody<S extends z.ZodMiniType>(schema: S, options: JsonOptions = {}) {
-  const step = validated('json', schema, (c) => readJsonValue(c, options))
+  const step = validated('json', schema, (c) => readJsonAhead(c, options))
   return describing({ target: 'json', schema, optional: options.optional }, step)
 }
 
@@ -63,14 +69,13 @@ export function query<S extends z.ZodMiniType>(schema: S) {
     for (const [name, values] of Object.entries(c.req.queries())) {
       if (values.length > 1) throw new AppError('invalid_request', `${name}: given more than once`)
     }
-    return c.req.query()
   })
   return describing({ target: 'query', schema }, step)
 }
 
 /** The path's parameters, percent-decoded as Hono decodes them. */
 export function params<S extends z.ZodMiniType>(schema: S) {
-  return validated('param', schema, (c) => c.req.param())
+  return validated('param', schema)
 }
 
 /** A multipart or JSON body read by a route of its own kind (canvasBody): the same checks. */
@@ -87,6 +92,17 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/
 
 export function mediaType(c: Context): string {
   return (c.req.header('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
+}
+
+/**
+ * The body checked and read for the validator, which then parses it again from Hono's body cache:
+ * its own reading would buffer any size, and names a failure in words of its own. A body left out
+ * where that is allowed reaches the validator as no JSON, which it takes as `{}`.
+ */
+async function readJsonAhead(c: Context, options: JsonOptions) {
+  if (options.optional && !c.req.header('Content-Type') && !hasBody(c)) return
+  const value = await readJsonValue(c, options)
+  c.req.bodyCache.json = Promise.resolve(value)
 }
 
 /** The JSON value of the body; every failure is a 4xx with the reason. */

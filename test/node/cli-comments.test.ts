@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { svc } from './support/cli'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // `svc comments`, `svc comment` and `svc resolve`, built, against a real `wrangler dev`: the
 // review loop as a person or an agent at the terminal runs it.
@@ -39,12 +40,8 @@ async function ok(args: string[]) {
 
 const json = async (args: string[]) => JSON.parse(await ok([...args, '--json']))
 
-async function api(path: string, init: { method?: string; json?: unknown } = {}) {
-  const res = await fetch(server.url + path, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  })
+async function api(path: string, init?: ApiInit) {
+  const res = await callApi(server.url, key, path, init)
   return { status: res.status, body: await res.json() }
 }
 

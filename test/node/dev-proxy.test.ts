@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { newDevAccount, startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { callApi } from './support/api.ts'
 
 // `wrangler dev` answers through a proxy that hands each request to the local runtime over a
 // kept-alive connection, and the runtime closes a connection left idle for 5 s. A request the proxy
@@ -32,13 +33,9 @@ afterAll(async () => {
 })
 
 async function api(key: string, path: string, json?: unknown) {
-  const res = await fetch(server.url + path, {
+  const res = await callApi(server.url, key, path, {
     method: json === undefined ? 'GET' : 'POST',
-    headers: {
-      Authorization: `Bearer ${key}`,
-      ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
+    json,
   })
   const body = await res.json()
   expect(res.status, JSON.stringify(body)).toBeLessThan(300)

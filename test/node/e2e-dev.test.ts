@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // The whole upload flow over real HTTP against `wrangler dev` (via `npm run dev`'s script).
 let server: Awaited<ReturnType<typeof sharedDevServer>>
@@ -14,13 +15,7 @@ beforeAll(async () => {
   key = (await newDevAccount(server.url, 'e2e@example.com')).key
 }, SETUP_MS)
 
-const api = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
-  const headers = new Headers(init.headers)
-  headers.set('Authorization', `Bearer ${key}`)
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
-  return fetch(server.url + path, { ...init, headers, body, redirect: 'manual' })
-}
+const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
 /** presign → PUT (unless the content exists) → finalize; returns the file id and whether PUT ran. */
 async function push(content: Buffer, ext = 'html') {

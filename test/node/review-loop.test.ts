@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchBrowser } from './support/browser'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
+import { callApi } from './support/api.ts'
 
 // The review loop end to end, against wrangler dev with its real queue: a person reading a share
 // link comments on what an agent published; the workspace's webhook is called; the agent, over
@@ -41,11 +42,8 @@ async function arrivals(name: string, count: number): Promise<Received[]> {
 it('a person comments, the agent is called back, answers with a new version and resolves', async () => {
   const { key } = await newDevAccount(url, `loop-${crypto.randomUUID().slice(0, 8)}@example.com`)
   const api = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+    const method = body === undefined ? 'GET' : 'POST'
+    const res = await callApi(url, key, path, { method, headers, json: body })
     expect(res.status, `${path}: ${res.status}`).toBeLessThan(300)
     return res.json() as Promise<any>
   }

@@ -3,6 +3,7 @@ import type { Frame, Page } from 'playwright-core'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // Comments in the viewer (docs/web.md), in real Chromium against a real
 // `wrangler dev`: text selected in the content becomes a comment highlighted in place, a visitor's
@@ -41,13 +42,7 @@ async function signedIn() {
   return person
 }
 
-async function api(path: string, init: RequestInit & { json?: unknown } = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('Authorization', `Bearer ${key}`)
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
-  return fetch(url + path, { ...init, headers, body })
-}
+const api = (path: string, init?: ApiInit) => callApi(url, key, path, init)
 
 async function canvas(name: string, content: string) {
   const form = new FormData()

@@ -7,6 +7,7 @@ import type { Locator, Page } from 'playwright-core'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // The web app as a person meets it, in real Chromium against a real `wrangler dev`: on a phone
 // (390x844) and a laptop (1280x800), light and dark. Menus and dialogs stay in the window, a
@@ -52,13 +53,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-async function api(path: string, init: RequestInit & { json?: unknown } = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('Authorization', `Bearer ${key}`)
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
-  return fetch(server.url + path, { ...init, headers, body, redirect: 'manual' })
-}
+const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
 async function canvas(name: string, content: string) {
   const form = new FormData()

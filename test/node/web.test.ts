@@ -8,6 +8,7 @@ import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { svc } from './support/cli'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
@@ -32,13 +33,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-async function api(path: string, init: RequestInit & { json?: unknown } = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('Authorization', `Bearer ${key}`)
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json')
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body
-  return fetch(server.url + path, { ...init, headers, body, redirect: 'manual' })
-}
+const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
 /** Creates a canvas through the API's multipart form, as a script or agent would. */
 async function canvas(

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { startReceiver, type Received, type Receiver } from './support/receiver'
+import { callApi, type ApiInit } from './support/api.ts'
 
 // Webhooks end to end: the shared `wrangler dev` (WEBHOOK_ALLOW_LOCAL=1), its Miniflare queue and
 // consumer, and a receiver on 127.0.0.1. A published version arrives signed, and
@@ -36,11 +37,7 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
-async function api(path: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('Authorization', `Bearer ${key}`)
-  return fetch(`${server.url}${path}`, { ...init, headers })
-}
+const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
 async function webhook(answers: string) {
   const name = `dev-${crypto.randomUUID().slice(0, 8)}`
