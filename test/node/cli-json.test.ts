@@ -222,21 +222,7 @@ describe('--json, for scripts and agents', () => {
 
   it('delete asks on a terminal: only yes deletes; no, Ctrl-C or Ctrl-D cancel with exit 1', async () => {
     const home = await loggedIn()
-    const ask = async (id: string, keys: string) => {
-      const child = spawn('script', ['-qec', `node ${SVC} delete ${id}`, '/dev/null'], {
-        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
-      })
-      let out = ''
-      child.stdout.on('data', (d) => {
-        out += d
-        if (out.includes('[y/N]') && keys) {
-          child.stdin.write(keys)
-          keys = ''
-        }
-      })
-      const code = await new Promise((resolve) => child.on('close', resolve))
-      return { code, out }
-    }
+    const ask = (id: string, keys: string) => answerOnTerminal(home, `delete ${id}`, keys)
     const id = idOf((await svc(home, ['push', file('doomed.txt', 'doomed')])).stdout)
     for (const keys of ['n\r', '\x03', '\x04']) {
       const res = await ask(id, keys)
@@ -256,21 +242,7 @@ describe('--json, for scripts and agents', () => {
     const id = idOf((await svc(home, ['push', file('revoked.txt', 'revoked')])).stdout)
     const links = async () =>
       JSON.parse((await svc(home, ['shares', id, '--json'])).stdout).shares.length
-    const ask = async (keys: string) => {
-      const child = spawn('script', ['-qec', `node ${SVC} unshare ${id}`, '/dev/null'], {
-        env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
-      })
-      let out = ''
-      child.stdout.on('data', (d) => {
-        out += d
-        if (out.includes('[y/N]') && keys) {
-          child.stdin.write(keys)
-          keys = ''
-        }
-      })
-      const code = await new Promise((resolve) => child.on('close', resolve))
-      return { code, out }
-    }
+    const ask = (keys: string) => answerOnTerminal(home, `unshare ${id}`, keys)
     await svc(home, ['share', id])
     await svc(home, ['share', id])
     for (const keys of ['n\r', '\x03']) {
@@ -352,3 +324,20 @@ describe('an agent session, --json only', () => {
     })
   })
 })
+
+/** Runs `svc <command>` on a terminal and types `keys` once it asks [y/N]. */
+async function answerOnTerminal(home: string, command: string, keys: string) {
+  const child = spawn('script', ['-qec', `node ${SVC} ${command}`, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
+  })
+  let out = ''
+  child.stdout.on('data', (d) => {
+    out += d
+    if (out.includes('[y/N]') && keys) {
+      child.stdin.write(keys)
+      keys = ''
+    }
+  })
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  return { code, out }
+}
