@@ -13,6 +13,7 @@ import { comments } from './api/comments'
 import { storage } from './api/storage'
 import { upload } from './api/upload'
 import { webhooks } from './api/webhooks'
+import { workspacesApi } from './api/workspaces'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -88,6 +89,7 @@ export function buildApp() {
   app.route('/v1/canvases/:id/comments', comments)
   app.route('/v1/canvases', canvases)
   app.route('/v1/webhooks', webhooks)
+  app.route('/v1/workspaces', workspacesApi)
   app.route('/v1', account)
   app.route('/mcp', mcp)
   app.route('/', oauthApi)

@@ -203,7 +203,11 @@ describe('/v1/me, /v1/renderers', () => {
     expect(res.status).toBe(200)
     expect(await json(res)).toEqual({
       user: { user_id: account.userId, email: account.email },
-      workspace: { workspace_id: account.workspaceId, name: account.email.split('@')[0] },
+      workspace: {
+        workspace_id: account.workspaceId,
+        name: account.email.split('@')[0],
+        role: 'owner',
+      },
       key: { key_id: expect.any(String), name: 'test key', scopes: ['read', 'write'] },
     })
   })

@@ -14,7 +14,11 @@ describe('signup', () => {
     const body = await json(res)
     expect(body).toEqual({
       user: { user_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), email: 'ada@example.com' },
-      workspace: { workspace_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), name: 'ada' },
+      workspace: {
+        workspace_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
+        name: 'ada',
+        role: 'owner',
+      },
     })
     const cookie = res.headers.get('Set-Cookie')!
     expect(cookie).toMatch(/^canvas_session=[A-Za-z0-9]{43}; /)
@@ -136,7 +140,7 @@ describe('login and logout', () => {
     expect(ok.status).toBe(200)
     expect(await json(ok)).toEqual({
       user: { user_id: account.userId, email: account.email },
-      workspace: { workspace_id: account.workspaceId, name: expect.any(String) },
+      workspace: { workspace_id: account.workspaceId, name: expect.any(String), role: 'owner' },
     })
     expect(sessionCookie(ok)).not.toBe(account.cookie)
 

@@ -150,7 +150,11 @@ it('answers from the running totals what counting every row answers, at any time
       async (ops, offsets) => {
         // A fresh pair of workspaces each run: steps in one must change nothing in the other.
         const pair = [await newAccount(), await newAccount()]
-        const who: Actor[] = pair.map((a) => ({ userId: a.userId, workspaceId: a.workspaceId }))
+        const who: Actor[] = pair.map((a) => ({
+          userId: a.userId,
+          workspaceId: a.workspaceId,
+          role: 'owner',
+        }))
         let clock = Date.now()
         const at = (now: number): Services => ({ ...realServices(), now: () => now })
         const ids: string[][] = [[], []]

@@ -24,7 +24,7 @@ account.get(
     const owner = await keyOwner(c.var.svc, auth)
     return c.json({
       user: { user_id: auth.userId, email: owner.email },
-      workspace: { workspace_id: auth.workspaceId, name: owner.workspaceName },
+      workspace: { workspace_id: auth.workspaceId, name: owner.workspaceName, role: auth.role },
       key: { key_id: auth.keyId, name: auth.keyName, scopes: auth.scopes },
     })
   },

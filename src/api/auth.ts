@@ -6,8 +6,18 @@ import { fromThisMachine, type AppEnv } from '../http/context'
 import { open } from '../http/access'
 import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
 import { limitByIp } from '../http/limits'
-import { createKeyBody, credentialsBody, id, loginBody } from '../schema/requests'
-import { jsonBody, parse } from '../http/validate'
+import {
+  createKeyBody,
+  credentialsBody,
+  id,
+  inviteTokenInPath,
+  loginBody,
+  switchBody,
+} from '../schema/requests'
+import { jsonBody, params, parse } from '../http/validate'
+import { actorIn } from '../domain/workspaces/members'
+import { joinInvite } from '../domain/workspaces/invites'
+import { switchWorkspace } from '../domain/workspaces/workspaces'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -26,15 +36,16 @@ auth.post(
       'For the web app, from its own pages only. The first account needs the deployment’s ' +
       'setup token (`setup_token`, from the setup link `npm run deploy` prints; none on the ' +
       'machine itself when none is set); later ones are allowed when the server’s SIGNUP ' +
-      'setting is open. Sets the session cookie.',
+      'setting is open, or with an invite (`invite`, the token its link ends with), which also ' +
+      'joins its workspace and starts the session there. Sets the session cookie.',
     tag: 'Web session',
     auth: 'none',
     responses: { 201: { description: 'The new account.', schema: shapes.account } },
-    errors: ['signup_closed', 'conflict', 'forbidden', 'rate_limited'],
+    errors: ['signup_closed', 'conflict', 'forbidden', 'invite_not_found', 'rate_limited'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    const setup = { token: body.setup_token, local: fromThisMachine(c) }
+    const setup = { token: body.setup_token, local: fromThisMachine(c), invite: body.invite }
     const { account, sessionToken, expiresAt } = await signup(c.var.svc, body, setup)
     startSession(c, sessionToken, expiresAt)
     return c.json(account, 201)
@@ -101,21 +112,21 @@ auth.post(
   jsonBody(createKeyBody),
   documented({
     summary: 'Create an API key',
-    description: 'Scopes default to read and write. The secret is in this answer only.',
+    description:
+      'Scopes default to read and write (a viewer may make read keys only). The key acts in ' +
+      '`workspace_id`, one of the person’s, by default the session’s current one. The secret is ' +
+      'in this answer only.',
     tag: 'Web session',
     auth: 'session',
     responses: { 201: { description: 'The key with its secret.', schema: shapes.createdKey } },
-    errors: ['forbidden', 'rate_limited'],
+    errors: ['forbidden', 'not_found', 'rate_limited'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    const key = await createKey(
-      c.var.svc,
-      sessionActor(c.var.session),
-      body.name,
-      body.scopes ?? ['read', 'write'],
-    )
-    return c.json(key, 201)
+    const svc = c.var.svc
+    const actor = sessionActor(c.var.session)
+    const where = body.workspace_id ? await actorIn(svc, actor, body.workspace_id) : actor
+    return c.json(await createKey(svc, where, body.name, body.scopes ?? ['read', 'write']), 201)
   },
 )
 
@@ -132,5 +143,60 @@ auth.delete(
   async (c) => {
     await revokeKey(c.var.svc, sessionActor(c.var.session), parse(id, c.req.param('key_id')))
     return c.json({ success: true })
+  },
+)
+
+auth.post(
+  '/switch',
+  requireSession,
+  jsonBody(switchBody),
+  documented({
+    summary: 'Switch workspace',
+    description: 'The workspace the session acts in from now on: one of the person’s.',
+    tag: 'Web session',
+    auth: 'session',
+    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    errors: ['not_found', 'forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const { session, svc } = c.var
+    const { workspace_id } = c.req.valid('json')
+    return c.json(
+      await switchWorkspace(svc, session.sessionHash, session.user.user_id, workspace_id),
+    )
+  },
+)
+
+auth.post(
+  '/join/:token',
+  requireSession,
+  params(inviteTokenInPath),
+  documented({
+    summary: 'Join by invite',
+    description:
+      'Uses the invite (the token its link ends with) for the signed-in person, who joins its ' +
+      'workspace with its role; the session switches to it. An invite works once.',
+    tag: 'Web session',
+    auth: 'session',
+    responses: { 200: { description: 'The workspace joined.', schema: shapes.joined } },
+    errors: ['invite_not_found', 'conflict', 'forbidden', 'rate_limited'],
+  }),
+  async (c) => {
+    const { session, svc } = c.var
+    const person = { userId: session.user.user_id, email: session.user.email }
+    const used = await joinInvite(svc, c.req.valid('param').token, person)
+    const workspace = await switchWorkspace(
+      svc,
+      session.sessionHash,
+      person.userId,
+      used.workspaceId,
+    )
+    return c.json({
+      workspace: {
+        workspace_id: workspace.workspace_id,
+        name: workspace.name,
+        role: workspace.role,
+      },
+    })
   },
 )

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
 import { SCOPES, type Scope } from '../schema/requests'
@@ -6,6 +6,8 @@ import type { Key } from '../schema/responses'
 import { prepared, type Bindable, type Database, type Placeholders } from '../storage/db'
 import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
+import { roleIn } from './workspaces/members'
+import { allows, requireRole, rolesWith, scopesOf } from './workspaces/roles'
 
 export type KeyAuth = Actor & {
   keyId: string
@@ -45,7 +47,12 @@ export function normalizeScopes(scopes: Scope[]): Scope[] {
   return scopes.includes('write') ? ['read', 'write'] : ['read']
 }
 
+/**
+ * A new key of the actor's for their workspace. Its role is read from their membership as it is
+ * made; a viewer cannot make a key that writes.
+ */
 export async function createKey(svc: Services, actor: Actor, name: string, scopes: Scope[]) {
+  if (scopes.includes('write')) requireRole(actor, 'write')
   const secret = 'svc_' + randomBase62(40)
   const row: KeyRow = {
     keyId: newId(),
@@ -60,6 +67,7 @@ export async function createKey(svc: Services, actor: Actor, name: string, scope
     workspaceId: actor.workspaceId,
     userId: actor.userId,
     keyHash: await sha256Hex(secret),
+    role: roleIn(svc.db, actor.workspaceId, actor.userId),
   })
   // The secret leaves the server only in this response.
   return { ...presentKey(row), key: secret }
@@ -69,12 +77,18 @@ export async function listKeys(svc: Services, actor: Actor) {
   const rows = await svc.db
     .select(KEY_FIELDS)
     .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceId, actor.workspaceId), isNull(apiKeys.revokedAt)))
+    .where(
+      and(
+        eq(apiKeys.workspaceId, actor.workspaceId),
+        eq(apiKeys.userId, actor.userId),
+        isNull(apiKeys.revokedAt),
+      ),
+    )
     .orderBy(desc(apiKeys.createdAt), apiKeys.keyId)
   return rows.map(presentKey)
 }
 
-/** Revokes the key; answers its name. */
+/** Revokes one of the actor's keys, or as an admin anyone's of the workspace; answers its name. */
 export async function revokeKey(svc: Services, actor: Actor, keyId: string): Promise<string> {
   const revoked = await svc.db
     .update(apiKeys)
@@ -83,6 +97,7 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string): Pro
       and(
         eq(apiKeys.keyId, keyId),
         eq(apiKeys.workspaceId, actor.workspaceId),
+        allows(actor.role, 'admin') ? undefined : eq(apiKeys.userId, actor.userId),
         isNull(apiKeys.revokedAt),
       ),
     )
@@ -108,14 +123,19 @@ export function keyStatement(svc: Services, keyHash: string) {
 /**
  * The live (not revoked) API key with this hash. A statement batched with the key's lookup runs
  * before the key is judged: scoped to the key's workspace, it reads nothing for an unknown or
- * revoked key, and one that writes requires the `write` scope as well.
+ * revoked key (a removed member's keys are revoked as they go), and one that writes requires the
+ * `write` scope and a role that writes as well.
  */
 export const liveKey = (keyHash: Bindable<string>) =>
   and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))
 
 export const liveWriteKey = (keyHash: Bindable<string>) =>
-  // Scopes are stored as a comma-separated list; instr has no builder equivalent.
-  and(liveKey(keyHash), sql`instr(',' || ${apiKeys.scopes} || ',', ',write,') > 0`)
+  and(
+    liveKey(keyHash),
+    // Scopes are stored as a comma-separated list; instr has no builder equivalent.
+    sql`instr(',' || ${apiKeys.scopes} || ',', ',write,') > 0`,
+    inArray(apiKeys.role, rolesWith('write')),
+  )
 
 /** The workspace of the live key with this hash, as a subquery (see liveKey). */
 export const keyWorkspace = (db: Database, keyHash: Bindable<string>) =>
@@ -130,6 +150,8 @@ const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
       lastUsedAt: apiKeys.lastUsedAt,
       userId: apiKeys.userId,
       workspaceId: apiKeys.workspaceId,
+      // The person's role at this moment: a key does at most what it allows.
+      role: apiKeys.role,
     })
     .from(apiKeys)
     .where(liveKey(p('keyHash'))),
@@ -142,9 +164,10 @@ export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
   return {
     keyId: row.keyId,
     keyName: row.name,
-    scopes: parseScopes(row.scopes),
+    scopes: scopesOf(row.role, parseScopes(row.scopes)),
     userId: row.userId,
     workspaceId: row.workspaceId,
+    role: row.role,
     lastUsedAt: row.lastUsedAt,
   }
 }

@@ -1,6 +1,7 @@
 import type { EventSink } from '../lib/events'
 import type { LiveNotifier } from '../lib/live-events'
 import { readSettings, type Bindings, type Settings } from '../lib/settings'
+import type { Role } from '../schema/requests'
 import { database, type Database } from '../storage/db'
 
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
@@ -34,10 +35,14 @@ export function servicesOf(
   }
 }
 
-/** The caller of a workspace-scoped operation, from an API key or a web session. */
+/**
+ * The caller of a workspace-scoped operation, from an API key, an OAuth grant or a web session:
+ * who, in which workspace, with the role they hold there at this request (domain/workspaces).
+ */
 export type Actor = {
   userId: string
   workspaceId: string
+  role: Role
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString()

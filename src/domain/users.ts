@@ -10,14 +10,23 @@ import {
   verifyPassword,
 } from '../lib/crypto'
 import { one, prepared, value, type Database, type Placeholders } from '../storage/db'
-import { sessions, users, workspaces } from '../storage/schema'
+import type { Role } from '../schema/requests'
+import { invites, members, sessions, users, workspaces } from '../storage/schema'
 import type { Actor, Services } from './services'
+import { personalWorkspace } from './workspaces/members'
+import {
+  invitedHere,
+  inviteHashOf,
+  inviteNotFound,
+  joinStatements,
+  whyNotJoined,
+} from './workspaces/invites'
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
 
 export type Account = {
   user: { user_id: string; email: string }
-  workspace: { workspace_id: string; name: string }
+  workspace: { workspace_id: string; name: string; role: Role }
 }
 
 export type SessionInfo = Account & { sessionHash: string; sessionId: string; expiresAt: number }
@@ -29,7 +38,12 @@ type Credentials = { email: string; password: string }
  * one-time link `npm run deploy` prints), or, when none is set, a person at the machine itself
  * (`npm run dev`): a fresh deployment on the Internet is never anyone's who finds it first.
  */
-export type Setup = { token?: string; local: boolean }
+export type Setup = {
+  token?: string
+  local: boolean
+  /** An invite's token: it admits the signup even when SIGNUP is closed, and the person joins. */
+  invite?: string
+}
 
 export function mayCreateFirst(svc: Services, setup: Setup): boolean {
   const expected = svc.settings.setupToken
@@ -66,15 +80,29 @@ export async function createAccount(
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
   const db = svc.db
+  const inviteHash = setup.invite === undefined ? null : await inviteHashOf(setup.invite)
+  if (setup.invite !== undefined && !inviteHash) throw inviteNotFound()
   const someone = exists(db.select(one).from(users))
+  const admitted = or(
+    sql`${svc.settings.signupOpen ? 1 : 0}`,
+    inviteHash ? invitedHere(db, inviteHash, email, now) : undefined,
+  )
   const allowed = and(
-    or(
-      and(someone, sql`${svc.settings.signupOpen ? 1 : 0}`),
-      and(not(someone), sql`${mayCreateFirst(svc, setup) ? 1 : 0}`),
-    ),
+    or(and(someone, admitted), and(not(someone), sql`${mayCreateFirst(svc, setup) ? 1 : 0}`)),
     notExists(db.select(one).from(users).where(eq(users.email, email))),
   )
-  const [inserted] = await db.batch([
+  const joiner = { userId, email }
+  const join = inviteHash ? joinStatements(db, inviteHash, joiner, now) : []
+  // The session starts in the workspace the invite joined, when it did.
+  const joined = inviteHash
+    ? sql`COALESCE((${db
+        .select({ workspaceId: invites.workspaceId })
+        .from(invites)
+        .where(
+          and(eq(invites.tokenHash, inviteHash), eq(invites.usedBy, userId)),
+        )}), ${workspaceId})`
+    : sql`${workspaceId}`
+  const [inserted, , , ...rest] = await db.batch([
     // A SELECT without FROM, which the builder cannot say: its WHERE is the signup rule.
     db
       .insert(users)
@@ -87,17 +115,30 @@ export async function createAccount(
           name: value(workspaces.name, workspaceName),
           ownerUserId: users.userId,
           createdAt: value(workspaces.createdAt, now),
+          personal: value(workspaces.personal, true),
         })
         .from(users)
         .where(eq(users.userId, userId)),
     ),
+    db.insert(members).select((qb) =>
+      qb
+        .select({
+          workspaceId: value(members.workspaceId, workspaceId),
+          userId: users.userId,
+          role: value(members.role, 'owner'),
+          joinedAt: value(members.joinedAt, now),
+        })
+        .from(users)
+        .where(eq(users.userId, userId)),
+    ),
+    ...join,
     db.insert(sessions).select((qb) =>
       qb
         .select({
           sessionHash: value(sessions.sessionHash, session.hash),
           sessionId: value(sessions.sessionId, session.id),
           userId: users.userId,
-          workspaceId: value(sessions.workspaceId, workspaceId),
+          workspaceId: sql<string>`${joined}`.as('workspace_id'),
           createdAt: value(sessions.createdAt, now),
           expiresAt: value(sessions.expiresAt, expiresAt),
         })
@@ -105,19 +146,34 @@ export async function createAccount(
         .where(eq(users.userId, userId)),
     ),
   ])
-  if (inserted.meta.changes !== 1) {
-    const anyone = await db.select(one).from(users).limit(1).get()
-    if (!anyone) throw setupNeeded()
-    if (!svc.settings.signupOpen) {
-      throw new AppError('signup_closed', 'signup is closed on this server')
-    }
-    throw new AppError('conflict', 'email: an account with this email already exists')
-  }
+  if (inserted.meta.changes !== 1) throw await whyNoAccount(svc, email, inviteHash)
+  const used = inviteHash ? (rest[0] as { workspaceId: string; role: Role }[]) : []
   const account: Account = {
     user: { user_id: userId, email },
-    workspace: { workspace_id: workspaceId, name: workspaceName },
+    workspace: used[0]
+      ? { ...(await workspaceOf(svc, used[0].workspaceId)), role: used[0].role }
+      : { workspace_id: workspaceId, name: workspaceName, role: 'owner' },
   }
   return { account, sessionToken: session.token, expiresAt }
+}
+
+async function whyNoAccount(svc: Services, email: string, inviteHash: string | null) {
+  const db = svc.db
+  const anyone = await db.select(one).from(users).limit(1).get()
+  if (!anyone) return setupNeeded()
+  const taken = await db.select(one).from(users).where(eq(users.email, email)).get()
+  if (taken) return new AppError('conflict', 'email: an account with this email already exists')
+  if (inviteHash) return whyNotJoined(svc, inviteHash, { userId: '', email })
+  return new AppError('signup_closed', 'signup is closed on this server')
+}
+
+async function workspaceOf(svc: Services, workspaceId: string) {
+  const row = await svc.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.workspaceId, workspaceId))
+    .get()
+  return { workspace_id: workspaceId, name: row?.name ?? '' }
 }
 
 export const setupNeeded = () =>
@@ -136,9 +192,11 @@ export async function login(svc: Services, input: Credentials) {
       passwordHash: users.passwordHash,
       workspaceId: workspaces.workspaceId,
       name: workspaces.name,
+      role: members.role,
     })
     .from(users)
-    .innerJoin(workspaces, eq(workspaces.ownerUserId, users.userId))
+    .innerJoin(workspaces, and(eq(workspaces.ownerUserId, users.userId), workspaces.personal))
+    .innerJoin(members, personalMember)
     .where(eq(users.email, email))
     .orderBy(asc(workspaces.createdAt))
     .limit(1)
@@ -163,25 +221,44 @@ export async function login(svc: Services, input: Credentials) {
   })
   const account: Account = {
     user: { user_id: row.userId, email: row.email },
-    workspace: { workspace_id: row.workspaceId, name: row.name },
+    workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
   }
   return { account, sessionToken: session.token, expiresAt }
 }
 
+const personalMember = and(
+  eq(members.workspaceId, workspaces.workspaceId),
+  eq(members.userId, users.userId),
+)
+
 export async function resolveSession(svc: Services, token: string): Promise<SessionInfo | null> {
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
-  const row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  let row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  if (row && row.role === null) {
+    // No longer a member of the session's workspace (removed, or left in another tab): the
+    // session goes on in the person's personal workspace, and sees nothing of the other.
+    await toPersonalWorkspace(svc, hash, row.userId)
+    row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  }
   // Every session has an id (migration 0001 gave the older ones theirs); the column allows NULL
   // only because it was added to a table that had rows.
-  if (!row || row.sessionId === null) return null
+  if (!row || row.sessionId === null || row.role === null) return null
   return {
     sessionHash: row.sessionHash,
     sessionId: row.sessionId,
     expiresAt: row.expiresAt,
     user: { user_id: row.userId, email: row.email },
-    workspace: { workspace_id: row.workspaceId, name: row.name },
+    workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
   }
+}
+
+/** Moves the session `hash` to the personal workspace of its person. */
+async function toPersonalWorkspace(svc: Services, hash: string, userId: string) {
+  await svc.db
+    .update(sessions)
+    .set({ workspaceId: sql`(${personalWorkspace(svc.db, userId)})` })
+    .where(eq(sessions.sessionHash, hash))
 }
 
 // Every page a signed-in person opens runs it first.
@@ -195,10 +272,15 @@ const sessionLookup = prepared((db, p: Placeholders<{ hash: string; now: number 
       email: users.email,
       workspaceId: workspaces.workspaceId,
       name: workspaces.name,
+      role: members.role,
     })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .innerJoin(workspaces, eq(workspaces.workspaceId, sessions.workspaceId))
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, sessions.workspaceId), eq(members.userId, sessions.userId)),
+    )
     .where(and(eq(sessions.sessionHash, p('hash')), gt(sessions.expiresAt, p('now')))),
 )
 
@@ -255,5 +337,9 @@ async function newSession() {
 
 /** The workspace-scoped caller behind a web session. */
 export function sessionActor(session: Account): Actor {
-  return { userId: session.user.user_id, workspaceId: session.workspace.workspace_id }
+  return {
+    userId: session.user.user_id,
+    workspaceId: session.workspace.workspace_id,
+    role: session.workspace.role,
+  }
 }

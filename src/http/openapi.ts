@@ -41,6 +41,9 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   webhook_id: id,
   comment_id: id,
   reply_id: id,
+  workspace_id: id,
+  user_id: id,
+  invite_id: id,
   path: itemPathLookup,
 }
 

@@ -16,6 +16,7 @@ export type Tag =
   | 'Comments'
   | 'Account'
   | 'Webhooks'
+  | 'Workspaces'
   | 'Web session'
   | 'Agents'
   | 'OAuth'

@@ -19,6 +19,10 @@ export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/
 export const SCOPES = ['read', 'write'] as const
 export type Scope = (typeof SCOPES)[number]
 
+/** A member's role in a workspace, least first: each has what the ones before it have. */
+export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const
+export type Role = (typeof ROLES)[number]
+
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
 // Half of a UTF-16 pair cannot be stored or encoded faithfully (D1 would keep three U+FFFD for
 // it, past the length limit): free text must be whole characters.
@@ -221,6 +225,8 @@ export const credentialsBody = z.strictObject({
     ),
   // The first account of a deployment: the token of its one-time setup link.
   setup_token: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
+  // An invite's token (the end of its /join/ link): admits the signup and joins its workspace.
+  invite: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
 })
 
 export const loginBody = z.strictObject({
@@ -230,6 +236,8 @@ export const loginBody = z.strictObject({
 
 export const createKeyBody = z.strictObject({
   name,
+  // The workspace the key acts in: one of the person's; the session's current one by default.
+  workspace_id: z.optional(id),
   scopes: z.optional(
     z
       .array(z.enum(SCOPES, 'must be read or write'))
@@ -374,24 +382,61 @@ export const visitorReplyBody = z.strictObject({ body: commentBody, name: person
 /** A member's display name; null (or empty, in a form) goes back to the part of the email before @. */
 export const displayNameBody = z.strictObject({ display_name: z.nullable(personName) })
 
+// Workspaces, members and invites (docs/teams.md). A workspace's name is read by every member and
+// on every invite: the characters that let one name pass for another are refused.
+const workspaceName = z.string().check(
+  z.trim(),
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(100, 'must be at most 100 characters'),
+  z.refine(noControl, 'must not contain control characters'),
+  wholeCharacters,
+  z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
+)
+export const workspaceBody = z.strictObject({ name: workspaceName })
+export const renameWorkspaceBody = workspaceBody
+const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`)
+export const roleBody = z.strictObject({ role })
+
+const MAX_INVITE_SECONDS = 30 * 86400
+export const createInviteBody = z.strictObject({
+  role,
+  email: z.optional(
+    z.pipe(
+      z
+        .string()
+        .check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters')),
+      z.email('must be an email address'),
+    ),
+  ),
+  expires_in: z.optional(
+    z.pipe(duration, z.number().check(z.maximum(MAX_INVITE_SECONDS, 'must be at most 30d'))),
+  ),
+})
+export const switchBody = z.strictObject({ workspace_id: id })
+
+// An id that cannot exist is looked up as one that does not (404, not 400).
+const anyIdInPath = z.pipe(
+  z.string(),
+  z.transform((value) => (id.safeParse(value).success ? value : '')),
+)
+export const workspaceInPath = z.object({ workspace_id: anyIdInPath })
+export const memberInPath = z.object({ workspace_id: anyIdInPath, user_id: anyIdInPath })
+export const inviteInPath = z.object({ workspace_id: anyIdInPath, invite_id: anyIdInPath })
+export const inviteTokenInPath = z.object({ token: z.string() })
+
 export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
 export const commentsQuery = z.object({
   status: z.optional(z.enum(COMMENT_STATUSES, 'must be open, resolved or all')),
   version: z.optional(versionParam),
 })
 
-// A comment or reply id that cannot exist is looked up as one that does not (404, not 400).
-const idInPath = z.pipe(
-  z.string(),
-  z.transform((value) => (id.safeParse(value).success ? value : '')),
-)
-export const commentInPath = z.object({ id: canvasIdInPath, comment_id: idInPath })
+export const commentInPath = z.object({ id: canvasIdInPath, comment_id: anyIdInPath })
 export const replyInPath = z.object({
   id: canvasIdInPath,
-  comment_id: idInPath,
-  reply_id: idInPath,
+  comment_id: anyIdInPath,
+  reply_id: anyIdInPath,
 })
-export const linkCommentInPath = z.object({ token: tokenInPath, comment_id: idInPath })
+export const linkCommentInPath = z.object({ token: tokenInPath, comment_id: anyIdInPath })
 
 export type CommentAnchor = z.output<typeof commentAnchor>
 export type CommentsQuery = z.output<typeof commentsQuery>

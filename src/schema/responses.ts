@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { ERROR_CODES } from '../lib/errors'
 import { EVENT_TYPES } from '../lib/events'
-import { SCOPES } from './requests'
+import { ROLES, SCOPES } from './requests'
 
 // Response shapes: what the API answers, for the API description (/openapi.json), the domain's
 // presenters (typed by them) and the CLI. Times are ISO 8601 strings; sizes are bytes.
@@ -116,7 +116,8 @@ export const publicShare = z.object({
 })
 
 const user = z.object({ user_id: z.string(), email: z.string() })
-const workspace = z.object({ workspace_id: z.string(), name: z.string() })
+const role = z.enum(ROLES)
+const workspace = z.object({ workspace_id: z.string(), name: z.string(), role })
 
 export const account = z.object({ user, workspace })
 
@@ -125,6 +126,28 @@ export const me = z.object({
   workspace,
   key: z.object({ key_id: z.string(), name: z.string(), scopes: z.array(z.enum(SCOPES)) }),
 })
+
+export const workspaceEntry = z.object({
+  workspace_id: z.string(),
+  name: z.string(),
+  role,
+  personal: z.boolean(),
+  created_at: time,
+})
+export const workspaceList = z.object({ workspaces: z.array(workspaceEntry) })
+export const member = z.object({ user_id: z.string(), email: z.string(), role, joined_at: time })
+export const memberList = z.object({ members: z.array(member) })
+export const memberRole = z.object({ user_id: z.string(), role })
+export const invite = z.object({
+  invite_id: z.string(),
+  role,
+  email: z.nullable(z.string()),
+  expires_at: time,
+  created_at: time,
+})
+export const createdInvite = z.extend(invite, { url: z.string() })
+export const inviteList = z.object({ invites: z.array(invite) })
+export const joined = z.object({ workspace })
 
 export const usage = z.object({
   workspace_id: z.string(),

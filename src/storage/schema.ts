@@ -24,6 +24,9 @@ export const users = sqliteTable('users', {
   displayName: text('display_name'),
 })
 
+// owner_user_id is the person who created the workspace; who may do what in it is `members`.
+// A personal workspace is the one each account gets at signup: it cannot be deleted, and it is
+// where a person's sessions go when they leave another.
 export const workspaces = sqliteTable('workspaces', {
   workspaceId: text('workspace_id').primaryKey(),
   name: text('name').notNull(),
@@ -31,7 +34,57 @@ export const workspaces = sqliteTable('workspaces', {
     .notNull()
     .references(() => users.userId, { onDelete: 'cascade' }),
   createdAt: integer('created_at').notNull(),
+  personal: integer('personal', { mode: 'boolean' }).notNull().default(false),
 })
+
+// A person's place in a workspace, and their role there (domain/workspaces/roles.ts). Every key,
+// grant and session of the person for the workspace is judged against this row at each request:
+// without it they open nothing there.
+export const members = sqliteTable(
+  'members',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] }).notNull(),
+    joinedAt: integer('joined_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('members_user_idx').on(t.userId, t.joinedAt),
+  ],
+)
+
+// A link that admits one person to a workspace once. Only the token's SHA-256 is stored; the
+// link is shown once, to whoever made it. A used or revoked invite stays (used_at, revoked_at)
+// until the sweep, so that the same link answers "no longer valid" rather than a new guess.
+export const invites = sqliteTable(
+  'invites',
+  {
+    inviteId: text('invite_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] }).notNull(),
+    // Only this address may use it, when set.
+    email: text('email'),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    usedBy: text('used_by'),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('invites_token_idx').on(t.tokenHash),
+    index('invites_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('invites_expires_idx').on(t.expiresAt),
+  ],
+)
 
 // The cookie holds a random token; only its SHA-256 is stored, so a leaked table opens no session.
 // session_id names a session where the hash must not appear (content frame URLs); it opens nothing.
@@ -69,6 +122,12 @@ export const apiKeys = sqliteTable(
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull(),
     scopes: text('scopes').notNull(),
+    // The person's role in the workspace, copied from `members` in the same batch as every change
+    // of it (domain/workspaces), so that a key's lookup reads this one row; a member's removal
+    // revokes their keys in that batch too.
+    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] })
+      .notNull()
+      .default('owner'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
@@ -405,6 +464,10 @@ export const oauthGrants = sqliteTable(
     clientName: text('client_name').notNull(),
     redirectUri: text('redirect_uri').notNull(),
     scopes: text('scopes').notNull(),
+    // As a key's (api_keys.role): the person's role, kept with every change of it.
+    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] })
+      .notNull()
+      .default('owner'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     expiresAt: integer('expires_at').notNull(),

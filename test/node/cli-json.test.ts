@@ -100,7 +100,7 @@ describe('--json, for scripts and agents', () => {
     const fromConfig = { from: 'config', name: config }
     const status = {
       user: { user_id: expect.any(String), email: 'cli@json.example' },
-      workspace: { workspace_id: expect.any(String), name: 'cli' },
+      workspace: { workspace_id: expect.any(String), name: 'cli', role: 'owner' },
       key: { key_id: expect.any(String), name: 'cli', scopes: ['read', 'write'] },
       endpoint: server.url,
       web_url: 'https://canvas.example',

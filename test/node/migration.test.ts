@@ -329,12 +329,23 @@ describe('the usage totals on the same database', () => {
       )
       .first<{ n: number }>()
     expect(unplaced!.n).toBe(0)
+    // Each workspace so far is its owner's own, and its owner its one member (0013_teams).
+    const members = await db
+      .prepare(
+        `SELECT w.workspace_id, w.personal, m.user_id, m.role FROM workspaces w
+           JOIN members m ON m.workspace_id = w.workspace_id ORDER BY w.workspace_id`,
+      )
+      .all()
+    expect(members.results).toEqual([
+      { workspace_id: 'w1', personal: 1, user_id: 'u1', role: 'owner' },
+      { workspace_id: 'w2', personal: 1, user_id: 'u2', role: 'owner' },
+    ])
   })
 
   it('are kept by every write, whoever makes it: SQL here, without the Worker', async () => {
     const writes = [
       `INSERT INTO users (user_id, email, password_hash, created_at) VALUES ('u3', 'c@example.com', 'h', 1)`,
-      `INSERT INTO workspaces VALUES ('w3', 'c', 'u3', 1)`,
+      `INSERT INTO workspaces (workspace_id, name, owner_user_id, created_at) VALUES ('w3', 'c', 'u3', 1)`,
       `INSERT INTO canvases (canvas_id, workspace_id, owner_user_id, title, ext, renderer_id,
                              visibility, version, created_at, updated_at, expires_at, size)
          VALUES ('n1', 'w2', 'u2', 'e', 'txt', 'text', 'public', 1, 1, 1, 150, 5)`,

@@ -21,6 +21,9 @@ const ORDER = [
   'DELETE /v1/webhooks/:webhook_id',
   // After the API's delete: a webhook deleted already is a message, not an error.
   'POST /settings/webhooks/:webhookId/delete',
+  'DELETE /v1/workspaces/:workspace_id/members/:user_id',
+  // Joining moves the owner's session into the other workspace: last.
+  'POST /auth/join/:token',
 ]
 const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.indexOf(routeName(b))
 

@@ -27,8 +27,10 @@ const CODES: Record<number, string[]> = {
     'share_not_found',
     'webhook_not_found',
     'comment_not_found',
+    'member_not_found',
+    'invite_not_found',
   ],
-  409: ['share_token_taken', 'conflict', 'webhook_limit'],
+  409: ['share_token_taken', 'conflict', 'webhook_limit', 'last_owner'],
   410: ['share_expired', 'share_exhausted'],
   413: ['payload_too_large'],
 }

@@ -185,3 +185,18 @@ export const badPersonName = fc.oneof(
   badShownName,
   fc.constantFrom('alice@example.com', 'x@y', 'alicekey@owner'),
 )
+
+/** What no workspace may be named: empty, too long, with controls, or passing for another. */
+export const badWorkspaceName = fc.oneof(
+  fc.constantFrom('', '   '),
+  badShownName,
+  withControl,
+  huge(101),
+  wrongType,
+)
+
+/** What no role is. */
+export const badRole = fc.oneof(
+  fc.constantFrom('', 'Owner', 'superuser', 'admin ', 'viewer,editor'),
+  wrongType,
+)

@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import {
   badEmail,
+  badRole,
+  badWorkspaceName,
   badPersonName,
   badShownName,
   badExt,
@@ -113,6 +115,18 @@ function jsonFields(
     'POST /auth/keys': {
       name: fc.oneof(fc.constant(''), withControl, huge(100), wrongType),
       scopes: fc.oneof(fc.constant([]), fc.constant(['admin']), fc.constant('read'), wrongType),
+      workspace_id: fc.oneof(fc.constantFrom('', 'a/b', '../x'), huge(65), wrongType),
+    },
+    'POST /v1/workspaces': { name: badWorkspaceName },
+    'PATCH /v1/workspaces/:workspace_id': { name: badWorkspaceName },
+    'PATCH /v1/workspaces/:workspace_id/members/:user_id': { role: badRole },
+    'POST /v1/workspaces/:workspace_id/invites': {
+      role: badRole,
+      email: badEmail,
+      expires_in: fc.oneof(fc.constantFrom('0s', '31d', '5w', '1.5h', 'soon'), wrongType),
+    },
+    'POST /auth/switch': {
+      workspace_id: fc.oneof(fc.constantFrom('', 'a/b', '../x'), huge(65), wrongType),
     },
     'POST /auth/signup': {
       email: badEmail,

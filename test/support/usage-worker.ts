@@ -12,7 +12,11 @@ export default {
     const url = new URL(request.url)
     const now = Number(url.searchParams.get('now'))
     const svc: Services = { ...servicesOf(env), now: () => now }
-    const actor = { userId: '', workspaceId: url.searchParams.get('workspace') ?? '' }
+    const actor = {
+      userId: '',
+      workspaceId: url.searchParams.get('workspace') ?? '',
+      role: 'owner' as const,
+    }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
     const { limits: _, ...totals } = await workspaceUsage(svc, actor)
     return Response.json(totals)

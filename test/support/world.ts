@@ -43,6 +43,11 @@ export type World = {
   webhookId: string
   /** A chat app registered with the OAuth server, and a request of its to authorize. */
   oauth: { clientId: string; authorize: string; grantId: string }
+  /** A second member of the owner's workspace (an editor), and a pending invite to it. */
+  member: Account
+  inviteId: string
+  /** An invite for the owner to the other account's workspace: joining it is the owner's. */
+  joinToken: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -115,8 +120,18 @@ export async function buildWorld(): Promise<World> {
     code_challenge_method: 'S256',
   })
   const webhook = await createWebhook(owner.key, { url: hook().url, events: ['canvas.deleted'] })
+  const member = await newAccount()
+  await call(`/auth/join/${(await inviteTo(owner, 'editor')).token}`, {
+    method: 'POST',
+    cookie: member.cookie,
+  })
+  const pending = await inviteTo(owner, 'viewer')
+  const toOther = await inviteTo(other, 'viewer')
   return {
     owner,
+    member,
+    inviteId: pending.invite_id,
+    joinToken: toOther.token,
     webhookId: webhook.webhook_id,
     readOnlyKey: readOnly.key,
     revokedKey: revoked.key,
@@ -141,6 +156,16 @@ export async function buildWorld(): Promise<World> {
     uploadUrl: presigned.upload_url,
     oauth: { clientId: client.client_id, authorize, grantId: code.split(':')[1] },
   }
+}
+
+async function inviteTo(account: Account, role: string) {
+  const res = await call(`/v1/workspaces/${account.workspaceId}/invites`, {
+    method: 'POST',
+    key: account.key,
+    json: { role },
+  })
+  const invite = await json(res)
+  return { invite_id: invite.invite_id as string, token: invite.url.split('/join/')[1] as string }
 }
 
 /** The owner's credentials for what `route` asks: a key, the session cookie, or nothing. */
@@ -172,7 +197,11 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':path{.+}', `index.${world.content.ext}`)
       .replace(':version', '1')
       .replace(':pair', '1-1')
+      .replace('/auth/join/:token', `/auth/join/${world.joinToken}`)
       .replace(':token', world.token)
+      .replace(':workspace_id', world.owner.workspaceId)
+      .replace(':user_id', world.member.userId)
+      .replace(':invite_id', world.inviteId)
       .replace(':key_id', world.spareKeyId)
       .replace(':keyId', world.spareKeyId)
       .replace(':grantId', world.oauth.grantId)
@@ -193,6 +222,11 @@ export function requestFor(route: Route, world: World): Prepared {
     'PATCH /v1/canvases/:id': { title: 'renamed' },
     'POST /v1/canvases/:id/shares': { expires_in: '1h' },
     'POST /auth/keys': { name: 'another key' },
+    'POST /auth/switch': { workspace_id: world.owner.workspaceId },
+    'POST /v1/workspaces': { name: 'Another team' },
+    'PATCH /v1/workspaces/:workspace_id': { name: 'Renamed' },
+    'PATCH /v1/workspaces/:workspace_id/members/:user_id': { role: 'viewer' },
+    'POST /v1/workspaces/:workspace_id/invites': { role: 'viewer' },
     'POST /v1/webhooks': { url: hook().url, events: ['canvas.deleted'] },
     'POST /v1/canvases/:id/comments': {
       body: 'Looks *good*',

@@ -5,6 +5,8 @@ import { prepared, type Bindable, type Database, type Placeholders } from '../..
 import { oauthGrants, oauthSecrets } from '../../storage/schema'
 import type { KeyAuth } from '../keys'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { roleIn } from '../workspaces/members'
+import { rolesWith, scopesOf } from '../workspaces/roles'
 
 // Connected apps (docs/agents.md): the grants a person gave chat apps through the
 // OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV, which is
@@ -90,6 +92,7 @@ export async function recordGrant(
       clientName: grant.clientName,
       redirectUri: grant.redirectUri,
       scopes: grant.scopes.join(','),
+      role: roleIn(db, actor.workspaceId, actor.userId),
       createdAt: now,
       lastUsedAt: null,
       expiresAt: now + CODE_TTL_MS,
@@ -132,6 +135,8 @@ const grantLookup = prepared((db, p: Placeholders<{ grantId: string; now: number
       clientName: oauthGrants.clientName,
       scopes: oauthGrants.scopes,
       lastUsedAt: oauthGrants.lastUsedAt,
+      // As a key's, the person's role at this moment bounds the grant (domain/keys.ts).
+      role: oauthGrants.role,
     })
     .from(oauthGrants)
     .where(and(eq(oauthGrants.grantId, p('grantId')), standing(p('now')))),
@@ -146,9 +151,10 @@ export function grantFromRow(grantId: string, row: GrantRow | undefined): GrantA
     grantId,
     keyId: grantId,
     keyName: row.clientName,
-    scopes: row.scopes.split(',') as Scope[],
+    scopes: scopesOf(row.role, row.scopes.split(',') as Scope[]),
     userId: row.userId,
     workspaceId: row.workspaceId,
+    role: row.role,
     lastUsedAt: row.lastUsedAt,
   }
 }
@@ -244,7 +250,7 @@ const writes = sql`instr(',' || ${oauthGrants.scopes} || ',', ',write,') > 0`
  * access token rides on (domain/idempotency.ts), as a key's claim rides on its live key.
  */
 export const liveWriteGrant = (grantId: Bindable<string>, now: Bindable<number>) =>
-  and(liveGrant(grantId, now), writes)
+  and(liveGrant(grantId, now), writes, inArray(oauthGrants.role, rolesWith('write')))
 
 /** The standing grant with this id, as a condition. */
 export const liveGrant = (grantId: Bindable<string>, now: Bindable<number>) =>

@@ -11,6 +11,7 @@ export const DOC_INDEX = [
   { page: 'agents', title: 'Agents and chat apps' },
   { page: 'sites', title: 'Sites' },
   { page: 'comments-and-webhooks', title: 'Comments and webhooks' },
+  { page: 'teams', title: 'Teams' },
   { page: 'configuration', title: 'Configuration' },
   { page: 'deploy', title: 'Deploying' },
   { page: 'operations', title: 'Operating a deployment' },

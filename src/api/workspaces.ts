@@ -1,0 +1,204 @@
+import { Hono } from 'hono'
+import { actorIn, changeRole, listMembers, removeMember } from '../domain/workspaces/members'
+import { createInvite, listInvites, revokeInvite } from '../domain/workspaces/invites'
+import { createWorkspace, listWorkspaces, renameWorkspace } from '../domain/workspaces/workspaces'
+import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
+import { keyAccess } from '../http/access'
+import { documented } from '../http/route-docs'
+import { jsonBody, params } from '../http/validate'
+import {
+  createInviteBody,
+  inviteInPath,
+  memberInPath,
+  renameWorkspaceBody,
+  roleBody,
+  workspaceBody,
+  workspaceInPath,
+} from '../schema/requests'
+import * as shapes from '../schema/responses'
+
+// /v1/workspaces (docs/teams.md): the workspaces of the person behind the key, their members and
+// invites. A route about one workspace acts with the person's role there, which need not be the
+// workspace the key publishes into; the key's own scope still bounds what it may ask.
+export const workspacesApi = new Hono<AppEnv>()
+
+/** The person behind the request, in the workspace the path names. */
+const inPath = (c: AppContext, workspaceId: string) => actorIn(c.var.svc, c.var.auth, workspaceId)
+
+workspacesApi.get(
+  '/',
+  keyAccess,
+  documented({
+    summary: 'List workspaces',
+    description: 'Those of the person behind the key, with their role in each; personal first.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The workspaces.', schema: shapes.workspaceList } },
+  }),
+  async (c) => c.json({ workspaces: await listWorkspaces(c.var.svc, c.var.auth.userId) }),
+)
+
+workspacesApi.post(
+  '/',
+  keyAccess,
+  jsonBody(workspaceBody),
+  documented({
+    summary: 'Create a workspace',
+    description: 'The caller is its owner. A person belongs to at most 100 workspaces.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 201: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    errors: ['conflict'],
+  }),
+  async (c) => {
+    const { name } = c.req.valid('json')
+    return c.json(await createWorkspace(c.var.svc, c.var.auth.userId, name), 201)
+  },
+)
+
+workspacesApi.patch(
+  '/:workspace_id',
+  keyAccess,
+  params(workspaceInPath),
+  jsonBody(renameWorkspaceBody),
+  documented({
+    summary: 'Rename a workspace',
+    description: 'Admins and owners.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    errors: ['not_found', 'forbidden'],
+  }),
+  async (c) => {
+    const { workspace_id } = c.req.valid('param')
+    const { name } = c.req.valid('json')
+    return c.json(await renameWorkspace(c.var.svc, c.var.auth, workspace_id, name))
+  },
+)
+
+workspacesApi.get(
+  '/:workspace_id/members',
+  keyAccess,
+  params(workspaceInPath),
+  documented({
+    summary: 'List members',
+    description: 'Every member with their role, longest-standing first. Any member may read it.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The members.', schema: shapes.memberList } },
+    errors: ['not_found'],
+  }),
+  async (c) => {
+    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    return c.json({ members: await listMembers(c.var.svc, actor) })
+  },
+)
+
+workspacesApi.patch(
+  '/:workspace_id/members/:user_id',
+  keyAccess,
+  params(memberInPath),
+  jsonBody(roleBody),
+  documented({
+    summary: 'Change a member’s role',
+    description:
+      'Admins; an owner’s role, or making an owner, only by an owner. The member’s keys and ' +
+      'connected apps follow at once. The last owner cannot be demoted.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The new role.', schema: shapes.memberRole } },
+    errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner', 'conflict'],
+  }),
+  async (c) => {
+    const { workspace_id, user_id } = c.req.valid('param')
+    const actor = await inPath(c, workspace_id)
+    return c.json(await changeRole(c.var.svc, actor, user_id, c.req.valid('json').role))
+  },
+)
+
+workspacesApi.delete(
+  '/:workspace_id/members/:user_id',
+  keyAccess,
+  params(memberInPath),
+  documented({
+    summary: 'Remove a member, or leave',
+    description:
+      'Admins remove members (an owner only by an owner); anyone may remove themself. Their ' +
+      'keys, connected apps and sessions lose the workspace at once; their canvases stay in it. ' +
+      'The last owner cannot leave.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The member removed.', schema: shapes.memberRole } },
+    errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner'],
+  }),
+  async (c) => {
+    const { workspace_id, user_id } = c.req.valid('param')
+    const actor = await inPath(c, workspace_id)
+    return c.json(await removeMember(c.var.svc, actor, user_id))
+  },
+)
+
+workspacesApi.post(
+  '/:workspace_id/invites',
+  keyAccess,
+  params(workspaceInPath),
+  jsonBody(createInviteBody),
+  documented({
+    summary: 'Invite a person',
+    description:
+      'A single-use link, `{web_url}/join/<token>`, shown in this answer only: whoever opens it ' +
+      'joins with `role` (an `owner` invite only by an owner), or only the person with `email` ' +
+      'when it is given. `expires_in` defaults to 7d, at most 30d. At most 100 pending invites.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 201: { description: 'The invite and its link.', schema: shapes.createdInvite } },
+    errors: ['not_found', 'forbidden', 'conflict'],
+  }),
+  async (c) => {
+    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    const body = c.req.valid('json')
+    const { invite, token } = await createInvite(c.var.svc, actor, {
+      role: body.role,
+      email: body.email,
+      expiresInSeconds: body.expires_in,
+    })
+    return c.json({ ...invite, url: `${publicOrigin(c).origin}/join/${token}` }, 201)
+  },
+)
+
+workspacesApi.get(
+  '/:workspace_id/invites',
+  keyAccess,
+  params(workspaceInPath),
+  documented({
+    summary: 'List pending invites',
+    description: 'Admins. Newest first, without their links.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'The invites.', schema: shapes.inviteList } },
+    errors: ['not_found', 'forbidden'],
+  }),
+  async (c) => {
+    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    return c.json({ invites: await listInvites(c.var.svc, actor) })
+  },
+)
+
+workspacesApi.delete(
+  '/:workspace_id/invites/:invite_id',
+  keyAccess,
+  params(inviteInPath),
+  documented({
+    summary: 'Revoke an invite',
+    description: 'Admins. Its link stops working at once.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    errors: ['not_found', 'forbidden', 'invite_not_found'],
+  }),
+  async (c) => {
+    const { workspace_id, invite_id } = c.req.valid('param')
+    await revokeInvite(c.var.svc, await inPath(c, workspace_id), invite_id)
+    return c.json({ success: true })
+  },
+)

@@ -1,0 +1,233 @@
+import { and, desc, eq, exists, gt, isNull, or, sql } from 'drizzle-orm'
+import { AppError } from '../../lib/errors'
+import { newId, randomBase62, sha256Hex } from '../../lib/crypto'
+import type { Role } from '../../schema/requests'
+import type { Bindable, Database } from '../../storage/db'
+import { invites, members, workspaces } from '../../storage/schema'
+import { iso, type Actor, type Services } from '../services'
+import { MAX_MEMBERS, mayGive } from './members'
+import { requireRole } from './roles'
+
+// Invites: links that admit one person to a workspace, once, with a role; no email is sent (the
+// link is the invite). The token is 32 base-62 characters (190 bits) and only its SHA-256 is kept.
+
+export const MAX_PENDING_INVITES = 100
+export const INVITE_TTL_S = 7 * 86400
+export const MAX_INVITE_TTL_S = 30 * 86400
+
+const TOKEN = /^[A-Za-z0-9]{32}$/
+
+export type Invite = {
+  invite_id: string
+  role: Role
+  email: string | null
+  expires_at: string
+  created_at: string
+}
+
+export type NewInvite = { role: Role; email?: string; expiresInSeconds?: number }
+
+const FIELDS = {
+  inviteId: invites.inviteId,
+  role: invites.role,
+  email: invites.email,
+  expiresAt: invites.expiresAt,
+  createdAt: invites.createdAt,
+}
+
+const present = (row: {
+  inviteId: string
+  role: Role
+  email: string | null
+  expiresAt: number
+  createdAt: number
+}): Invite => ({
+  invite_id: row.inviteId,
+  role: row.role,
+  email: row.email,
+  expires_at: iso(row.expiresAt),
+  created_at: iso(row.createdAt),
+})
+
+/** Neither used, revoked nor expired. */
+const pending = (now: Bindable<number>) =>
+  and(isNull(invites.usedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now))
+
+/** A pending invite `hash` that `email` may use, as a condition (a signup it admits). */
+export const invitedHere = (db: Database, hash: string, email: string, now: number) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(invites)
+      .where(
+        and(
+          eq(invites.tokenHash, hash),
+          pending(now),
+          or(isNull(invites.email), eq(invites.email, email)),
+        ),
+      ),
+  )
+
+export const inviteNotFound = () =>
+  new AppError(
+    'invite_not_found',
+    'this invite is used, revoked, expired or unknown: ask for a new one',
+  )
+
+/** The token of an invite link as stored, or null when it cannot be one. */
+export const inviteHashOf = async (token: string) => (TOKEN.test(token) ? sha256Hex(token) : null)
+
+/**
+ * A new invite to the actor's workspace (admins; an owner's role only by an owner), while the
+ * workspace has fewer than MAX_PENDING_INVITES pending: the insert itself holds the limit.
+ * Answers the invite and its token, which is shown once.
+ */
+export async function createInvite(svc: Services, actor: Actor, input: NewInvite) {
+  mayGive(actor, input.role)
+  const token = randomBase62(32)
+  const now = svc.now()
+  const row = {
+    inviteId: newId(),
+    role: input.role,
+    email: input.email ?? null,
+    expiresAt: now + (input.expiresInSeconds ?? INVITE_TTL_S) * 1000,
+    createdAt: now,
+  }
+  const db = svc.db
+  const count = db.$count(invites, and(eq(invites.workspaceId, actor.workspaceId), pending(now)))
+  const made = await db
+    .insert(invites)
+    .select(
+      sql`SELECT ${row.inviteId}, ${actor.workspaceId}, ${await sha256Hex(token)}, ${row.role},
+        ${row.email}, ${actor.userId}, ${now}, ${row.expiresAt}, NULL, NULL, NULL
+        WHERE ${count} < ${MAX_PENDING_INVITES}`,
+    )
+    .run()
+  if (made.meta.changes !== 1) {
+    throw new AppError(
+      'conflict',
+      `a workspace has at most ${MAX_PENDING_INVITES} pending invites: revoke one first`,
+    )
+  }
+  return { invite: present(row), token }
+}
+
+/** The workspace's pending invites, newest first (admins); their tokens are not kept. */
+export async function listInvites(svc: Services, actor: Actor): Promise<Invite[]> {
+  requireRole(actor, 'admin')
+  const rows = await svc.db
+    .select(FIELDS)
+    .from(invites)
+    .where(and(eq(invites.workspaceId, actor.workspaceId), pending(svc.now())))
+    .orderBy(desc(invites.createdAt), desc(invites.inviteId))
+    .limit(MAX_PENDING_INVITES)
+  return rows.map(present)
+}
+
+export async function revokeInvite(svc: Services, actor: Actor, inviteId: string) {
+  requireRole(actor, 'admin')
+  const now = svc.now()
+  const [row] = await svc.db
+    .update(invites)
+    .set({ revokedAt: now })
+    .where(
+      and(eq(invites.inviteId, inviteId), eq(invites.workspaceId, actor.workspaceId), pending(now)),
+    )
+    .returning(FIELDS)
+  if (!row) throw inviteNotFound()
+  return present(row)
+}
+
+/** What the join page shows of a pending invite: the workspace, the role, the address if any. */
+export async function openInvite(svc: Services, token: string) {
+  const hash = await inviteHashOf(token)
+  const row = hash
+    ? await svc.db
+        .select({
+          workspaceId: invites.workspaceId,
+          name: workspaces.name,
+          role: invites.role,
+          email: invites.email,
+        })
+        .from(invites)
+        .innerJoin(workspaces, eq(workspaces.workspaceId, invites.workspaceId))
+        .where(and(eq(invites.tokenHash, hash), pending(svc.now())))
+        .get()
+    : undefined
+  if (!row) throw inviteNotFound()
+  return { workspace_id: row.workspaceId, name: row.name, role: row.role, email: row.email }
+}
+
+/**
+ * The statements that use the invite `hash` for the person `userId` (whose email is `email`) and
+ * make them a member, for a batch of their own or of a signup. The invite is used only while it
+ * is pending, for its address, the person not yet a member and the workspace under its limit; the
+ * member's row is made from the invite so used, so that either both hold or neither does.
+ */
+export function joinStatements(
+  db: Database,
+  hash: string,
+  joiner: { userId: string; email: string },
+  now: number,
+) {
+  const workspaceMembers = db.$count(members, eq(members.workspaceId, invites.workspaceId))
+  const already = sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.workspaceId} = ${invites.workspaceId} AND ${members.userId} = ${joiner.userId})`
+  return [
+    db
+      .update(invites)
+      .set({ usedAt: now, usedBy: joiner.userId })
+      .where(
+        and(
+          eq(invites.tokenHash, hash),
+          pending(now),
+          or(isNull(invites.email), eq(invites.email, joiner.email)),
+          sql`NOT ${already}`,
+          sql`${workspaceMembers} < ${MAX_MEMBERS}`,
+        ),
+      )
+      .returning({ workspaceId: invites.workspaceId, role: invites.role }),
+    db.insert(members).select(
+      sql`SELECT ${invites.workspaceId}, ${joiner.userId}, ${invites.role}, ${now} FROM ${invites}
+          WHERE ${invites.tokenHash} = ${hash} AND ${invites.usedBy} = ${joiner.userId}
+            AND ${invites.usedAt} = ${now}`,
+    ),
+  ] as const
+}
+
+/** Why an invite could not be used by this person, asked after the fact. */
+export async function whyNotJoined(
+  svc: Services,
+  hash: string,
+  joiner: { userId: string; email: string },
+): Promise<AppError> {
+  const row = await svc.db
+    .select({ email: invites.email, workspaceId: invites.workspaceId })
+    .from(invites)
+    .where(and(eq(invites.tokenHash, hash), pending(svc.now())))
+    .get()
+  if (!row) return inviteNotFound()
+  if (row.email !== null && row.email !== joiner.email) {
+    return new AppError('forbidden', `this invite is for ${row.email}; sign in with that address`)
+  }
+  const member = await svc.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.workspaceId, row.workspaceId), eq(members.userId, joiner.userId)))
+    .get()
+  if (member) return new AppError('conflict', `you are already a ${member.role} of this workspace`)
+  return new AppError('conflict', `this workspace has its ${MAX_MEMBERS} members`)
+}
+
+/** Joins the person to the invite's workspace; answers the workspace and the role. */
+export async function joinInvite(
+  svc: Services,
+  token: string,
+  joiner: { userId: string; email: string },
+) {
+  const hash = await inviteHashOf(token)
+  if (!hash) throw inviteNotFound()
+  const db = svc.db
+  const [used] = await db.batch(joinStatements(db, hash, joiner, svc.now()))
+  if (used.length === 0) throw await whyNotJoined(svc, hash, joiner)
+  return used[0]
+}
