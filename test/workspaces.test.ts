@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
+  browse,
   call,
+  csrfOf,
   errorOf,
+  formPost,
   json,
   newAccount,
   newCanvas,
@@ -45,7 +48,12 @@ async function teamWith(role: string) {
   const res = await call('/auth/keys', {
     method: 'POST',
     cookie: person.cookie,
-    json: { name: 'team key', workspace_id: workspaceId },
+    // A viewer cannot make a key that writes.
+    json: {
+      name: 'team key',
+      workspace_id: workspaceId,
+      scopes: role === 'viewer' ? ['read'] : ['read', 'write'],
+    },
   })
   expect(res.status, await res.clone().text()).toBe(201)
   const teamKey = (await json(res)).key as string
@@ -357,5 +365,57 @@ describe('roles hold at every request', () => {
       key: person.key,
     })
     expect((await json(unknown)).error.code).toBe('member_not_found')
+  })
+})
+
+describe('a viewer’s session', () => {
+  it('reads the team’s canvas and comments on it, and changes nothing of it', async () => {
+    const { owner, ownerKey, person, workspaceId } = await teamWith('viewer')
+    const canvas = await newCanvas(ownerKey, 'the team plan')
+    const switched = await call('/auth/switch', {
+      method: 'POST',
+      cookie: person.cookie,
+      json: { workspace_id: workspaceId },
+    })
+    expect(await json(switched)).toMatchObject({ workspace_id: workspaceId, role: 'viewer' })
+    const cookie = person.cookie
+    expect((await browse(`/c/${canvas.canvas_id}`, { cookie })).status).toBe(200)
+    const csrf = await csrfOf(cookie)
+    const headers = { Accept: 'application/json', 'X-CSRF-Token': csrf }
+    const presign = await call('/upload/presign', {
+      method: 'POST',
+      cookie,
+      headers,
+      json: { sha256: 'b'.repeat(64), ext: 'txt', size: 1, mime: 'text/plain' },
+    })
+    expect([presign.status, (await json(presign)).error.message]).toEqual([
+      403,
+      'Changing canvases needs the editor role; yours in this workspace is viewer.',
+    ])
+    const remove = await call(`/c/${canvas.canvas_id}/delete`, {
+      ...formPost({ _csrf: csrf }),
+      cookie,
+    })
+    expect(remove.status).toBe(403)
+    const comment = await call(`/c/${canvas.canvas_id}/comments`, {
+      method: 'POST',
+      cookie,
+      headers,
+      json: { body: 'A question from a viewer' },
+    })
+    expect(comment.status).toBe(201)
+    const { comment_id } = await json(comment)
+    const resolve = await call(`/c/${canvas.canvas_id}/comments/${comment_id}/resolve`, {
+      method: 'POST',
+      cookie,
+      headers,
+    })
+    expect(resolve.status).toBe(403)
+    // Where the workspace's events go is the admins' to see.
+    const settings = await (await browse('/settings', { cookie })).text()
+    expect(settings).not.toContain('Webhooks')
+    const theirs = await (await browse('/settings', { cookie: owner.cookie })).text()
+    expect(theirs).toContain('Webhooks')
+    expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: ownerKey })).status).toBe(200)
   })
 })

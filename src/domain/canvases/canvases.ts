@@ -15,6 +15,7 @@ import { eachItem, itemField, readyItems } from './item-list'
 import { unexpiredCanvasOf } from './unexpired'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import { iso, type Actor, type Services } from '../services'
+import { requireRole } from '../workspaces/roles'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
@@ -31,6 +32,7 @@ export type CreateInput = ContentInput & {
  * being a finalized file of this workspace, so no canvas ever exists without its content.
  */
 export async function createCanvas(svc: Services, actor: Actor, input: CreateInput) {
+  requireRole(actor, 'write')
   const rendererId = input.renderer_id ?? null
   if (rendererId) requireRenderer(rendererId)
   const plan = planContent(input, svc.settings.maxSiteItems)
@@ -186,6 +188,7 @@ export async function updateCanvas(
   canvasId: string,
   input: UpdateInput,
 ) {
+  requireRole(actor, 'write')
   if (input.renderer_id) requireRenderer(input.renderer_id)
   const plan = planContent(input, svc.settings.maxSiteItems)
   const now = svc.now()
@@ -334,6 +337,7 @@ function insertVersion(
  * it reads one row, whatever the canvas holds.
  */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
+  requireRole(actor, 'write')
   const now = svc.now()
   const deleted = await svc.db
     .update(canvases)
@@ -352,6 +356,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {
+  requireRole(actor, 'write')
   const now = svc.now()
   const [kept, selected] = await svc.db.batch([
     svc.db

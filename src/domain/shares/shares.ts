@@ -7,6 +7,7 @@ import { one, value } from '../../storage/db'
 import { canvases, shareLinks, versions } from '../../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
+import { requireRole } from '../workspaces/roles'
 
 // What a share answer shows: the link's own columns (its workspace is its canvas's).
 export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
@@ -57,6 +58,7 @@ export async function createShare(
   canvasId: string,
   input: CreateShareInput,
 ) {
+  requireRole(actor, 'write')
   const now = svc.now()
   const token = input.token ?? newToken()
   const passwordHash = input.password ? await hashPassword(input.password) : null
@@ -153,6 +155,7 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
+  requireRole(actor, 'write')
   const [canvas, deleted] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db
@@ -166,6 +169,7 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
+  requireRole(actor, 'write')
   const [canvas, deleted] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db

@@ -10,6 +10,7 @@ import { value } from '../../storage/db'
 import { webhookDeliveries, webhooks, workspaces } from '../../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
 import { resolvePublicHost } from '../public-dns'
+import { requireRole } from '../workspaces/roles'
 
 // A workspace's webhooks (docs/comments-and-webhooks.md): made, listed, deleted, and the log of
 // what was sent.
@@ -52,6 +53,7 @@ export type CreateWebhookInput = { url: string; events: EventType[] }
  * workspace has fewer than MAX_WEBHOOKS, so two at once cannot pass the limit together.
  */
 export async function createWebhook(svc: Services, actor: Actor, input: CreateWebhookInput) {
+  requireRole(actor, 'admin')
   const problem = publicUrlProblem(input.url, svc.settings.webhookAllowLocal)
   if (problem) throw new AppError('invalid_request', `url: ${problem}`)
   const url = new URL(input.url)
@@ -102,6 +104,7 @@ export async function createWebhook(svc: Services, actor: Actor, input: CreateWe
 
 /** Newest first; never the secrets. */
 export async function listWebhooks(svc: Services, actor: Actor): Promise<Webhook[]> {
+  requireRole(actor, 'admin')
   const rows = await svc.db
     .select(FIELDS)
     .from(webhooks)
@@ -112,6 +115,7 @@ export async function listWebhooks(svc: Services, actor: Actor): Promise<Webhook
 
 /** Deletes the webhook and its deliveries' log; an attempt already queued then finds nothing. */
 export async function deleteWebhook(svc: Services, actor: Actor, webhookId: string) {
+  requireRole(actor, 'admin')
   const deleted = await svc.db
     .delete(webhooks)
     .where(and(eq(webhooks.webhookId, webhookId), eq(webhooks.workspaceId, actor.workspaceId)))
@@ -148,6 +152,7 @@ export function presentDelivery(row: DeliveryRow): Delivery {
 
 /** The webhook's last DELIVERIES_SHOWN deliveries, newest first. */
 export async function listDeliveries(svc: Services, actor: Actor, webhookId: string) {
+  requireRole(actor, 'admin')
   const db = svc.db
   const mine = and(eq(webhooks.webhookId, webhookId), eq(webhooks.workspaceId, actor.workspaceId))
   const [found, rows] = await db.batch([
@@ -166,6 +171,7 @@ export async function listDeliveries(svc: Services, actor: Actor, webhookId: str
 
 /** Each webhook with its last `shown` deliveries, for the Settings page: each list by the index. */
 export async function webhooksWithDeliveries(svc: Services, actor: Actor, shown = 5) {
+  requireRole(actor, 'admin')
   const hooks = await listWebhooks(svc, actor)
   if (hooks.length === 0) return []
   const db = svc.db

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { createMiddleware } from 'hono/factory'
 import type { SignedInEnv } from '../../http/context'
 import { postKeyOf } from '../../http/idempotency'
 import { jsonBody, params, query } from '../../http/validate'
@@ -11,7 +12,7 @@ import {
   setCommentStatus,
   type CommentPlace,
 } from '../../domain/comments/comments'
-import type { SessionInfo } from '../../domain/users'
+import { sessionActor, type SessionInfo } from '../../domain/users'
 import {
   canvasInPath,
   commentInPath,
@@ -21,6 +22,7 @@ import {
   replyInPath,
 } from '../../schema/requests'
 import { checkedHeader, limitBySession, signedIn } from '../session'
+import { requireRole } from '../../domain/workspaces/roles'
 
 // The owner's page's comments: the API's comment routes for a web session instead of a key. JSON
 // for the page's script, each write with the session's CSRF token in a header and from the
@@ -37,6 +39,14 @@ const byOwner = (session: SessionInfo) => ({
   userId: session.user.user_id,
 })
 const writing = [signedIn, limitBySession, checkedHeader] as const
+// Resolving, reopening and deleting change the review: a viewer may comment, not moderate.
+const moderating = [
+  ...writing,
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    requireRole(sessionActor(c.var.session), 'write')
+    await next()
+  }),
+] as const
 
 ownerComments.get(
   '/:id/comments',
@@ -84,7 +94,7 @@ ownerComments.post(
 
 ownerComments.post(
   '/:id/comments/:comment_id/:action{resolve|reopen}',
-  ...writing,
+  ...moderating,
   params(commentInPath),
   async (c) => {
     const { id, comment_id: commentId } = c.req.valid('param')
@@ -93,15 +103,20 @@ ownerComments.post(
   },
 )
 
-ownerComments.delete('/:id/comments/:comment_id', ...writing, params(commentInPath), async (c) => {
-  const { id, comment_id: commentId } = c.req.valid('param')
-  await deleteComment(c.var.svc, place(c.var.session, id), commentId)
-  return c.json({ success: true })
-})
+ownerComments.delete(
+  '/:id/comments/:comment_id',
+  ...moderating,
+  params(commentInPath),
+  async (c) => {
+    const { id, comment_id: commentId } = c.req.valid('param')
+    await deleteComment(c.var.svc, place(c.var.session, id), commentId)
+    return c.json({ success: true })
+  },
+)
 
 ownerComments.delete(
   '/:id/comments/:comment_id/replies/:reply_id',
-  ...writing,
+  ...moderating,
   params(replyInPath),
   async (c) => {
     const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')

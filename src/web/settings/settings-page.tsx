@@ -28,7 +28,8 @@ export function Settings(props: {
     bytes: { content: number; stored: number }
   }
   error?: string
-  webhooks: WebhookView[]
+  /** Null for a member who is not an admin: the section is not theirs. */
+  webhooks: WebhookView[] | null
   webhookError?: string
   /** The display name as set (null: none), and the name people outside the workspace see. */
   name: { displayName: string | null; shown: string; fallback: string }
@@ -163,12 +164,14 @@ export function Settings(props: {
           ))}
         </ListTable>
       )}
-      <WebhooksSection
-        csrf={csrf}
-        webhooks={props.webhooks}
-        flash={flashAt(props.flash, 'webhooks')}
-        error={props.webhookError}
-      />
+      {props.webhooks && (
+        <WebhooksSection
+          csrf={csrf}
+          webhooks={props.webhooks}
+          flash={flashAt(props.flash, 'webhooks')}
+          error={props.webhookError}
+        />
+      )}
     </Layout>
   )
 }

@@ -13,6 +13,7 @@ import { sentence } from '../forms'
 import { Settings } from './settings-page'
 import { checkedForm, csrfToken, signedIn } from '../session'
 import { webhookForms } from './webhooks'
+import { allows } from '../../domain/workspaces/roles'
 
 // /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
@@ -114,7 +115,8 @@ async function renderSettings<E extends SignedInEnv>(
     listKeys(svc, actor),
     listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
-    webhooksWithDeliveries(svc, actor),
+    // Where the workspace's events go is its admins' to see.
+    allows(actor.role, 'admin') ? webhooksWithDeliveries(svc, actor) : null,
     displayNameOf(svc, actor.userId),
   ])
   return c.html(
