@@ -27,6 +27,8 @@ CREATE TABLE `members` (
 );
 --> statement-breakpoint
 CREATE INDEX `members_user_idx` ON `members` (`user_id`,`joined_at`);--> statement-breakpoint
+CREATE INDEX `members_role_idx` ON `members` (`workspace_id`,`role`);--> statement-breakpoint
+CREATE INDEX `members_workspace_idx` ON `members` (`workspace_id`,`joined_at`,`user_id`,`role`);--> statement-breakpoint
 -- Every key and grant so far is its workspace's owner's (api_keys.role says why it is there).
 ALTER TABLE `api_keys` ADD `role` text DEFAULT 'owner' NOT NULL;--> statement-breakpoint
 ALTER TABLE `oauth_grants` ADD `role` text DEFAULT 'owner' NOT NULL;--> statement-breakpoint

@@ -319,3 +319,94 @@ it('reads as many rows for usage at 30 canvases as at 300: running totals, not a
   expect(Math.max(costs[0].read, costs[1].read)).toBeLessThanOrEqual(2 * POINT)
   console.log(`GET /v1/usage: ${costs[0].read} rows read at 30 canvases, ${costs[1].read} at 300`)
 })
+
+it('keeps the team routes within their budgets, whatever the team holds', async () => {
+  const owner = await newAccount()
+  const team = await json(
+    await call('/v1/workspaces', { method: 'POST', key: owner.key, json: { name: 'Rows' } }),
+  )
+  const base = `/v1/workspaces/${team.workspace_id}`
+  // 40 members, so that a route that reads them all would show it.
+  const people = await seedMembers(team.workspace_id, 40)
+  const measure = (path: string, init: Init = {}) => measureAs(owner.key, path, init)
+  const invite = await json(
+    await call(`${base}/invites`, { method: 'POST', key: owner.key, json: { role: 'viewer' } }),
+  )
+  const joiner = await newAccount()
+  const points: Record<string, Cost> = {
+    'POST /v1/workspaces': await measure('/v1/workspaces', {
+      method: 'POST',
+      json: { name: 'Another' },
+    }),
+    'PATCH /v1/workspaces/:id': await measure(base, { method: 'PATCH', json: { name: 'Rows 2' } }),
+    'POST /v1/workspaces/:id/invites': await measure(`${base}/invites`, {
+      method: 'POST',
+      json: { role: 'editor' },
+    }),
+    'PATCH /v1/workspaces/:id/members/:user_id (41 members)': await measure(
+      `${base}/members/${people[0]}`,
+      { method: 'PATCH', json: { role: 'editor' } },
+    ),
+    'DELETE /v1/workspaces/:id/members/:user_id (41 members)': await measure(
+      `${base}/members/${people[1]}`,
+      { method: 'DELETE' },
+    ),
+    'DELETE /v1/workspaces/:id/invites/:invite_id': await measure(
+      `${base}/invites/${invite.invite_id}`,
+      { method: 'DELETE' },
+    ),
+  }
+  for (const [route, cost] of Object.entries(points)) {
+    expect(cost.read, route).toBeLessThanOrEqual(budgetOf(route))
+  }
+  const lists: Record<string, [Cost, number]> = {
+    'GET /v1/workspaces (3)': [await measure('/v1/workspaces'), 3],
+    // A member's row and their email: two rows each.
+    'GET /v1/workspaces/:id/members (40)': [await measure(`${base}/members`), 2 * 40],
+    'GET /v1/workspaces/:id/invites (1)': [await measure(`${base}/invites`), 1],
+  }
+  for (const [route, [cost, length]] of Object.entries(lists)) {
+    expect(cost.read, route).toBeLessThanOrEqual(length + 10)
+  }
+  // Joining counts the workspace's members against its limit: a row each, not held to a budget.
+  const fresh = await json(
+    await call(`${base}/invites`, { method: 'POST', key: owner.key, json: { role: 'viewer' } }),
+  )
+  const { db, meter } = meteredD1(env.DB)
+  const joined = await call(`/auth/join/${fresh.url.split('/join/')[1]}`, {
+    method: 'POST',
+    cookie: joiner.cookie,
+    env: { DB: db },
+  })
+  expect(joined.status).toBe(200)
+  const join = { trips: meter.roundTrips, read: meter.rowsRead, written: meter.rowsWritten }
+  const row = (route: string, c: Cost, budget: string) =>
+    `| ${route} | ${c.trips} | ${c.read} | ${c.written} | ${budget} |`
+  console.log(
+    [
+      ...Object.entries(points).map(([r, c]) => row(r, c, `≤ ${budgetOf(r)}`)),
+      ...Object.entries(lists).map(([r, [c, n]]) => row(r, c, `≤ ${n + 10}`)),
+      row('POST /auth/join/:token (40 members)', join, '—'),
+    ].join('\n'),
+  )
+})
+
+/** `count` people made members (viewers) of the workspace by SQL; answers their user ids. */
+async function seedMembers(workspaceId: string, count: number) {
+  const ids = Array.from(
+    { length: count },
+    (_, i) => `seeded${i}${crypto.randomUUID().slice(0, 8)}`,
+  )
+  const now = Date.now()
+  await env.DB.batch(
+    ids.flatMap((id) => [
+      env.DB.prepare(
+        'INSERT INTO users (user_id, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
+      ).bind(id, `${id}@example.com`, 'x', now),
+      env.DB.prepare(
+        `INSERT INTO members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'viewer', ?)`,
+      ).bind(workspaceId, id, now),
+    ]),
+  )
+  return ids
+}

@@ -58,6 +58,7 @@ describe('the scheduled handler', () => {
       idempotency_keys: expect.any(Number),
       oauth_grants: expect.any(Number),
       webhook_deliveries: expect.any(Number),
+      invites: expect.any(Number),
       complete: true,
       ms: expect.any(Number),
       webhooks_rescued: 0,

@@ -57,11 +57,54 @@ try {
   }
   const afterShares = await size()
 
+  // A team: its members and invites, as the routes write them (ids of 20 characters, a token's
+  // SHA-256), written here by SQL: a member needs an account, whose password hashing would be most
+  // of the run. Each is measured on its own, after the people it names exist.
+  const { workspace_id: team } = await (
+    await fetch(`${app.url}/v1/workspaces`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Capacity team' }),
+    })
+  ).json()
+  const people = Array.from({ length: count }, (_, i) => `person${String(i).padStart(14, '0')}`)
+  const now = Date.now()
+  await inBatches(people, (id) =>
+    db
+      .prepare('INSERT INTO users (user_id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+      .bind(id, `${id}@example.com`, 'x', now),
+  )
+  const beforeMembers = await size()
+  await inBatches(people, (id, i) =>
+    db
+      .prepare('INSERT INTO members (workspace_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)')
+      .bind(team, id, i % 10 === 0 ? 'editor' : 'viewer', now + i),
+  )
+  const afterMembers = await size()
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO invites (invite_id, workspace_id, token_hash, role, email, created_by,
+           created_at, expires_at) VALUES (?, ?, ?, 'viewer', ?, ?, ?, ?)`,
+      )
+      .bind(
+        `invite${String(i).padStart(14, '0')}`,
+        team,
+        i.toString(16).padStart(64, '0'),
+        i % 2 ? `${id}@example.com` : null,
+        people[0],
+        now,
+        now + 7 * 86400_000,
+      ),
+  )
+  const afterInvites = await size()
+
   const rows = await db
     .prepare(
       `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM versions) AS versions,
               (SELECT count(*) FROM version_items) AS items, (SELECT count(*) FROM files) AS files,
-              (SELECT count(*) FROM share_links) AS shares`,
+              (SELECT count(*) FROM share_links) AS shares, (SELECT count(*) FROM members) AS members,
+              (SELECT count(*) FROM invites) AS invites`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -70,15 +113,23 @@ try {
       {
         count,
         rows,
-        database_bytes: afterShares,
+        database_bytes: afterInvites,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
+        bytes_per_member: per(beforeMembers, afterMembers),
+        bytes_per_invite: per(afterMembers, afterInvites),
       },
       null,
       2,
     ),
   )
+  /** Runs a statement for each item, 100 to a batch. */
+  async function inBatches(items, statement) {
+    for (let i = 0; i < items.length; i += 100) {
+      await db.batch(items.slice(i, i + 100).map((item, j) => statement(item, i + j)))
+    }
+  }
 } finally {
   await app.stop()
   rmSync(work, { recursive: true, force: true })

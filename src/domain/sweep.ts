@@ -35,6 +35,7 @@ import { archivesOfRemovedCanvas } from './archives/store'
 import { pastBudgets } from './archives/budget'
 import { sweepGrants } from './oauth/grants'
 import { sweepDeliveries } from './webhooks/delivery'
+import { sweepInvites } from './workspaces/invites'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -60,6 +61,7 @@ export type SweepSummary = {
   idempotency_keys: number
   oauth_grants: number
   webhook_deliveries: number
+  invites: number
   complete: boolean
   ms: number
 }
@@ -96,6 +98,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     idempotency_keys: 0,
     oauth_grants: 0,
     webhook_deliveries: 0,
+    invites: 0,
     complete: false,
     ms: 0,
   }
@@ -119,6 +122,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
     counted('oauth_grants', (limit) => sweepGrants(svc, now, limit)),
     counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
+    counted('invites', (limit) => sweepInvites(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true

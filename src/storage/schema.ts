@@ -55,6 +55,10 @@ export const members = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.userId] }),
     index('members_user_idx').on(t.userId, t.joinedAt),
+    // The workspace's owners, counted (the last one is kept) without reading every member.
+    index('members_role_idx').on(t.workspaceId, t.role),
+    // The members page, longest-standing first, from the index alone: one row read a member.
+    index('members_workspace_idx').on(t.workspaceId, t.joinedAt, t.userId, t.role),
   ],
 )
 

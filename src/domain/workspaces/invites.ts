@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, gt, isNull, or, sql } from 'drizzle-orm'
+import { and, desc, eq, exists, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
@@ -14,6 +14,8 @@ import { requireRole } from './roles'
 export const MAX_PENDING_INVITES = 100
 export const INVITE_TTL_S = 7 * 86400
 export const MAX_INVITE_TTL_S = 30 * 86400
+// An ended invite answers "no longer valid" this long, then goes.
+const INVITE_RETENTION_MS = 30 * 86400_000
 
 const TOKEN = /^[A-Za-z0-9]{32}$/
 
@@ -129,7 +131,7 @@ export async function revokeInvite(svc: Services, actor: Actor, inviteId: string
   const now = svc.now()
   const [row] = await svc.db
     .update(invites)
-    .set({ revokedAt: now })
+    .set({ revokedAt: now, expiresAt: now })
     .where(
       and(eq(invites.inviteId, inviteId), eq(invites.workspaceId, actor.workspaceId), pending(now)),
     )
@@ -175,7 +177,8 @@ export function joinStatements(
   return [
     db
       .update(invites)
-      .set({ usedAt: now, usedBy: joiner.userId })
+      // Its expiry is its use: the sweep finds ended invites by that one index.
+      .set({ usedAt: now, usedBy: joiner.userId, expiresAt: now })
       .where(
         and(
           eq(invites.tokenHash, hash),
@@ -216,6 +219,21 @@ export async function whyNotJoined(
     .get()
   if (member) return new AppError('conflict', `you are already a ${member.role} of this workspace`)
   return new AppError('conflict', `this workspace has its ${MAX_MEMBERS} members`)
+}
+
+/** Removes invites that ended (used, revoked or expired) over 30 days ago: the sweep's step. */
+export async function sweepInvites(svc: Services, now: number, limit: number): Promise<number> {
+  const db = svc.db
+  const old = db
+    .select({ inviteId: invites.inviteId })
+    .from(invites)
+    .where(lte(invites.expiresAt, now - INVITE_RETENTION_MS))
+    .limit(limit)
+  const deleted = await db
+    .delete(invites)
+    .where(inArray(invites.inviteId, old))
+    .returning({ inviteId: invites.inviteId })
+  return deleted.length
 }
 
 /** Joins the person to the invite's workspace; answers the workspace and the role. */
