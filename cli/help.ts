@@ -78,6 +78,16 @@ const EXAMPLES: Record<string, string[]> = {
   save: ['svc save <id>'],
   delete: ['svc delete <id>', 'svc delete <id> --yes          # no question, for scripts'],
   renderers: ['svc renderers', 'svc push data.txt --renderer code'],
+  workspaces: ['svc workspaces', 'svc workspaces --json'],
+  members: ['svc members', 'svc members --workspace <workspace_id> --json'],
+  invite: [
+    'svc invite                          # an editor, whoever opens the link',
+    'svc invite --role viewer --email ada@example.com --expires 3d',
+  ],
+  'remove-member': [
+    'svc remove-member ada@example.com',
+    'svc remove-member <user_id> --yes   # no question, for scripts',
+  ],
 }
 
 export function examples(path: string): string {

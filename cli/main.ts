@@ -33,6 +33,10 @@ const subCommands = {
   save: () => import('./commands/save').then((m) => m.default),
   delete: () => import('./commands/delete').then((m) => m.default),
   renderers: () => import('./commands/renderers').then((m) => m.default),
+  workspaces: () => import('./commands/workspaces').then((m) => m.default),
+  members: () => import('./commands/members').then((m) => m.default),
+  invite: () => import('./commands/invite').then((m) => m.default),
+  'remove-member': () => import('./commands/remove-member').then((m) => m.default),
 }
 
 const main: CommandDef = {

@@ -16,6 +16,10 @@ export type {
   Usage,
   Version,
   VersionItemList,
+  WorkspaceEntry,
+  Member,
+  Invite,
+  CreatedInvite,
 } from '../src/schema/responses'
 export type {
   CommentAnchor,

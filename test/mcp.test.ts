@@ -36,6 +36,7 @@ describe('POST /mcp', () => {
       'reply_comment',
       'resolve_comment',
       'usage',
+      'list_workspaces',
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
@@ -101,6 +102,10 @@ describe('POST /mcp', () => {
     await typed('resolve_comment', { canvas_id: id, comment_id: comment.comment_id })
     await typed('list_comments', { canvas_id: id, status: 'all' })
     await typed('usage')
+    const { workspaces } = await typed('list_workspaces')
+    expect(workspaces).toEqual([
+      expect.objectContaining({ workspace_id: owner.workspaceId, role: 'owner', current: true }),
+    ])
     await typed('delete_canvas', { canvas_id: site.canvas_id })
     expect([...called].sort()).toEqual(tools.map((t) => t.name).sort())
 

@@ -21,6 +21,7 @@ import { publish, publishSite, readContent } from '../domain/canvases/publish'
 import type { Services } from '../domain/services'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares/shares'
 import { workspaceUsage } from '../domain/usage'
+import { listWorkspaces } from '../domain/workspaces/workspaces'
 import { RENDERERS } from '../render/registry'
 import type { Canvas, Share } from '../schema/responses'
 import * as output from '../schema/tool-outputs'
@@ -337,6 +338,21 @@ export const TOOLS = [
     run: async (ctx) => ({
       ...(await workspaceUsage(ctx.svc, ctx.auth)),
       renderers: RENDERERS,
+    }),
+  }),
+  tool({
+    name: 'list_workspaces',
+    description:
+      'The workspaces of the person who connected this app, with their role in each; `current` ' +
+      'marks the one every other tool acts in (the one chosen when the app or key was made).',
+    input: input.noInput,
+    output: output.workspacesResult,
+    write: false,
+    run: async (ctx) => ({
+      workspaces: (await listWorkspaces(ctx.svc, ctx.auth.userId)).map((w) => ({
+        ...w,
+        current: w.workspace_id === ctx.auth.workspaceId,
+      })),
     }),
   }),
 ]

@@ -303,6 +303,10 @@ export type CommentAuthor = z.output<typeof commentAuthor>
 export type Webhook = z.output<typeof webhook>
 export type Delivery = z.output<typeof delivery>
 export type ErrorEnvelope = z.output<typeof error>
+export type WorkspaceEntry = z.output<typeof workspaceEntry>
+export type Member = z.output<typeof member>
+export type Invite = z.output<typeof invite>
+export type CreatedInvite = z.output<typeof createdInvite>
 
 // OAuth (docs/agents.md): the two discovery documents, and the error form of the
 // token and registration endpoints, which is OAuth's own rather than the envelope above.

@@ -12,6 +12,7 @@ import {
   success,
   usage,
   versionList,
+  workspaceEntry,
 } from './responses'
 
 // What the MCP tools answer: the API's response shapes, with the URLs people open. Each tool
@@ -46,6 +47,10 @@ export const readResult = z.object({
 })
 
 export const usageResult = z.extend(usage, { renderers: z.array(renderer) })
+
+export const workspacesResult = z.object({
+  workspaces: z.array(z.extend(workspaceEntry, { current: z.boolean() })),
+})
 
 export { comment, commentList, reply, revoked, success, versionList }
 

@@ -152,6 +152,14 @@ describe('docs: the CLI', () => {
     const link = (await json(['share', (await json(['push', page])).canvas_id])).url
     // A comment on `id` for the rows that list, reply to or resolve one.
     const commentId = (await json(['comment', id, 'First thoughts'])).comment_id
+    // A member of the key's workspace, joined by the link svc invite prints, for remove-member.
+    const member = await newDevAccount(server.url, 'readme-member@example.com')
+    const invited = await json(['invite', '--role', 'viewer'])
+    const joined = await fetch(`${server.url}/auth/join/${invited.url.split('/join/')[1]}`, {
+      method: 'POST',
+      headers: { Cookie: member.cookie },
+    })
+    expect(joined.status).toBe(200)
     let outputs = 0
     const fresh = () => join(dir, `out-${outputs++}`)
 
@@ -172,6 +180,7 @@ describe('docs: the CLI', () => {
         url: server.url,
         text: 'Looks good',
         comment_id: commentId,
+        member: 'readme-member@example.com',
       }
       expect(fixed[name], `a value for <${name}> in \`svc ${command}\``).toBeDefined()
       return fixed[name]
@@ -187,7 +196,7 @@ describe('docs: the CLI', () => {
     }
     // Every command is in the table.
     const help = await svc(mkdtempSync(join(work, 'home-')), ['--help'])
-    const commands = /^USAGE svc \[OPTIONS\] ([\w|]+)$/m.exec(help.stdout)![1].split('|')
+    const commands = /^USAGE svc \[OPTIONS\] ([\w|-]+)$/m.exec(help.stdout)![1].split('|')
     expect(commands).toContain('renderers')
     for (const name of commands) {
       const wanted = name === 'config' ? ['config show', 'config set'] : [name]

@@ -1,0 +1,22 @@
+import type { Api } from './client'
+import type { Me } from './types'
+
+// The workspace a team command acts on: the one named by --workspace, else the key's own.
+
+export const workspaceArg = {
+  workspace: {
+    type: 'string',
+    description: 'The workspace id (default: the one the key acts in; see svc workspaces)',
+  },
+} as const
+
+/** The id of the workspace `--workspace` names, or the key's. */
+export async function workspaceOf(api: Api, named: string | undefined): Promise<string> {
+  if (named) return named
+  const me = await api.request<Me>('/v1/me')
+  return me.workspace.workspace_id
+}
+
+/** The API path of a workspace's `part` (members, invites). */
+export const workspacePath = (workspaceId: string, part: string) =>
+  `/v1/workspaces/${encodeURIComponent(workspaceId)}/${part}`
