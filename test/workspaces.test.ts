@@ -419,3 +419,71 @@ describe('a viewer’s session', () => {
     expect((await call(`/v1/canvases/${canvas.canvas_id}`, { key: ownerKey })).status).toBe(200)
   })
 })
+
+describe('the web app', () => {
+  it('an admin invites from Members; the link’s page joins a signed-in person in one click', async () => {
+    const owner = await newAccount()
+    const made = await call('/settings/members/workspaces', {
+      ...formPost({ name: 'Design', _csrf: await csrfOf(owner.cookie) }),
+      cookie: owner.cookie,
+    })
+    expect(made.headers.get('Location')).toBe('/settings/members#workspaces')
+    const page = await (
+      await browse('/settings/members', { cookie: withFlash(owner, made) })
+    ).text()
+    expect(page).toContain('“Design” is made, and you are in it')
+    const sent = await call('/settings/members/invites', {
+      ...formPost({ role: 'viewer', expires_in: '1d', _csrf: await csrfOf(owner.cookie) }),
+      cookie: owner.cookie,
+    })
+    expect(sent.status).toBe(302)
+    const shown = await (
+      await browse('/settings/members', { cookie: withFlash(owner, sent) })
+    ).text()
+    const link = /http:\/\/canvas\.test\/join\/([A-Za-z0-9]{32})/.exec(shown)
+    expect(link, 'the link to copy').not.toBeNull()
+    // Not signed in: the signup form, which carries the invite.
+    const anonymous = await (await browse(`/join/${link![1]}`)).text()
+    expect(anonymous).toContain('Join <bdi dir="auto">Design</bdi> as viewer')
+    expect(anonymous).toContain(`name="invite" value="${link![1]}"`)
+    // Signed in: one button.
+    const person = await newAccount()
+    const joinPage = await (await browse(`/join/${link![1]}`, { cookie: person.cookie })).text()
+    expect(joinPage).toContain(`Join as ${person.email}`)
+    const joined = await call(`/join/${link![1]}`, {
+      ...formPost({ _csrf: await csrfOf(person.cookie) }),
+      cookie: person.cookie,
+    })
+    expect(joined.headers.get('Location')).toBe('/')
+    const home = await (await browse('/', { cookie: withFlash(person, joined) })).text()
+    expect(home).toContain('You joined “Design” as viewer')
+    const again = await browse(`/join/${link![1]}`, { cookie: person.cookie })
+    expect(again.status).toBe(404)
+    expect(await again.text()).toContain('This invite no longer works')
+  })
+
+  it('signs a person up from an invite’s page while signup is closed', async () => {
+    const owner = await newAccount()
+    const teamId = await newTeam(owner)
+    const sent = await invite(owner.key, teamId, { role: 'editor' })
+    const res = await call('/signup', {
+      ...formPost({ email: 'joiner@example.com', password: 'a long password', invite: sent.token }),
+      env: { SIGNUP: 'closed' },
+    })
+    expect(res.status).toBe(302)
+    const cookie = sessionCookie(res)
+    const members = await (await browse('/settings/members', { cookie })).text()
+    expect(members).toContain('You are an editor here')
+    const spent = await call('/signup', {
+      ...formPost({ email: 'late@example.com', password: 'a long password', invite: sent.token }),
+      env: { SIGNUP: 'closed' },
+    })
+    expect(spent.status).toBe(404)
+  })
+})
+
+/** The account's session with the message its action left for the next page. */
+function withFlash(account: Account, res: Response) {
+  const flash = /canvas_flash=[^;]*/.exec(res.headers.get('Set-Cookie') ?? '')?.[0]
+  return flash ? `${account.cookie}; ${flash}` : account.cookie
+}

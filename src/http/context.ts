@@ -72,7 +72,9 @@ export function fromThisMachine(c: Context): boolean {
  * and in the links it hands agents: APP_URL when set, else the request's own origin, which comes
  * from its Host header; an answer built from it must then not be cached for other hosts.
  */
-export function publicOrigin(c: Context<AppEnv>): { origin: string; fromHost: boolean } {
+export function publicOrigin<E extends AppEnv>(
+  c: Context<E>,
+): { origin: string; fromHost: boolean } {
   const configured = c.var.svc.settings.appUrl
   return configured
     ? { origin: configured, fromHost: false }

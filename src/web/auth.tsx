@@ -12,6 +12,9 @@ import { clearFlash } from './flash'
 import { readForm, safeNext, sentence } from './forms'
 import { AuthPage, SetupNeeded } from './pages/auth'
 import { ErrorPage } from './pages/error'
+import { forPeople } from './people'
+import { openInvite } from '../domain/workspaces/invites'
+import type { Services } from '../domain/services'
 
 // Signing up, logging in and out. A form's mistakes come back on the same form, as sentences.
 export const auth = new Hono<AppEnv>()
@@ -33,17 +36,30 @@ auth.post('/signup', open, limitByIp('AUTH_LIMITER'), async (c) => {
   const form = await readForm(c)
   const email = form.get('email') ?? ''
   const setupToken = form.get('setup_token') ?? undefined
-  const page = (error: string, status: 400 | 403 | 409) =>
-    c.html(<AuthPage mode="signup" email={email} error={error} setupToken={setupToken} />, status)
+  const inviteToken = form.get('invite') ?? undefined
+  const invite = inviteToken ? await invited(c.var.svc, inviteToken) : undefined
+  const page = (error: string, status: 400 | 403 | 404 | 409) =>
+    c.html(
+      <AuthPage
+        mode="signup"
+        email={email}
+        error={error}
+        setupToken={setupToken}
+        invite={invite}
+      />,
+      status,
+    )
   const checked = credentialsBody.safeParse({ email, password: form.get('password') ?? '' })
   if (!checked.success) return page(sentence(checked.error), 400)
   try {
-    const setup = { token: setupToken, local: fromThisMachine(c) }
+    const setup = { token: setupToken, local: fromThisMachine(c), invite: inviteToken }
     const result = await signup(c.var.svc, checked.data, setup)
     startSession(c, result.sessionToken, result.expiresAt)
     return c.redirect('/')
   } catch (err) {
     if (!(err instanceof AppError)) throw err
+    if (err.code === 'invite_not_found') return page(forPeople(err.message), 404)
+    if (err.code === 'forbidden') return page(forPeople(err.message), 403)
     if (err.code !== 'signup_closed') return page(err.message.replace(/^email: /, ''), 409)
     if (!(await hasAnyUser(c.var.svc))) return c.html(<SetupNeeded />, 403)
     return page('Signup is closed on this server.', 403)
@@ -101,3 +117,13 @@ auth.post('/logout', open, async (c) => {
   clearFlash(c)
   return c.redirect('/login')
 })
+
+/** What the signup form shows of the invite it carries; none when it no longer works. */
+async function invited(svc: Services, token: string) {
+  try {
+    return { token, ...(await openInvite(svc, token)) }
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'invite_not_found') return undefined
+    throw err
+  }
+}

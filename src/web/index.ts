@@ -17,6 +17,7 @@ import { share } from './share/share'
 import { docs } from './docs/docs'
 import { favicon } from './favicon'
 import { upload } from './upload'
+import { joinForms, joinPages } from './teams/join'
 import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
@@ -53,5 +54,7 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route('/upload', upload)
   web.route('/s', share)
   web.route('/docs', docs(describe))
+  web.route('/join', joinPages)
+  web.route('/join', joinForms)
   return web
 }

@@ -193,10 +193,13 @@ describe('layout on a phone and a laptop, light and dark', () => {
         'text/csv',
       ],
     })
+    const joinPath = await inviteLink()
     owned = [
       '/',
       '/?q=report',
       '/settings',
+      '/settings/members',
+      joinPath,
       `/c/${id}`,
       `/c/${id}?v=1`,
       `/c/${id}/full`,
@@ -210,6 +213,7 @@ describe('layout on a phone and a laptop, light and dark', () => {
       '/',
       '/login',
       '/signup',
+      joinPath,
       `/c/${open}`,
       `/c/${open}/full`,
       `/s/${followed}`,
@@ -694,3 +698,13 @@ describe('small things', () => {
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true)
   })
 })
+
+/** The path of a new invite to the workspace of the tests' key (its join page). */
+async function inviteLink() {
+  const me = await (await api('/v1/me')).json()
+  const res = await api(`/v1/workspaces/${me.workspace.workspace_id}/invites`, {
+    method: 'POST',
+    json: { role: 'viewer' },
+  })
+  return new URL((await res.json()).url).pathname
+}

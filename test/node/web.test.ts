@@ -760,7 +760,14 @@ describe('layout', () => {
         'text/csv',
       ],
     })
-    owned = ['/', '/?q=report', '/settings', `/c/${id}`, `/c/${id}/diff?from=1&to=2`]
+    owned = [
+      '/',
+      '/?q=report',
+      '/settings',
+      '/settings/members',
+      `/c/${id}`,
+      `/c/${id}/diff?from=1&to=2`,
+    ]
     // The diff side by side on any screen (its lines scroll, never the page), and rendered.
     owned.push(`/c/${id}/diff?from=1&to=2&view=split`, `/c/${id}/diff?from=1&to=2&view=rendered`)
     owned.push(`/c/${siteId}`)

@@ -21,9 +21,15 @@ const ORDER = [
   'DELETE /v1/webhooks/:webhook_id',
   // After the API's delete: a webhook deleted already is a message, not an error.
   'POST /settings/webhooks/:webhookId/delete',
+  // Making a workspace moves the owner's session into it; the switch brings it back.
+  'POST /settings/members/workspaces',
+  'POST /settings/members/switch',
   'DELETE /v1/workspaces/:workspace_id/members/:user_id',
+  // After the API's removal: a member removed already is a message, not an error.
+  'POST /settings/members/:userId/remove',
   // Joining moves the owner's session into the other workspace: last.
   'POST /auth/join/:token',
+  'POST /join/:token',
 ]
 const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.indexOf(routeName(b))
 

@@ -48,6 +48,8 @@ export type World = {
   inviteId: string
   /** An invite for the owner to the other account's workspace: joining it is the owner's. */
   joinToken: string
+  /** Another, to a team of the other account's, for the join page's form. */
+  pageJoinToken: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -127,7 +129,12 @@ export async function buildWorld(): Promise<World> {
   })
   const pending = await inviteTo(owner, 'viewer')
   const toOther = await inviteTo(other, 'viewer')
+  const otherTeam = await json(
+    await call('/v1/workspaces', { method: 'POST', key: other.key, json: { name: 'Other team' } }),
+  )
+  const toTeam = await inviteTo({ ...other, workspaceId: otherTeam.workspace_id }, 'viewer')
   return {
+    pageJoinToken: toTeam.token,
     owner,
     member,
     inviteId: pending.invite_id,
@@ -198,6 +205,9 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':version', '1')
       .replace(':pair', '1-1')
       .replace('/auth/join/:token', `/auth/join/${world.joinToken}`)
+      .replace('/join/:token', `/join/${world.pageJoinToken}`)
+      .replace(':inviteId', world.inviteId)
+      .replace(':userId', world.member.userId)
       .replace(':token', world.token)
       .replace(':workspace_id', world.owner.workspaceId)
       .replace(':user_id', world.member.userId)
@@ -272,6 +282,12 @@ export function requestFor(route: Route, world: World): Prepared {
   }
   if (!route.json && route.method === 'POST') {
     Object.assign(init, formPost({ visibility: 'public', name: 'k' }))
+  }
+  if (route.method === 'POST' && route.path === '/settings/members/switch') {
+    Object.assign(init, formPost({ workspace_id: world.owner.workspaceId }))
+  }
+  if (route.method === 'POST' && route.path === '/settings/members/:userId/role') {
+    Object.assign(init, formPost({ role: 'viewer' }))
   }
   if (route.method === 'POST' && route.path === '/settings/webhooks') {
     Object.assign(init, formPost({ url: hook().url, events: 'canvas.deleted' }))

@@ -12,18 +12,35 @@ export function AuthPage(props: {
   closed?: boolean
   /** The first account's setup token, from the setup link, carried to the form's post. */
   setupToken?: string
+  /** An invite the signup joins (its link's page): admitted even when signup is closed. */
+  invite?: { token: string; name: string; role: string; email: string | null }
 }) {
   const login = props.mode === 'login'
-  if (!login && props.closed) return <SignupClosed />
+  const invite = login ? undefined : props.invite
+  if (!login && props.closed && !invite) return <SignupClosed />
+  const heading = login ? 'Log in to Canvas' : 'Create your Canvas account'
   return (
     <Layout title={login ? 'Log in' : 'Sign up'} main="narrow">
       <div class="panel">
-        <h1>{login ? 'Log in to Canvas' : 'Create your Canvas account'}</h1>
-        <p class="muted">{WHAT_CANVAS_IS}</p>
+        <h1>
+          {invite ? (
+            <>
+              Join <bdi dir="auto">{invite.name}</bdi> as {invite.role}
+            </>
+          ) : (
+            heading
+          )}
+        </h1>
+        <p class="muted">
+          {invite
+            ? `Create your account to join: you will see the team's canvases at once${invite.role === 'viewer' ? ' and comment on them' : ', and publish with it'}.`
+            : WHAT_CANVAS_IS}
+        </p>
         {props.error && <FormError>{props.error}</FormError>}
         <form method="post" action={login ? '/login' : '/signup'}>
           {props.next && <input type="hidden" name="next" value={props.next} />}
           {props.setupToken && <input type="hidden" name="setup_token" value={props.setupToken} />}
+          {invite && <input type="hidden" name="invite" value={invite.token} />}
           <label for="email">Email</label>
           <input
             id="email"
@@ -31,7 +48,7 @@ export function AuthPage(props: {
             type="email"
             required
             autocomplete="email"
-            value={props.email ?? ''}
+            value={props.email ?? invite?.email ?? ''}
           />
           <label for="password">Password</label>
           <input
@@ -50,7 +67,7 @@ export function AuthPage(props: {
           )}
           <p>
             <button class="primary" type="submit">
-              {login ? 'Log in' : 'Sign up'}
+              {login ? 'Log in' : invite ? 'Sign up and join' : 'Sign up'}
             </button>
           </p>
         </form>
@@ -61,7 +78,12 @@ export function AuthPage(props: {
                 Create an account
               </a>
             ) : (
-              <a class="btn" href="/login">
+              <a
+                class="btn"
+                href={
+                  invite ? `/login?next=${encodeURIComponent(`/join/${invite.token}`)}` : '/login'
+                }
+              >
                 I have an account
               </a>
             )}

@@ -62,6 +62,7 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
         <>
           <nav class="wide-only" aria-label="Account">
             <a href="/">Canvases</a>
+            <a href="/settings/members">Members</a>
             <a href="/settings">Settings</a>
             <a href="/docs/readme">Docs</a>
             <span class="muted who" title={user.email}>
@@ -77,6 +78,9 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
               <p class="muted who">{user.email}</p>
               <a class="btn" href="/">
                 Canvases
+              </a>
+              <a class="btn" href="/settings/members">
+                Members
               </a>
               <a class="btn" href="/settings">
                 Settings

@@ -13,12 +13,14 @@ import { sentence } from '../forms'
 import { Settings } from './settings-page'
 import { checkedForm, csrfToken, signedIn } from '../session'
 import { webhookForms } from './webhooks'
+import { members } from '../teams/members'
 import { allows } from '../../domain/workspaces/roles'
 
 // /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
 
 settings.get('/', signedIn, async (c) => renderSettings(c))
+settings.route('/members', members)
 settings.route(
   '/webhooks',
   webhookForms((c, extra) => renderSettings(c, extra, 400)),

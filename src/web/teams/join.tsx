@@ -1,0 +1,76 @@
+import { Hono } from 'hono'
+import { open } from '../../http/access'
+import type { AppEnv, SignedInEnv } from '../../http/context'
+import { inviteTokenInPath } from '../../schema/requests'
+import { params } from '../../http/validate'
+import { joinInvite, openInvite } from '../../domain/workspaces/invites'
+import { switchWorkspace } from '../../domain/workspaces/workspaces'
+import { AppError } from '../../lib/errors'
+import { quoted, setFlash } from '../flash'
+import { AuthPage } from '../pages/auth'
+import { ErrorPage } from '../pages/error'
+import { checkedForm, csrfToken, signedIn } from '../session'
+import { JoinPage } from './join-page'
+
+// /join/<token>: the page an invite's link opens. Signed in, one click joins; without an account,
+// the signup form joins as it signs up (even when signup is closed); a link that no longer works
+// says so, and what to do.
+export const joinPages = new Hono<AppEnv>()
+export const joinForms = new Hono<SignedInEnv>()
+
+joinPages.get('/:token', open, params(inviteTokenInPath), async (c) => {
+  const { svc, session } = c.var
+  const token = c.req.valid('param').token
+  let invite
+  try {
+    invite = await openInvite(svc, token)
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'invite_not_found') throw err
+    return c.html(<InviteGone user={session?.user} />, 404)
+  }
+  if (!session) {
+    return c.html(<AuthPage mode="signup" invite={{ token, ...invite }} />)
+  }
+  const csrf = await csrfToken(svc, session)
+  return c.html(<JoinPage user={session.user} csrf={csrf} token={token} invite={invite} />)
+})
+
+joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), async (c) => {
+  const { svc, session } = c.var
+  const person = { userId: session.user.user_id, email: session.user.email }
+  let used
+  try {
+    used = await joinInvite(svc, c.req.valid('param').token, person)
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err
+    if (err.code === 'invite_not_found') return c.html(<InviteGone user={session.user} />, 404)
+    const status = err.status === 403 ? 403 : 409
+    const message = err.message.replace(/^./, (s) => s.toUpperCase()) + '.'
+    return c.html(
+      <ErrorPage
+        status={status}
+        title="You could not join"
+        message={message}
+        user={session.user}
+      />,
+      status,
+    )
+  }
+  const workspace = await switchWorkspace(svc, session.sessionHash, person.userId, used.workspaceId)
+  await setFlash(c, {
+    tone: 'ok',
+    text: `You joined ${quoted(workspace.name)} as ${workspace.role}: these are its canvases.`,
+  })
+  return c.redirect('/')
+})
+
+function InviteGone({ user }: { user?: { email: string } | null }) {
+  return (
+    <ErrorPage
+      status={404}
+      title="This invite no longer works"
+      message="It was used, revoked or has expired. Ask whoever sent it for a new link."
+      user={user}
+    />
+  )
+}

@@ -1,0 +1,140 @@
+import { Hono, type Context } from 'hono'
+import type { SignedInEnv } from '../../http/context'
+import { publicOrigin } from '../../http/context'
+import { sessionActor } from '../../domain/users'
+import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
+import { changeRole, listMembers, removeMember } from '../../domain/workspaces/members'
+import { allows } from '../../domain/workspaces/roles'
+import {
+  createWorkspace,
+  listWorkspaces,
+  switchWorkspace,
+} from '../../domain/workspaces/workspaces'
+import { AppError } from '../../lib/errors'
+import { createInviteBody, roleBody, switchBody, workspaceBody } from '../../schema/requests'
+import { quoted, setFlash, takeFlash, type Flash } from '../flash'
+import { sentence } from '../forms'
+import { forPeople } from '../people'
+import { checkedForm, csrfToken, signedIn } from '../session'
+import { MembersPage } from './members-page'
+
+// /settings/members: the session's workspace's members and pending invites, and the person's
+// workspaces (switch, make a new one). Every action ends back on this page, saying what it did.
+export const members = new Hono<SignedInEnv>()
+
+members.get('/', signedIn, async (c) => {
+  const { svc, session } = c.var
+  const actor = sessionActor(session)
+  const admin = allows(actor.role, 'admin')
+  const [people, invites, workspaces] = await Promise.all([
+    listMembers(svc, actor),
+    admin ? listInvites(svc, actor) : null,
+    listWorkspaces(svc, actor.userId),
+  ])
+  return c.html(
+    <MembersPage
+      user={session.user}
+      workspace={session.workspace}
+      csrf={await csrfToken(svc, session)}
+      members={people}
+      invites={invites}
+      workspaces={workspaces}
+      flash={await takeFlash(c, c.var)}
+    />,
+  )
+})
+
+type Said = string | { text: string; copy: Flash['copy'] }
+
+/** Runs a form's action; what it says, or its refusal in a person's words, goes to the page. */
+async function act<E extends SignedInEnv>(c: Context<E>, at: string, action: () => Promise<Said>) {
+  let flash: Flash
+  try {
+    const said = await action()
+    flash = typeof said === 'string' ? { tone: 'ok', text: said, at } : { tone: 'ok', at, ...said }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err
+    flash = { tone: 'error', text: forPeople(err.message), at }
+  }
+  await setFlash(c, flash)
+  return c.redirect(`/settings/members#${at}`)
+}
+
+/** A form's fields through a request schema: the first problem, as a sentence, else the value. */
+function fields<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: any } },
+  value: unknown,
+): T {
+  const checked = schema.safeParse(value)
+  if (!checked.success) throw new AppError('invalid_request', sentence(checked.error))
+  return checked.data
+}
+
+members.post('/invites', signedIn, checkedForm, (c) =>
+  act(c, 'invites', async () => {
+    const form = c.var.form
+    const body = fields(createInviteBody, {
+      role: form.get('role') || 'editor',
+      ...(form.get('email') && { email: form.get('email') }),
+      ...(form.get('expires_in') && { expires_in: form.get('expires_in') }),
+    })
+    const { invite, token } = await createInvite(c.var.svc, sessionActor(c.var.session), {
+      role: body.role,
+      email: body.email,
+      expiresInSeconds: body.expires_in,
+    })
+    const only = invite.email ? ` (${invite.email} only)` : ''
+    return {
+      text: `An invite to join as ${invite.role}${only}. Copy the link now: it is shown once, and works once.`,
+      copy: [{ label: 'The invite link', value: `${publicOrigin(c).origin}/join/${token}` }],
+    }
+  }),
+)
+
+members.post('/invites/:inviteId/revoke', signedIn, checkedForm, (c) =>
+  act(c, 'invites', async () => {
+    await revokeInvite(c.var.svc, sessionActor(c.var.session), c.req.param('inviteId'))
+    return 'The invite is revoked: its link no longer works.'
+  }),
+)
+
+members.post('/:userId/role', signedIn, checkedForm, (c) =>
+  act(c, 'members', async () => {
+    const { role } = fields(roleBody, { role: c.var.form.get('role') ?? '' })
+    const actor = sessionActor(c.var.session)
+    await changeRole(c.var.svc, actor, c.req.param('userId'), role)
+    return `Their role is now ${role}, for their keys and apps too.`
+  }),
+)
+
+members.post('/:userId/remove', signedIn, checkedForm, (c) =>
+  act(c, 'members', async () => {
+    const actor = sessionActor(c.var.session)
+    const leaving = c.req.param('userId') === actor.userId
+    await removeMember(c.var.svc, actor, c.req.param('userId'))
+    return leaving
+      ? `You left ${quoted(c.var.session.workspace.name)}; you are back in your own workspace.`
+      : 'They are removed: their keys and apps stopped at once; their canvases stay here.'
+  }),
+)
+
+members.post('/switch', signedIn, checkedForm, (c) =>
+  act(c, 'workspaces', async () => {
+    const { workspace_id } = fields(switchBody, {
+      workspace_id: c.var.form.get('workspace_id') ?? '',
+    })
+    const { svc, session } = c.var
+    const to = await switchWorkspace(svc, session.sessionHash, session.user.user_id, workspace_id)
+    return `You are in ${quoted(to.name)} (${to.role}).`
+  }),
+)
+
+members.post('/workspaces', signedIn, checkedForm, (c) =>
+  act(c, 'workspaces', async () => {
+    const { name } = fields(workspaceBody, { name: c.var.form.get('name') ?? '' })
+    const { svc, session } = c.var
+    const made = await createWorkspace(svc, session.user.user_id, name)
+    await switchWorkspace(svc, session.sessionHash, session.user.user_id, made.workspace_id)
+    return `${quoted(made.name)} is made, and you are in it: invite people below.`
+  }),
+)
