@@ -21,6 +21,11 @@ export type Route = {
   path: string
   auth: AuthKind
   scope?: 'read' | 'write'
+  /**
+   * The least role a member needs in the workspace for a key route (docs/teams.md); the role
+   * matrix (test/security/roles.test.ts) holds every key route to it, and fails one without it.
+   */
+  role?: 'viewer' | 'editor' | 'admin'
   /** The route answers JSON (API); the others answer HTML pages, redirects or content. */
   json: boolean
   /** It hands out a canvas's content (bytes, a redirect to them, or a frame showing them). */
@@ -31,11 +36,12 @@ export type Route = {
   https?: true
 }
 
-const key = (method: Method, path: string): Route => ({
+const key = (method: Method, path: string, role?: Route['role']): Route => ({
   method,
   path,
   auth: 'key',
   scope: method === 'GET' ? 'read' : 'write',
+  role: role ?? (method === 'GET' ? 'viewer' : 'editor'),
   json: true,
 })
 
@@ -74,24 +80,25 @@ export const ROUTES: Route[] = [
   key('DELETE', '/v1/canvases/:id/comments/:comment_id'),
   key('DELETE', '/v1/canvases/:id/comments/:comment_id/replies/:reply_id'),
   // Where the workspace's events go: its every route needs write, reads too.
-  key('POST', '/v1/webhooks'),
-  { ...key('GET', '/v1/webhooks'), scope: 'write' },
-  key('DELETE', '/v1/webhooks/:webhook_id'),
-  { ...key('GET', '/v1/webhooks/:webhook_id/deliveries'), scope: 'write' },
+  // ... and they are its admins'.
+  key('POST', '/v1/webhooks', 'admin'),
+  { ...key('GET', '/v1/webhooks', 'admin'), scope: 'write' },
+  key('DELETE', '/v1/webhooks/:webhook_id', 'admin'),
+  { ...key('GET', '/v1/webhooks/:webhook_id/deliveries', 'admin'), scope: 'write' },
   key('GET', '/v1/workspaces'),
   key('POST', '/v1/workspaces'),
-  key('PATCH', '/v1/workspaces/:workspace_id'),
+  key('PATCH', '/v1/workspaces/:workspace_id', 'admin'),
   key('GET', '/v1/workspaces/:workspace_id/members'),
-  key('PATCH', '/v1/workspaces/:workspace_id/members/:user_id'),
-  key('DELETE', '/v1/workspaces/:workspace_id/members/:user_id'),
-  key('POST', '/v1/workspaces/:workspace_id/invites'),
-  key('GET', '/v1/workspaces/:workspace_id/invites'),
-  key('DELETE', '/v1/workspaces/:workspace_id/invites/:invite_id'),
+  key('PATCH', '/v1/workspaces/:workspace_id/members/:user_id', 'admin'),
+  key('DELETE', '/v1/workspaces/:workspace_id/members/:user_id', 'admin'),
+  key('POST', '/v1/workspaces/:workspace_id/invites', 'admin'),
+  key('GET', '/v1/workspaces/:workspace_id/invites', 'admin'),
+  key('DELETE', '/v1/workspaces/:workspace_id/invites/:invite_id', 'admin'),
   key('GET', '/v1/me'),
   key('GET', '/v1/usage'),
   key('GET', '/v1/renderers'),
   // Every MCP call is a POST: a read key may list and read; each changing tool checks for write.
-  { ...key('POST', '/mcp'), scope: 'read' },
+  { ...key('POST', '/mcp', 'viewer'), scope: 'read' },
   { method: 'GET', path: '/mcp', auth: 'none', json: true },
   { method: 'DELETE', path: '/mcp', auth: 'none', json: true },
 
