@@ -114,6 +114,8 @@ describe('workspaces', () => {
     }
     await bad('/v1/workspaces', 'POST', { name: 'Team\u202eevil' }, 'invalid_request')
     await bad('/v1/workspaces', 'POST', { name: '   ' }, 'invalid_request')
+    // A control at an end is refused, not trimmed away unseen.
+    await bad('/v1/workspaces', 'POST', { name: '\uffff\r\n' }, 'invalid_request')
     await bad('/v1/workspaces', 'POST', { name: 'x'.repeat(101) }, 'invalid_request')
     await bad('/v1/workspaces', 'POST', { name: 'a', owner: 'b' }, 'invalid_request')
     const invites = `/v1/workspaces/${teamId}/invites`

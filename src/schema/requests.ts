@@ -384,11 +384,12 @@ export const displayNameBody = z.strictObject({ display_name: z.nullable(personN
 
 // Workspaces, members and invites (docs/teams.md). A workspace's name is read by every member and
 // on every invite: the characters that let one name pass for another are refused.
+// Controls are refused before trimming, which would take those at the ends away unseen.
 const workspaceName = z.string().check(
+  z.refine(noControl, 'must not contain control characters'),
   z.trim(),
   z.minLength(1, 'must not be empty'),
   z.maxLength(100, 'must be at most 100 characters'),
-  z.refine(noControl, 'must not contain control characters'),
   wholeCharacters,
   z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
 )
