@@ -24,6 +24,9 @@ export const users = sqliteTable('users', {
   displayName: text('display_name'),
 })
 
+/** A member's role in a workspace (domain/workspaces/roles.ts), least first. */
+const roleColumn = () => text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] })
+
 // owner_user_id is the person who created the workspace; who may do what in it is `members`.
 // A personal workspace is the one each account gets at signup: it cannot be deleted, and it is
 // where a person's sessions go when they leave another.
@@ -49,7 +52,7 @@ export const members = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.userId, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] }).notNull(),
+    role: roleColumn().notNull(),
     joinedAt: integer('joined_at').notNull(),
   },
   (t) => [
@@ -73,7 +76,7 @@ export const invites = sqliteTable(
       .notNull()
       .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] }).notNull(),
+    role: roleColumn().notNull(),
     // Only this address may use it, when set.
     email: text('email'),
     createdBy: text('created_by').notNull(),
@@ -129,9 +132,7 @@ export const apiKeys = sqliteTable(
     // The person's role in the workspace, copied from `members` in the same batch as every change
     // of it (domain/workspaces), so that a key's lookup reads this one row; a member's removal
     // revokes their keys in that batch too.
-    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] })
-      .notNull()
-      .default('owner'),
+    role: roleColumn().notNull().default('owner'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
@@ -469,9 +470,7 @@ export const oauthGrants = sqliteTable(
     redirectUri: text('redirect_uri').notNull(),
     scopes: text('scopes').notNull(),
     // As a key's (api_keys.role): the person's role, kept with every change of it.
-    role: text('role', { enum: ['viewer', 'editor', 'admin', 'owner'] })
-      .notNull()
-      .default('owner'),
+    role: roleColumn().notNull().default('owner'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     expiresAt: integer('expires_at').notNull(),
