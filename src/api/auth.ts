@@ -16,8 +16,7 @@ import {
 } from '../schema/requests'
 import { jsonBody, params, parse } from '../http/validate'
 import { actorIn } from '../domain/workspaces/members'
-import { joinInvite } from '../domain/workspaces/invites'
-import { switchWorkspace } from '../domain/workspaces/workspaces'
+import { joinWithSession, switchWorkspace } from '../domain/workspaces/workspaces'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -183,14 +182,7 @@ auth.post(
   }),
   async (c) => {
     const { session, svc } = c.var
-    const person = { userId: session.user.user_id, email: session.user.email }
-    const used = await joinInvite(svc, c.req.valid('param').token, person)
-    const workspace = await switchWorkspace(
-      svc,
-      session.sessionHash,
-      person.userId,
-      used.workspaceId,
-    )
+    const workspace = await joinWithSession(svc, session, c.req.valid('param').token)
     return c.json({
       workspace: {
         workspace_id: workspace.workspace_id,

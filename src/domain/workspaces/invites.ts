@@ -1,11 +1,11 @@
-import { and, desc, eq, exists, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, exists, gt, inArray, isNull, lte, not, or, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
 import type { Bindable, Database } from '../../storage/db'
 import { invites, members, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
-import { MAX_MEMBERS, mayGive } from './members'
+import { findRole, isMember, MAX_MEMBERS, mayGive } from './members'
 import { requireRole } from './roles'
 
 // Invites: links that admit one person to a workspace, once, with a role; no email is sent (the
@@ -61,13 +61,15 @@ export const invitedHere = (db: Database, hash: string, email: string, now: numb
     db
       .select({ one: sql`1` })
       .from(invites)
-      .where(
-        and(
-          eq(invites.tokenHash, hash),
-          pending(now),
-          or(isNull(invites.email), eq(invites.email, email)),
-        ),
-      ),
+      .where(usableBy(hash, email, now)),
+  )
+
+/** The pending invite `hash`, for anyone or for `email`. */
+const usableBy = (hash: string, email: string, now: number) =>
+  and(
+    eq(invites.tokenHash, hash),
+    pending(now),
+    or(isNull(invites.email), eq(invites.email, email)),
   )
 
 export const inviteNotFound = () =>
@@ -173,7 +175,6 @@ export function joinStatements(
   now: number,
 ) {
   const workspaceMembers = db.$count(members, eq(members.workspaceId, invites.workspaceId))
-  const already = sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.workspaceId} = ${invites.workspaceId} AND ${members.userId} = ${joiner.userId})`
   return [
     db
       .update(invites)
@@ -181,10 +182,8 @@ export function joinStatements(
       .set({ usedAt: now, usedBy: joiner.userId, expiresAt: now })
       .where(
         and(
-          eq(invites.tokenHash, hash),
-          pending(now),
-          or(isNull(invites.email), eq(invites.email, joiner.email)),
-          sql`NOT ${already}`,
+          usableBy(hash, joiner.email, now),
+          not(isMember(db, invites.workspaceId, joiner.userId)),
           sql`${workspaceMembers} < ${MAX_MEMBERS}`,
         ),
       )
@@ -212,12 +211,8 @@ export async function whyNotJoined(
   if (row.email !== null && row.email !== joiner.email) {
     return new AppError('forbidden', `this invite is for ${row.email}; sign in with that address`)
   }
-  const member = await svc.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, row.workspaceId), eq(members.userId, joiner.userId)))
-    .get()
-  if (member) return new AppError('conflict', `you are already a ${member.role} of this workspace`)
+  const role = await findRole(svc, row.workspaceId, joiner.userId)
+  if (role) return new AppError('conflict', `you are already a ${role} of this workspace`)
   return new AppError('conflict', `this workspace has its ${MAX_MEMBERS} members`)
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notExists, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, isNull, not, sql, type AnyColumn } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import type { Role } from '../../schema/requests'
 import type { Database } from '../../storage/db'
@@ -15,12 +15,32 @@ export const MAX_MEMBERS = 1000
 
 export type Member = { user_id: string; email: string; role: Role; joined_at: string }
 
+/** The member row of `userId` in `workspaceId` (a value, or a column of the statement around). */
+const memberRow = (workspaceId: string | AnyColumn, userId: string) =>
+  and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))
+
 /** The role of `userId` in `workspaceId`, as a value a statement selects or inserts. */
 export const roleIn = (db: Database, workspaceId: string, userId: string) =>
-  sql<Role>`(${db
+  sql<Role>`(${db.select({ role: members.role }).from(members).where(memberRow(workspaceId, userId))})`
+
+/** That `userId` is a member of `workspaceId`, as a condition of a statement. */
+export const isMember = (db: Database, workspaceId: string | AnyColumn, userId: string) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(members)
+      .where(memberRow(workspaceId, userId)),
+  )
+
+/** The role of `userId` in `workspaceId`, or undefined when they are not a member. */
+export async function findRole(svc: Services, workspaceId: string, userId: string) {
+  const row = await svc.db
     .select({ role: members.role })
     .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))})`
+    .where(memberRow(workspaceId, userId))
+    .get()
+  return row?.role
+}
 
 /**
  * The person's role in the workspace `workspaceId`, which need not be the one their credential
@@ -28,13 +48,9 @@ export const roleIn = (db: Database, workspaceId: string, userId: string) =>
  */
 export async function actorIn(svc: Services, actor: Actor, workspaceId: string): Promise<Actor> {
   if (workspaceId === actor.workspaceId) return actor
-  const row = await svc.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, actor.userId)))
-    .get()
-  if (!row) throw workspaceNotFound()
-  return { userId: actor.userId, workspaceId, role: row.role }
+  const role = await findRole(svc, workspaceId, actor.userId)
+  if (!role) throw workspaceNotFound()
+  return { userId: actor.userId, workspaceId, role }
 }
 
 export const workspaceNotFound = () =>
@@ -66,13 +82,9 @@ export async function listMembers(svc: Services, actor: Actor): Promise<Member[]
 
 /** The member's current role, or 404. */
 async function roleOf(svc: Services, workspaceId: string, userId: string): Promise<Role> {
-  const row = await svc.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
-    .get()
-  if (!row) throw memberNotFound()
-  return row.role
+  const role = await findRole(svc, workspaceId, userId)
+  if (!role) throw memberNotFound()
+  return role
 }
 
 /**
@@ -151,12 +163,7 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
   mayManage(actor, { userId, role: current })
   const db = svc.db
   const now = svc.now()
-  const gone = notExists(
-    db
-      .select({ one: sql`1` })
-      .from(members)
-      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))),
-  )
+  const gone = not(isMember(db, workspaceId, userId))
   const [removed] = await db.batch([
     db
       .delete(members)

@@ -5,7 +5,8 @@ import type { Role } from '../../schema/requests'
 import { value } from '../../storage/db'
 import { members, sessions, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
-import { actorIn, workspaceNotFound } from './members'
+import { joinInvite } from './invites'
+import { actorIn, isMember, workspaceNotFound } from './members'
 import { requireRole } from './roles'
 
 // Workspaces a person belongs to: their personal one (made at signup) and any they made or joined.
@@ -129,12 +130,7 @@ export async function switchWorkspace(
     db
       .update(sessions)
       .set({ workspaceId })
-      .where(
-        and(
-          eq(sessions.sessionHash, sessionHash),
-          sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.workspaceId} = ${workspaceId} AND ${members.userId} = ${userId})`,
-        ),
-      ),
+      .where(and(eq(sessions.sessionHash, sessionHash), isMember(db, workspaceId, userId))),
     db
       .select(FIELDS)
       .from(members)
@@ -143,4 +139,15 @@ export async function switchWorkspace(
   ])
   if (row.length === 0) throw workspaceNotFound()
   return present(row[0])
+}
+
+/** A signed-in person uses an invite: they join its workspace, and their session goes there. */
+export async function joinWithSession(
+  svc: Services,
+  session: { sessionHash: string; user: { user_id: string; email: string } },
+  token: string,
+) {
+  const person = { userId: session.user.user_id, email: session.user.email }
+  const used = await joinInvite(svc, token, person)
+  return switchWorkspace(svc, session.sessionHash, person.userId, used.workspaceId)
 }

@@ -3,8 +3,9 @@ import { open } from '../../http/access'
 import type { AppEnv, SignedInEnv } from '../../http/context'
 import { inviteTokenInPath } from '../../schema/requests'
 import { params } from '../../http/validate'
-import { joinInvite, openInvite } from '../../domain/workspaces/invites'
-import { switchWorkspace } from '../../domain/workspaces/workspaces'
+import { openInvite } from '../../domain/workspaces/invites'
+import { joinWithSession } from '../../domain/workspaces/workspaces'
+import { forPeople } from '../people'
 import { AppError } from '../../lib/errors'
 import { quoted, setFlash } from '../flash'
 import { AuthPage } from '../pages/auth'
@@ -37,15 +38,14 @@ joinPages.get('/:token', open, params(inviteTokenInPath), async (c) => {
 
 joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), async (c) => {
   const { svc, session } = c.var
-  const person = { userId: session.user.user_id, email: session.user.email }
-  let used
+  let workspace
   try {
-    used = await joinInvite(svc, c.req.valid('param').token, person)
+    workspace = await joinWithSession(svc, session, c.req.valid('param').token)
   } catch (err) {
     if (!(err instanceof AppError)) throw err
     if (err.code === 'invite_not_found') return c.html(<InviteGone user={session.user} />, 404)
     const status = err.status === 403 ? 403 : 409
-    const message = err.message.replace(/^./, (s) => s.toUpperCase()) + '.'
+    const message = forPeople(err.message)
     return c.html(
       <ErrorPage
         status={status}
@@ -56,7 +56,6 @@ joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), asyn
       status,
     )
   }
-  const workspace = await switchWorkspace(svc, session.sessionHash, person.userId, used.workspaceId)
   await setFlash(c, {
     tone: 'ok',
     text: `You joined ${quoted(workspace.name)} as ${workspace.role}: these are its canvases.`,

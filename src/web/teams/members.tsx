@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import type { SignedInEnv } from '../../http/context'
+import { parse } from '../../http/validate'
 import { publicOrigin } from '../../http/context'
 import { sessionActor } from '../../domain/users'
 import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
@@ -13,7 +14,6 @@ import {
 import { AppError } from '../../lib/errors'
 import { createInviteBody, roleBody, switchBody, workspaceBody } from '../../schema/requests'
 import { quoted, setFlash, takeFlash, type Flash } from '../flash'
-import { sentence } from '../forms'
 import { forPeople } from '../people'
 import { checkedForm, csrfToken, signedIn } from '../session'
 import { MembersPage } from './members-page'
@@ -60,20 +60,10 @@ async function act<E extends SignedInEnv>(c: Context<E>, at: string, action: () 
   return c.redirect(`/settings/members#${at}`)
 }
 
-/** A form's fields through a request schema: the first problem, as a sentence, else the value. */
-function fields<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: any } },
-  value: unknown,
-): T {
-  const checked = schema.safeParse(value)
-  if (!checked.success) throw new AppError('invalid_request', sentence(checked.error))
-  return checked.data
-}
-
 members.post('/invites', signedIn, checkedForm, (c) =>
   act(c, 'invites', async () => {
     const form = c.var.form
-    const body = fields(createInviteBody, {
+    const body = parse(createInviteBody, {
       role: form.get('role') || 'editor',
       ...(form.get('email') && { email: form.get('email') }),
       ...(form.get('expires_in') && { expires_in: form.get('expires_in') }),
@@ -100,7 +90,7 @@ members.post('/invites/:inviteId/revoke', signedIn, checkedForm, (c) =>
 
 members.post('/:userId/role', signedIn, checkedForm, (c) =>
   act(c, 'members', async () => {
-    const { role } = fields(roleBody, { role: c.var.form.get('role') ?? '' })
+    const { role } = parse(roleBody, { role: c.var.form.get('role') ?? '' })
     const actor = sessionActor(c.var.session)
     await changeRole(c.var.svc, actor, c.req.param('userId'), role)
     return `Their role is now ${role}, for their keys and apps too.`
@@ -120,7 +110,7 @@ members.post('/:userId/remove', signedIn, checkedForm, (c) =>
 
 members.post('/switch', signedIn, checkedForm, (c) =>
   act(c, 'workspaces', async () => {
-    const { workspace_id } = fields(switchBody, {
+    const { workspace_id } = parse(switchBody, {
       workspace_id: c.var.form.get('workspace_id') ?? '',
     })
     const { svc, session } = c.var
@@ -131,7 +121,7 @@ members.post('/switch', signedIn, checkedForm, (c) =>
 
 members.post('/workspaces', signedIn, checkedForm, (c) =>
   act(c, 'workspaces', async () => {
-    const { name } = fields(workspaceBody, { name: c.var.form.get('name') ?? '' })
+    const { name } = parse(workspaceBody, { name: c.var.form.get('name') ?? '' })
     const { svc, session } = c.var
     const made = await createWorkspace(svc, session.user.user_id, name)
     await switchWorkspace(svc, session.sessionHash, session.user.user_id, made.workspace_id)
