@@ -37,6 +37,7 @@ const subCommands = {
   members: () => import('./commands/members').then((m) => m.default),
   invite: () => import('./commands/invite').then((m) => m.default),
   'remove-member': () => import('./commands/remove-member').then((m) => m.default),
+  audit: () => import('./commands/audit').then((m) => m.default),
 }
 
 const main: CommandDef = {

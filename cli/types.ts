@@ -20,6 +20,7 @@ export type {
   Member,
   Invite,
   CreatedInvite,
+  AuditList,
 } from '../src/schema/responses'
 export type {
   CommentAnchor,

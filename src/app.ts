@@ -14,6 +14,7 @@ import { storage } from './api/storage'
 import { upload } from './api/upload'
 import { webhooks } from './api/webhooks'
 import { workspacesApi } from './api/workspaces'
+import { audit } from './api/audit'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -90,6 +91,7 @@ export function buildApp() {
   app.route('/v1/canvases', canvases)
   app.route('/v1/webhooks', webhooks)
   app.route('/v1/workspaces', workspacesApi)
+  app.route('/v1/audit', audit)
   app.route('/v1', account)
   app.route('/mcp', mcp)
   app.route('/', oauthApi)

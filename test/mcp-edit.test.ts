@@ -308,7 +308,12 @@ describe('edit_canvas', () => {
     })
     const detail = await ok(client, 'get_canvas', { canvas_id: canvas.canvas_id })
     const svc = realServices()
-    const actor = { workspaceId: owner.workspaceId, userId: owner.userId, role: 'owner' as const }
+    const actor = {
+      workspaceId: owner.workspaceId,
+      userId: owner.userId,
+      role: 'owner' as const,
+      by: { kind: 'key' as const, name: 'test' },
+    }
     const items = [{ path: 'index.txt', file_id: detail.file.file_id }]
     await expect(
       updateCanvas(svc, actor, canvas.canvas_id, { items, main: 'index.txt', ifVersion: 1 }),

@@ -154,6 +154,7 @@ it('answers from the running totals what counting every row answers, at any time
           userId: a.userId,
           workspaceId: a.workspaceId,
           role: 'owner',
+          by: { kind: 'key', name: 'property' },
         }))
         let clock = Date.now()
         const at = (now: number): Services => ({ ...realServices(), now: () => now })

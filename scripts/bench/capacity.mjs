@@ -98,13 +98,33 @@ try {
       ),
   )
   const afterInvites = await size()
+  // The audit log: an event as a change writes it (a key's name, a canvas's id, its details).
+  // Canvases, versions and links above carry theirs already, as every change does.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO audit_events (event_id, workspace_id, at, actor_kind, actor_user_id,
+           actor_name, action, target_type, target_id, details)
+         VALUES (?, ?, ?, 'key', ?, 'ci deploy key', 'canvas.version_created', 'canvas', ?, ?)`,
+      )
+      .bind(
+        `event${String(i).padStart(15, '0')}`,
+        team,
+        now + i,
+        people[0],
+        `canvas${String(i).padStart(14, '0')}`,
+        JSON.stringify({ version: 2 }),
+      ),
+  )
+  const afterEvents = await size()
 
   const rows = await db
     .prepare(
       `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM versions) AS versions,
               (SELECT count(*) FROM version_items) AS items, (SELECT count(*) FROM files) AS files,
               (SELECT count(*) FROM share_links) AS shares, (SELECT count(*) FROM members) AS members,
-              (SELECT count(*) FROM invites) AS invites`,
+              (SELECT count(*) FROM invites) AS invites,
+              (SELECT count(*) FROM audit_events) AS audit_events`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -113,12 +133,13 @@ try {
       {
         count,
         rows,
-        database_bytes: afterInvites,
+        database_bytes: afterEvents,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
         bytes_per_member: per(beforeMembers, afterMembers),
         bytes_per_invite: per(afterMembers, afterInvites),
+        bytes_per_audit_event: per(afterInvites, afterEvents),
       },
       null,
       2,

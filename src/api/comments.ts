@@ -142,7 +142,7 @@ comments.delete(
   }),
   async (c) => {
     const { id, comment_id: commentId } = c.req.valid('param')
-    await deleteComment(c.var.svc, place(c.var.auth, id), commentId)
+    await deleteComment(c.var.svc, place(c.var.auth, id), commentId, c.var.auth)
     return c.json({ success: true })
   },
 )
@@ -160,7 +160,7 @@ comments.delete(
   }),
   async (c) => {
     const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')
-    await deleteReply(c.var.svc, place(c.var.auth, id), commentId, replyId)
+    await deleteReply(c.var.svc, place(c.var.auth, id), commentId, replyId, c.var.auth)
     return c.json({ success: true })
   },
 )

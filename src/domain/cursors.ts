@@ -35,3 +35,12 @@ export function readVersionCursor(token: string): number {
   if (!match) throw badCursor()
   return Number(match[1])
 }
+
+/** After the audit event written at `at` as row `row` (ties broken by the order of writing). */
+export const auditCursor = (at: number, row: number) => encode(`a.${at}.${row}`)
+
+export function readAuditCursor(token: string) {
+  const match = /^a\.(\d{1,15})\.(\d{1,18})$/.exec(decode(token))
+  if (!match) throw badCursor()
+  return { at: Number(match[1]), row: Number(match[2]) }
+}

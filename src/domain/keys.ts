@@ -7,6 +7,7 @@ import { prepared, type Bindable, type Database, type Placeholders } from '../st
 import { apiKeys, users, workspaces } from '../storage/schema'
 import { isoOrNull, iso, type Actor, type Services } from './services'
 import { roleIn } from './workspaces/members'
+import { announceAudit, recordOf } from './audit/record'
 import { allows, requireRole, rolesWith, scopesOf } from './workspaces/roles'
 
 export type KeyAuth = Actor & {
@@ -62,13 +63,22 @@ export async function createKey(svc: Services, actor: Actor, name: string, scope
     createdAt: svc.now(),
     lastUsedAt: null,
   }
-  await svc.db.insert(apiKeys).values({
-    ...row,
-    workspaceId: actor.workspaceId,
-    userId: actor.userId,
-    keyHash: await sha256Hex(secret),
-    role: roleIn(svc.db, actor.workspaceId, actor.userId),
-  })
+  const keyHash = await sha256Hex(secret)
+  const [, recorded] = await svc.db.batch([
+    svc.db.insert(apiKeys).values({
+      ...row,
+      workspaceId: actor.workspaceId,
+      userId: actor.userId,
+      keyHash,
+      role: roleIn(svc.db, actor.workspaceId, actor.userId),
+    }),
+    recordOf(svc, actor, {
+      action: 'key.created',
+      target: { type: 'key', id: row.keyId },
+      details: { name, scopes: normalizeScopes(scopes) },
+    }),
+  ])
+  announceAudit(svc, recorded)
   // The secret leaves the server only in this response.
   return { ...presentKey(row), key: secret }
 }
@@ -90,19 +100,29 @@ export async function listKeys(svc: Services, actor: Actor) {
 
 /** Revokes one of the actor's keys, or as an admin anyone's of the workspace; answers its name. */
 export async function revokeKey(svc: Services, actor: Actor, keyId: string): Promise<string> {
-  const revoked = await svc.db
-    .update(apiKeys)
-    .set({ revokedAt: svc.now() })
-    .where(
-      and(
-        eq(apiKeys.keyId, keyId),
-        eq(apiKeys.workspaceId, actor.workspaceId),
-        allows(actor.role, 'admin') ? undefined : eq(apiKeys.userId, actor.userId),
-        isNull(apiKeys.revokedAt),
-      ),
-    )
-    .returning({ name: apiKeys.name })
+  const [revoked, recorded] = await svc.db.batch([
+    svc.db
+      .update(apiKeys)
+      .set({ revokedAt: svc.now() })
+      .where(
+        and(
+          eq(apiKeys.keyId, keyId),
+          eq(apiKeys.workspaceId, actor.workspaceId),
+          allows(actor.role, 'admin') ? undefined : eq(apiKeys.userId, actor.userId),
+          isNull(apiKeys.revokedAt),
+        ),
+      )
+      .returning({ name: apiKeys.name }),
+    recordOf(svc, actor, {
+      action: 'key.revoked',
+      target: { type: 'key', id: keyId },
+      details: {
+        name: sql<string>`(SELECT ${apiKeys.name} FROM ${apiKeys} WHERE ${apiKeys.keyId} = ${keyId})`,
+      },
+    }),
+  ])
   if (revoked.length !== 1) throw new AppError('not_found', 'key_id: no such API key')
+  announceAudit(svc, recorded)
   return revoked[0].name
 }
 
@@ -168,6 +188,7 @@ export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
     userId: row.userId,
     workspaceId: row.workspaceId,
     role: row.role,
+    by: { kind: 'key', name: row.name },
     lastUsedAt: row.lastUsedAt,
   }
 }

@@ -37,13 +37,21 @@ export function servicesOf(
 
 /**
  * The caller of a workspace-scoped operation, from an API key, an OAuth grant or a web session:
- * who, in which workspace, with the role they hold there at this request (domain/workspaces).
+ * who, in which workspace, with the role they hold there at this request (domain/workspaces), and
+ * how they came, as the audit log names them (domain/audit.ts).
  */
 export type Actor = {
   userId: string
   workspaceId: string
   role: Role
+  by: ActingAs
 }
+
+/**
+ * How an actor came: a member in their own session (named by email), a member's API key (by the
+ * key's name), an app a member connected by OAuth (an agent, by the app's name).
+ */
+export type ActingAs = { kind: 'member' | 'key' | 'agent'; name: string }
 
 export const iso = (ms: number) => new Date(ms).toISOString()
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))

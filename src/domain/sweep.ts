@@ -36,6 +36,8 @@ import { pastBudgets } from './archives/budget'
 import { sweepGrants } from './oauth/grants'
 import { sweepDeliveries } from './webhooks/delivery'
 import { sweepInvites } from './workspaces/invites'
+import { sweepAudit } from './audit/log'
+import { expiryStatement } from './audit/record'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -62,6 +64,7 @@ export type SweepSummary = {
   oauth_grants: number
   webhook_deliveries: number
   invites: number
+  audit_events: number
   complete: boolean
   ms: number
 }
@@ -99,6 +102,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     oauth_grants: 0,
     webhook_deliveries: 0,
     invites: 0,
+    audit_events: 0,
     complete: false,
     ms: 0,
   }
@@ -123,6 +127,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     counted('oauth_grants', (limit) => sweepGrants(svc, now, limit)),
     counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
     counted('invites', (limit) => sweepInvites(svc, now, limit)),
+    counted('audit_events', (limit) => sweepAudit(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true
@@ -160,6 +165,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   const held = await db
     .select({
       canvasId: canvases.canvasId,
+      workspaceId: canvases.workspaceId,
+      title: canvases.title,
       comments: canvases.commentCount,
       version: versionItems.version,
       path: versionItems.path,
@@ -172,6 +179,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     .limit(batch)
   if (held.length === 0) return false
   const ids = [...new Set(held.map((h) => h.canvasId))]
+  const gone = new Map(held.map((h) => [h.canvasId, h]))
   // The list may be cut short inside its last canvas: that one waits for the next batch, unless
   // it is the only one (a canvas of more items than a batch), whose items then go batch by batch
   // before it goes itself.
@@ -208,7 +216,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     ),
     ...commented.map((id) => db.delete(comments).where(eq(comments.canvasId, id))),
     ...whole.map((id) => db.delete(shareLinks).where(eq(shareLinks.canvasId, id))),
-    ...whole.map((id) =>
+    // Each canvas, and the audit log's record that it expired, written only when it went.
+    ...whole.flatMap((id) => [
       db
         .delete(canvases)
         .where(
@@ -219,7 +228,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
           ),
         )
         .returning({ canvasId: canvases.canvasId }),
-    ),
+      expiryStatement(svc, gone.get(id)!, now),
+    ]),
     // The archives its downloads stored, for removeDeletingArchives.
     ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),
     // A partial canvas's versions still name their main files: those files are left for
@@ -233,8 +243,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   const results = await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])
   const firstCanvas = items.length + versionKeys.length + commented.length + whole.length
   s.canvases += results
-    .slice(firstCanvas, firstCanvas + whole.length)
-    .filter((rows) => (rows as unknown[]).length > 0).length
+    .slice(firstCanvas, firstCanvas + 2 * whole.length)
+    .filter((rows, i) => i % 2 === 0 && (rows as unknown[]).length > 0).length
   s.versions += versionKeys.length
   return cut || ids.length === batch
 }

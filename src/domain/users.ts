@@ -14,6 +14,7 @@ import type { Role } from '../schema/requests'
 import { invites, members, sessions, users, workspaces } from '../storage/schema'
 import type { Actor, Services } from './services'
 import { personalWorkspace } from './workspaces/members'
+import { announceAudit, auditEveryWorkspace, type AuditRow } from './audit/record'
 import {
   invitedHere,
   inviteHashOf,
@@ -92,7 +93,7 @@ export async function createAccount(
     notExists(db.select(one).from(users).where(eq(users.email, email))),
   )
   const joiner = { userId, email }
-  const join = inviteHash ? joinStatements(db, inviteHash, joiner, now) : []
+  const join = inviteHash ? joinStatements(svc, inviteHash, joiner, now) : []
   // The session starts in the workspace the invite joined, when it did.
   const joined = inviteHash
     ? sql`COALESCE((${db
@@ -148,6 +149,7 @@ export async function createAccount(
   ])
   if (inserted.meta.changes !== 1) throw await whyNoAccount(svc, email, inviteHash)
   const used = inviteHash ? (rest[0] as { workspaceId: string; role: Role }[]) : []
+  if (inviteHash) announceAudit(svc, rest[2] as AuditRow[])
   const account: Account = {
     user: { user_id: userId, email },
     workspace: used[0]
@@ -201,24 +203,36 @@ export async function login(svc: Services, input: Credentials) {
     .orderBy(asc(workspaces.createdAt))
     .limit(1)
     .get()
-  if (!row) {
-    await burnPasswordCheck(input.password)
+  if (!row || !(await verifyPassword(input.password, row.passwordHash))) {
+    if (!row) await burnPasswordCheck(input.password)
+    // Recorded in the person's workspaces; for an unknown address the same statement records
+    // nothing, so that both answers take as long. Whoever typed the password is not known to be
+    // the person: the event names the address tried.
+    const tried = { kind: 'visitor', userId: null, name: email } as const
+    const failed = {
+      action: 'auth.login_failed',
+      target: { type: 'person', id: row?.userId ?? '' },
+    } as const
+    announceAudit(svc, await auditEveryWorkspace(svc, row?.userId ?? '', tried, failed))
     throw new AppError('unauthorized', 'wrong email or password')
   }
-  if (!(await verifyPassword(input.password, row.passwordHash))) {
-    throw new AppError('unauthorized', 'wrong email or password')
-  }
+  const person = { kind: 'member', userId: row.userId, name: row.email } as const
+  const target = { type: 'person', id: row.userId } as const
   const now = svc.now()
   const session = await newSession()
   const expiresAt = now + SESSION_TTL_MS
-  await svc.db.insert(sessions).values({
-    sessionHash: session.hash,
-    sessionId: session.id,
-    userId: row.userId,
-    workspaceId: row.workspaceId,
-    createdAt: now,
-    expiresAt,
-  })
+  const [, recorded] = await svc.db.batch([
+    svc.db.insert(sessions).values({
+      sessionHash: session.hash,
+      sessionId: session.id,
+      userId: row.userId,
+      workspaceId: row.workspaceId,
+      createdAt: now,
+      expiresAt,
+    }),
+    auditEveryWorkspace(svc, row.userId, person, { action: 'auth.login', target }),
+  ])
+  announceAudit(svc, recorded)
   const account: Account = {
     user: { user_id: row.userId, email: row.email },
     workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
@@ -341,5 +355,6 @@ export function sessionActor(session: Account): Actor {
     userId: session.user.user_id,
     workspaceId: session.workspace.workspace_id,
     role: session.workspace.role,
+    by: { kind: 'member', name: session.user.email },
   }
 }

@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   'share.exhausted',
   // Announced by comments once they exist: a webhook may subscribe to it ahead of them.
   'comment.created',
+  // Every event of the audit log (docs/teams.md#the-audit-log), its data the event itself.
+  'audit.event',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]

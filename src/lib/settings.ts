@@ -18,6 +18,8 @@ export type S3Settings = {
 
 export type Settings = {
   tempCanvasTtl: number
+  /** How long the audit log keeps an event. */
+  auditRetentionDays: number
   maxDirectUploadBytes: number
   maxFileBytes: number
   /** Files a version of a site may hold. */
@@ -105,6 +107,7 @@ function isHttpUrl(value: string): boolean {
 
 const schema = z.object({
   TEMP_CANVAS_TTL: count(86400),
+  AUDIT_RETENTION_DAYS: count(365),
   MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
   MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
   MAX_SITE_ITEMS: count(1000),
@@ -151,6 +154,7 @@ function parseSettings(env: Bindings): Settings {
   const vars = parsed.data
   return {
     tempCanvasTtl: vars.TEMP_CANVAS_TTL,
+    auditRetentionDays: vars.AUDIT_RETENTION_DAYS,
     maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
     maxFileBytes: vars.MAX_FILE_BYTES,
     maxSiteItems: vars.MAX_SITE_ITEMS,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { LONE_SURROGATE } from '../lib/content-types'
+import { AUDIT_ACTIONS } from '../lib/audit'
 import { EVENT_TYPES } from '../lib/events'
 import { HIDDEN_CHARACTERS, shownNameProblem } from '../lib/names'
 import { MAX_PUBLIC_URL_LENGTH } from '../lib/public-url'
@@ -166,6 +167,23 @@ export const listQuery = z
   )
 
 export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
+
+/** The audit log's page: newest first, filtered by action, actor (id or name) or target id. */
+export const auditQuery = z.object({
+  limit: count(1, 100),
+  cursor,
+  action: z.optional(z.enum(AUDIT_ACTIONS, `must be one of ${AUDIT_ACTIONS.join(', ')}`)),
+  actor: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(254, 'must be at most 254 characters'),
+        z.refine(noControl, 'must not contain control characters'),
+      ),
+  ),
+  target: z.optional(id),
+})
 
 export const downloadQuery = z.object({
   dl: z.optional(z.enum(['0', '1', 'true', 'false'], 'must be 1 or 0')),

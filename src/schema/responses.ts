@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import { ERROR_CODES } from '../lib/errors'
 import { EVENT_TYPES } from '../lib/events'
 import { ROLES, SCOPES } from './requests'
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from '../lib/audit'
 
 // Response shapes: what the API answers, for the API description (/openapi.json), the domain's
 // presenters (typed by them) and the CLI. Times are ISO 8601 strings; sizes are bytes.
@@ -148,6 +149,22 @@ export const invite = z.object({
 export const createdInvite = z.extend(invite, { url: z.string() })
 export const inviteList = z.object({ invites: z.array(invite) })
 export const joined = z.object({ workspace })
+export const auditEvent = z.object({
+  event_id: z.string(),
+  at: time,
+  actor: z.object({
+    kind: z.enum(AUDIT_ACTOR_KINDS),
+    user_id: z.optional(z.string()),
+    name: z.string(),
+  }),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z.object({ type: z.string(), id: z.string() }),
+  details: z.record(z.string(), z.unknown()),
+})
+export const auditList = z.object({
+  events: z.array(auditEvent),
+  next_cursor: z.nullable(z.string()),
+})
 
 export const usage = z.object({
   workspace_id: z.string(),
@@ -307,6 +324,7 @@ export type WorkspaceEntry = z.output<typeof workspaceEntry>
 export type Member = z.output<typeof member>
 export type Invite = z.output<typeof invite>
 export type CreatedInvite = z.output<typeof createdInvite>
+export type AuditList = z.output<typeof auditList>
 
 // OAuth (docs/agents.md): the two discovery documents, and the error form of the
 // token and registration endpoints, which is OAuth's own rather than the envelope above.

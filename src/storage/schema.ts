@@ -595,3 +595,35 @@ export const comments = sqliteTable(
       .where(sql`request_key IS NOT NULL`),
   ],
 )
+
+// The audit log (docs/teams.md#the-audit-log): every change in a workspace, append-only (no route
+// changes or deletes an event; the sweep removes those past AUDIT_RETENTION_DAYS). Each event is
+// written in the same D1 batch as its change, so neither is kept without the other. `details` is
+// a JSON object and never a secret. The workspace's index serves its pages newest first from a
+// cursor at any depth; the target's, a filter by target and the sweep's question whether an
+// expired canvas was deleted; the time index, the sweep's walk of old events.
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    eventId: text('event_id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    at: integer('at').notNull(),
+    actorKind: text('actor_kind', {
+      enum: ['member', 'key', 'agent', 'visitor', 'system'],
+    }).notNull(),
+    actorUserId: text('actor_user_id'),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    details: text('details').notNull(),
+  },
+  (t) => [
+    // Its entries end in the rowid, the order events were written: ties of `at` break by it.
+    index('audit_workspace_idx').on(t.workspaceId, t.at),
+    index('audit_target_idx').on(t.workspaceId, t.targetId, t.action),
+    index('audit_at_idx').on(t.at),
+  ],
+)

@@ -199,6 +199,7 @@ describe('layout on a phone and a laptop, light and dark', () => {
       '/?q=report',
       '/settings',
       '/settings/members',
+      '/settings/activity',
       joinPath,
       `/c/${id}`,
       `/c/${id}?v=1`,

@@ -88,4 +88,20 @@ it('invite, join from the link in another browser, see the team’s canvases, ch
   expect(await member.page.textContent('main')).not.toContain(`Team plan ${stamp}`)
   await member.page.goto(`${url}/c/${(await made.json()).canvas_id}`)
   expect(await member.page.textContent('main')).not.toContain('Team plan')
+
+  // The owner reads it all back in Activity, newest first, and one member's story by filter.
+  await page.goto(`${url}/settings/members`)
+  await page.click('a[href="/settings/activity"]')
+  const actions = await page.locator('main tbody tr code').allTextContents()
+  expect(actions.slice(0, 4)).toEqual([
+    'member.removed',
+    'member.role_changed',
+    'member.joined',
+    'member.invited',
+  ])
+  await page.fill('input[name=actor]', `team-member-${stamp}@example.com`)
+  await page.click('form[role=search] button[type=submit]')
+  await expect
+    .poll(() => page.locator('main tbody tr code').allTextContents())
+    .toEqual(['member.joined'])
 })

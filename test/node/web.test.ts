@@ -765,6 +765,7 @@ describe('layout', () => {
       '/?q=report',
       '/settings',
       '/settings/members',
+      '/settings/activity',
       `/c/${id}`,
       `/c/${id}/diff?from=1&to=2`,
     ]

@@ -16,6 +16,7 @@ export default {
       userId: '',
       workspaceId: url.searchParams.get('workspace') ?? '',
       role: 'owner' as const,
+      by: { kind: 'key' as const, name: 'usage' },
     }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
     const { limits: _, ...totals } = await workspaceUsage(svc, actor)

@@ -16,6 +16,7 @@ import { unexpiredCanvasOf } from './unexpired'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import { iso, type Actor, type Services } from '../services'
 import { requireRole } from '../workspaces/roles'
+import { announceAudit, recordOf, type AuditRow } from '../audit/record'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
@@ -52,7 +53,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   // Each statement follows only the row the one before it inserted (`changes()`: the rows of the
   // statement just before, inside the batch's one transaction). Rows read, a single file: the
   // list's item and its file, then the canvas row; the answer comes back by RETURNING.
-  const [inserted] = await db.batch([
+  const [inserted, , , recorded] = await db.batch([
     db
       .insert(canvases)
       .select((qb) =>
@@ -108,11 +109,17 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
         .from(eachItem(list))
         .where(sql`changes() = 1`),
     ),
+    recordOf(svc, actor, {
+      action: 'canvas.created',
+      target: { type: 'canvas', id: canvasId },
+      details: { title: input.title, version: 1, items: list.length },
+    }),
   ])
   const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
   const canvas = presentCanvas(row)
   announceVersion(svc, actor, canvas, mainFile, list.length, now)
+  announceAudit(svc, recorded)
   return canvas
 }
 
@@ -227,9 +234,11 @@ export async function updateCanvas(
     .returning(canvasColumns)
   // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
   // and the new version row; the answer comes back by RETURNING.
-  const [updated] = plan
-    ? await db.batch([update, ...insertVersion(db, actor, canvasId, plan, now)])
-    : await db.batch([update])
+  const [updated, ...rest] = await db.batch([
+    update,
+    ...(plan ? insertVersion(db, actor, canvasId, plan, now) : []),
+    ...updateRecords(svc, actor, canvasId, input, plan !== null),
+  ])
   const row = updated[0]
   if (!row) {
     // Why nothing changed, asked only then: no such canvas, or content that is not ready.
@@ -250,7 +259,37 @@ export async function updateCanvas(
   }
   const canvas = presentCanvas(row)
   if (plan) announceVersion(svc, actor, canvas, mainFile!, plan.items.length, now)
+  announceAudit(svc, ...(rest.slice(plan ? 2 : 0) as AuditRow[][]))
   return canvas
+}
+
+/**
+ * The audit log's events of an update, in the update's batch: each follows the statement before
+ * it (the update, the version's items, the event before), so none is written for an update that
+ * changed nothing.
+ */
+function updateRecords(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  input: UpdateInput,
+  content: boolean,
+) {
+  const target = { type: 'canvas', id: canvasId } as const
+  const fields = (['title', 'renderer_id'] as const).filter((f) => input[f] !== undefined)
+  const version = sql<number>`(SELECT ${canvases.version} FROM ${canvases} WHERE ${canvases.canvasId} = ${canvasId})`
+  return [
+    content &&
+      recordOf(svc, actor, { action: 'canvas.version_created', target, details: { version } }),
+    input.visibility !== undefined &&
+      recordOf(svc, actor, {
+        action: 'canvas.visibility_changed',
+        target,
+        details: { visibility: input.visibility },
+      }),
+    fields.length > 0 &&
+      recordOf(svc, actor, { action: 'canvas.updated', target, details: { fields } }),
+  ].filter((statement) => statement !== false)
 }
 
 /**
@@ -339,13 +378,20 @@ function insertVersion(
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
   requireRole(actor, 'write')
   const now = svc.now()
-  const deleted = await svc.db
-    .update(canvases)
-    .set({ expiresAt: now })
-    .where(unexpiredCanvasOf(actor, canvasId, now))
-    .returning({ title: canvases.title })
-    .get()
+  const [[deleted], recorded] = await svc.db.batch([
+    svc.db
+      .update(canvases)
+      .set({ expiresAt: now })
+      .where(unexpiredCanvasOf(actor, canvasId, now))
+      .returning({ title: canvases.title }),
+    recordOf(svc, actor, {
+      action: 'canvas.deleted',
+      target: { type: 'canvas', id: canvasId },
+      details: { title: titleOf(canvasId) },
+    }),
+  ])
   if (!deleted) throw canvasNotFound()
+  announceAudit(svc, recorded)
   svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
   svc.events?.({
     type: 'canvas.deleted',
@@ -358,7 +404,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {
   requireRole(actor, 'write')
   const now = svc.now()
-  const [kept, selected] = await svc.db.batch([
+  const [kept, recorded, selected] = await svc.db.batch([
     svc.db
       .update(canvases)
       .set({ expiresAt: null, updatedAt: now })
@@ -370,12 +416,18 @@ export async function makePermanent(svc: Services, actor: Actor, canvasId: strin
         ),
       )
       .returning({ canvasId: canvases.canvasId }),
+    recordOf(svc, actor, {
+      action: 'canvas.made_permanent',
+      target: { type: 'canvas', id: canvasId },
+      details: { title: titleOf(canvasId) },
+    }),
     selectUnexpired(svc, actor, canvasId),
   ])
   const row = selected[0]
   if (!row) throw canvasNotFound()
   // Its open pages' sockets were to close when it expired; now they close with their links only.
   if (kept.length > 0) svc.live?.(canvasId, { type: 'permanent' })
+  announceAudit(svc, recorded)
   return presentCanvas(row)
 }
 
@@ -424,3 +476,7 @@ async function explainMissingFile(svc: Services, actor: Actor, plan: ContentPlan
   }
   throw new AppError('file_not_found', `${field}: no such file`)
 }
+
+/** A canvas's title as a statement reads it (the audit log's details). */
+const titleOf = (canvasId: string) =>
+  sql<string>`(SELECT ${canvases.title} FROM ${canvases} WHERE ${canvases.canvasId} = ${canvasId})`

@@ -8,7 +8,8 @@ import { one, value } from '../../storage/db'
 import { canvases, comments, versions } from '../../storage/schema'
 import { canvasNotFound } from '../canvases/rows'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
-import { iso, isoOrNull, type Services } from '../services'
+import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { announceAudit, recordOf } from '../audit/record'
 import { localPart, publicNameOf } from '../users'
 
 // Comments on a canvas and their replies (docs/comments-and-webhooks.md): made by the workspace's
@@ -360,10 +361,18 @@ export async function setCommentStatus(
   return place.visitors ? presentComment(tops[0], replies, true) : comment
 }
 
-/** Deletes a comment and its replies, in one transaction: the comment first, its replies after. */
-export async function deleteComment(svc: Services, place: CommentPlace, commentId: string) {
+/**
+ * Deletes a comment and its replies, in one transaction: the comment first, its event (by
+ * `actor`), its replies after.
+ */
+export async function deleteComment(
+  svc: Services,
+  place: CommentPlace,
+  commentId: string,
+  actor: Actor,
+) {
   const db = svc.db
-  const [deleted] = await db.batch([
+  const [deleted, recorded] = await db.batch([
     db
       .delete(comments)
       .where(
@@ -375,7 +384,13 @@ export async function deleteComment(svc: Services, place: CommentPlace, commentI
         ),
       )
       .returning({ commentId: comments.commentId }),
-    // Only when the comment went: `changes()` counts the rows the statement before deleted.
+    recordOf(svc, actor, {
+      action: 'comment.deleted',
+      target: { type: 'comment', id: commentId },
+      details: { canvas_id: place.canvasId },
+    }),
+    // Only when the comment went: `changes()` counts the rows the statement before wrote, the
+    // event, written only when the comment went.
     // The replies are found through their index: asked in their order, the planner takes it.
     db.delete(comments).where(
       and(
@@ -393,6 +408,7 @@ export async function deleteComment(svc: Services, place: CommentPlace, commentI
     ),
   ])
   if (deleted.length === 0) await throwMissing(svc, place)
+  announceAudit(svc, recorded)
   svc.live?.(place.canvasId, { type: 'comment_deleted', comment_id: commentId }, 'comments')
 }
 
@@ -402,9 +418,10 @@ export async function deleteReply(
   place: CommentPlace,
   commentId: string,
   replyId: string,
+  actor: Actor,
 ) {
   const db = svc.db
-  const [deleted, tops, replies] = await db.batch([
+  const [deleted, recorded, tops, replies] = await db.batch([
     db
       .delete(comments)
       .where(
@@ -416,12 +433,18 @@ export async function deleteReply(
         ),
       )
       .returning({ commentId: comments.commentId }),
+    recordOf(svc, actor, {
+      action: 'comment.deleted',
+      target: { type: 'comment', id: replyId },
+      details: { canvas_id: place.canvasId, reply_to: commentId },
+    }),
     ...selectThread(svc, place, commentId),
   ])
   if (deleted.length === 0) {
     if (tops.length === 0) await throwMissing(svc, place)
     throw commentNotFound()
   }
+  announceAudit(svc, recorded)
   tellViewers(svc, place, tops[0], replies)
 }
 

@@ -6,6 +6,7 @@ import { oauthGrants, oauthSecrets } from '../../storage/schema'
 import type { KeyAuth } from '../keys'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
 import { roleIn } from '../workspaces/members'
+import { announceAudit, recordOf } from '../audit/record'
 import { rolesWith, scopesOf } from '../workspaces/roles'
 
 // Connected apps (docs/agents.md): the grants a person gave chat apps through the
@@ -69,7 +70,7 @@ export async function recordGrant(
 ): Promise<LibraryGrant[]> {
   const now = svc.now()
   const db = svc.db
-  const [replaced] = await db.batch([
+  const [replaced, , recorded] = await db.batch([
     db
       .update(oauthGrants)
       .set(ended(now))
@@ -98,10 +99,16 @@ export async function recordGrant(
       expiresAt: now + CODE_TTL_MS,
       revokedAt: null,
     }),
+    recordOf(svc, actor, {
+      action: 'oauth.connected',
+      target: { type: 'app', id: grant.grantId },
+      details: { app: grant.clientName, client_id: grant.clientId, scopes: grant.scopes },
+    }),
     db
       .insert(oauthSecrets)
       .values({ secretHash: grant.codeHash, grantId: grant.grantId, kind: 'code', createdAt: now }),
   ])
+  announceAudit(svc, recorded)
   return replaced
 }
 
@@ -155,6 +162,7 @@ export function grantFromRow(grantId: string, row: GrantRow | undefined): GrantA
     userId: row.userId,
     workspaceId: row.workspaceId,
     role: row.role,
+    by: { kind: 'agent', name: row.clientName },
     lastUsedAt: row.lastUsedAt,
   }
 }
@@ -211,19 +219,29 @@ export async function listConnectedApps(svc: Services, actor: Actor): Promise<Co
 
 /** Ends one of the person's grants, from now on; answers the app's name and the grant. */
 export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: string) {
-  const [row] = await svc.db
-    .update(oauthGrants)
-    .set(ended(svc.now()))
-    .where(
-      and(
-        eq(oauthGrants.grantId, grantId),
-        eq(oauthGrants.userId, actor.userId),
-        eq(oauthGrants.workspaceId, actor.workspaceId),
-        isNull(oauthGrants.revokedAt),
-      ),
-    )
-    .returning({ name: oauthGrants.clientName, subject: subjectOf })
+  const [[row], recorded] = await svc.db.batch([
+    svc.db
+      .update(oauthGrants)
+      .set(ended(svc.now()))
+      .where(
+        and(
+          eq(oauthGrants.grantId, grantId),
+          eq(oauthGrants.userId, actor.userId),
+          eq(oauthGrants.workspaceId, actor.workspaceId),
+          isNull(oauthGrants.revokedAt),
+        ),
+      )
+      .returning({ name: oauthGrants.clientName, subject: subjectOf }),
+    recordOf(svc, actor, {
+      action: 'oauth.disconnected',
+      target: { type: 'app', id: grantId },
+      details: {
+        app: sql<string>`(SELECT ${oauthGrants.clientName} FROM ${oauthGrants} WHERE ${oauthGrants.grantId} = ${grantId})`,
+      },
+    }),
+  ])
   if (!row) throw new AppError('not_found', 'grant_id: no such connected app')
+  announceAudit(svc, recorded)
   return { name: row.name, grant: { grantId, subject: row.subject } satisfies LibraryGrant }
 }
 

@@ -6,6 +6,7 @@ import type { Share as ShareJson } from '../../schema/responses'
 import { one, value } from '../../storage/db'
 import { canvases, shareLinks, versions } from '../../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { announceAudit, recordOf } from '../audit/record'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
 import { requireRole } from '../workspaces/roles'
 
@@ -65,7 +66,7 @@ export async function createShare(
   const expiresAt = input.expires_in ? now + input.expires_in * 1000 : null
   const db = svc.db
   const version = input.version
-  const [inserted, [canvas]] = await db.batch([
+  const [inserted, recorded, [canvas]] = await db.batch([
     db
       .insert(shareLinks)
       .select((qb) =>
@@ -104,6 +105,18 @@ export async function createShare(
       )
       .onConflictDoNothing({ target: shareLinks.token })
       .returning(),
+    // The token is the link's secret: the event names the canvas and what the link allows.
+    recordOf(svc, actor, {
+      action: 'share.created',
+      target: { type: 'canvas', id: canvasId },
+      details: {
+        version: version ?? null,
+        expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+        max_views: input.max_views ?? null,
+        password: passwordHash !== null,
+        allow_comments: input.allow_comments ?? false,
+      },
+    }),
     db
       .select({ expiresAt: canvases.expiresAt })
       .from(canvases)
@@ -111,7 +124,10 @@ export async function createShare(
   ])
   const row = inserted[0]
   // Inserted from this canvas's row, the link names it.
-  if (row) return presentShare({ ...row, canvasId }, canvas.expiresAt)
+  if (row) {
+    announceAudit(svc, recorded)
+    return presentShare({ ...row, canvasId }, canvas.expiresAt)
+  }
   await requireLiveCanvas(svc, actor, canvasId)
   if (version !== undefined) {
     const found = await db
@@ -156,21 +172,27 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
   requireRole(actor, 'write')
-  const [canvas, deleted] = await svc.db.batch([
+  const [canvas, deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db
       .delete(shareLinks)
       .where(inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)))
       .returning({ token: shareLinks.token }),
+    recordOf(svc, actor, {
+      action: 'share.revoked',
+      target: { type: 'canvas', id: canvasId },
+      details: { links: sql<number>`changes()` },
+    }),
   ])
   if (canvas.length === 0) throw canvasNotFound()
   if (deleted.length > 0) svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, 'share')
+  announceAudit(svc, recorded)
   return deleted.length
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
   requireRole(actor, 'write')
-  const [canvas, deleted] = await svc.db.batch([
+  const [canvas, deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db
       .delete(shareLinks)
@@ -181,9 +203,15 @@ export async function revokeShare(svc: Services, actor: Actor, canvasId: string,
         ),
       )
       .returning({ token: shareLinks.token }),
+    recordOf(svc, actor, {
+      action: 'share.revoked',
+      target: { type: 'canvas', id: canvasId },
+      details: { links: 1 },
+    }),
   ])
   if (canvas.length === 0) throw canvasNotFound()
   if (deleted.length === 0) throw shareNotFound()
+  announceAudit(svc, recorded)
   svc.live?.(canvasId, { type: 'gone', reason: 'revoked' }, `share:${token}`)
 }
 

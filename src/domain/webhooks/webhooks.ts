@@ -9,6 +9,7 @@ import type { Delivery, Webhook } from '../../schema/responses'
 import { value } from '../../storage/db'
 import { webhookDeliveries, webhooks, workspaces } from '../../storage/schema'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { announceAudit, recordOf } from '../audit/record'
 import { resolvePublicHost } from '../public-dns'
 import { requireRole } from '../workspaces/roles'
 
@@ -74,30 +75,39 @@ export async function createWebhook(svc: Services, actor: Actor, input: CreateWe
     .select({ n: count() })
     .from(webhooks)
     .where(eq(webhooks.workspaceId, actor.workspaceId))
-  const inserted = await db
-    .insert(webhooks)
-    .select((qb) =>
-      qb
-        .select({
-          webhookId: value(webhooks.webhookId, row.webhookId),
-          workspaceId: workspaces.workspaceId,
-          url: value(webhooks.url, row.url),
-          events: value(webhooks.events, row.events),
-          secret: value(webhooks.secret, sealed),
-          createdAt: value(webhooks.createdAt, row.createdAt),
-        })
-        .from(workspaces)
-        .where(
-          and(eq(workspaces.workspaceId, actor.workspaceId), sql`(${held}) < ${MAX_WEBHOOKS}`),
-        ),
-    )
-    .returning({ webhookId: webhooks.webhookId })
+  const [inserted, recorded] = await db.batch([
+    db
+      .insert(webhooks)
+      .select((qb) =>
+        qb
+          .select({
+            webhookId: value(webhooks.webhookId, row.webhookId),
+            workspaceId: workspaces.workspaceId,
+            url: value(webhooks.url, row.url),
+            events: value(webhooks.events, row.events),
+            secret: value(webhooks.secret, sealed),
+            createdAt: value(webhooks.createdAt, row.createdAt),
+          })
+          .from(workspaces)
+          .where(
+            and(eq(workspaces.workspaceId, actor.workspaceId), sql`(${held}) < ${MAX_WEBHOOKS}`),
+          ),
+      )
+      .returning({ webhookId: webhooks.webhookId }),
+    // Only the host: a webhook's address may hold a secret in its path or query.
+    recordOf(svc, actor, {
+      action: 'webhook.created',
+      target: { type: 'webhook', id: row.webhookId },
+      details: { host: url.host, events: input.events },
+    }),
+  ])
   if (inserted.length === 0) {
     throw new AppError(
       'webhook_limit',
       `a workspace may have at most ${MAX_WEBHOOKS} webhooks; delete one first`,
     )
   }
+  announceAudit(svc, recorded)
   // The secret leaves the server only in this response.
   return { ...presentWebhook(row), secret }
 }
@@ -116,11 +126,15 @@ export async function listWebhooks(svc: Services, actor: Actor): Promise<Webhook
 /** Deletes the webhook and its deliveries' log; an attempt already queued then finds nothing. */
 export async function deleteWebhook(svc: Services, actor: Actor, webhookId: string) {
   requireRole(actor, 'admin')
-  const deleted = await svc.db
-    .delete(webhooks)
-    .where(and(eq(webhooks.webhookId, webhookId), eq(webhooks.workspaceId, actor.workspaceId)))
-    .returning({ url: webhooks.url })
+  const [deleted, recorded] = await svc.db.batch([
+    svc.db
+      .delete(webhooks)
+      .where(and(eq(webhooks.webhookId, webhookId), eq(webhooks.workspaceId, actor.workspaceId)))
+      .returning({ url: webhooks.url }),
+    recordOf(svc, actor, { action: 'webhook.deleted', target: { type: 'webhook', id: webhookId } }),
+  ])
   if (deleted.length === 0) throw webhookNotFound()
+  announceAudit(svc, recorded)
   return deleted[0]
 }
 

@@ -5,6 +5,7 @@ import type { Role } from '../../schema/requests'
 import type { Bindable, Database } from '../../storage/db'
 import { invites, members, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
+import { announceAudit, auditStatement, recordOf } from '../audit/record'
 import { findRole, isMember, MAX_MEMBERS, mayGive } from './members'
 import { requireRole } from './roles'
 
@@ -99,20 +100,28 @@ export async function createInvite(svc: Services, actor: Actor, input: NewInvite
   }
   const db = svc.db
   const count = db.$count(invites, and(eq(invites.workspaceId, actor.workspaceId), pending(now)))
-  const made = await db
-    .insert(invites)
-    .select(
-      sql`SELECT ${row.inviteId}, ${actor.workspaceId}, ${await sha256Hex(token)}, ${row.role},
+  const [made, recorded] = await db.batch([
+    db
+      .insert(invites)
+      .select(
+        sql`SELECT ${row.inviteId}, ${actor.workspaceId}, ${await sha256Hex(token)}, ${row.role},
         ${row.email}, ${actor.userId}, ${now}, ${row.expiresAt}, NULL, NULL, NULL
         WHERE ${count} < ${MAX_PENDING_INVITES}`,
-    )
-    .run()
-  if (made.meta.changes !== 1) {
+      )
+      .returning({ inviteId: invites.inviteId }),
+    recordOf(svc, actor, {
+      action: 'member.invited',
+      target: { type: 'invite', id: row.inviteId },
+      details: { role: row.role, email: row.email, expires_at: iso(row.expiresAt) },
+    }),
+  ])
+  if (made.length !== 1) {
     throw new AppError(
       'conflict',
       `a workspace has at most ${MAX_PENDING_INVITES} pending invites: revoke one first`,
     )
   }
+  announceAudit(svc, recorded)
   return { invite: present(row), token }
 }
 
@@ -131,14 +140,25 @@ export async function listInvites(svc: Services, actor: Actor): Promise<Invite[]
 export async function revokeInvite(svc: Services, actor: Actor, inviteId: string) {
   requireRole(actor, 'admin')
   const now = svc.now()
-  const [row] = await svc.db
-    .update(invites)
-    .set({ revokedAt: now, expiresAt: now })
-    .where(
-      and(eq(invites.inviteId, inviteId), eq(invites.workspaceId, actor.workspaceId), pending(now)),
-    )
-    .returning(FIELDS)
+  const [[row], recorded] = await svc.db.batch([
+    svc.db
+      .update(invites)
+      .set({ revokedAt: now, expiresAt: now })
+      .where(
+        and(
+          eq(invites.inviteId, inviteId),
+          eq(invites.workspaceId, actor.workspaceId),
+          pending(now),
+        ),
+      )
+      .returning(FIELDS),
+    recordOf(svc, actor, {
+      action: 'member.invite_revoked',
+      target: { type: 'invite', id: inviteId },
+    }),
+  ])
   if (!row) throw inviteNotFound()
+  announceAudit(svc, recorded)
   return present(row)
 }
 
@@ -169,11 +189,13 @@ export async function openInvite(svc: Services, token: string) {
  * member's row is made from the invite so used, so that either both hold or neither does.
  */
 export function joinStatements(
-  db: Database,
+  svc: Services,
   hash: string,
   joiner: { userId: string; email: string },
   now: number,
 ) {
+  const db = svc.db
+  const used = and(eq(invites.usedBy, joiner.userId), eq(invites.usedAt, now))
   const workspaceMembers = db.$count(members, eq(members.workspaceId, invites.workspaceId))
   return [
     db
@@ -190,8 +212,21 @@ export function joinStatements(
       .returning({ workspaceId: invites.workspaceId, role: invites.role }),
     db.insert(members).select(
       sql`SELECT ${invites.workspaceId}, ${joiner.userId}, ${invites.role}, ${now} FROM ${invites}
-          WHERE ${invites.tokenHash} = ${hash} AND ${invites.usedBy} = ${joiner.userId}
-            AND ${invites.usedAt} = ${now}`,
+          WHERE ${invites.tokenHash} = ${hash} AND ${used}`,
+    ),
+    auditStatement(
+      svc,
+      sql<string>`(SELECT ${invites.workspaceId} FROM ${invites} WHERE ${invites.tokenHash} = ${hash})`,
+      { kind: 'member', userId: joiner.userId, name: joiner.email },
+      {
+        action: 'member.joined',
+        target: { type: 'member', id: joiner.userId },
+        details: {
+          email: joiner.email,
+          role: sql<string>`(SELECT ${invites.role} FROM ${invites} WHERE ${invites.tokenHash} = ${hash})`,
+          invite_id: sql<string>`(SELECT ${invites.inviteId} FROM ${invites} WHERE ${invites.tokenHash} = ${hash})`,
+        },
+      },
     ),
   ] as const
 }
@@ -239,8 +274,8 @@ export async function joinInvite(
 ) {
   const hash = await inviteHashOf(token)
   if (!hash) throw inviteNotFound()
-  const db = svc.db
-  const [used] = await db.batch(joinStatements(db, hash, joiner, svc.now()))
+  const [used, , recorded] = await svc.db.batch(joinStatements(svc, hash, joiner, svc.now()))
   if (used.length === 0) throw await whyNotJoined(svc, hash, joiner)
+  announceAudit(svc, recorded)
   return used[0]
 }

@@ -4,6 +4,7 @@ import type { Role } from '../../schema/requests'
 import type { Database } from '../../storage/db'
 import { apiKeys, members, oauthGrants, sessions, users, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
+import { announceAudit, recordOf } from '../audit/record'
 import { atLeast, requireRole } from './roles'
 
 // The members of a workspace and their roles. A member's role is copied onto their keys and grants
@@ -50,7 +51,7 @@ export async function actorIn(svc: Services, actor: Actor, workspaceId: string):
   if (workspaceId === actor.workspaceId) return actor
   const role = await findRole(svc, workspaceId, actor.userId)
   if (!role) throw workspaceNotFound()
-  return { userId: actor.userId, workspaceId, role }
+  return { ...actor, workspaceId, role }
 }
 
 export const workspaceNotFound = () =>
@@ -120,12 +121,17 @@ export async function changeRole(svc: Services, actor: Actor, userId: string, ro
   const current = await roleOf(svc, workspaceId, userId)
   mayManage(actor, { userId, role: current }, role)
   const db = svc.db
-  const [changed] = await db.batch([
+  const [changed, recorded] = await db.batch([
     db
       .update(members)
       .set({ role })
       .where(and(notLastOwner(db, workspaceId, userId), eq(members.role, current)))
       .returning({ role: members.role }),
+    recordOf(svc, actor, {
+      action: 'member.role_changed',
+      target: { type: 'member', id: userId },
+      details: { email: emailOf(db, userId), from: current, to: role },
+    }),
     ...followRole(db, workspaceId, userId),
   ])
   if (changed.length === 0) {
@@ -134,6 +140,7 @@ export async function changeRole(svc: Services, actor: Actor, userId: string, ro
     if (now === 'owner' && role !== 'owner') throw lastOwner()
     throw new AppError('conflict', `the member's role changed meanwhile to ${now}; try again`)
   }
+  announceAudit(svc, recorded)
   return { user_id: userId, role }
 }
 
@@ -164,11 +171,16 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
   const db = svc.db
   const now = svc.now()
   const gone = not(isMember(db, workspaceId, userId))
-  const [removed] = await db.batch([
+  const [removed, recorded] = await db.batch([
     db
       .delete(members)
       .where(notLastOwner(db, workspaceId, userId))
       .returning({ role: members.role }),
+    recordOf(svc, actor, {
+      action: 'member.removed',
+      target: { type: 'member', id: userId },
+      details: { email: emailOf(db, userId), role: current, left: userId === actor.userId },
+    }),
     db
       .update(apiKeys)
       .set({ revokedAt: now })
@@ -197,6 +209,7 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
       .where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.userId, userId), gone)),
   ])
   if (removed.length === 0) throw lastOwner()
+  announceAudit(svc, recorded)
   return { user_id: userId, role: removed[0].role }
 }
 
@@ -214,3 +227,7 @@ export function mayGive(actor: Actor, role: Role) {
   requireRole(actor, 'admin')
   if (!atLeast(actor.role, role)) requireRole(actor, 'owner')
 }
+
+/** A person's email, as a statement reads it (the audit log's details). */
+export const emailOf = (db: Database, userId: string) =>
+  sql<string>`(${db.select({ email: users.email }).from(users).where(eq(users.userId, userId))})`

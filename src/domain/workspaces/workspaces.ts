@@ -5,6 +5,7 @@ import type { Role } from '../../schema/requests'
 import { value } from '../../storage/db'
 import { members, sessions, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
+import { announceAudit, recordOf } from '../audit/record'
 import { joinInvite } from './invites'
 import { actorIn, isMember, workspaceNotFound } from './members'
 import { requireRole } from './roles'
@@ -104,17 +105,25 @@ export async function renameWorkspace(
 ) {
   const member = await actorIn(svc, actor, workspaceId)
   requireRole(member, 'admin')
-  const [row] = await svc.db
-    .update(workspaces)
-    .set({ name })
-    .where(eq(workspaces.workspaceId, workspaceId))
-    .returning({
-      workspaceId: workspaces.workspaceId,
-      name: workspaces.name,
-      personal: workspaces.personal,
-      createdAt: workspaces.createdAt,
-    })
+  const [[row], recorded] = await svc.db.batch([
+    svc.db
+      .update(workspaces)
+      .set({ name })
+      .where(eq(workspaces.workspaceId, workspaceId))
+      .returning({
+        workspaceId: workspaces.workspaceId,
+        name: workspaces.name,
+        personal: workspaces.personal,
+        createdAt: workspaces.createdAt,
+      }),
+    recordOf(svc, member, {
+      action: 'workspace.renamed',
+      target: { type: 'workspace', id: workspaceId },
+      details: { name },
+    }),
+  ])
   if (!row) throw workspaceNotFound()
+  announceAudit(svc, recorded)
   return present({ ...row, role: member.role })
 }
 

@@ -109,7 +109,7 @@ ownerComments.delete(
   params(commentInPath),
   async (c) => {
     const { id, comment_id: commentId } = c.req.valid('param')
-    await deleteComment(c.var.svc, place(c.var.session, id), commentId)
+    await deleteComment(c.var.svc, place(c.var.session, id), commentId, sessionActor(c.var.session))
     return c.json({ success: true })
   },
 )
@@ -120,7 +120,13 @@ ownerComments.delete(
   params(replyInPath),
   async (c) => {
     const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')
-    await deleteReply(c.var.svc, place(c.var.session, id), commentId, replyId)
+    await deleteReply(
+      c.var.svc,
+      place(c.var.session, id),
+      commentId,
+      replyId,
+      sessionActor(c.var.session),
+    )
     return c.json({ success: true })
   },
 )

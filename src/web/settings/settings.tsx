@@ -14,6 +14,7 @@ import { Settings } from './settings-page'
 import { checkedForm, csrfToken, signedIn } from '../session'
 import { webhookForms } from './webhooks'
 import { members } from '../teams/members'
+import { activity } from '../teams/activity'
 import { allows } from '../../domain/workspaces/roles'
 
 // /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
@@ -21,6 +22,7 @@ export const settings = new Hono<SignedInEnv>()
 
 settings.get('/', signedIn, async (c) => renderSettings(c))
 settings.route('/members', members)
+settings.route('/activity', activity)
 settings.route(
   '/webhooks',
   webhookForms((c, extra) => renderSettings(c, extra, 400)),

@@ -37,6 +37,12 @@ export function MembersPage(props: Props) {
       </h1>
       <p class="muted">
         You are {article(workspace.role)} {workspace.role} here: {ROLE_WORDS[workspace.role]}.
+        {admin && (
+          <>
+            {' '}
+            <a href="/settings/activity">See what has changed here</a>.
+          </>
+        )}
       </p>
       <h2 id="members">Members</h2>
       <Notice flash={flashAt(props.flash, 'members')} />

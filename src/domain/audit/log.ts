@@ -1,0 +1,81 @@
+import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import type { AuditAction } from '../../lib/audit'
+import { auditEvents } from '../../storage/schema'
+import { auditCursor, readAuditCursor } from '../cursors'
+import type { Actor, Services } from '../services'
+import { requireRole } from '../workspaces/roles'
+import { presentAudit } from './record'
+
+// Reading the audit log (docs/teams.md#the-audit-log): a workspace's admins read its events newest
+// first. No statement of the service changes an event; the sweep removes those past retention.
+
+export const MAX_AUDIT_PAGE = 100
+export const DEFAULT_AUDIT_PAGE = 50
+
+export type AuditQuery = {
+  limit?: number
+  cursor?: string
+  action?: AuditAction
+  /** A user id, or an actor's name (an email, a key's or an app's name). */
+  actor?: string
+  /** A target's id. */
+  target?: string
+}
+
+/**
+ * A page of the workspace's events, newest first. A cursor enters the workspace's index where
+ * the last page ended, so a page costs the same at any depth; a filter by target walks the
+ * target's index instead.
+ */
+export async function listAudit(svc: Services, actor: Actor, query: AuditQuery) {
+  requireRole(actor, 'admin')
+  const limit = Math.min(query.limit ?? DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE)
+  const after = query.cursor ? readAuditCursor(query.cursor) : null
+  // The rowid ends every entry of the workspace's index: the order events were written in.
+  const rowid = sql<number>`${auditEvents}.rowid`
+  const rows = await svc.db
+    .select({ ...getTableColumns(auditEvents), row: rowid })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.workspaceId, actor.workspaceId),
+        after
+          ? or(
+              lt(auditEvents.at, after.at),
+              and(eq(auditEvents.at, after.at), lt(rowid, after.row)),
+            )
+          : undefined,
+        query.action ? eq(auditEvents.action, query.action) : undefined,
+        query.actor
+          ? or(eq(auditEvents.actorUserId, query.actor), eq(auditEvents.actorName, query.actor))
+          : undefined,
+        query.target ? eq(auditEvents.targetId, query.target) : undefined,
+      ),
+    )
+    .orderBy(desc(auditEvents.at), desc(rowid))
+    .limit(limit + 1)
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  return {
+    events: page.map(presentAudit),
+    next_cursor: rows.length > limit && last ? auditCursor(last.at, last.row) : null,
+  }
+}
+
+const DAY = 86400_000
+
+/** The sweep's step: events older than the retention, oldest first, a batch at a time. */
+export async function sweepAudit(svc: Services, now: number, limit: number): Promise<number> {
+  const db = svc.db
+  const old = db
+    .select({ eventId: auditEvents.eventId })
+    .from(auditEvents)
+    .where(lte(auditEvents.at, now - svc.settings.auditRetentionDays * DAY))
+    .orderBy(auditEvents.at)
+    .limit(limit)
+  const deleted = await db
+    .delete(auditEvents)
+    .where(inArray(auditEvents.eventId, old))
+    .returning({ eventId: auditEvents.eventId })
+  return deleted.length
+}

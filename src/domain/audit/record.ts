@@ -1,0 +1,189 @@
+import { and, eq, notExists, sql, type SQL } from 'drizzle-orm'
+import type { AuditAction, AuditActorKind } from '../../lib/audit'
+import { newId } from '../../lib/crypto'
+import { auditEvents, members } from '../../storage/schema'
+import { iso, type Actor, type Services } from '../services'
+
+// How a change is recorded in the audit log (docs/teams.md#the-audit-log): its event is one more
+// statement of the change's own D1 batch, so that the change and its record are kept or lost
+// together, and the write costs no round trip more. The event follows its change: it is written
+// only when the statement just before it changed a row (`changes()`, inside the batch's one
+// transaction), unless the change is one that always happens.
+
+/** Who made a change, as an event names them. */
+export type AuditActor = { kind: AuditActorKind; userId: string | null; name: string }
+
+/** The sweep, and whatever else the deployment does by itself. */
+export const SYSTEM: AuditActor = { kind: 'system', userId: null, name: 'Canvas' }
+
+export const auditActorOf = (actor: Actor): AuditActor => ({
+  kind: actor.by.kind,
+  userId: actor.userId,
+  name: actor.by.name,
+})
+
+type Detail = string | number | boolean | null | readonly string[]
+
+export type AuditEntry = {
+  action: AuditAction
+  target: {
+    type:
+      | 'canvas'
+      | 'share'
+      | 'comment'
+      | 'key'
+      | 'app'
+      | 'webhook'
+      | 'member'
+      | 'invite'
+      | 'workspace'
+      | 'person'
+    id: string
+  }
+  /** What changed, never a secret: names, roles, fields. A value in SQL is read as the event is written. */
+  details?: Record<string, Detail | SQL>
+}
+
+export type AuditRow = typeof auditEvents.$inferSelect
+
+/**
+ * When an event is written: after a change of a row by the statement before it, always, or after
+ * such a change when a condition holds too.
+ */
+export type Recorded = 'changed' | 'always' | SQL
+
+/**
+ * The statement that records `entry` in `workspaceId`, made by `who`, for the batch of its change.
+ * It returns the event it wrote (none when its change changed nothing), for `announceAudit`.
+ */
+export function auditStatement(
+  svc: Services,
+  workspaceId: string | SQL<string>,
+  who: AuditActor,
+  entry: AuditEntry,
+  recorded: Recorded = 'changed',
+) {
+  return auditInsert(svc, workspaceId, who, entry, recorded).returning()
+}
+
+/** `auditStatement` without its answer, which costs reading the row written (BENCHMARKS.md). */
+function auditInsert(
+  svc: Services,
+  workspaceId: string | SQL<string>,
+  who: AuditActor,
+  entry: AuditEntry,
+  recorded: Recorded,
+) {
+  return svc.db.insert(auditEvents).select(
+    sql`SELECT ${newId()}, ${workspaceId}, ${svc.now()}, ${who.kind}, ${who.userId}, ${who.name},
+      ${entry.action}, ${entry.target.type}, ${entry.target.id}, ${detailsOf(entry.details)}
+      WHERE ${whenRecorded(recorded)}`,
+  )
+}
+
+/**
+ * The statement that records `entry` in every workspace `userId` belongs to (their sign-ins: a
+ * person's activity concerns every team they are in). Event ids are random, as `newId`'s.
+ */
+export function auditEveryWorkspace(
+  svc: Services,
+  userId: string,
+  who: AuditActor,
+  entry: AuditEntry,
+) {
+  return svc.db
+    .insert(auditEvents)
+    .select(
+      sql`SELECT lower(hex(randomblob(16))), ${members.workspaceId}, ${svc.now()}, ${who.kind},
+        ${who.userId}, ${who.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id},
+        ${detailsOf(entry.details)} FROM ${members} WHERE ${members.userId} = ${userId}`,
+    )
+    .returning()
+}
+
+const whenRecorded = (recorded: Recorded) =>
+  recorded === 'always'
+    ? sql`1`
+    : recorded === 'changed'
+      ? sql`changes() > 0`
+      : sql`changes() > 0 AND ${recorded}`
+
+/** `auditStatement` for the change an actor makes in their workspace. */
+export const recordOf = (svc: Services, actor: Actor, entry: AuditEntry, recorded?: Recorded) =>
+  auditStatement(svc, actor.workspaceId, auditActorOf(actor), entry, recorded)
+
+/** The details as a JSON object: plain values as one parameter, SQL values merged in by SQLite. */
+function detailsOf(details: AuditEntry['details'] = {}): SQL {
+  const plain: Record<string, Detail> = {}
+  const computed: SQL[] = []
+  for (const [name, v] of Object.entries(details)) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      computed.push(sql`${name}, ${v as SQL}`)
+    } else {
+      plain[name] = v as Detail
+    }
+  }
+  const json = JSON.stringify(plain)
+  if (computed.length === 0) return sql`${json}`
+  return sql`json_patch(${json}, json_object(${sql.join(computed, sql`, `)}))`
+}
+
+/** An event as the API shows it. */
+export const presentAudit = (row: AuditRow) => ({
+  event_id: row.eventId,
+  at: iso(row.at),
+  actor: {
+    kind: row.actorKind,
+    ...(row.actorUserId !== null && { user_id: row.actorUserId }),
+    name: row.actorName,
+  },
+  action: row.action as AuditAction,
+  target: { type: row.targetType, id: row.targetId },
+  details: JSON.parse(row.details) as Record<string, unknown>,
+})
+
+export type AuditEvent = ReturnType<typeof presentAudit>
+
+/**
+ * Tells the workspace's webhooks (`audit.event`) of the events a batch wrote, after it succeeded.
+ * Each result is what an `auditStatement` of the batch returned.
+ */
+export function announceAudit(svc: Services, ...results: AuditRow[][]) {
+  for (const row of results.flat()) {
+    svc.events?.({ type: 'audit.event', workspaceId: row.workspaceId, data: presentAudit(row) })
+  }
+}
+
+/**
+ * The sweep's record that a canvas expired, for the batch that removes it, right after the
+ * statement that removed it (written only when it did): unless its expiry was its deletion,
+ * which was recorded when it was asked for.
+ */
+export function expiryStatement(
+  svc: Services,
+  canvas: { canvasId: string; workspaceId: string; title: string },
+  now: number,
+) {
+  const deleted = svc.db
+    .select({ one: sql`1` })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.workspaceId, canvas.workspaceId),
+        eq(auditEvents.targetId, canvas.canvasId),
+        eq(auditEvents.action, 'canvas.deleted'),
+      ),
+    )
+  // Nothing listens to the sweep's events as they happen: written without an answer.
+  return auditInsert(
+    svc,
+    canvas.workspaceId,
+    SYSTEM,
+    {
+      action: 'canvas.expired',
+      target: { type: 'canvas', id: canvas.canvasId },
+      details: { title: canvas.title },
+    },
+    notExists(deleted),
+  )
+}

@@ -1,0 +1,165 @@
+import type { AuditEvent } from '../../domain/audit/record'
+import { AUDIT_ACTIONS, type AuditAction } from '../../lib/audit'
+import { calendar } from '../../lib/time'
+import { ListTable } from '../pages/list-table'
+import { Layout, type User } from '../pages/layout'
+import { Ago } from '../pages/when'
+
+type Props = {
+  user: User
+  workspace: { name: string }
+  csrf: string
+  events: AuditEvent[]
+  filters: { action?: string; actor?: string; target?: string }
+  /** Where the next page starts, when there is one. */
+  older: string | null
+}
+
+/** /settings/activity: the workspace's audit log, newest first, for its admins. */
+export function ActivityPage(props: Props) {
+  const { filters } = props
+  const filtered = Boolean(filters.action || filters.actor || filters.target)
+  const query = (cursor: string) => {
+    const params = new URLSearchParams()
+    for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value)
+    params.set('cursor', cursor)
+    return `/settings/activity?${params}`
+  }
+  return (
+    <Layout title="Activity" user={props.user} csrf={props.csrf}>
+      <h1>Activity</h1>
+      <p class="muted">
+        Every change in <bdi dir="auto">{props.workspace.name}</bdi>, newest first: who made it, how
+        they came, and what it touched. Nothing here can be changed or deleted.
+      </p>
+      <form class="row filters" method="get" action="/settings/activity" role="search">
+        <select name="action" aria-label="Action">
+          <option value="">Every action</option>
+          {AUDIT_ACTIONS.map((action) => (
+            <option value={action} selected={filters.action === action}>
+              {action}
+            </option>
+          ))}
+        </select>
+        <div class="grow">
+          <input
+            name="actor"
+            type="search"
+            placeholder="Who: an email, a key’s name"
+            value={filters.actor ?? ''}
+            aria-label="Who"
+            maxlength={254}
+          />
+        </div>
+        {filters.target && <input type="hidden" name="target" value={filters.target} />}
+        <button type="submit">Filter</button>
+        {filtered && (
+          <a class="btn" href="/settings/activity">
+            Clear
+          </a>
+        )}
+      </form>
+      {props.events.length === 0 ? (
+        <div class="panel empty">
+          {filtered ? 'No event matches these filters.' : 'Nothing has happened here yet.'}
+        </div>
+      ) : (
+        <ListTable columns={['When', 'Who', 'What', 'Details']} class="spaced">
+          {props.events.map((event) => (
+            <EventRow event={event} />
+          ))}
+        </ListTable>
+      )}
+      {props.older && (
+        <nav class="pager" aria-label="Pages">
+          <span />
+          <span>
+            <a class="btn" href={query(props.older)}>
+              Older →
+            </a>
+          </span>
+        </nav>
+      )}
+    </Layout>
+  )
+}
+
+const KIND_WORDS: Record<AuditEvent['actor']['kind'], string> = {
+  member: 'on the web',
+  key: 'API key',
+  agent: 'app',
+  visitor: 'not signed in',
+  system: 'by itself',
+}
+
+const ACTION_WORDS: Record<AuditAction, string> = {
+  'canvas.created': 'published a canvas',
+  'canvas.version_created': 'published a new version',
+  'canvas.rolled_back': 'rolled a canvas back',
+  'canvas.updated': 'changed a canvas',
+  'canvas.visibility_changed': 'changed who sees a canvas',
+  'canvas.made_permanent': 'made a canvas permanent',
+  'canvas.deleted': 'deleted a canvas',
+  'canvas.expired': 'let a canvas expire',
+  'share.created': 'made a share link',
+  'share.revoked': 'revoked a share link',
+  'comment.deleted': 'deleted a comment',
+  'key.created': 'made an API key',
+  'key.revoked': 'revoked an API key',
+  'oauth.connected': 'connected an app',
+  'oauth.disconnected': 'disconnected an app',
+  'webhook.created': 'added a webhook',
+  'webhook.deleted': 'deleted a webhook',
+  'member.invited': 'invited someone',
+  'member.invite_revoked': 'revoked an invite',
+  'member.joined': 'joined',
+  'member.role_changed': 'changed a member’s role',
+  'member.removed': 'removed a member',
+  'workspace.renamed': 'renamed the workspace',
+  'workspace.settings_changed': 'changed the workspace’s settings',
+  'auth.login': 'signed in',
+  'auth.login_failed': 'failed to sign in',
+}
+
+function EventRow({ event }: { event: AuditEvent }) {
+  return (
+    <tr>
+      <td class="nowrap" data-label="When">
+        <Ago at={event.at} />
+      </td>
+      <td data-label="Who">
+        <bdi dir="auto">{event.actor.name}</bdi>{' '}
+        <span class="muted nowrap">· {KIND_WORDS[event.actor.kind]}</span>
+      </td>
+      <td class="primary-cell" data-label="What">
+        {ACTION_WORDS[event.action]}{' '}
+        <a
+          class="muted in-text"
+          href={`/settings/activity?target=${encodeURIComponent(event.target.id)}`}
+          title={`Everything about this ${event.target.type}`}
+        >
+          ({event.target.type} {event.target.id.slice(0, 8)})
+        </a>
+        <br />
+        <code class="muted">{event.action}</code>
+      </td>
+      <td data-label="Details">{detailWords(event.details)}</td>
+    </tr>
+  )
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/
+
+/** The details as "name: value" pairs, in the order they were written; times as dates. */
+function detailWords(details: Record<string, unknown>) {
+  const shown = (v: unknown) =>
+    Array.isArray(v)
+      ? v.join(', ')
+      : typeof v === 'string' && ISO_TIME.test(v)
+        ? calendar(v)
+        : String(v)
+  return Object.entries(details)
+    .filter(([, v]) => v !== null && v !== undefined && v !== false)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${shown(v)}`)
+    .join(' · ')
+}
