@@ -518,6 +518,31 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       wild.map((w) => `cursor=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
+    // The audit log's paging and filters, through the API and its page alike.
+    ...Object.fromEntries(
+      ['GET /v1/audit', 'GET /settings/activity'].map((route) => [
+        route,
+        fc.oneof(
+          fc.constantFrom(
+            'limit=0',
+            'limit=101',
+            'limit=x',
+            'action=canvas.exploded',
+            'action=%00',
+          ),
+          fc.constantFrom(
+            'actor=%00',
+            'target=..%2F',
+            'target=a%20b',
+            'cursor=YS54LjE',
+            'cursor=%FF',
+          ),
+          fc.constantFrom(`actor=${'a'.repeat(255)}`, `target=${'a'.repeat(65)}`),
+          wild.map((w) => `cursor=${percentEncode(w)}x`),
+          wild.map((w) => `action=${percentEncode(w)}x`),
+        ),
+      ]),
+    ),
     // The diff of two versions: each must be one the canvas has.
     'GET /c/:id/diff': fc.oneof(
       fc.constantFrom('from=0&to=1', 'from=1&to=99', 'from=-1&to=1', 'from=1.0&to=1', 'to=1'),
