@@ -42,7 +42,8 @@ export async function publish(
       ...content,
       title: options.title ?? defaultTitle,
       renderer_id: options.renderer,
-      permanent: Boolean(options.save),
+      // Without --save, the workspace's default: temporary, or kept if its admins said so.
+      permanent: options.save ? true : undefined,
     } satisfies CreateCanvasRequest,
   })
   if (options.public) {

@@ -186,6 +186,8 @@ describe('usage', () => {
         temp_canvas_ttl: 86400,
         upload_url_ttl: 900,
         download_url_ttl: 300,
+        quota_bytes: null,
+        default_expires_in: '1d',
       },
     })
   })

@@ -60,7 +60,9 @@ upload.post(
     const { hash, limit } = c.var.keyCheck!
     const register = presignStatement(svc, hash, input)
     const [registered] = await authorizeWrite(c, hash, [register.statement], limit)
-    return c.json(await presignAnswer(svc, registered, register.fileId, input, target))
+    return c.json(
+      await presignAnswer(svc, c.var.auth.workspaceId, registered, register.fileId, input, target),
+    )
   },
 )
 

@@ -1,7 +1,12 @@
 import { Hono } from 'hono'
 import { actorIn, changeRole, listMembers, removeMember } from '../domain/workspaces/members'
 import { createInvite, listInvites, revokeInvite } from '../domain/workspaces/invites'
-import { createWorkspace, listWorkspaces, renameWorkspace } from '../domain/workspaces/workspaces'
+import {
+  createWorkspace,
+  deleteWorkspace,
+  listWorkspaces,
+  updateWorkspace,
+} from '../domain/workspaces/workspaces'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
 import { keyAccess } from '../http/access'
 import { documented } from '../http/route-docs'
@@ -10,7 +15,7 @@ import {
   createInviteBody,
   inviteInPath,
   memberInPath,
-  renameWorkspaceBody,
+  updateWorkspaceBody,
   roleBody,
   workspaceBody,
   workspaceInPath,
@@ -60,19 +65,50 @@ workspacesApi.patch(
   '/:workspace_id',
   keyAccess,
   params(workspaceInPath),
-  jsonBody(renameWorkspaceBody),
+  jsonBody(updateWorkspaceBody),
   documented({
-    summary: 'Rename a workspace',
-    description: 'Admins and owners.',
+    summary: 'Rename a workspace, or change its settings',
+    description:
+      'Admins and owners. `default_expires_in`: how long a new canvas lives unless its ' +
+      'request says (`24h`, `7d`; `null` keeps new canvases). `quota_bytes`: what the ' +
+      'workspace may store (`null`: the deployment’s `WORKSPACE_QUOTA_BYTES`). Answers the ' +
+      'settings that now apply.',
     tag: 'Workspaces',
     auth: 'key',
-    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceSettings } },
     errors: ['not_found', 'forbidden'],
   }),
   async (c) => {
     const { workspace_id } = c.req.valid('param')
-    const { name } = c.req.valid('json')
-    return c.json(await renameWorkspace(c.var.svc, c.var.auth, workspace_id, name))
+    const body = c.req.valid('json')
+    return c.json(
+      await updateWorkspace(c.var.svc, c.var.auth, workspace_id, {
+        name: body.name,
+        defaultExpiresIn: body.default_expires_in,
+        quotaBytes: body.quota_bytes,
+      }),
+    )
+  },
+)
+
+workspacesApi.delete(
+  '/:workspace_id',
+  keyAccess,
+  params(workspaceInPath),
+  documented({
+    summary: 'Delete a workspace',
+    description:
+      'Owners. Its members, keys, apps, webhooks and invites go at once, its canvases are ' +
+      'deleted as deleting each does (the sweep removes them and their files). A personal ' +
+      'workspace cannot be deleted (409 `conflict`).',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 200: { description: 'What was deleted.', schema: shapes.deletedWorkspace } },
+    errors: ['not_found', 'forbidden', 'conflict'],
+  }),
+  async (c) => {
+    const { workspace_id } = c.req.valid('param')
+    return c.json(await deleteWorkspace(c.var.svc, c.var.auth, workspace_id))
   },
 )
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, ne, sql, type Placeholder } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, blobKeySql, checkObject } from '../storage/blobs'
 import { prepared, value, type Placeholders } from '../storage/db'
-import { apiKeys, files } from '../storage/schema'
+import { apiKeys, files, workspaces } from '../storage/schema'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
 import { contentTypeFor } from '../lib/content-types'
 import { newId, sha256Hex } from '../lib/crypto'
@@ -10,6 +10,7 @@ import { liveWriteKey } from './keys'
 import type { Actor, Services } from './services'
 import type { File as FileJson, Finalized, Presign } from '../schema/responses'
 import { requireRole } from './workspaces/roles'
+import { requireRoom, roomFor } from './workspaces/settings'
 
 export type UploadInput = {
   sha256: string
@@ -45,8 +46,9 @@ export async function presignUpload(
     ...fresh,
     workspaceId: actor.workspaceId,
     blobKey: blobKey(actor.workspaceId, input.sha256),
+    quota: svc.settings.workspaceQuotaBytes,
   }).all()
-  return presignAnswer(svc, registered, fresh.fileId, input, target)
+  return presignAnswer(svc, actor.workspaceId, registered, fresh.fileId, input, target)
 }
 
 /**
@@ -58,7 +60,11 @@ export async function presignUpload(
 export function presignStatement(svc: Services, keyHash: string, input: UploadInput) {
   checkSize(svc, input.size)
   const fresh = newFile(svc, input)
-  return { fileId: fresh.fileId, statement: registerKeyFile(svc.db, { ...fresh, keyHash }) }
+  const quota = svc.settings.workspaceQuotaBytes
+  return {
+    fileId: fresh.fileId,
+    statement: registerKeyFile(svc.db, { ...fresh, keyHash, quota }),
+  }
 }
 
 /**
@@ -67,6 +73,7 @@ export function presignStatement(svc: Services, keyHash: string, input: UploadIn
  */
 export async function presignAnswer(
   svc: Services,
+  workspaceId: string,
   registered: FileRow[],
   newFileId: string,
   input: UploadInput,
@@ -74,7 +81,11 @@ export async function presignAnswer(
 ): Promise<Presign> {
   // Inserted or touched, the row comes back; only a row the sweep is removing is left alone.
   const file = registered[0]
-  if (!file) throw beingRemoved()
+  if (!file) {
+    // Past the quota (the statement registers nothing then), or being removed by the sweep.
+    await requireRoom(svc, workspaceId, input.sha256, input.size)
+    throw beingRemoved()
+  }
   const exists = await holdsBytes(svc, file, file.file_id === newFileId, target)
   const expiresIn = svc.settings.uploadUrlTtl
   const headers = uploadHeaders(target, input.sha256)
@@ -200,23 +211,36 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   const sha256 = await sha256Hex(bytes)
   const size = bytes.byteLength
   const key = blobKey(actor.workspaceId, sha256)
-  await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
+  const stored = await svc.bucket.put(key, bytes, { sha256, onlyIf: { etagDoesNotMatch: '*' } })
   const now = svc.now()
+  // Past the quota nothing is registered.
   const [, selected] = await svc.db.batch([
     svc.db
       .insert(files)
-      .values({
-        fileId: newId(),
-        workspaceId: actor.workspaceId,
-        sha256,
-        size,
-        mime,
-        blobKey: key,
-        status: 'ready',
-        createdAt: now,
-        finalizedAt: now,
-        touchedAt: now,
-      })
+      .select((qb) =>
+        qb
+          .select({
+            fileId: value(files.fileId, newId()),
+            workspaceId: workspaces.workspaceId,
+            sha256: value(files.sha256, sha256),
+            size: value(files.size, size),
+            mime: value(files.mime, mime),
+            blobKey: value(files.blobKey, key),
+            status: value(files.status, 'ready'),
+            createdAt: value(files.createdAt, now),
+            finalizedAt: value(files.finalizedAt, now),
+            touchedAt: value(files.touchedAt, now),
+            checkedAt: value(files.checkedAt, null),
+            uploadedAt: value(files.uploadedAt, null),
+          })
+          .from(workspaces)
+          .where(
+            and(
+              eq(workspaces.workspaceId, actor.workspaceId),
+              roomFor(svc.db, sha256, size, svc.settings.workspaceQuotaBytes),
+            ),
+          ),
+      )
       .onConflictDoUpdate({
         target: [files.workspaceId, files.sha256],
         // CASE and COALESCE over the stored row: the builder has neither.
@@ -231,6 +255,12 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
       }),
     selectFile(svc.db, { workspaceId: actor.workspaceId, sha256 }),
   ])
+  if (!selected[0]) {
+    // The object this put made (a null answer: one was there already) goes again, held by no row;
+    // should that fail, the sweep removes it (adoptOrphanObjects).
+    if (stored) await svc.bucket.delete(key).catch(() => {})
+    await requireRoom(svc, actor.workspaceId, sha256, size)
+  }
   const file = usable(selected[0])
   // Registered and just touched, the file is out of the sweep's reach from here on. Before that,
   // the sweep may have removed this very object (it deletes a `deleting` file's object, then its
@@ -338,49 +368,64 @@ const touchRegistered = (now: Placeholder<'now', number>) => ({
  * batch, a measurable part of presign's CPU (BENCHMARKS.md, scripts/bench/cpu.mjs).
  */
 const registerFile = prepared(
-  (db, p: Placeholders<NewFile & { workspaceId: string; blobKey: string }>) =>
+  (db, p: Placeholders<NewFile & { workspaceId: string; blobKey: string; quota: number | null }>) =>
     db
       .insert(files)
-      .values({
-        fileId: p('fileId'),
-        workspaceId: p('workspaceId'),
-        sha256: p('sha256'),
-        size: p('size'),
-        mime: p('mime'),
-        blobKey: p('blobKey'),
-        status: 'pending',
-        createdAt: p('now'),
-        touchedAt: p('now'),
-      })
+      .select((qb) =>
+        qb
+          .select({
+            fileId: value(files.fileId, p('fileId')),
+            workspaceId: workspaces.workspaceId,
+            sha256: value(files.sha256, p('sha256')),
+            size: value(files.size, p('size')),
+            mime: value(files.mime, p('mime')),
+            blobKey: value(files.blobKey, p('blobKey')),
+            status: value(files.status, 'pending'),
+            createdAt: value(files.createdAt, p('now')),
+            finalizedAt: value(files.finalizedAt, null),
+            touchedAt: value(files.touchedAt, p('now')),
+            checkedAt: value(files.checkedAt, null),
+            uploadedAt: value(files.uploadedAt, null),
+          })
+          .from(workspaces)
+          .where(
+            and(
+              eq(workspaces.workspaceId, p('workspaceId')),
+              roomFor(db, p('sha256'), p('size'), p('quota')),
+            ),
+          ),
+      )
       .onConflictDoUpdate(touchRegistered(p('now')))
       .returning(FILE_FIELDS),
 )
 
 /** registerFile in the workspace of the live key `keyHash` with the `write` scope: else no row. */
-const registerKeyFile = prepared((db, p: Placeholders<NewFile & { keyHash: string }>) =>
-  db
-    .insert(files)
-    .select((qb) =>
-      qb
-        .select({
-          fileId: value(files.fileId, p('fileId')),
-          workspaceId: apiKeys.workspaceId,
-          sha256: value(files.sha256, p('sha256')),
-          size: value(files.size, p('size')),
-          mime: value(files.mime, p('mime')),
-          blobKey: blobKeySql(apiKeys.workspaceId, p('sha256')).as('blob_key'),
-          status: value(files.status, 'pending'),
-          createdAt: value(files.createdAt, p('now')),
-          finalizedAt: value(files.finalizedAt, null),
-          touchedAt: value(files.touchedAt, p('now')),
-          checkedAt: value(files.checkedAt, null),
-          uploadedAt: value(files.uploadedAt, null),
-        })
-        .from(apiKeys)
-        .where(liveWriteKey(p('keyHash'))),
-    )
-    .onConflictDoUpdate(touchRegistered(p('now')))
-    .returning(FILE_FIELDS),
+const registerKeyFile = prepared(
+  (db, p: Placeholders<NewFile & { keyHash: string; quota: number | null }>) =>
+    db
+      .insert(files)
+      .select((qb) =>
+        qb
+          .select({
+            fileId: value(files.fileId, p('fileId')),
+            workspaceId: apiKeys.workspaceId,
+            sha256: value(files.sha256, p('sha256')),
+            size: value(files.size, p('size')),
+            mime: value(files.mime, p('mime')),
+            blobKey: blobKeySql(apiKeys.workspaceId, p('sha256')).as('blob_key'),
+            status: value(files.status, 'pending'),
+            createdAt: value(files.createdAt, p('now')),
+            finalizedAt: value(files.finalizedAt, null),
+            touchedAt: value(files.touchedAt, p('now')),
+            checkedAt: value(files.checkedAt, null),
+            uploadedAt: value(files.uploadedAt, null),
+          })
+          .from(apiKeys)
+          .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
+          .where(and(liveWriteKey(p('keyHash')), roomFor(db, p('sha256'), p('size'), p('quota')))),
+      )
+      .onConflictDoUpdate(touchRegistered(p('now')))
+      .returning(FILE_FIELDS),
 )
 
 function checkSize(svc: Services, size: number) {

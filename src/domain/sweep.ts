@@ -37,6 +37,7 @@ import { sweepGrants } from './oauth/grants'
 import { sweepDeliveries } from './webhooks/delivery'
 import { sweepInvites } from './workspaces/invites'
 import { sweepAudit } from './audit/log'
+import { sweepWorkspaces } from './workspaces/workspaces'
 import { expiryStatement } from './audit/record'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
@@ -65,6 +66,7 @@ export type SweepSummary = {
   webhook_deliveries: number
   invites: number
   audit_events: number
+  workspaces: number
   complete: boolean
   ms: number
 }
@@ -103,6 +105,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     webhook_deliveries: 0,
     invites: 0,
     audit_events: 0,
+    workspaces: 0,
     complete: false,
     ms: 0,
   }
@@ -128,6 +131,8 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
     counted('invites', (limit) => sweepInvites(svc, now, limit)),
     counted('audit_events', (limit) => sweepAudit(svc, now, limit)),
+    // Last: a deleted workspace goes once its canvases and files are gone.
+    counted('workspaces', (limit) => sweepWorkspaces(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
   ]
   let complete = true

@@ -18,8 +18,10 @@ import {
   shareLinks,
   versions,
   workspaceUsage as totals,
+  workspaces,
 } from '../storage/schema'
 import type { Actor, Services } from './services'
+import { presentSettings } from './workspaces/settings'
 import { unexpired } from './canvases/unexpired'
 
 // Aggregates are SQL: the builder's sum() hands numbers back as strings, and has no COALESCE for
@@ -48,7 +50,11 @@ const NONE = {
  * else, so the rows read follow what expired since the sweep last ran, not what the workspace
  * holds. The answer is the one counting every row would give.
  */
-export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage> {
+export async function workspaceUsage(
+  svc: Services,
+  actor: Actor,
+  options: { settings?: boolean } = {},
+): Promise<Usage> {
   const now = svc.now()
   const db = svc.db
   const workspaceId = actor.workspaceId
@@ -74,38 +80,50 @@ export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage
           unexpired(now),
         ),
       )
-  const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled]] = await db.batch([
-    db.select().from(totals).where(eq(totals.workspaceId, workspaceId)),
-    db
-      .select({
-        count: count().as('gone'),
-        public: total('gone_public', eq(canvases.visibility, 'public')),
-      })
-      .from(canvases)
-      .where(expired),
-    db
-      .select({
-        count: count().as('gone_versions'),
-        bytes: total('gone_bytes', versions.size),
-      })
-      .from(canvases)
-      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
-      .where(expired),
-    // The links of expired canvases that the total counts: not used up, and without an expiry or
-    // with one not yet settled.
-    db
-      .select({ n: count().as('gone_shares') })
-      .from(canvases)
-      .innerJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
-      .leftJoin(shareExpiries, eq(shareExpiries.token, shareLinks.token))
-      .where(
-        and(expired, unused, or(isNull(shareLinks.expiresAt), eq(shareExpiries.settled, false))),
-      ),
-    // Expired, but still in the total: the sweep has not settled them yet.
-    expiring(false),
-    // Settled by a sweep whose clock was ahead of this request's: not expired yet, so counted back.
-    expiring(true),
-  ])
+  const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled], [own]] =
+    await db.batch([
+      db.select().from(totals).where(eq(totals.workspaceId, workspaceId)),
+      db
+        .select({
+          count: count().as('gone'),
+          public: total('gone_public', eq(canvases.visibility, 'public')),
+        })
+        .from(canvases)
+        .where(expired),
+      db
+        .select({
+          count: count().as('gone_versions'),
+          bytes: total('gone_bytes', versions.size),
+        })
+        .from(canvases)
+        .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+        .where(expired),
+      // The links of expired canvases that the total counts: not used up, and without an expiry or
+      // with one not yet settled.
+      db
+        .select({ n: count().as('gone_shares') })
+        .from(canvases)
+        .innerJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
+        .leftJoin(shareExpiries, eq(shareExpiries.token, shareLinks.token))
+        .where(
+          and(expired, unused, or(isNull(shareLinks.expiresAt), eq(shareExpiries.settled, false))),
+        ),
+      // Expired, but still in the total: the sweep has not settled them yet.
+      expiring(false),
+      // Settled by a sweep whose clock was ahead of this request's: not expired yet, so counted back.
+      expiring(true),
+      // The workspace's settings; left out (as unset) where asked, for a database not yet
+      // migrated to them (the migration tests' usage worker).
+      options.settings === false
+        ? db
+            .select({ defaultTtl: sql<null>`NULL`, quotaBytes: sql<null>`NULL` })
+            .from(totals)
+            .where(eq(totals.workspaceId, workspaceId))
+        : db
+            .select({ defaultTtl: workspaces.defaultTtl, quotaBytes: workspaces.quotaBytes })
+            .from(workspaces)
+            .where(eq(workspaces.workspaceId, workspaceId)),
+    ])
   const t = kept ?? NONE
   const canvasTotal = t.canvases - gone.count
   const temporary = t.temporary - gone.count
@@ -131,6 +149,7 @@ export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage
       temp_canvas_ttl: settings.tempCanvasTtl,
       upload_url_ttl: settings.uploadUrlTtl,
       download_url_ttl: settings.downloadUrlTtl,
+      ...presentSettings(svc, own ?? { defaultTtl: null, quotaBytes: null }),
     },
   }
 }

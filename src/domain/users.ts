@@ -117,6 +117,9 @@ export async function createAccount(
           ownerUserId: users.userId,
           createdAt: value(workspaces.createdAt, now),
           personal: value(workspaces.personal, true),
+          quotaBytes: value(workspaces.quotaBytes, null),
+          defaultTtl: value(workspaces.defaultTtl, null),
+          deletedAt: value(workspaces.deletedAt, null),
         })
         .from(users)
         .where(eq(users.userId, userId)),

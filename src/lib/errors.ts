@@ -28,6 +28,7 @@ const STATUS = {
   share_exhausted: 410,
   precondition_failed: 412,
   payload_too_large: 413,
+  quota_exceeded: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,

@@ -20,6 +20,8 @@ export type Settings = {
   tempCanvasTtl: number
   /** How long the audit log keeps an event. */
   auditRetentionDays: number
+  /** The bytes a workspace may store unless its own setting says otherwise; null: unlimited. */
+  workspaceQuotaBytes: number | null
   maxDirectUploadBytes: number
   maxFileBytes: number
   /** Files a version of a site may hold. */
@@ -69,6 +71,12 @@ const count = (fallback: number) =>
     z.transform((value) => (unset(value) ? fallback : Number(value))),
   )
 
+/** A positive whole number, or null when unset. */
+const optionalCount = z.pipe(
+  z.optional(z.string().check(z.regex(/^([1-9]\d{0,15})?$/, 'must be a positive whole number'))),
+  z.transform((value) => (unset(value) ? null : Number(value))),
+)
+
 const baseUrl = z.pipe(
   z.optional(
     z
@@ -108,6 +116,7 @@ function isHttpUrl(value: string): boolean {
 const schema = z.object({
   TEMP_CANVAS_TTL: count(86400),
   AUDIT_RETENTION_DAYS: count(365),
+  WORKSPACE_QUOTA_BYTES: optionalCount,
   MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
   MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
   MAX_SITE_ITEMS: count(1000),
@@ -155,6 +164,7 @@ function parseSettings(env: Bindings): Settings {
   return {
     tempCanvasTtl: vars.TEMP_CANVAS_TTL,
     auditRetentionDays: vars.AUDIT_RETENTION_DAYS,
+    workspaceQuotaBytes: vars.WORKSPACE_QUOTA_BYTES,
     maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
     maxFileBytes: vars.MAX_FILE_BYTES,
     maxSiteItems: vars.MAX_SITE_ITEMS,

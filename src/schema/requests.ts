@@ -412,7 +412,27 @@ const workspaceName = z.string().check(
   z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
 )
 export const workspaceBody = z.strictObject({ name: workspaceName })
-export const renameWorkspaceBody = workspaceBody
+// A workspace's name and settings (admins): a new canvas's default life (a duration, or null to
+// keep new canvases), and its storage quota in bytes (null: the deployment's).
+export const updateWorkspaceBody = z
+  .strictObject({
+    name: z.optional(workspaceName),
+    default_expires_in: z.optional(z.nullable(duration)),
+    quota_bytes: z.optional(
+      z.nullable(
+        wholeNumber().check(
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(2 ** 50, 'must be at most 2^50'),
+        ),
+      ),
+    ),
+  })
+  .check(
+    z.refine(
+      (body) => Object.keys(body).length > 0,
+      'must name at least one of name, default_expires_in, quota_bytes',
+    ),
+  )
 const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`)
 export const roleBody = z.strictObject({ role })
 

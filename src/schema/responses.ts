@@ -136,6 +136,15 @@ export const workspaceEntry = z.object({
   created_at: time,
 })
 export const workspaceList = z.object({ workspaces: z.array(workspaceEntry) })
+export const workspaceSettings = z.extend(workspaceEntry, {
+  default_expires_in: z.nullable(z.string()),
+  quota_bytes: z.nullable(z.number()),
+})
+export const deletedWorkspace = z.object({
+  workspace_id: z.string(),
+  deleted: z.boolean(),
+  canvases: z.number(),
+})
 export const member = z.object({ user_id: z.string(), email: z.string(), role, joined_at: time })
 export const memberList = z.object({ members: z.array(member) })
 export const memberRole = z.object({ user_id: z.string(), role })
@@ -185,6 +194,9 @@ export const usage = z.object({
     temp_canvas_ttl: count,
     upload_url_ttl: count,
     download_url_ttl: count,
+    // The workspace's own (docs/teams.md): null, no quota; null, new canvases are kept.
+    quota_bytes: z.nullable(count),
+    default_expires_in: z.nullable(z.string()),
   }),
 })
 

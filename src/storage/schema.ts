@@ -29,16 +29,30 @@ const roleColumn = () => text('role', { enum: ['viewer', 'editor', 'admin', 'own
 
 // owner_user_id is the person who created the workspace; who may do what in it is `members`.
 // A personal workspace is the one each account gets at signup: it cannot be deleted, and it is
-// where a person's sessions go when they leave another.
-export const workspaces = sqliteTable('workspaces', {
-  workspaceId: text('workspace_id').primaryKey(),
-  name: text('name').notNull(),
-  ownerUserId: text('owner_user_id')
-    .notNull()
-    .references(() => users.userId, { onDelete: 'cascade' }),
-  createdAt: integer('created_at').notNull(),
-  personal: integer('personal', { mode: 'boolean' }).notNull().default(false),
-})
+// where a person's sessions go when they leave another. Its settings (domain/workspaces/settings):
+// `quota_bytes` NULL for the deployment's WORKSPACE_QUOTA_BYTES; `default_ttl` the seconds a new
+// canvas lives, 0 for kept, NULL for the deployment's TEMP_CANVAS_TTL. A deleted workspace has no
+// members left and its canvases expired; the sweep removes its row once nothing else is left.
+export const workspaces = sqliteTable(
+  'workspaces',
+  {
+    workspaceId: text('workspace_id').primaryKey(),
+    name: text('name').notNull(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    personal: integer('personal', { mode: 'boolean' }).notNull().default(false),
+    quotaBytes: integer('quota_bytes'),
+    defaultTtl: integer('default_ttl'),
+    deletedAt: integer('deleted_at'),
+  },
+  (t) => [
+    index('workspaces_deleted_idx')
+      .on(t.deletedAt)
+      .where(sql`deleted_at IS NOT NULL`),
+  ],
+)
 
 // A person's place in a workspace, and their role there (domain/workspaces/roles.ts). Every key,
 // grant and session of the person for the workspace is judged against this row at each request:

@@ -18,6 +18,8 @@ const FIELDS: [RegExp, (match: RegExpExecArray) => string][] = [
   [/^view$/, () => 'The view'],
   [/^body$/, () => 'The comment'],
   [/^anchor(\..+)?$/, () => 'The text or point commented on'],
+  [/^quota(_bytes)?$/, () => 'The storage quota'],
+  [/^default_expires_in$/, () => 'How long new canvases live'],
 ]
 
 /** "size: at most 5368709120 bytes" → "The file must be at most 5.0 GB." */

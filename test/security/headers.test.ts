@@ -36,8 +36,17 @@ const byOrder = (a: Route, b: Route) => ORDER.indexOf(routeName(a)) - ORDER.inde
 describe('every route', () => {
   it('answers nosniff; authenticated answers are never stored by a cache', async () => {
     const world = await buildWorld()
+    // A workspace to delete: the world's is the owner's personal one, which cannot be.
+    const doomed = await json(
+      await call('/v1/workspaces', { method: 'POST', key: world.owner.key, json: { name: 'D' } }),
+    )
     for (const route of [...ROUTES].filter((r) => r.path !== '/auth/logout').sort(byOrder)) {
-      const { path, init } = requestFor(route, world)
+      const prepared = requestFor(route, world)
+      const { init } = prepared
+      const path =
+        routeName(route) === 'DELETE /v1/workspaces/:workspace_id'
+          ? `/v1/workspaces/${doomed.workspace_id}`
+          : prepared.path
       // The owner's own forms carry the session's CSRF token.
       const body =
         route.auth === 'page' && route.method === 'POST' && typeof init.body === 'string'

@@ -118,7 +118,17 @@ function jsonFields(
       workspace_id: fc.oneof(fc.constantFrom('', 'a/b', '../x'), huge(65), wrongType),
     },
     'POST /v1/workspaces': { name: badWorkspaceName },
-    'PATCH /v1/workspaces/:workspace_id': { name: badWorkspaceName },
+    'PATCH /v1/workspaces/:workspace_id': {
+      name: badWorkspaceName,
+      default_expires_in: fc.oneof(
+        fc.constantFrom('0s', '366d', '1.5h', '-1h', 'forever', '', false),
+        wrongType.filter((v) => v !== null),
+      ),
+      quota_bytes: fc.oneof(
+        fc.constantFrom(0, -1, 1.5, 2 ** 51, Number.MAX_VALUE, '100', true),
+        fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
+      ),
+    },
     'PATCH /v1/workspaces/:workspace_id/members/:user_id': { role: badRole },
     'POST /v1/workspaces/:workspace_id/invites': {
       role: badRole,

@@ -25,7 +25,7 @@ export type Route = {
    * The least role a member needs in the workspace for a key route (docs/teams.md); the role
    * matrix (test/security/roles.test.ts) holds every key route to it, and fails one without it.
    */
-  role?: 'viewer' | 'editor' | 'admin'
+  role?: 'viewer' | 'editor' | 'admin' | 'owner'
   /** The route answers JSON (API); the others answer HTML pages, redirects or content. */
   json: boolean
   /** It hands out a canvas's content (bytes, a redirect to them, or a frame showing them). */
@@ -95,6 +95,7 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/workspaces/:workspace_id/invites', 'admin'),
   key('DELETE', '/v1/workspaces/:workspace_id/invites/:invite_id', 'admin'),
   key('GET', '/v1/audit', 'admin'),
+  key('DELETE', '/v1/workspaces/:workspace_id', 'owner'),
   key('GET', '/v1/me'),
   key('GET', '/v1/usage'),
   key('GET', '/v1/renderers'),
@@ -152,6 +153,8 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/settings/members/:userId/remove', auth: 'page', json: false },
   { method: 'POST', path: '/settings/members/switch', auth: 'page', json: false },
   { method: 'POST', path: '/settings/members/workspaces', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/members/settings', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/members/delete', auth: 'page', json: false },
   { method: 'POST', path: '/auth/join/:token', auth: 'session', json: true },
 
   { method: 'PUT', path: '/_storage/*', auth: 'signed', json: true },

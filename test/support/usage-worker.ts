@@ -19,7 +19,7 @@ export default {
       by: { kind: 'key' as const, name: 'usage' },
     }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
-    const { limits: _, ...totals } = await workspaceUsage(svc, actor)
+    const { limits: _, ...totals } = await workspaceUsage(svc, actor, { settings: false })
     return Response.json(totals)
   },
 }

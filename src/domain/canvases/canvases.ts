@@ -16,6 +16,7 @@ import { unexpiredCanvasOf } from './unexpired'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import { iso, type Actor, type Services } from '../services'
 import { requireRole } from '../workspaces/roles'
+import { expiryFor } from '../workspaces/settings'
 import { announceAudit, recordOf, type AuditRow } from '../audit/record'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
@@ -47,7 +48,8 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   const mainFile = list.find((item) => item.path === main)!.file_id
   const now = svc.now()
   const canvasId = newId()
-  const expiresAt = input.permanent ? null : now + svc.settings.tempCanvasTtl * 1000
+  // Unless asked for, the workspace's default life (domain/workspaces/settings).
+  const expiresAt = expiryFor(svc, actor.workspaceId, now, input.permanent)
   const db = svc.db
   const ready = readyItems(db, list, actor.workspaceId).as('ready')
   // Each statement follows only the row the one before it inserted (`changes()`: the rows of the
@@ -72,7 +74,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             version: value(canvases.version, 1),
             createdAt: value(canvases.createdAt, now),
             updatedAt: value(canvases.updatedAt, now),
-            expiresAt: value(canvases.expiresAt, expiresAt),
+            expiresAt: sql<number | null>`${expiresAt}`.as('expires_at'),
             size: sql<number>`${ready.size}`.as('size'),
             commentCount: value(canvases.commentCount, 0),
             // Counted by the trigger of its first version (drizzle/0012_fourth_review.sql).

@@ -214,11 +214,11 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
 }
 
 /** The personal workspace of `userId`, as a subquery. */
-export const personalWorkspace = (db: Database, userId: string) =>
+export const personalWorkspace = (db: Database, userId: string | AnyColumn) =>
   db
     .select({ workspaceId: workspaces.workspaceId })
     .from(workspaces)
-    .where(and(eq(workspaces.ownerUserId, userId), workspaces.personal))
+    .where(and(eq(workspaces.ownerUserId, userId as string), workspaces.personal))
     .orderBy(asc(workspaces.createdAt))
     .limit(1)
 

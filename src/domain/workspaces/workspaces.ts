@@ -1,13 +1,38 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  eq,
+  exists,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  notExists,
+  or,
+  sql,
+  type AnyColumn,
+} from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { newId } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
 import { value } from '../../storage/db'
-import { members, sessions, workspaces } from '../../storage/schema'
+import {
+  apiKeys,
+  canvases,
+  files,
+  invites,
+  members,
+  oauthGrants,
+  sessions,
+  webhooks,
+  workspaces,
+} from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
 import { announceAudit, recordOf } from '../audit/record'
 import { joinInvite } from './invites'
-import { actorIn, isMember, workspaceNotFound } from './members'
+import { actorIn, isMember, personalWorkspace, workspaceNotFound } from './members'
+import { durationText, presentSettings } from './settings'
 import { requireRole } from './roles'
 
 // Workspaces a person belongs to: their personal one (made at signup) and any they made or joined.
@@ -72,7 +97,9 @@ export async function createWorkspace(svc: Services, userId: string, name: strin
   const [made] = await db.batch([
     db
       .insert(workspaces)
-      .select(sql`SELECT ${workspaceId}, ${name}, ${userId}, ${now}, 0 WHERE ${room}`)
+      .select(
+        sql`SELECT ${workspaceId}, ${name}, ${userId}, ${now}, 0, NULL, NULL, NULL WHERE ${room}`,
+      )
       // Not meta.changes: the row's trigger (its usage totals) counts among those.
       .returning({ workspaceId: workspaces.workspaceId }),
     db.insert(members).select((qb) =>
@@ -96,35 +123,181 @@ export async function createWorkspace(svc: Services, userId: string, name: strin
   return present({ workspaceId, name, role: 'owner', personal: false, createdAt: now })
 }
 
-/** Renames the workspace `workspaceId` (admins). */
-export async function renameWorkspace(
+export type WorkspaceChange = {
+  name?: string
+  /** Seconds a new canvas lives; null: kept. */
+  defaultExpiresIn?: number | null
+  /** Bytes it may store; null: the deployment's WORKSPACE_QUOTA_BYTES. */
+  quotaBytes?: number | null
+}
+
+/**
+ * Renames the workspace `workspaceId`, or changes its settings (admins). Answers it with the
+ * settings that now apply.
+ */
+export async function updateWorkspace(
   svc: Services,
   actor: Actor,
   workspaceId: string,
-  name: string,
+  change: WorkspaceChange,
 ) {
   const member = await actorIn(svc, actor, workspaceId)
   requireRole(member, 'admin')
-  const [[row], recorded] = await svc.db.batch([
+  const target = { type: 'workspace', id: workspaceId } as const
+  const settings = {
+    ...(change.defaultExpiresIn !== undefined && {
+      default_expires_in:
+        change.defaultExpiresIn === null ? null : durationText(change.defaultExpiresIn),
+    }),
+    ...(change.quotaBytes !== undefined && { quota_bytes: change.quotaBytes }),
+  }
+  const [[row], ...recorded] = await svc.db.batch([
     svc.db
       .update(workspaces)
-      .set({ name })
-      .where(eq(workspaces.workspaceId, workspaceId))
-      .returning({
-        workspaceId: workspaces.workspaceId,
-        name: workspaces.name,
-        personal: workspaces.personal,
-        createdAt: workspaces.createdAt,
-      }),
-    recordOf(svc, member, {
-      action: 'workspace.renamed',
-      target: { type: 'workspace', id: workspaceId },
-      details: { name },
-    }),
+      .set({
+        name: change.name,
+        // 0 on the row: kept (domain/workspaces/settings).
+        defaultTtl: change.defaultExpiresIn === null ? 0 : change.defaultExpiresIn,
+        quotaBytes: change.quotaBytes,
+      })
+      .where(and(eq(workspaces.workspaceId, workspaceId), isNull(workspaces.deletedAt)))
+      .returning(UPDATED),
+    ...(change.name === undefined
+      ? []
+      : [
+          recordOf(svc, member, {
+            action: 'workspace.renamed',
+            target,
+            details: { name: change.name },
+          }),
+        ]),
+    ...(Object.keys(settings).length === 0
+      ? []
+      : [
+          recordOf(svc, member, {
+            action: 'workspace.settings_changed',
+            target,
+            details: settings,
+          }),
+        ]),
   ])
   if (!row) throw workspaceNotFound()
-  announceAudit(svc, recorded)
-  return present({ ...row, role: member.role })
+  announceAudit(svc, ...recorded)
+  return { ...present({ ...row, role: member.role }), ...presentSettings(svc, row) }
+}
+
+const UPDATED = {
+  workspaceId: workspaces.workspaceId,
+  name: workspaces.name,
+  personal: workspaces.personal,
+  createdAt: workspaces.createdAt,
+  defaultTtl: workspaces.defaultTtl,
+  quotaBytes: workspaces.quotaBytes,
+}
+
+/**
+ * Deletes a workspace (its owners; never a personal one): in one batch its members, keys, apps,
+ * webhooks and invites go, its sessions go on in their people's personal workspaces, and its
+ * canvases expire as a deleted canvas does; the sweep removes them, their files, and at last the
+ * workspace's row with its audit log.
+ */
+export async function deleteWorkspace(svc: Services, actor: Actor, workspaceId: string) {
+  const member = await actorIn(svc, actor, workspaceId)
+  requireRole(member, 'owner')
+  const db = svc.db
+  const now = svc.now()
+  const gone = exists(
+    db
+      .select({ one: sql`1` })
+      .from(workspaces)
+      .where(and(eq(workspaces.workspaceId, workspaceId), eq(workspaces.deletedAt, now))),
+  )
+  const inIt = <T extends { workspaceId: AnyColumn }>(table: T) =>
+    and(eq(table.workspaceId, workspaceId), gone)
+  const [deleted, expired] = await db.batch([
+    db
+      .update(workspaces)
+      .set({ deletedAt: now })
+      .where(
+        and(
+          eq(workspaces.workspaceId, workspaceId),
+          eq(workspaces.personal, false),
+          isNull(workspaces.deletedAt),
+        ),
+      )
+      .returning({ workspaceId: workspaces.workspaceId }),
+    db
+      .update(canvases)
+      .set({ expiresAt: now })
+      .where(and(inIt(canvases), or(isNull(canvases.expiresAt), gt(canvases.expiresAt, now))))
+      .returning({ canvasId: canvases.canvasId }),
+    db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(inIt(apiKeys), isNull(apiKeys.revokedAt))),
+    db
+      .update(oauthGrants)
+      .set({ revokedAt: now, expiresAt: now })
+      .where(and(inIt(oauthGrants), isNull(oauthGrants.revokedAt))),
+    db.delete(webhooks).where(inIt(webhooks)),
+    db
+      .update(invites)
+      .set({ revokedAt: now, expiresAt: now })
+      .where(and(inIt(invites), gt(invites.expiresAt, now))),
+    db
+      .update(sessions)
+      .set({ workspaceId: sql`(${personalWorkspace(db, sessions.userId)})` })
+      .where(inIt(sessions)),
+    db.delete(members).where(inIt(members)),
+  ])
+  if (deleted.length === 0) {
+    const row = await db
+      .select({ personal: workspaces.personal })
+      .from(workspaces)
+      .where(eq(workspaces.workspaceId, workspaceId))
+      .get()
+    if (row?.personal) {
+      throw new AppError('conflict', 'a personal workspace cannot be deleted; it is yours alone')
+    }
+    throw workspaceNotFound()
+  }
+  for (const { canvasId } of expired) svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
+  return { workspace_id: workspaceId, deleted: true, canvases: expired.length }
+}
+
+/**
+ * The rows of deleted workspaces that nothing else holds any more (the sweep removed their
+ * canvases and files): the sweep's step, up to `limit`. Their audit log and totals go with them.
+ */
+export async function sweepWorkspaces(svc: Services, now: number, limit: number) {
+  const db = svc.db
+  const done = db
+    .select({ workspaceId: workspaces.workspaceId })
+    .from(workspaces)
+    .where(
+      and(
+        isNotNull(workspaces.deletedAt),
+        lte(workspaces.deletedAt, now),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(canvases)
+            .where(eq(canvases.workspaceId, workspaces.workspaceId)),
+        ),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(files)
+            .where(eq(files.workspaceId, workspaces.workspaceId)),
+        ),
+      ),
+    )
+    .limit(limit)
+  const removed = await db
+    .delete(workspaces)
+    .where(inArray(workspaces.workspaceId, done))
+    .returning({ workspaceId: workspaces.workspaceId })
+  return removed.length
 }
 
 /** Makes `workspaceId` the one a web session acts in: it must be one of the person's. */

@@ -7,6 +7,7 @@ import { ListTable } from '../pages/list-table'
 import { Csrf, Layout, type User } from '../pages/layout'
 import { flashAt, Notice } from '../pages/notice'
 import { Ago, Until } from '../pages/when'
+import { SettingsSection, type SettingsView } from './settings-section'
 
 const ROLE_WORDS: Record<Role, string> = {
   viewer: 'reads and comments',
@@ -23,6 +24,8 @@ type Props = {
   /** Null for a member who is not an admin: invites are not theirs to see. */
   invites: Invite[] | null
   workspaces: Workspace[]
+  /** Null for a member who is not an admin. */
+  settings: SettingsView | null
   flash?: Flash
 }
 
@@ -48,6 +51,17 @@ export function MembersPage(props: Props) {
       <Notice flash={flashAt(props.flash, 'members')} />
       <MemberTable {...props} admin={admin} />
       {props.invites && <Invites invites={props.invites} csrf={csrf} flash={props.flash} />}
+      {props.settings && (
+        <SettingsSection
+          workspace={workspace}
+          personal={props.workspaces.some(
+            (w) => w.workspace_id === workspace.workspace_id && w.personal,
+          )}
+          settings={props.settings}
+          csrf={csrf}
+          flash={props.flash}
+        />
+      )}
       <Workspaces {...props} />
     </Layout>
   )

@@ -6,13 +6,22 @@ import { sessionActor } from '../../domain/users'
 import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
 import { changeRole, listMembers, removeMember } from '../../domain/workspaces/members'
 import { allows } from '../../domain/workspaces/roles'
+import { settingsOf } from '../../domain/workspaces/settings'
 import {
   createWorkspace,
+  deleteWorkspace,
   listWorkspaces,
   switchWorkspace,
+  updateWorkspace,
 } from '../../domain/workspaces/workspaces'
 import { AppError } from '../../lib/errors'
-import { createInviteBody, roleBody, switchBody, workspaceBody } from '../../schema/requests'
+import {
+  createInviteBody,
+  roleBody,
+  switchBody,
+  updateWorkspaceBody,
+  workspaceBody,
+} from '../../schema/requests'
 import { quoted, setFlash, takeFlash, type Flash } from '../flash'
 import { forPeople } from '../people'
 import { checkedForm, csrfToken, signedIn } from '../session'
@@ -26,10 +35,11 @@ members.get('/', signedIn, async (c) => {
   const { svc, session } = c.var
   const actor = sessionActor(session)
   const admin = allows(actor.role, 'admin')
-  const [people, invites, workspaces] = await Promise.all([
+  const [people, invites, workspaces, settings] = await Promise.all([
     listMembers(svc, actor),
     admin ? listInvites(svc, actor) : null,
     listWorkspaces(svc, actor.userId),
+    admin ? settingsOf(svc, actor.workspaceId) : null,
   ])
   return c.html(
     <MembersPage
@@ -39,6 +49,7 @@ members.get('/', signedIn, async (c) => {
       members={people}
       invites={invites}
       workspaces={workspaces}
+      settings={settings}
       flash={await takeFlash(c, c.var)}
     />,
   )
@@ -116,6 +127,49 @@ members.post('/switch', signedIn, checkedForm, (c) =>
     const { svc, session } = c.var
     const to = await switchWorkspace(svc, session.sessionHash, session.user.user_id, workspace_id)
     return `You are in ${quoted(to.name)} (${to.role}).`
+  }),
+)
+
+members.post('/settings', signedIn, checkedForm, (c) =>
+  act(c, 'settings', async () => {
+    const form = c.var.form
+    const life = form.get('default_expires_in') ?? ''
+    const mb = (form.get('quota_mb') ?? '').trim()
+    if (mb !== '' && !/^[1-9]\d{0,8}$/.test(mb)) {
+      throw new AppError(
+        'invalid_request',
+        'quota: must be a whole number of MB, or empty for no limit',
+      )
+    }
+    const body = parse(updateWorkspaceBody, {
+      name: form.get('name') ?? '',
+      default_expires_in: life === 'keep' ? null : life,
+      quota_bytes: mb === '' ? null : Number(mb) * 1024 * 1024,
+    })
+    const { svc, session } = c.var
+    await updateWorkspace(svc, sessionActor(session), session.workspace.workspace_id, {
+      name: body.name,
+      defaultExpiresIn: body.default_expires_in,
+      quotaBytes: body.quota_bytes,
+    })
+    return body.default_expires_in === null
+      ? 'Saved: new canvases here are kept until deleted.'
+      : `Saved: new canvases here expire after ${form.get('default_expires_in')}.`
+  }),
+)
+
+members.post('/delete', signedIn, checkedForm, (c) =>
+  act(c, 'workspaces', async () => {
+    const { svc, session } = c.var
+    const name = session.workspace.name
+    if ((c.var.form.get('confirm') ?? '').trim() !== name) {
+      throw new AppError(
+        'invalid_request',
+        `type the workspace’s name, ${quoted(name)}, to delete it`,
+      )
+    }
+    const gone = await deleteWorkspace(svc, sessionActor(session), session.workspace.workspace_id)
+    return `${quoted(name)} is deleted, with its ${gone.canvases} canvases; you are back in your own workspace.`
   }),
 )
 
