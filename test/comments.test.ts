@@ -52,7 +52,7 @@ describe('comments', () => {
       version: 1,
       anchor: quote,
       body: 'Why *Friday*?',
-      author: { name: expect.any(String), kind: 'owner' },
+      author: { name: expect.any(String), kind: 'member' },
       status: 'open',
       created_at: TIME,
       resolved_at: null,
@@ -77,7 +77,7 @@ describe('comments', () => {
     const { account, base } = await setup()
     const made = await json(await post(account.key, base, { body: 'Named' }))
     const me = await json(await call('/v1/me', { key: account.key }))
-    expect(made.author).toEqual({ name: me.key.name, kind: 'owner' })
+    expect(made.author).toEqual({ name: me.key.name, kind: 'member' })
   })
 
   it('replies one level deep, in order, within their comment', async () => {
@@ -89,7 +89,7 @@ describe('comments', () => {
     expect(reply).toEqual({
       reply_id: expect.any(String),
       body: 'One',
-      author: { name: expect.any(String), kind: 'owner' },
+      author: { name: expect.any(String), kind: 'member' },
       created_at: TIME,
     })
     await post(account.key, `${base}/${first.comment_id}/replies`, { body: 'Two' })

@@ -84,7 +84,7 @@ describe('comments through share links', () => {
       await call(`/v1/canvases/${canvas.canvas_id}/comments`, { key: account.key }),
     )
     expect(all.comments.map((c: any) => [c.author.kind, c.replies.length])).toEqual([
-      ['owner', 1],
+      ['member', 1],
       ['visitor', 0],
     ])
     const deleted = await call(`/v1/canvases/${canvas.canvas_id}/comments/${made.comment_id}`, {
@@ -381,7 +381,7 @@ describe('comments through share links', () => {
     expect(byPage.status).toBe(201)
     const pageComment = await json(byPage)
     // Members see who wrote it by email (a session) or key name (a key).
-    expect(pageComment.author).toEqual({ name: account.email, kind: 'owner' })
+    expect(pageComment.author).toEqual({ name: account.email, kind: 'member' })
     const local = account.email.split('@')[0]
     const visitorIds = async () => {
       const listed = await json(await call(`/share/${share.token}/comments`))
@@ -409,13 +409,13 @@ describe('comments through share links', () => {
         json: { body: 'From a key' },
       }),
     )
-    expect(byKey.author.kind).toBe('owner')
+    expect(byKey.author.kind).toBe('member')
     expect(await visitorIds()).toEqual([local, 'Ada Lovelace'])
     const [, ownerHeard] = await heard(ownerLive, 2)
     const [, readerHeard] = await heard(readerLive, 2)
     expect(ownerHeard).toMatchObject({ comment: { author: byKey.author } })
     expect(readerHeard).toMatchObject({
-      comment: { author: { name: 'Ada Lovelace', kind: 'owner' } },
+      comment: { author: { name: 'Ada Lovelace', kind: 'member' } },
     })
     // A visitor's reply answers with names as visitors see them, and the share page shows no email.
     const reply = await call(`/share/${share.token}/comments/${pageComment.comment_id}/replies`, {

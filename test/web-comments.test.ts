@@ -57,7 +57,7 @@ describe("the owner's page's comments", () => {
       version: 1,
       anchor,
       body: 'Why *Friday*?',
-      author: { name: account.email, kind: 'owner' },
+      author: { name: account.email, kind: 'member' },
       status: 'open',
     })
     const replied = await send(`${base}/${comment.comment_id}/replies`, account, csrf, {
@@ -65,7 +65,7 @@ describe("the owner's page's comments", () => {
     })
     expect(replied.status).toBe(201)
     const reply = await json(replied)
-    expect(reply.author).toEqual({ name: account.email, kind: 'owner' })
+    expect(reply.author).toEqual({ name: account.email, kind: 'member' })
     const resolved = await send(`${base}/${comment.comment_id}/resolve`, account, csrf)
     expect(resolved.status).toBe(200)
     expect(await json(resolved)).toMatchObject({ status: 'resolved', replies: [reply] })

@@ -6,7 +6,7 @@ import { action, ago, chip, el, newPostKey } from './dom'
 import type { Panel } from './panel'
 import { openCount, visible } from './state'
 
-const KINDS: Record<string, string> = { owner: 'owner', agent: 'agent', visitor: 'guest' }
+const KINDS: Record<string, string> = { member: 'member', agent: 'agent', visitor: 'guest' }
 
 export function drawList(p: Panel) {
   const items = visible(p.state)

@@ -33,7 +33,7 @@ const place = (auth: KeyAuth, canvasId: string): CommentPlace => ({
 })
 const byKey = (auth: KeyAuth) => ({
   name: auth.keyName,
-  kind: 'owner' as const,
+  kind: 'member' as const,
   userId: auth.userId,
 })
 

@@ -113,9 +113,19 @@ has replies one level deep, and is \`open\` until resolved. The loop:
 5. Resolve it: \`resolve_comment\` (POST /v1/canvases/<id>/comments/<comment_id>/resolve).
 
 What a tool writes is signed with the app's or the key's name as an \`agent\`; what the API is
-sent, with the key's name as the \`owner\`. An unknown comment is \`comment_not_found\`; a share
+sent, with the key's name as a \`member\`. An unknown comment is \`comment_not_found\`; a share
 link that does not allow comments answers \`comments_disabled\`. From a shell: \`svc comments <id>
 --json\`, \`svc comment <id> --reply <comment_id> "..."\`, \`svc resolve <id> <comment_id>\`.
+
+## Teams
+
+A key acts in one workspace (\`list_workspaces\`, GET /v1/workspaces: the person's, with their role
+in each), never beyond the role its person holds there at that moment: a \`viewer\`'s key reads
+only (a change is 403 \`forbidden\`), an \`editor\` publishes, shares and deletes any canvas of the
+workspace, an \`admin\` also manages members, invites and webhooks and reads the audit log (GET
+/v1/audit). A workspace may keep new canvases or let them expire after its own time (\`expires_at\`
+in each answer says which), and may have a storage quota: an upload past it is 413
+\`quota_exceeded\`, whose message says what is used and allowed; tell the person rather than retry.
 
 ## Command line
 

@@ -226,7 +226,7 @@ export const createdKey = z.extend(key, { key: z.string() })
 export const commentAuthor = z.object({
   name: z.string(),
   /** `owner`: the workspace's person (a key or the web app); `agent`: over MCP; `visitor`: a share link's reader. */
-  kind: z.enum(['owner', 'agent', 'visitor']),
+  kind: z.enum(['member', 'agent', 'visitor']),
 })
 
 export const reply = z.object({

@@ -584,7 +584,7 @@ export const comments = sqliteTable(
     anchor: text('anchor'),
     body: text('body').notNull(),
     authorName: text('author_name').notNull(),
-    authorKind: text('author_kind', { enum: ['owner', 'agent', 'visitor'] }).notNull(),
+    authorKind: text('author_kind', { enum: ['member', 'agent', 'visitor'] }).notNull(),
     // The member who wrote it (null for a visitor, and for rows older than the column), and the
     // name a share link's readers are shown: a member's display name when written, never an email.
     authorUserId: text('author_user_id'),

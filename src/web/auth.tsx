@@ -1,3 +1,4 @@
+import { viewerOf } from './session'
 import { checkedBy, open } from '../http/access'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
@@ -105,7 +106,7 @@ auth.get('/logout', checkedBy('page'), async (c) => {
       status={200}
       title="Log out?"
       message="Use the Log out button above to end this session."
-      user={session.user}
+      user={viewerOf(session)}
     />,
   )
 })

@@ -8,7 +8,7 @@ import { sessionActor } from '../domain/users'
 import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
 import { Landing } from './pages/landing'
-import { csrfToken } from './session'
+import { csrfToken, viewerOf } from './session'
 
 // The home page: a signed-in person's canvases, most recently changed first, searched, filtered
 // and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
@@ -40,7 +40,7 @@ dashboard.get('/', checkedBy('page'), async (c) => {
   })
   return c.html(
     <Dashboard
-      user={session.user}
+      user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       canvases={canvases.slice(0, PAGE_SIZE)}
       filters={{ search, ext: validExt, visibility }}

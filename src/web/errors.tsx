@@ -1,3 +1,4 @@
+import { viewerOf } from './session'
 import type { Context } from 'hono'
 import { requestId, type AppEnv } from '../http/context'
 import type { AppError } from '../lib/errors'
@@ -36,7 +37,7 @@ export function errorPage(c: Context<AppEnv>, error: AppError) {
       status={error.status}
       title={TITLES[error.code] ?? 'Something went wrong'}
       message={MESSAGES[error.code] ?? forPeople(error.message)}
-      user={session?.user}
+      user={viewerOf(session)}
       back={backTo(c.req.path, error.code, Boolean(session))}
     />
   )

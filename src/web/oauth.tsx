@@ -8,7 +8,7 @@ import { newId, sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
 import { Consent } from './pages/consent'
 import { ErrorPage } from './pages/error'
-import { checkedForm, csrfToken, signedIn } from './session'
+import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
 
 // The authorize step of the OAuth server (docs/agents.md): a page of the web app. A
 // person not signed in logs in and comes back to the same request; a signed-in one sees which app
@@ -34,7 +34,7 @@ consent.get('/authorize', signedIn, (c) =>
     const { svc, session } = c.var
     return c.html(
       <Consent
-        user={session.user}
+        user={viewerOf(session)}
         csrf={await csrfToken(svc, session)}
         action={url.pathname + url.search}
         view={{

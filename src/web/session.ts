@@ -10,11 +10,19 @@ import { constantTimeEqual, hmacHex } from '../lib/crypto'
 import { AppError } from '../lib/errors'
 import { secretFor } from '../lib/settings'
 import { readForm } from './forms'
+import type { User } from './pages/layout'
 
 /** A signed-in form post whose CSRF token held; `form` is its fields. */
 export type FormEnv = {
   Bindings: AppEnv['Bindings']
   Variables: SignedInEnv['Variables'] & { form: URLSearchParams }
+}
+
+/** Who is looking, as the pages' header shows them: with their session's workspace. */
+export function viewerOf(session: SessionInfo): User
+export function viewerOf(session: SessionInfo | undefined | null): User | null
+export function viewerOf(session: SessionInfo | undefined | null): User | null {
+  return session ? { email: session.user.email, workspace: session.workspace } : null
 }
 
 /** Every page knows who is looking, if anyone: the header shows it, the viewer depends on it. */

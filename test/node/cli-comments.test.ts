@@ -64,7 +64,7 @@ describe('svc comments, comment, resolve', () => {
 
     expect(await ok(['comments', id])).toBe(
       [
-        `${commentId}  open · comments (owner) · just now · on version 1 (now 2)`,
+        `${commentId}  open · comments (member) · just now · on version 1 (now 2)`,
         '  > on Friday',
         '  Why Friday?',
         '',
@@ -77,13 +77,13 @@ describe('svc comments, comment, resolve', () => {
     const whole = (await json(['comment', id, 'Line one\nline two'])).comment_id
     expect(await ok(['comments', id])).toBe(
       [
-        `${commentId}  open · comments (owner) · just now · on version 1 (now 2)`,
+        `${commentId}  open · comments (member) · just now · on version 1 (now 2)`,
         '  > on Friday',
         '  Why Friday?',
-        '    comments (owner) · just now',
+        '    comments (member) · just now',
         '      Moved to Monday.',
         '',
-        `${whole}  open · comments (owner) · just now`,
+        `${whole}  open · comments (member) · just now`,
         '  Line one',
         '  line two',
         '',
@@ -94,7 +94,7 @@ describe('svc comments, comment, resolve', () => {
     expect(await ok(['resolve', id, whole])).toBe(`comment ${whole} is resolved\n`)
     expect(await ok(['comments', id])).toBe('no open comments\n')
     expect(await ok(['comments', id, '--status', 'resolved', '--version', '2'])).toMatch(
-      new RegExp(`^${whole}  resolved just now · comments \\(owner\\) · just now\\n`),
+      new RegExp(`^${whole}  resolved just now · comments \\(member\\) · just now\\n`),
     )
 
     const all = await json(['comments', id, '--status', 'all'])
@@ -144,7 +144,7 @@ describe('svc comments, comment, resolve', () => {
       version: 1,
       anchor: null,
       body: 'On the first',
-      author: { name: 'comments', kind: 'owner' },
+      author: { name: 'comments', kind: 'member' },
       status: 'open',
       created_at: expect.any(String),
       resolved_at: null,
@@ -154,7 +154,7 @@ describe('svc comments, comment, resolve', () => {
     expect(reply).toEqual({
       reply_id: expect.stringMatching(/^[A-Za-z0-9]+$/),
       body: 'Yes',
-      author: { name: 'comments', kind: 'owner' },
+      author: { name: 'comments', kind: 'member' },
       created_at: expect.any(String),
     })
     const listed = (await api(`/v1/canvases/${id}/comments`)).body.comments
@@ -213,7 +213,7 @@ describe('svc comments, comment, resolve', () => {
       `  > it${shown}`,
       `  ${shown}`,
       '  second line',
-      '    comments (owner) · just now',
+      '    comments (member) · just now',
       `      ${shown}`,
       '',
     ])

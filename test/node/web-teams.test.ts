@@ -91,7 +91,7 @@ it('invite, join from the link in another browser, see the team’s canvases, ch
 
   // The owner reads it all back in Activity, newest first, and one member's story by filter.
   await page.goto(`${url}/settings/members`)
-  await page.click('a[href="/settings/activity"]')
+  await page.click('main a[href="/settings/activity"]')
   const actions = await page.locator('main tbody tr code').allTextContents()
   expect(actions.slice(0, 4)).toEqual([
     'member.removed',

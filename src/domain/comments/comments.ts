@@ -107,7 +107,7 @@ function authorColumns(svc: Services, author: Author, requestKey: string | undef
     authorKind: value(comments.authorKind, author.kind),
     authorUserId: value(comments.authorUserId, author.userId ?? null),
     authorPublicName:
-      author.userId && author.kind === 'owner'
+      author.userId && author.kind === 'member'
         ? publicNameOf(svc.db, author.userId).as(comments.authorPublicName.name)
         : value(comments.authorPublicName, null),
     requestKey: value(comments.requestKey, requestKey ?? null),

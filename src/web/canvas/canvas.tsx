@@ -19,7 +19,7 @@ import { changesFrameUrl, frameUrls, liveUrl } from '../frames/links'
 import { ConfirmDelete } from './confirm-delete'
 import { DIFF_VIEWS, DiffPage, type DiffView } from './diff-page'
 import { FullView, Viewer } from '../pages/viewer'
-import { csrfToken, signedIn } from '../session'
+import { csrfToken, signedIn, viewerOf } from '../session'
 
 // /c/:id: one canvas. Its owner gets its page, with every tool; anyone sees it while it is public,
 // at its latest version and with no owner's tools.
@@ -139,7 +139,11 @@ canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
   const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
   return c.html(
-    <ConfirmDelete user={session.user} csrf={await csrfToken(svc, session)} canvas={view.canvas} />,
+    <ConfirmDelete
+      user={viewerOf(session)}
+      csrf={await csrfToken(svc, session)}
+      canvas={view.canvas}
+    />,
   )
 })
 
@@ -160,7 +164,7 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
   return c.html(
     <DiffPage
-      user={session.user}
+      user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       canvas={view.canvas}
       diff={diff}

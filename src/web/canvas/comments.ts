@@ -35,7 +35,7 @@ const place = (session: SessionInfo, canvasId: string): CommentPlace => ({
 })
 const byOwner = (session: SessionInfo) => ({
   name: session.user.email,
-  kind: 'owner' as const,
+  kind: 'member' as const,
   userId: session.user.user_id,
 })
 const writing = [signedIn, limitBySession, checkedHeader] as const

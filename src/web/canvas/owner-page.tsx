@@ -10,7 +10,7 @@ import { takeFlash } from '../flash'
 import { frameUrls, liveUrl } from '../frames/links'
 import { CanvasPage, VersionParts } from './canvas-page'
 import type { ShareDraft } from './share-dialog'
-import { csrfToken } from '../session'
+import { csrfToken, viewerOf } from '../session'
 
 // Renderers whose content is text, so that two versions can be compared line by line.
 const TEXT_RENDERERS = new Set(['html', 'markdown', 'code', 'json', 'csv', 'text'])
@@ -44,7 +44,7 @@ export async function ownerPage<E extends AppEnv>(
       title={canvas.title}
       rendererId={canvas.renderer_id}
       ext={canvas.ext}
-      user={session.user}
+      user={viewerOf(session)}
       csrf={csrf}
       shares={shares}
       origin={origin}

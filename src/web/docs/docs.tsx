@@ -1,3 +1,4 @@
+import { viewerOf } from '../session'
 import { open } from '../../http/access'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../http/context'
@@ -22,7 +23,7 @@ export function docs(describe: () => OpenApiDocument) {
       auth: 'none',
       responses: { 200: { description: 'The page.', contentType: 'text/html' } },
     }),
-    (c) => c.html(<ApiDocs doc={describe()} user={c.var.session?.user} />),
+    (c) => c.html(<ApiDocs doc={describe()} user={viewerOf(c.var.session)} />),
   )
   // The repository's documentation, as this deployment's release has it.
   page.get('/:page', open, async (c) => {
@@ -32,7 +33,7 @@ export function docs(describe: () => OpenApiDocument) {
     const title = DOC_INDEX.find((d) => d.page === name)?.title ?? /^# (.+)$/m.exec(source)?.[1]
     const html = await renderDoc(name, source)
     return c.html(
-      <DocPage page={name} title={title ?? name} html={html} user={c.var.session?.user} />,
+      <DocPage page={name} title={title ?? name} html={html} user={viewerOf(c.var.session)} />,
     )
   })
   return page

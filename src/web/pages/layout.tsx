@@ -4,11 +4,12 @@ import { APP_CSS, APP_JS } from '../asset-urls'
 import { FAVICON_PATH } from '../favicon'
 import { Logo } from './logo'
 
-export type User = { email: string }
+/** Who is looking, and the workspace their session acts in (the header names it). */
+export type User = { email: string; workspace?: { name: string; role: string } }
 
 type LayoutProps = {
   title: string
-  user?: { email: string } | null
+  user?: User | null
   csrf?: string
   main?: 'narrow' | 'wide' | 'normal'
   /** The app's header; wide pages (the viewer) go without unless they ask for it. */
@@ -62,7 +63,11 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
         <>
           <nav class="wide-only" aria-label="Account">
             <a href="/">Canvases</a>
-            <a href="/settings/members">Members</a>
+            {user.workspace ? (
+              <WorkspaceMenu workspace={user.workspace} />
+            ) : (
+              <a href="/settings/members">Members</a>
+            )}
             <a href="/settings">Settings</a>
             <a href="/docs/readme">Docs</a>
             <span class="muted who" title={user.email}>
@@ -76,12 +81,18 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
             </summary>
             <div class="items">
               <p class="muted who">{user.email}</p>
+              {user.workspace && (
+                <p class="muted">
+                  Workspace: <bdi dir="auto">{user.workspace.name}</bdi>
+                </p>
+              )}
               <a class="btn" href="/">
                 Canvases
               </a>
               <a class="btn" href="/settings/members">
                 Members
               </a>
+              {user.workspace && <WorkspaceLinks workspace={user.workspace} />}
               <a class="btn" href="/settings">
                 Settings
               </a>
@@ -101,6 +112,42 @@ function Header({ user, csrf }: { user?: User | null; csrf?: string }) {
         </nav>
       )}
     </header>
+  )
+}
+
+/**
+ * The workspace switcher: the session's workspace by name, opening on its people, its activity
+ * (admins) and the list of the person's workspaces to switch to or make one.
+ */
+function WorkspaceMenu({ workspace }: { workspace: NonNullable<User['workspace']> }) {
+  return (
+    <details class="menu">
+      <summary class="btn workspace" aria-label={`Workspace: ${workspace.name}`}>
+        <bdi dir="auto">{workspace.name}</bdi> ▾
+      </summary>
+      <div class="items">
+        <p class="muted">You are {workspace.role} here</p>
+        <a class="btn" href="/settings/members">
+          Members
+        </a>
+        <WorkspaceLinks workspace={workspace} />
+      </div>
+    </details>
+  )
+}
+
+function WorkspaceLinks({ workspace }: { workspace: NonNullable<User['workspace']> }) {
+  return (
+    <>
+      {(workspace.role === 'admin' || workspace.role === 'owner') && (
+        <a class="btn" href="/settings/activity">
+          Activity
+        </a>
+      )}
+      <a class="btn" href="/settings/members#workspaces">
+        Switch or make a workspace
+      </a>
+    </>
   )
 }
 

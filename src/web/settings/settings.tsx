@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors'
 import { quoted, setFlash, takeFlash } from '../flash'
 import { sentence } from '../forms'
 import { Settings } from './settings-page'
-import { checkedForm, csrfToken, signedIn } from '../session'
+import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
 import { webhookForms } from './webhooks'
 import { members } from '../teams/members'
 import { activity } from '../teams/activity'
@@ -125,7 +125,7 @@ async function renderSettings<E extends SignedInEnv>(
   ])
   return c.html(
     <Settings
-      user={session.user}
+      user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       keys={keys}
       apps={apps}

@@ -4,7 +4,7 @@ import { parse } from '../../http/validate'
 import { listAudit } from '../../domain/audit/log'
 import { sessionActor } from '../../domain/users'
 import { auditQuery } from '../../schema/requests'
-import { csrfToken, signedIn } from '../session'
+import { csrfToken, signedIn, viewerOf } from '../session'
 import { ActivityPage } from './activity-page'
 
 // /settings/activity: the audit log of the session's workspace (its admins'), with the filters
@@ -19,7 +19,7 @@ activity.get('/', signedIn, async (c) => {
   const page = await listAudit(svc, sessionActor(session), query)
   return c.html(
     <ActivityPage
-      user={session.user}
+      user={viewerOf(session)}
       workspace={session.workspace}
       csrf={await csrfToken(svc, session)}
       events={page.events}

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors'
 import { quoted, setFlash } from '../flash'
 import { AuthPage } from '../pages/auth'
 import { ErrorPage } from '../pages/error'
-import { checkedForm, csrfToken, signedIn } from '../session'
+import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
 import { JoinPage } from './join-page'
 
 // /join/<token>: the page an invite's link opens. Signed in, one click joins; without an account,
@@ -27,13 +27,13 @@ joinPages.get('/:token', open, params(inviteTokenInPath), async (c) => {
     invite = await openInvite(svc, token)
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'invite_not_found') throw err
-    return c.html(<InviteGone user={session?.user} />, 404)
+    return c.html(<InviteGone user={viewerOf(session)} />, 404)
   }
   if (!session) {
     return c.html(<AuthPage mode="signup" invite={{ token, ...invite }} />)
   }
   const csrf = await csrfToken(svc, session)
-  return c.html(<JoinPage user={session.user} csrf={csrf} token={token} invite={invite} />)
+  return c.html(<JoinPage user={viewerOf(session)} csrf={csrf} token={token} invite={invite} />)
 })
 
 joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), async (c) => {
@@ -43,7 +43,7 @@ joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), asyn
     workspace = await joinWithSession(svc, session, c.req.valid('param').token)
   } catch (err) {
     if (!(err instanceof AppError)) throw err
-    if (err.code === 'invite_not_found') return c.html(<InviteGone user={session.user} />, 404)
+    if (err.code === 'invite_not_found') return c.html(<InviteGone user={viewerOf(session)} />, 404)
     const status = err.status === 403 ? 403 : 409
     const message = forPeople(err.message)
     return c.html(
@@ -51,7 +51,7 @@ joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), asyn
         status={status}
         title="You could not join"
         message={message}
-        user={session.user}
+        user={viewerOf(session)}
       />,
       status,
     )

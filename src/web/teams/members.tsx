@@ -24,8 +24,9 @@ import {
 } from '../../schema/requests'
 import { quoted, setFlash, takeFlash, type Flash } from '../flash'
 import { forPeople } from '../people'
-import { checkedForm, csrfToken, signedIn } from '../session'
+import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
 import { MembersPage } from './members-page'
+import { lifeWords } from './settings-section'
 
 // /settings/members: the session's workspace's members and pending invites, and the person's
 // workspaces (switch, make a new one). Every action ends back on this page, saying what it did.
@@ -43,7 +44,7 @@ members.get('/', signedIn, async (c) => {
   ])
   return c.html(
     <MembersPage
-      user={session.user}
+      user={viewerOf(session)}
       workspace={session.workspace}
       csrf={await csrfToken(svc, session)}
       members={people}
@@ -154,7 +155,7 @@ members.post('/settings', signedIn, checkedForm, (c) =>
     })
     return body.default_expires_in === null
       ? 'Saved: new canvases here are kept until deleted.'
-      : `Saved: new canvases here expire after ${form.get('default_expires_in')}.`
+      : `Saved: new canvases here expire after ${lifeWords(life)}.`
   }),
 )
 

@@ -7,13 +7,17 @@ import { flashAt, Notice } from '../pages/notice'
 
 export type SettingsView = { default_expires_in: string | null; quota_bytes: number | null }
 
+// Values as the API writes a duration (the largest whole unit: 24 hours is `1d`).
 const LIVES: [string, string][] = [
   ['1h', '1 hour'],
-  ['24h', '24 hours'],
+  ['1d', '24 hours'],
   ['7d', '7 days'],
   ['30d', '30 days'],
   ['keep', 'Are kept until deleted'],
 ]
+
+/** A life as the form names it ("7 days"), else as the API writes it. */
+export const lifeWords = (value: string) => LIVES.find(([v]) => v === value)?.[1] ?? value
 
 const MB = 1024 * 1024
 
@@ -72,8 +76,9 @@ export function SettingsSection(props: Props) {
         </button>
       </form>
       <p class="hint">
-        A canvas published with “keep” or “temporary” asked for explicitly follows its request;
-        uploads past the quota are refused until canvases are deleted or the quota raised.
+        A publish that asks to keep its canvas (<code>svc push --save</code>) or for a temporary one
+        is followed. Uploads past the quota are refused until canvases are deleted or the quota is
+        raised.
       </p>
       {props.workspace.role === 'owner' && !props.personal && (
         <details class="dialog">
