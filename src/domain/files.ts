@@ -45,7 +45,6 @@ export async function presignUpload(
   const registered = await registerFile(svc.db, {
     ...fresh,
     workspaceId: actor.workspaceId,
-    blobKey: blobKey(actor.workspaceId, input.sha256),
     quota: svc.settings.workspaceQuotaBytes,
   }).all()
   return presignAnswer(svc, actor.workspaceId, registered, fresh.fileId, input, target)
@@ -368,25 +367,12 @@ const touchRegistered = (now: Placeholder<'now', number>) => ({
  * batch, a measurable part of presign's CPU (BENCHMARKS.md, scripts/bench/cpu.mjs).
  */
 const registerFile = prepared(
-  (db, p: Placeholders<NewFile & { workspaceId: string; blobKey: string; quota: number | null }>) =>
+  (db, p: Placeholders<NewFile & { workspaceId: string; quota: number | null }>) =>
     db
       .insert(files)
       .select((qb) =>
         qb
-          .select({
-            fileId: value(files.fileId, p('fileId')),
-            workspaceId: workspaces.workspaceId,
-            sha256: value(files.sha256, p('sha256')),
-            size: value(files.size, p('size')),
-            mime: value(files.mime, p('mime')),
-            blobKey: value(files.blobKey, p('blobKey')),
-            status: value(files.status, 'pending'),
-            createdAt: value(files.createdAt, p('now')),
-            finalizedAt: value(files.finalizedAt, null),
-            touchedAt: value(files.touchedAt, p('now')),
-            checkedAt: value(files.checkedAt, null),
-            uploadedAt: value(files.uploadedAt, null),
-          })
+          .select(pendingRow(p))
           .from(workspaces)
           .where(
             and(
@@ -406,20 +392,7 @@ const registerKeyFile = prepared(
       .insert(files)
       .select((qb) =>
         qb
-          .select({
-            fileId: value(files.fileId, p('fileId')),
-            workspaceId: apiKeys.workspaceId,
-            sha256: value(files.sha256, p('sha256')),
-            size: value(files.size, p('size')),
-            mime: value(files.mime, p('mime')),
-            blobKey: blobKeySql(apiKeys.workspaceId, p('sha256')).as('blob_key'),
-            status: value(files.status, 'pending'),
-            createdAt: value(files.createdAt, p('now')),
-            finalizedAt: value(files.finalizedAt, null),
-            touchedAt: value(files.touchedAt, p('now')),
-            checkedAt: value(files.checkedAt, null),
-            uploadedAt: value(files.uploadedAt, null),
-          })
+          .select(pendingRow(p))
           .from(apiKeys)
           .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
           .where(and(liveWriteKey(p('keyHash')), roomFor(db, p('sha256'), p('size'), p('quota')))),
@@ -427,6 +400,22 @@ const registerKeyFile = prepared(
       .onConflictDoUpdate(touchRegistered(p('now')))
       .returning(FILE_FIELDS),
 )
+
+/** A pending file's row, in the workspace whose row (`workspaces`) the statement selects from. */
+const pendingRow = (p: Placeholders<NewFile>) => ({
+  fileId: value(files.fileId, p('fileId')),
+  workspaceId: workspaces.workspaceId,
+  sha256: value(files.sha256, p('sha256')),
+  size: value(files.size, p('size')),
+  mime: value(files.mime, p('mime')),
+  blobKey: blobKeySql(workspaces.workspaceId, p('sha256')).as('blob_key'),
+  status: value(files.status, 'pending'),
+  createdAt: value(files.createdAt, p('now')),
+  finalizedAt: value(files.finalizedAt, null),
+  touchedAt: value(files.touchedAt, p('now')),
+  checkedAt: value(files.checkedAt, null),
+  uploadedAt: value(files.uploadedAt, null),
+})
 
 function checkSize(svc: Services, size: number) {
   if (size > svc.settings.maxFileBytes) {

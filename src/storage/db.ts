@@ -1,5 +1,6 @@
 import { drizzle, type DrizzleD1Database } from 'drizzle-orm/d1'
-import { sql, type AnyColumn, type Placeholder } from 'drizzle-orm'
+import { inArray, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { RunnableQuery } from 'drizzle-orm/runnable-query'
 import { bindPrepared, type PreparedQuery } from './drizzle-adapter'
 
@@ -84,4 +85,23 @@ export function prepared<V extends Record<string, unknown>, R>(
     // `_` is a declared type, never a value, in Drizzle's queries too: only the type needs it.
     return bindPrepared(query, client, values) as unknown as Bound<R>
   }
+}
+
+/**
+ * Deletes up to `limit` rows of `table` that `where` selects (oldest first by `order` when given),
+ * naming them by their key `key`: the sweep's way with what it keeps only for a while. Answers
+ * how many went.
+ */
+export async function deleteSome(
+  db: Database,
+  table: SQLiteTable,
+  key: SQLiteColumn,
+  where: SQL | undefined,
+  limit: number,
+  order?: SQLiteColumn,
+): Promise<number> {
+  const chosen = db.select({ key }).from(table).where(where).limit(limit)
+  const some = order ? chosen.orderBy(order) : chosen
+  const deleted = await db.delete(table).where(inArray(key, some)).returning({ key })
+  return deleted.length
 }

@@ -1,5 +1,6 @@
-import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, lt, lte, or, sql } from 'drizzle-orm'
 import type { AuditAction } from '../../lib/audit'
+import { deleteSome } from '../../storage/db'
 import { auditEvents } from '../../storage/schema'
 import { auditCursor, readAuditCursor } from '../cursors'
 import type { Actor, Services } from '../services'
@@ -65,17 +66,7 @@ export async function listAudit(svc: Services, actor: Actor, query: AuditQuery) 
 const DAY = 86400_000
 
 /** The sweep's step: events older than the retention, oldest first, a batch at a time. */
-export async function sweepAudit(svc: Services, now: number, limit: number): Promise<number> {
-  const db = svc.db
-  const old = db
-    .select({ eventId: auditEvents.eventId })
-    .from(auditEvents)
-    .where(lte(auditEvents.at, now - svc.settings.auditRetentionDays * DAY))
-    .orderBy(auditEvents.at)
-    .limit(limit)
-  const deleted = await db
-    .delete(auditEvents)
-    .where(inArray(auditEvents.eventId, old))
-    .returning({ eventId: auditEvents.eventId })
-  return deleted.length
+export function sweepAudit(svc: Services, now: number, limit: number): Promise<number> {
+  const old = lte(auditEvents.at, now - svc.settings.auditRetentionDays * DAY)
+  return deleteSome(svc.db, auditEvents, auditEvents.eventId, old, limit, auditEvents.at)
 }

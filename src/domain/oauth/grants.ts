@@ -1,7 +1,13 @@
 import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import type { Scope } from '../../schema/requests'
-import { prepared, type Bindable, type Database, type Placeholders } from '../../storage/db'
+import {
+  deleteSome,
+  prepared,
+  type Bindable,
+  type Database,
+  type Placeholders,
+} from '../../storage/db'
 import { oauthGrants, oauthSecrets } from '../../storage/schema'
 import type { KeyAuth } from '../keys'
 import { iso, isoOrNull, type Actor, type Services } from '../services'
@@ -247,17 +253,8 @@ export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: s
 
 /** Deletes up to `limit` grants that ended a while ago, with their secrets; answers how many. */
 export async function sweepGrants(svc: Services, now: number, limit: number): Promise<number> {
-  const db = svc.db
-  const old = db
-    .select({ grantId: oauthGrants.grantId })
-    .from(oauthGrants)
-    .where(lte(oauthGrants.expiresAt, now - GRANT_RETENTION_MS))
-    .limit(limit)
-  const deleted = await db
-    .delete(oauthGrants)
-    .where(inArray(oauthGrants.grantId, old))
-    .returning({ grantId: oauthGrants.grantId })
-  return deleted.length
+  const old = lte(oauthGrants.expiresAt, now - GRANT_RETENTION_MS)
+  return deleteSome(svc.db, oauthGrants, oauthGrants.grantId, old, limit)
 }
 
 // Scopes are stored as the API's comma-separated list; instr has no builder equivalent.

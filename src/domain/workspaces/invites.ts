@@ -1,8 +1,8 @@
-import { and, desc, eq, exists, gt, inArray, isNull, lte, not, or, sql } from 'drizzle-orm'
+import { and, desc, eq, exists, gt, isNull, lte, not, or, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
-import type { Bindable, Database } from '../../storage/db'
+import { deleteSome, type Bindable, type Database } from '../../storage/db'
 import { invites, members, workspaces } from '../../storage/schema'
 import { iso, type Actor, type Services } from '../services'
 import { announceAudit, auditStatement, recordOf } from '../audit/record'
@@ -253,17 +253,8 @@ export async function whyNotJoined(
 
 /** Removes invites that ended (used, revoked or expired) over 30 days ago: the sweep's step. */
 export async function sweepInvites(svc: Services, now: number, limit: number): Promise<number> {
-  const db = svc.db
-  const old = db
-    .select({ inviteId: invites.inviteId })
-    .from(invites)
-    .where(lte(invites.expiresAt, now - INVITE_RETENTION_MS))
-    .limit(limit)
-  const deleted = await db
-    .delete(invites)
-    .where(inArray(invites.inviteId, old))
-    .returning({ inviteId: invites.inviteId })
-  return deleted.length
+  const old = lte(invites.expiresAt, now - INVITE_RETENTION_MS)
+  return deleteSome(svc.db, invites, invites.inviteId, old, limit)
 }
 
 /** Joins the person to the invite's workspace; answers the workspace and the role. */

@@ -4,7 +4,6 @@ import {
   eq,
   exists,
   gt,
-  inArray,
   isNotNull,
   isNull,
   lte,
@@ -16,7 +15,7 @@ import {
 import { AppError } from '../../lib/errors'
 import { newId } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
-import { value } from '../../storage/db'
+import { deleteSome, one, value } from '../../storage/db'
 import {
   apiKeys,
   canvases,
@@ -269,35 +268,17 @@ export async function deleteWorkspace(svc: Services, actor: Actor, workspaceId: 
  * The rows of deleted workspaces that nothing else holds any more (the sweep removed their
  * canvases and files): the sweep's step, up to `limit`. Their audit log and totals go with them.
  */
-export async function sweepWorkspaces(svc: Services, now: number, limit: number) {
+export function sweepWorkspaces(svc: Services, now: number, limit: number) {
   const db = svc.db
-  const done = db
-    .select({ workspaceId: workspaces.workspaceId })
-    .from(workspaces)
-    .where(
-      and(
-        isNotNull(workspaces.deletedAt),
-        lte(workspaces.deletedAt, now),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(canvases)
-            .where(eq(canvases.workspaceId, workspaces.workspaceId)),
-        ),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(files)
-            .where(eq(files.workspaceId, workspaces.workspaceId)),
-        ),
-      ),
-    )
-    .limit(limit)
-  const removed = await db
-    .delete(workspaces)
-    .where(inArray(workspaces.workspaceId, done))
-    .returning({ workspaceId: workspaces.workspaceId })
-  return removed.length
+  const held = (table: typeof canvases | typeof files) =>
+    db.select(one).from(table).where(eq(table.workspaceId, workspaces.workspaceId))
+  const done = and(
+    isNotNull(workspaces.deletedAt),
+    lte(workspaces.deletedAt, now),
+    notExists(held(canvases)),
+    notExists(held(files)),
+  )
+  return deleteSome(db, workspaces, workspaces.workspaceId, done, limit)
 }
 
 /** Makes `workspaceId` the one a web session acts in: it must be one of the person's. */
