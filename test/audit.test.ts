@@ -4,6 +4,7 @@ import { sweepAudit } from '../src/domain/audit/log'
 import { sweep } from '../src/domain/sweep'
 import { call, errorOf, json, newAccount, newCanvas, type Account } from './support/api'
 import { realServices } from './support/state'
+import { joinedAs, keyIn, newTeam } from './support/teams'
 import { createWebhook, eventually, hook, received } from './support/webhooks'
 
 // The audit log (docs/teams.md#the-audit-log): every change in a workspace, with who made it,
@@ -18,47 +19,12 @@ type Event = { action: string; actor: { kind: string; name: string; user_id?: st
 const log = async (key: string, query = '') =>
   (await json(await call(`/v1/audit?limit=100${query}`, { key }))).events as Event[]
 
-async function team(owner: Account, name: string) {
-  const made = await json(
-    await call('/v1/workspaces', { method: 'POST', key: owner.key, json: { name } }),
-  )
-  return made.workspace_id as string
-}
-
-async function joined(owner: Account, workspaceId: string, role: string) {
-  const sent = await json(
-    await call(`/v1/workspaces/${workspaceId}/invites`, {
-      method: 'POST',
-      key: owner.key,
-      json: { role },
-    }),
-  )
-  const person = await newAccount()
-  const res = await call(`/auth/join/${sent.url.split('/join/')[1]}`, {
-    method: 'POST',
-    cookie: person.cookie,
-  })
-  expect(res.status).toBe(200)
-  return { person, invite: sent }
-}
-
-async function keyIn(account: Account, workspaceId: string, name: string) {
-  const made = await json(
-    await call('/auth/keys', {
-      method: 'POST',
-      cookie: account.cookie,
-      json: { name, workspace_id: workspaceId },
-    }),
-  )
-  return made.key as string
-}
-
 it('records the changes of a team, with who made each, newest first, and no secret', async () => {
   const owner = await newAccount()
-  const workspaceId = await team(owner, 'Audited')
+  const workspaceId = await newTeam(owner, 'Audited')
   const base = `/v1/workspaces/${workspaceId}`
   await call(base, { method: 'PATCH', key: owner.key, json: { name: 'Audited team' } })
-  const { person } = await joined(owner, workspaceId, 'editor')
+  const { person } = await joinedAs(owner, workspaceId, 'editor')
   const key = await keyIn(owner, workspaceId, 'ci')
   const canvas = await newCanvas(key, 'audited', { title: 'Plan' })
   const path = `/v1/canvases/${canvas.canvas_id}`
@@ -148,7 +114,7 @@ it('records nothing for a change that did not happen', async () => {
 
 it('records sign-ins and failed ones in each workspace of the person', async () => {
   const owner = await newAccount()
-  const workspaceId = await team(owner, 'Signed')
+  const workspaceId = await newTeam(owner, 'Signed')
   const login = (password: string) =>
     call('/auth/login', { method: 'POST', json: { email: owner.email, password } })
   expect((await login('wrong password!')).status).toBe(401)
@@ -190,8 +156,8 @@ it('pages by cursor at any depth, filters, and is its admins’ alone', async ()
   const bad = await call('/v1/audit?action=canvas.exploded', { key: owner.key })
   expect(bad.status).toBe(400)
 
-  const workspaceId = await team(owner, 'T')
-  const { person } = await joined(owner, workspaceId, 'editor')
+  const workspaceId = await newTeam(owner, 'T')
+  const { person } = await joinedAs(owner, workspaceId, 'editor')
   const refused = await call('/v1/audit', { key: await keyIn(person, workspaceId, 'e') })
   expect(refused.status).toBe(403)
 })

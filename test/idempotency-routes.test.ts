@@ -3,7 +3,7 @@ import { buildApp } from '../src/app'
 import { call } from './support/api'
 import { answerOf, expectReplay, freshKey, keyRows } from './support/idempotency'
 import { routeName, ROUTES } from './support/routes'
-import { buildWorld, requestFor, type World } from './support/world'
+import { buildWorld, succeedingRequests, type World } from './support/world'
 
 // Every write under /v1 that the app registers, read from the app itself rather than from the
 // route table, honours Idempotency-Key: a route added later cannot miss it unnoticed.
@@ -31,17 +31,9 @@ it('every POST, PUT, PATCH and DELETE under /v1 replays its answer to a repeat',
   ).map(routeName)
   expect(writes.map(routeName).sort()).toEqual(table.sort())
   const kept: string[] = []
-  // A workspace to delete: the world's is the owner's personal one, which cannot be.
-  const doomed = await (
-    await call('/v1/workspaces', { method: 'POST', key: world.owner.key, json: { name: 'D' } })
-  ).json<{ workspace_id: string }>()
+  const requestOf = await succeedingRequests(world)
   for (const route of writes) {
-    const prepared = requestFor(route, world)
-    const { init } = prepared
-    const path =
-      routeName(route) === 'DELETE /v1/workspaces/:workspace_id'
-        ? `/v1/workspaces/${doomed.workspace_id}`
-        : prepared.path
+    const { path, init } = requestOf(route)
     const key = freshKey()
     const send = () =>
       call(path, { ...init, key: world.owner.key, headers: { 'Idempotency-Key': key } })

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { call, json, newAccount, newCanvas, type Account } from './support/api'
 import { runs } from './support/runs'
+import { keyIn } from './support/teams'
 
 // Roles hold at every request (docs/teams.md): over any sequence of role changes, removals,
 // rejoinings and requests by the members' keys, no request succeeds beyond the role its member
@@ -46,7 +47,7 @@ it('no request by a member’s key succeeds beyond the role held at that moment'
         await call('/v1/workspaces', { method: 'POST', key: owner.key, json: { name: 'P' } }),
       )
       const base = `/v1/workspaces/${team.workspace_id}`
-      const ownerKey = await keyIn(owner, team.workspace_id, ['read', 'write'])
+      const ownerKey = await keyIn(owner, team.workspace_id, 'property', ['read', 'write'])
       const canvas = await newCanvas(ownerKey, 'the team canvas')
       type Person = { account: Account; key: string | null; writes: boolean; held: Role | null }
       const people: Person[] = []
@@ -67,7 +68,7 @@ it('no request by a member’s key succeeds beyond the role held at that moment'
         expect(res.status).toBe(200)
         // A key made while an editor or above writes; a viewer's reads only.
         person.writes = as !== 'viewer'
-        person.key = await keyIn(person.account, team.workspace_id, [
+        person.key = await keyIn(person.account, team.workspace_id, 'property', [
           'read',
           ...(person.writes ? ['write'] : []),
         ])
@@ -111,13 +112,3 @@ it('no request by a member’s key succeeds beyond the role held at that moment'
     { numRuns: runs(25) },
   )
 })
-
-async function keyIn(account: Account, workspaceId: string, scopes: string[]) {
-  const res = await call('/auth/keys', {
-    method: 'POST',
-    cookie: account.cookie,
-    json: { name: 'property', workspace_id: workspaceId, scopes },
-  })
-  expect(res.status, await res.clone().text()).toBe(201)
-  return (await json(res)).key as string
-}

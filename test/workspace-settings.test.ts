@@ -12,9 +12,11 @@ import {
   newAccount,
   newCanvas,
   upload,
+  withFlash,
   type Account,
 } from './support/api'
 import { sweepUntilDone } from './support/state'
+import { joinedAs, keyIn, newTeam } from './support/teams'
 
 // A workspace's own settings and its deletion (docs/teams.md): the default life of new canvases,
 // the storage quota, and deleting a team's workspace with everything in it.
@@ -22,35 +24,14 @@ import { sweepUntilDone } from './support/state'
 const HOUR = 3600_000
 
 async function team(owner: Account, name = 'Settings') {
-  const made = await json(
-    await call('/v1/workspaces', { method: 'POST', key: owner.key, json: { name } }),
-  )
-  const workspaceId = made.workspace_id as string
+  const workspaceId = await newTeam(owner, name)
   const key = await keyIn(owner, workspaceId, 'team key')
   return { workspaceId, key, path: `/v1/workspaces/${workspaceId}` }
 }
 
-async function keyIn(account: Account, workspaceId: string, name: string) {
-  const made = await json(
-    await call('/auth/keys', {
-      method: 'POST',
-      cookie: account.cookie,
-      json: { name, workspace_id: workspaceId },
-    }),
-  )
-  return made.key as string
-}
-
+/** A member of `role` with a key of every scope: joined as an editor to make it, then given the role. */
 async function member(owner: Account, workspaceId: string, role: string) {
-  const sent = await json(
-    await call(`/v1/workspaces/${workspaceId}/invites`, {
-      method: 'POST',
-      key: owner.key,
-      json: { role: 'editor' },
-    }),
-  )
-  const person = await newAccount()
-  await call(`/auth/join/${sent.url.split('/join/')[1]}`, { method: 'POST', cookie: person.cookie })
+  const { person } = await joinedAs(owner, workspaceId, 'editor')
   const key = await keyIn(person, workspaceId, 'member key')
   if (role !== 'editor') {
     await call(`/v1/workspaces/${workspaceId}/members/${person.userId}`, {
@@ -237,11 +218,6 @@ describe('deleting a workspace', () => {
 })
 
 describe('on the Members page', () => {
-  const withFlash = (account: Account, res: Response) => {
-    const flash = /canvas_flash=[^;]*/.exec(res.headers.get('Set-Cookie') ?? '')?.[0]
-    return flash ? `${account.cookie}; ${flash}` : account.cookie
-  }
-
   it('an admin sets the default life and the quota; an owner deletes the workspace', async () => {
     const owner = await newAccount()
     const { workspaceId, key } = await team(owner, 'Paged')

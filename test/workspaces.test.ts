@@ -10,19 +10,15 @@ import {
   newCanvas,
   newKey,
   sessionCookie,
+  withFlash,
   type Account,
 } from './support/api'
+import { newTeam } from './support/teams'
 
 // Workspaces for teams (docs/teams.md): members and roles, invites, and roles that hold at every
 // request, for keys and sessions alike.
 
 const TOKEN_URL = /^http:\/\/canvas\.test\/join\/([A-Za-z0-9]{32})$/
-
-async function newTeam(owner: Account, name = 'Team') {
-  const res = await call('/v1/workspaces', { method: 'POST', key: owner.key, json: { name } })
-  expect(res.status).toBe(201)
-  return (await json(res)).workspace_id as string
-}
 
 async function invite(key: string, workspaceId: string, body: Record<string, unknown>) {
   const res = await call(`/v1/workspaces/${workspaceId}/invites`, {
@@ -483,9 +479,3 @@ describe('the web app', () => {
     expect(spent.status).toBe(404)
   })
 })
-
-/** The account's session with the message its action left for the next page. */
-function withFlash(account: Account, res: Response) {
-  const flash = /canvas_flash=[^;]*/.exec(res.headers.get('Set-Cookie') ?? '')?.[0]
-  return flash ? `${account.cookie}; ${flash}` : account.cookie
-}

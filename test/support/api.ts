@@ -214,3 +214,9 @@ export async function browse(path: string, init: CallInit = {}): Promise<Respons
     cookie: [init.cookie, cookie].filter(Boolean).join('; '),
   })
 }
+
+/** The account's session cookie with the message a form's action left for the next page. */
+export function withFlash(account: { cookie: string }, res: Response) {
+  const flash = /canvas_flash=[^;]*/.exec(res.headers.get('Set-Cookie') ?? '')?.[0]
+  return flash ? `${account.cookie}; ${flash}` : account.cookie
+}

@@ -11,6 +11,7 @@ import {
 } from './api'
 import { approvedCode, authorizeUrl, HTTPS, pkce, register, tokenRequest, REDIRECT } from './oauth'
 import type { Route } from './routes'
+import { newTeam } from './teams'
 import { createWebhook, hook } from './webhooks'
 
 /**
@@ -188,6 +189,20 @@ export type Prepared = { path: string; init: Parameters<typeof call>[1] & {} }
  * A request to `route` that would succeed for the owner, with no credentials attached: the tests
  * add the header, cookie or signature they are checking. Paths point at the owner's data.
  */
+/**
+ * `requestFor` where every route is to succeed for the owner: deleting a workspace names a team
+ * made for it, the world's own being the owner's personal one, which cannot be deleted.
+ */
+export async function succeedingRequests(world: World) {
+  const doomed = await newTeam(world.owner, 'Doomed')
+  return (route: Route): Prepared => {
+    const prepared = requestFor(route, world)
+    const deletesWorkspace =
+      route.method === 'DELETE' && route.path === '/v1/workspaces/:workspace_id'
+    return deletesWorkspace ? { ...prepared, path: `/v1/workspaces/${doomed}` } : prepared
+  }
+}
+
 export function requestFor(route: Route, world: World): Prepared {
   if (route.path === '/oauth/authorize') {
     const init = route.method === 'POST' ? formPost({ decision: 'approve' }) : {}

@@ -1,4 +1,4 @@
-import { and, eq, notExists, sql, type SQL } from 'drizzle-orm'
+import { and, eq, notExists, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { AuditAction, AuditActorKind } from '../../lib/audit'
 import { newId } from '../../lib/crypto'
 import { auditEvents, members } from '../../storage/schema'
@@ -47,10 +47,10 @@ export type AuditEntry = {
 export type AuditRow = typeof auditEvents.$inferSelect
 
 /**
- * When an event is written: after a change of a row by the statement before it, always, or after
- * such a change when a condition holds too.
+ * When an event is written: after a change of a row by the statement before it, and when given,
+ * a condition holds too.
  */
-export type Recorded = 'changed' | 'always' | SQL
+export type Recorded = 'changed' | SQL
 
 /**
  * The statement that records `entry` in `workspaceId`, made by `who`, for the batch of its change.
@@ -63,27 +63,12 @@ export function auditStatement(
   entry: AuditEntry,
   recorded: Recorded = 'changed',
 ) {
-  return auditInsert(svc, workspaceId, who, entry, recorded).returning()
-}
-
-/** `auditStatement` without its answer, which costs reading the row written (BENCHMARKS.md). */
-function auditInsert(
-  svc: Services,
-  workspaceId: string | SQL<string>,
-  who: AuditActor,
-  entry: AuditEntry,
-  recorded: Recorded,
-) {
-  return svc.db.insert(auditEvents).select(
-    sql`SELECT ${newId()}, ${workspaceId}, ${svc.now()}, ${who.kind}, ${who.userId}, ${who.name},
-      ${entry.action}, ${entry.target.type}, ${entry.target.id}, ${detailsOf(entry.details)}
-      WHERE ${whenRecorded(recorded)}`,
-  )
+  return auditInsert(svc, who, entry, { workspaceId, where: whenRecorded(recorded) }).returning()
 }
 
 /**
  * The statement that records `entry` in every workspace `userId` belongs to (their sign-ins: a
- * person's activity concerns every team they are in). Event ids are random, as `newId`'s.
+ * person's activity concerns every team they are in).
  */
 export function auditEveryWorkspace(
   svc: Services,
@@ -91,22 +76,34 @@ export function auditEveryWorkspace(
   who: AuditActor,
   entry: AuditEntry,
 ) {
-  return svc.db
-    .insert(auditEvents)
-    .select(
-      sql`SELECT lower(hex(randomblob(16))), ${members.workspaceId}, ${svc.now()}, ${who.kind},
-        ${who.userId}, ${who.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id},
-        ${detailsOf(entry.details)} FROM ${members} WHERE ${members.userId} = ${userId}`,
-    )
-    .returning()
+  const where = sql`${members.userId} = ${userId}`
+  return auditInsert(svc, who, entry, {
+    workspaceId: members.workspaceId,
+    from: members,
+    where,
+  }).returning()
+}
+
+/**
+ * The insert of `entry`'s event, one for each row that `where` selects (of `from`, or none). A
+ * single event takes an id of `newId`'s; several, a random one each of the same strength.
+ */
+function auditInsert(
+  svc: Services,
+  who: AuditActor,
+  entry: AuditEntry,
+  rows: { workspaceId: string | SQLWrapper; where: SQL; from?: SQLWrapper },
+) {
+  const id = rows.from ? sql`lower(hex(randomblob(16)))` : sql`${newId()}`
+  return svc.db.insert(auditEvents).select(
+    sql`SELECT ${id}, ${rows.workspaceId}, ${svc.now()}, ${who.kind}, ${who.userId}, ${who.name},
+      ${entry.action}, ${entry.target.type}, ${entry.target.id}, ${detailsOf(entry.details)}
+      ${rows.from ? sql`FROM ${rows.from}` : sql``} WHERE ${rows.where}`,
+  )
 }
 
 const whenRecorded = (recorded: Recorded) =>
-  recorded === 'always'
-    ? sql`1`
-    : recorded === 'changed'
-      ? sql`changes() > 0`
-      : sql`changes() > 0 AND ${recorded}`
+  recorded === 'changed' ? sql`changes() > 0` : sql`changes() > 0 AND ${recorded}`
 
 /** `auditStatement` for the change an actor makes in their workspace. */
 export const recordOf = (svc: Services, actor: Actor, entry: AuditEntry, recorded?: Recorded) =>
@@ -174,16 +171,13 @@ export function expiryStatement(
         eq(auditEvents.action, 'canvas.deleted'),
       ),
     )
-  // Nothing listens to the sweep's events as they happen: written without an answer.
-  return auditInsert(
-    svc,
-    canvas.workspaceId,
-    SYSTEM,
-    {
-      action: 'canvas.expired',
-      target: { type: 'canvas', id: canvas.canvasId },
-      details: { title: canvas.title },
-    },
-    notExists(deleted),
-  )
+  // Nothing listens to the sweep's events as they happen: written without an answer, which costs
+  // reading the row written (BENCHMARKS.md).
+  const entry = {
+    action: 'canvas.expired',
+    target: { type: 'canvas', id: canvas.canvasId },
+    details: { title: canvas.title },
+  } as const
+  const where = whenRecorded(notExists(deleted))
+  return auditInsert(svc, SYSTEM, entry, { workspaceId: canvas.workspaceId, where })
 }
