@@ -171,12 +171,14 @@ it('tells webhooks of each event as audit.event', async () => {
     'the canvas.created event',
     async () => (await received(place.name)).map((r) => JSON.parse(r.body)),
     (b) => b.some((body) => body.data.action === 'canvas.created'),
+    // The real queue on a loaded machine: a fresh-clone run of the whole suite took over 15 s.
+    30_000,
   )
   const told = bodies.find((body) => body.data.action === 'canvas.created')
   expect(told.type).toBe('audit.event')
   const [recorded] = await log(owner.key, `&target=${canvas.canvas_id}`)
   expect(told.data).toEqual(recorded)
-})
+}, 60_000)
 
 it('records expiry by the sweep as the system, and keeps events AUDIT_RETENTION_DAYS', async () => {
   const owner = await newAccount()
