@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { serveClientDocuments } from './test/support/client-documents.ts'
-import { earlyNodeFiles, LongestFirst } from './test/sequencer'
+import { LongestFirst } from './test/sequencer'
 
 // A budget no test reaches: the files that take turns on a workers runtime (isolate: false) share
 // its limiters' counts, and most requests of a test come from the same client address.
@@ -37,9 +37,11 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('drizzle')
   return {
     test: {
-      // A workers runtime per core, which keeps it busy, beside the node files that start first,
-      // which mostly wait on the servers, browsers and CLIs they drive (test/sequencer.ts).
-      maxWorkers: availableParallelism() + earlyNodeFiles(root),
+      // Two files more than cores: the node files that start first mostly wait on the servers,
+      // browsers and CLIs they drive (test/sequencer.ts). More than that only costs CPU: each
+      // workers runtime transforms the modules again, and a loaded machine times tests out
+      // (measured in BENCHMARKS.md, the test suite).
+      maxWorkers: availableParallelism() + 2,
       sequence: { sequencer: LongestFirst },
       projects: [
         {

@@ -14,10 +14,11 @@ declare global {
   }
 }
 
-// The webhook receiver the workers project's global setup starts (test/node/support/receiver.ts).
+// What the workers project's global setup starts (test/node/support/receiver-setup.ts).
 declare module 'vitest' {
   export interface ProvidedContext {
     receiverUrl: string
+    identityProviderUrl: string
   }
 }
 

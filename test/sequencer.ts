@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
@@ -52,14 +52,6 @@ function startsEarly(root: string, file: string, expected: number) {
   return expected >= LONG_MS || STARTS_ITS_OWN.test(readFileSync(join(root, file), 'utf8'))
 }
 
-/** How many node files start ahead of the workers files, for the config to make room for them. */
-export function earlyNodeFiles(root: string) {
-  return readdirSync(join(root, 'test/node'))
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => `test/node/${name}`)
-    .filter((file) => startsEarly(root, file, expectedMs(file))).length
-}
-
 /**
  * Orders a run so that it ends soon after its longest file. The early node files start first
  * (they wait on servers, browsers and CLIs more than they compute, and run beside the workers
@@ -81,7 +73,9 @@ export class LongestFirst extends BaseSequencer {
       )
     const turn = (spec: TestSpecification) => {
       if (spec.project.name === 'workers') return 1
-      return startsEarly(root, file(spec), expected(spec)) ? 0 : 2
+      // The rule alone, not the last run's durations: a file slowed by a loaded run would start
+      // early in the next, and hold back the workers files behind it.
+      return startsEarly(root, file(spec), expectedMs(file(spec))) ? 0 : 2
     }
     const turns = new Map(files.map((spec) => [spec, turn(spec)]))
     return [...files].sort((a, b) => turns.get(a)! - turns.get(b)! || expected(b) - expected(a))

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, gt, not, notExists, or, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, gt, isNull, not, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
@@ -59,6 +59,7 @@ export function mayCreateFirst(svc: Services, setup: Setup): boolean {
  * signups cannot both win.
  */
 export async function signup(svc: Services, input: Credentials, setup: Setup) {
+  requirePasswordLogin(svc)
   const passwordHash = await hashPassword(input.password)
   return createAccount(svc, { email: input.email, passwordHash }, setup)
 }
@@ -187,8 +188,19 @@ export const setupNeeded = () =>
     'this server has no account yet: the first is created with its setup link (printed by npm run deploy) or its SETUP_TOKEN',
   )
 
+/** PASSWORD_LOGIN=off: with single sign-on configured, passwords open nothing. */
+function requirePasswordLogin(svc: Services) {
+  if (!svc.settings.sso.passwordLogin) {
+    throw new AppError('forbidden', 'this server signs people in by single sign-on only')
+  }
+}
+
+/** What an account made by single sign-on holds for a password: no password verifies it. */
+export const NO_PASSWORD = 'none'
+
 /** Wrong email and wrong password answer alike, in about the same time. */
 export async function login(svc: Services, input: Credentials) {
+  requirePasswordLogin(svc)
   const email = normalizeEmail(input.email)
   const row = await svc.db
     .select({
@@ -219,6 +231,26 @@ export async function login(svc: Services, input: Credentials) {
     announceAudit(svc, await auditEveryWorkspace(svc, row?.userId ?? '', tried, failed))
     throw new AppError('unauthorized', 'wrong email or password')
   }
+  return openSession(svc, row, 'password')
+}
+
+type SessionRow = {
+  userId: string
+  email: string
+  workspaceId: string
+  name: string
+  role: Role
+}
+
+/**
+ * A new session of the person `row` in its workspace, and their sign-in in the audit log of each
+ * workspace they are in, in one batch. `method`: how they proved who they are.
+ */
+export async function openSession(
+  svc: Services,
+  row: SessionRow,
+  method: 'password' | 'oidc' | 'access',
+) {
   const person = { kind: 'member', userId: row.userId, name: row.email } as const
   const target = { type: 'person', id: row.userId } as const
   const now = svc.now()
@@ -233,7 +265,11 @@ export async function login(svc: Services, input: Credentials) {
       createdAt: now,
       expiresAt,
     }),
-    auditEveryWorkspace(svc, row.userId, person, { action: 'auth.login', target }),
+    auditEveryWorkspace(svc, row.userId, person, {
+      action: 'auth.login',
+      target,
+      ...(method === 'password' ? {} : { details: { method } }),
+    }),
   ])
   announceAudit(svc, recorded)
   const account: Account = {
@@ -241,6 +277,39 @@ export async function login(svc: Services, input: Credentials) {
     workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
   }
   return { account, sessionToken: session.token, expiresAt }
+}
+
+/**
+ * The person `userId` as a session starts: in `workspaceId` when they are a member of it, else in
+ * their personal workspace. Null when the account is gone.
+ */
+export async function sessionRowOf(
+  svc: Services,
+  userId: string,
+  workspaceId: string | null,
+): Promise<SessionRow | null> {
+  const db = svc.db
+  const inWorkspace = (id: string) =>
+    db
+      .select({
+        userId: users.userId,
+        email: users.email,
+        workspaceId: workspaces.workspaceId,
+        name: workspaces.name,
+        role: members.role,
+      })
+      .from(users)
+      .innerJoin(members, eq(members.userId, users.userId))
+      .innerJoin(
+        workspaces,
+        and(eq(workspaces.workspaceId, members.workspaceId), isNull(workspaces.deletedAt)),
+      )
+      .where(and(eq(users.userId, userId), eq(members.workspaceId, id)))
+      .get()
+  const chosen = workspaceId ? await inWorkspace(workspaceId) : undefined
+  if (chosen) return chosen
+  const personal = await db.select().from(personalWorkspace(db, userId).as('p')).get()
+  return personal ? ((await inWorkspace(personal.workspaceId)) ?? null) : null
 }
 
 const personalMember = and(

@@ -54,7 +54,11 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, iterations, saltHex, expected] = stored.split('$')
-  if (scheme !== 'pbkdf2-sha256' || !iterations || !saltHex || !expected) return false
+  if (scheme !== 'pbkdf2-sha256' || !iterations || !saltHex || !expected) {
+    // A person who came by single sign-on has no password: refused as slowly as a wrong one.
+    await burnPasswordCheck(password)
+    return false
+  }
   const actual = await pbkdf2(password, fromHex(saltHex), Number(iterations))
   return constantTimeEqual(actual, expected)
 }

@@ -6,7 +6,11 @@ import * as z from 'zod/mini'
 
 // The optional secrets are not in .dev.vars.example as names to fill in (the Deploy to Cloudflare
 // button would ask for them), so they are typed here.
-export type Bindings = Env & { S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string }
+export type Bindings = Env & {
+  S3_ACCESS_KEY_ID?: string
+  S3_SECRET_ACCESS_KEY?: string
+  OIDC_CLIENT_SECRET?: string
+}
 
 export type S3Settings = {
   endpoint: string
@@ -48,6 +52,25 @@ export type Settings = {
   webhookAllowLocal: boolean
   /** The DNS-over-HTTPS resolver (JSON API) asked where a webhook's name points. */
   webhookDnsUrl: string
+  /** Signing in by the team's identity provider (domain/sso); null: not configured. */
+  sso: SsoSettings
+}
+
+/** Cloudflare Access in front of the service: its team domain and the application's audience. */
+export type AccessSettings = { teamDomain: string; audience: string }
+
+/** An OpenID Connect provider: where it is, this service's client there, and its button's name. */
+export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string }
+
+export type SsoSettings = {
+  access: AccessSettings | null
+  oidc: OidcSettings | null
+  /** The email domains SSO admits; null: whoever the provider authenticates. */
+  domains: string[] | null
+  /** The workspace SSO newcomers join on their first sign-in, and their role there. */
+  workspace: { workspaceId: string; role: 'admin' | 'editor' | 'viewer' } | null
+  /** False when PASSWORD_LOGIN=off and SSO is configured: sign-in is by SSO only. */
+  passwordLogin: boolean
 }
 
 /** A var that cannot be used as given; the message names the var, never its value. */
@@ -105,6 +128,34 @@ const optionalSecret = z.pipe(
   z.transform((value) => (unset(value) ? null : value!)),
 )
 
+/**
+ * An identity provider's address: https, or http on a loopback host only (a provider run beside
+ * the service in tests); without a trailing slash, as its tokens name it.
+ */
+const providerUrl = z.pipe(
+  z.optional(
+    z
+      .string()
+      .check(
+        z.refine(
+          (value) => unset(value) || isProviderUrl(value),
+          'must be an https URL (http only for 127.0.0.1 or localhost)',
+        ),
+      ),
+  ),
+  z.transform((value) => (unset(value) ? null : value!.replace(/\/+$/, ''))),
+)
+
+function isProviderUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'https:') return true
+    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  } catch {
+    return false
+  }
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     return /^https?:$/.test(new URL(value).protocol)
@@ -139,6 +190,45 @@ const schema = z.object({
   WEBHOOK_ENCRYPTION_KEY: optionalSecret,
   WEBHOOK_DNS_URL: baseUrl,
   WEBHOOK_ALLOW_LOCAL: z.optional(z.enum(['', '0', '1'], 'must be "1" or empty')),
+  ACCESS_TEAM_DOMAIN: providerUrl,
+  ACCESS_AUD: optionalText,
+  OIDC_ISSUER: providerUrl,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_NAME: optionalText,
+  SSO_DOMAINS: z.pipe(
+    z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^\s*([a-z0-9.-]+\.[a-z]{2,}\s*(,\s*[a-z0-9.-]+\.[a-z]{2,}\s*)*)?$/i,
+            'must be email domains separated by commas (example.com,example.org)',
+          ),
+        ),
+    ),
+    z.transform((value) =>
+      unset(value?.trim()) ? null : value!.split(',').map((d) => d.trim().toLowerCase()),
+    ),
+  ),
+  SSO_WORKSPACE: z.pipe(
+    z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^([A-Za-z0-9_-]{1,64}:(admin|editor|viewer))?$/,
+            'must be <workspace_id>:<role>, the role admin, editor or viewer',
+          ),
+        ),
+    ),
+    z.transform((value) => {
+      if (unset(value)) return null
+      const [workspaceId, role] = value!.split(':') as [string, 'admin' | 'editor' | 'viewer']
+      return { workspaceId, role }
+    }),
+  ),
+  PASSWORD_LOGIN: z.optional(z.enum(['', 'on', 'off'], 'must be "on" or "off"')),
 })
 
 const cache = new WeakMap<object, Settings>()
@@ -182,7 +272,48 @@ function parseSettings(env: Bindings): Settings {
     webhookEncryptionKey: vars.WEBHOOK_ENCRYPTION_KEY,
     webhookAllowLocal: vars.WEBHOOK_ALLOW_LOCAL === '1',
     webhookDnsUrl: vars.WEBHOOK_DNS_URL ?? 'https://cloudflare-dns.com/dns-query',
+    sso: ssoSettings(vars),
   }
+}
+
+// Each provider all or nothing, as S3's credentials: half of one would fail at a person's sign-in.
+function ssoSettings(vars: Vars): SsoSettings {
+  const access = allOrNone('Cloudflare Access', {
+    ACCESS_TEAM_DOMAIN: vars.ACCESS_TEAM_DOMAIN,
+    ACCESS_AUD: vars.ACCESS_AUD,
+  })
+  const oidc = allOrNone('OpenID Connect', {
+    OIDC_ISSUER: vars.OIDC_ISSUER,
+    OIDC_CLIENT_ID: vars.OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET: vars.OIDC_CLIENT_SECRET,
+  })
+  const configured = Boolean(access || oidc)
+  return {
+    access: access && { teamDomain: access.ACCESS_TEAM_DOMAIN, audience: access.ACCESS_AUD },
+    oidc: oidc && {
+      issuer: oidc.OIDC_ISSUER,
+      clientId: oidc.OIDC_CLIENT_ID,
+      clientSecret: oidc.OIDC_CLIENT_SECRET,
+      name: vars.OIDC_NAME ?? 'single sign-on',
+    },
+    domains: vars.SSO_DOMAINS,
+    workspace: vars.SSO_WORKSPACE,
+    // Off only once there is another way in: a deployment is never left with no sign-in at all.
+    passwordLogin: !(configured && vars.PASSWORD_LOGIN === 'off'),
+  }
+}
+
+function allOrNone<K extends string>(
+  what: string,
+  parts: Record<K, string | null>,
+): Record<K, string> | null {
+  const missing = Object.entries(parts).filter(([, value]) => value === null)
+  if (missing.length === Object.keys(parts).length) return null
+  if (missing.length > 0) {
+    const names = missing.map(([name]) => name).join(', ')
+    throw new SettingsError(`${what} is half configured: ${names} not set`)
+  }
+  return parts as Record<K, string>
 }
 
 type Vars = z.output<typeof schema>

@@ -107,6 +107,27 @@ export const invites = sqliteTable(
   ],
 )
 
+// A person as an identity provider knows them (domain/sso): bound by the provider's issuer and
+// its subject for them, never by email alone, which a provider may let its users change. Cloudflare
+// Access has no stable subject across its applications: its identities are the team domain and
+// the email. `password_hash` of a person who came only by SSO holds no password (users.ts).
+export const identities = sqliteTable(
+  'identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.subject] }),
+    index('identities_user_idx').on(t.userId),
+  ],
+)
+
 // The cookie holds a random token; only its SHA-256 is stored, so a leaked table opens no session.
 // session_id names a session where the hash must not appear (content frame URLs); it opens nothing.
 export const sessions = sqliteTable(

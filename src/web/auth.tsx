@@ -11,7 +11,7 @@ import { endSession, login, mayCreateFirst, signup } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { clearFlash } from './flash'
 import { readForm, safeNext, sentence } from './forms'
-import { AuthPage, SetupNeeded } from './pages/auth'
+import { AuthPage, SetupNeeded, type SignInWays } from './pages/auth'
 import { ErrorPage } from './pages/error'
 import { forPeople } from './people'
 import { openInvite } from '../domain/workspaces/invites'
@@ -28,9 +28,9 @@ auth.get('/signup', open, async (c) => {
   const setup = { token: c.req.query('setup'), local: fromThisMachine(c) }
   if (!(await hasAnyUser(svc))) {
     if (!mayCreateFirst(svc, setup)) return c.html(<SetupNeeded />, 403)
-    return c.html(<AuthPage mode="signup" setupToken={setup.token} />)
+    return c.html(<AuthPage mode="signup" setupToken={setup.token} ways={waysOf(svc)} />)
   }
-  return c.html(<AuthPage mode="signup" closed={!svc.settings.signupOpen} />)
+  return c.html(<AuthPage mode="signup" closed={!svc.settings.signupOpen} ways={waysOf(svc)} />)
 })
 
 auth.post('/signup', open, limitByIp('AUTH_LIMITER'), async (c) => {
@@ -47,6 +47,7 @@ auth.post('/signup', open, limitByIp('AUTH_LIMITER'), async (c) => {
         error={error}
         setupToken={setupToken}
         invite={invite}
+        ways={waysOf(c.var.svc)}
       />,
       status,
     )
@@ -73,7 +74,7 @@ auth.get('/login', open, async (c) => {
   const next = safeNext(c.req.query('next'))
   // Someone has signed up (above), so signup is closed exactly when SIGNUP is not open.
   const closed = !c.var.svc.settings.signupOpen
-  return c.html(<AuthPage mode="login" next={next} closed={closed} />)
+  return c.html(<AuthPage mode="login" next={next} closed={closed} ways={waysOf(c.var.svc)} />)
 })
 
 auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {
@@ -83,7 +84,10 @@ auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {
   const checked = loginBody.safeParse({ email, password: form.get('password') ?? '' })
   if (!checked.success) {
     const error = sentence(checked.error)
-    return c.html(<AuthPage mode="login" email={email} next={next} error={error} />, 400)
+    return c.html(
+      <AuthPage mode="login" email={email} next={next} error={error} ways={waysOf(c.var.svc)} />,
+      400,
+    )
   }
   try {
     const result = await login(c.var.svc, checked.data)
@@ -92,7 +96,13 @@ auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'unauthorized') throw err
     return c.html(
-      <AuthPage mode="login" email={email} next={next} error="Wrong email or password." />,
+      <AuthPage
+        mode="login"
+        email={email}
+        next={next}
+        error="Wrong email or password."
+        ways={waysOf(c.var.svc)}
+      />,
       401,
     )
   }
@@ -118,6 +128,12 @@ auth.post('/logout', open, async (c) => {
   clearFlash(c)
   return c.redirect('/login')
 })
+
+/** The ways in that the login and signup pages offer (SSO's settings, PASSWORD_LOGIN). */
+export function waysOf(svc: Services): SignInWays {
+  const { oidc, access, passwordLogin } = svc.settings.sso
+  return { sso: oidc ? oidc.name : null, access: Boolean(access), password: passwordLogin }
+}
 
 /** What the signup form shows of the invite it carries; none when it no longer works. */
 async function invited(svc: Services, token: string) {

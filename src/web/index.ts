@@ -4,6 +4,7 @@ import { forPeople } from './people'
 import { sameOrigin } from '../http/auth'
 import type { AppEnv } from '../http/context'
 import { auth } from './auth'
+import { accessSignIn, sso } from './sso'
 import { canvas } from './canvas/canvas'
 import { dashboard } from './dashboard'
 import { FRAME_PATH, LIVE_PATH } from './frames/links'
@@ -45,8 +46,9 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route(LIVE_PATH, live)
   web.route('/', favicon)
 
-  web.use('*', pageHeaders, loadSession, sameOrigin)
+  web.use('*', pageHeaders, loadSession, accessSignIn, sameOrigin)
   web.route('/', auth)
+  web.route('/', sso)
   web.route('/', dashboard)
   web.route('/settings', settings)
   web.route('/oauth', consent)

@@ -185,6 +185,8 @@ export const ROUTES: Route[] = [
   { method: 'POST', path: '/login', auth: 'none', json: false },
   { method: 'GET', path: '/logout', auth: 'page', json: false },
   { method: 'POST', path: '/logout', auth: 'none', json: false },
+  { method: 'GET', path: '/auth/oidc', auth: 'none', json: false },
+  { method: 'GET', path: '/auth/oidc/callback', auth: 'none', json: false },
   { method: 'GET', path: '/settings', auth: 'page', json: false },
   { method: 'POST', path: '/settings/name', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys', auth: 'page', json: false },

@@ -3,8 +3,14 @@ import { WHAT_CANVAS_IS } from './landing'
 import { Layout } from './layout'
 import { FormError } from './notice'
 
+/** How a person may sign in here: a provider's button (its name), and passwords. */
+export type SignInWays = { sso: string | null; access: boolean; password: boolean }
+
+const PASSWORDS_ONLY: SignInWays = { sso: null, access: false, password: true }
+
 export function AuthPage(props: {
   mode: 'login' | 'signup'
+  ways?: SignInWays
   error?: string
   email?: string
   next?: string
@@ -17,8 +23,14 @@ export function AuthPage(props: {
 }) {
   const login = props.mode === 'login'
   const invite = login ? undefined : props.invite
-  if (!login && props.closed && !invite) return <SignupClosed />
+  const given = props.ways ?? PASSWORDS_ONLY
+  // Signup closed to passwords is still open to the team's identity provider.
+  const passwordClosed = !login && props.closed && !invite
+  if (passwordClosed && !given.sso) return <SignupClosed />
   const heading = login ? 'Log in to Canvas' : 'Create your Canvas account'
+  const ways = passwordClosed ? { ...given, password: false } : given
+  const back = invite ? `/join/${invite.token}` : props.next
+  const ssoHref = `/auth/oidc${back ? `?next=${encodeURIComponent(back)}` : ''}`
   return (
     <Layout title={login ? 'Log in' : 'Sign up'} main="narrow">
       <div class="panel">
@@ -37,41 +49,60 @@ export function AuthPage(props: {
             : WHAT_CANVAS_IS}
         </p>
         {props.error && <FormError>{props.error}</FormError>}
-        <form method="post" action={login ? '/login' : '/signup'}>
-          {props.next && <input type="hidden" name="next" value={props.next} />}
-          {props.setupToken && <input type="hidden" name="setup_token" value={props.setupToken} />}
-          {invite && <input type="hidden" name="invite" value={invite.token} />}
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            autocomplete="email"
-            value={props.email ?? invite?.email ?? ''}
-          />
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            minlength={login ? undefined : MIN_PASSWORD_LENGTH}
-            autocomplete={login ? 'current-password' : 'new-password'}
-            aria-describedby={login ? undefined : 'password-hint'}
-          />
-          {!login && (
-            <p class="hint" id="password-hint">
-              At least {MIN_PASSWORD_LENGTH} characters.
-            </p>
-          )}
+        {ways.sso && (
           <p>
-            <button class="primary" type="submit">
-              {login ? 'Log in' : invite ? 'Sign up and join' : 'Sign up'}
-            </button>
+            <a class="btn primary wide" href={ssoHref}>
+              Continue with {ways.sso}
+            </a>
           </p>
-        </form>
-        {!(login && props.closed) && (
+        )}
+        {!ways.password && !ways.sso && (
+          <p>
+            {ways.access
+              ? 'This server signs people in through Cloudflare Access: open it at your team’s address.'
+              : 'Password sign-in is off on this server.'}
+          </p>
+        )}
+        {ways.password && ways.sso && <p class="muted or">or with a password</p>}
+        {ways.password && (
+          <form method="post" action={login ? '/login' : '/signup'}>
+            {props.next && <input type="hidden" name="next" value={props.next} />}
+            {props.setupToken && (
+              <input type="hidden" name="setup_token" value={props.setupToken} />
+            )}
+            {invite && <input type="hidden" name="invite" value={invite.token} />}
+            <label for="email">Email</label>
+            <input
+              id="email"
+              name="email"
+              type="email"
+              required
+              autocomplete="email"
+              value={props.email ?? invite?.email ?? ''}
+            />
+            <label for="password">Password</label>
+            <input
+              id="password"
+              name="password"
+              type="password"
+              required
+              minlength={login ? undefined : MIN_PASSWORD_LENGTH}
+              autocomplete={login ? 'current-password' : 'new-password'}
+              aria-describedby={login ? undefined : 'password-hint'}
+            />
+            {!login && (
+              <p class="hint" id="password-hint">
+                At least {MIN_PASSWORD_LENGTH} characters.
+              </p>
+            )}
+            <p>
+              <button class="primary" type="submit">
+                {login ? 'Log in' : invite ? 'Sign up and join' : 'Sign up'}
+              </button>
+            </p>
+          </form>
+        )}
+        {ways.password && !(login && props.closed) && (
           <p class="muted">
             {login ? (
               <a class="btn" href="/signup">

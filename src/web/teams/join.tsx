@@ -8,6 +8,7 @@ import { joinWithSession } from '../../domain/workspaces/workspaces'
 import { forPeople } from '../people'
 import { AppError } from '../../lib/errors'
 import { quoted, setFlash } from '../flash'
+import { waysOf } from '../auth'
 import { AuthPage } from '../pages/auth'
 import { ErrorPage } from '../pages/error'
 import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
@@ -30,7 +31,7 @@ joinPages.get('/:token', open, params(inviteTokenInPath), async (c) => {
     return c.html(<InviteGone user={viewerOf(session)} />, 404)
   }
   if (!session) {
-    return c.html(<AuthPage mode="signup" invite={{ token, ...invite }} />)
+    return c.html(<AuthPage mode="signup" invite={{ token, ...invite }} ways={waysOf(c.var.svc)} />)
   }
   const csrf = await csrfToken(svc, session)
   return c.html(<JoinPage user={viewerOf(session)} csrf={csrf} token={token} invite={invite} />)

@@ -1,17 +1,23 @@
 import type { TestProject } from 'vitest/node'
+import { startIdentityProvider } from './identity-provider'
 import { startReceiver } from './receiver'
 
-// Global setup of the workers project: one webhook receiver (receiver.ts) for the whole run, its
-// address handed to the tests (`inject('receiverUrl')`).
+// Global setup of the workers project: one webhook receiver (receiver.ts) and one identity
+// provider (identity-provider.ts) for the whole run, their addresses handed to the tests
+// (`inject('receiverUrl')`, `inject('identityProviderUrl')`).
 export default async function setup(project: TestProject) {
-  const receiver = await startReceiver()
+  const [receiver, provider] = await Promise.all([startReceiver(), startIdentityProvider()])
   project.provide('receiverUrl', receiver.url)
-  return receiver.stop
+  project.provide('identityProviderUrl', provider.url)
+  return async () => {
+    await Promise.all([receiver.stop(), provider.stop()])
+  }
 }
 
 // As the workers tests see it (test/env.d.ts).
 declare module 'vitest' {
   export interface ProvidedContext {
     receiverUrl: string
+    identityProviderUrl: string
   }
 }
