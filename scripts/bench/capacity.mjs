@@ -117,6 +117,17 @@ try {
       ),
   )
   const afterEvents = await size()
+  // A person as their identity provider knows them: an issuer's URL and a subject of 21 digits,
+  // as Google's are.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO identities (issuer, subject, user_id, created_at, last_seen_at)
+         VALUES ('https://accounts.google.com', ?, ?, ?, ?)`,
+      )
+      .bind(String(100000000000000000000n + BigInt(i)), id, now, now),
+  )
+  const afterIdentities = await size()
 
   const rows = await db
     .prepare(
@@ -124,7 +135,8 @@ try {
               (SELECT count(*) FROM version_items) AS items, (SELECT count(*) FROM files) AS files,
               (SELECT count(*) FROM share_links) AS shares, (SELECT count(*) FROM members) AS members,
               (SELECT count(*) FROM invites) AS invites,
-              (SELECT count(*) FROM audit_events) AS audit_events`,
+              (SELECT count(*) FROM audit_events) AS audit_events,
+              (SELECT count(*) FROM identities) AS identities`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -133,13 +145,14 @@ try {
       {
         count,
         rows,
-        database_bytes: afterEvents,
+        database_bytes: afterIdentities,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
         bytes_per_member: per(beforeMembers, afterMembers),
         bytes_per_invite: per(afterMembers, afterInvites),
         bytes_per_audit_event: per(afterInvites, afterEvents),
+        bytes_per_identity: per(afterEvents, afterIdentities),
       },
       null,
       2,

@@ -6,7 +6,7 @@ import { isHttps, startSession } from '../http/auth'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { signInBySso } from '../domain/sso/sign-in'
-import { finishOidc, startOidc, verifyAccessToken, type OidcAttempt } from '../domain/sso/tokens'
+import type { OidcAttempt } from '../domain/sso/tokens'
 import { resolveSession } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { secretFor } from '../lib/settings'
@@ -18,6 +18,11 @@ import { ErrorPage } from './pages/error'
 // refusal is a 403 page that says why, and never a session.
 
 export const sso = new Hono<AppEnv>()
+
+// The JOSE and OpenID libraries are evaluated on the first sign-in that needs them, not at every
+// start of the Worker (BENCHMARKS.md, the Worker's start).
+let libraries: Promise<typeof import('../domain/sso/tokens')> | undefined
+const providers = () => (libraries ??= import('../domain/sso/tokens'))
 
 // What a sign-in keeps while the person is at the provider: signed, for this path only, and for
 // no longer than a sign-in takes.
@@ -32,11 +37,9 @@ sso.get(ATTEMPT_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
   if (c.var.session) return c.redirect(safeNext(c.req.query('next')) ?? '/')
   return refusedOnPage(c, async () => {
     const callback = requestOrigin(c) + CALLBACK_PATH
-    const { url, attempt } = await startOidc(
-      settings,
-      callback,
-      safeNext(c.req.query('next')) ?? null,
-    )
+    const { url, attempt } = await (
+      await providers()
+    ).startOidc(settings, callback, safeNext(c.req.query('next')) ?? null)
     await setSignedCookie(c, ATTEMPT_COOKIE, JSON.stringify(attempt), cookieSecret(c), {
       path: ATTEMPT_PATH,
       httpOnly: true,
@@ -59,7 +62,7 @@ sso.get(CALLBACK_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
       const why = c.req.query('error_description') ?? error
       throw new AppError('forbidden', `the identity provider did not sign you in: ${why}`)
     }
-    const who = await finishOidc(settings, new URL(c.req.url), attempt)
+    const who = await (await providers()).finishOidc(settings, new URL(c.req.url), attempt)
     const result = await signInBySso(c.var.svc, who)
     startSession(c, result.sessionToken, result.expiresAt)
     return c.redirect(attempt.next ?? '/')
@@ -76,7 +79,7 @@ export const accessSignIn = createMiddleware<AppEnv>(async (c, next) => {
     settings && (c.req.header('Cf-Access-Jwt-Assertion') ?? getCookie(c, 'CF_Authorization'))
   if (!settings || !token || c.var.session) return next()
   const refused = await refusedOnPage(c, async () => {
-    const who = await verifyAccessToken(settings, token)
+    const who = await (await providers()).verifyAccessToken(settings, token)
     const result = await signInBySso(c.var.svc, who)
     startSession(c, result.sessionToken, result.expiresAt)
     const session = await resolveSession(c.var.svc, result.sessionToken)

@@ -96,7 +96,8 @@ export function AuthPage(props: {
               </p>
             )}
             <p>
-              <button class="primary" type="submit">
+              {/* With a provider offered, its button is the page's first way in. */}
+              <button class={ways.sso ? undefined : 'primary'} type="submit">
                 {login ? 'Log in' : invite ? 'Sign up and join' : 'Sign up'}
               </button>
             </p>

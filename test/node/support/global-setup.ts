@@ -3,12 +3,15 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestProject } from 'vitest/node'
 import { buildCli } from './cli'
+import { CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from './identity-provider'
 import { prepareDevState, startDevServer, type DevServer } from './dev-server'
 
 declare module 'vitest' {
   interface ProvidedContext {
     /** Where a test file asks for the shared dev server and the migrated state (dev-server.ts). */
     devServerControl: string
+    /** The OpenID Connect provider the shared dev server signs people in with. */
+    identityProviderUrl: string
   }
 }
 
@@ -22,17 +25,30 @@ declare module 'vitest' {
  * asks for them, so a run of files that need none makes none; the server stops when the run ends,
  * whether the tests passed or not.
  */
+/** The shared dev server's client at the tests' identity provider. */
+export const SSO_CLIENT_ID = 'canvas-shared-dev-server'
+
 export default async function setup(project: TestProject) {
   buildCli()
   let state: Promise<string> | undefined
   let server: Promise<DevServer> | undefined
+  // The shared dev server offers single sign-on with the tests' own provider (identity-
+  // provider.ts), as a team's deployment would; passwords stay on beside it.
+  const provider: IdentityProvider = await startIdentityProvider()
+  const sso = [
+    ...['--var', `OIDC_ISSUER:${provider.url}`, '--var', `OIDC_CLIENT_ID:${SSO_CLIENT_ID}`],
+    ...['--var', `OIDC_CLIENT_SECRET:${CLIENT_SECRET}`, '--var', 'OIDC_NAME:Acme SSO'],
+  ]
   const control = createServer((req, res) => {
     state ??= prepareDevState()
     const answer: Promise<string> =
       req.url === '/state'
         ? state
         : (server ??= state.then((from) =>
-            startDevServer(['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1'], from),
+            startDevServer(
+              ['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1', ...sso],
+              from,
+            ),
           )).then((started) => (req.url === '/output' ? started.output() : started.url))
     answer.then(
       (value) => {
@@ -48,11 +64,13 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve))
   const { port } = control.address() as AddressInfo
   project.provide('devServerControl', `http://127.0.0.1:${port}`)
+  project.provide('identityProviderUrl', provider.url)
   return async () => {
     control.closeAllConnections()
     control.close()
     const started = await server?.catch(() => undefined)
     await started?.stop()
+    await provider.stop()
     const made = await state?.catch(() => undefined)
     if (made) rmSync(made, { recursive: true, force: true })
   }
