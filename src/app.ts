@@ -23,6 +23,7 @@ import { keyAccess } from './http/access'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
 import { forThePage, isWebJsonPath, webApp } from './web'
+import { isSsoPage } from './web/sso'
 import { apiDescription } from './http/openapi'
 import { reference } from './api/reference'
 import { LOCAL_STORAGE_PATH } from './storage/presign'
@@ -40,9 +41,10 @@ const API_PATHS = new Set([
   ...OAUTH_API_PATHS,
 ])
 const isApiPath = (path: string) =>
-  API_PATHS.has(path) ||
-  isWebJsonPath(path) ||
-  API_PREFIXES.some((prefix) => path.startsWith(prefix))
+  !isSsoPage(path) &&
+  (API_PATHS.has(path) ||
+    isWebJsonPath(path) ||
+    API_PREFIXES.some((prefix) => path.startsWith(prefix)))
 
 export function buildApp() {
   const app = new Hono<AppEnv>()

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'workspace.settings_changed',
   'auth.login',
   'auth.login_failed',
+  'auth.password_changed',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -247,6 +247,15 @@ export const credentialsBody = z.strictObject({
   invite: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
 })
 
+/** A new password: the rule of signup's. */
+export const newPassword = credentialsBody.shape.password
+
+export const passwordChangeBody = z.strictObject({
+  // Empty for an account that has none yet (made by single sign-on).
+  current: z.string().check(z.maxLength(256, 'must be at most 256 characters')),
+  password: newPassword,
+})
+
 export const loginBody = z.strictObject({
   email: z.string().check(z.maxLength(254, 'must be at most 254 characters')),
   password: z.string().check(z.maxLength(256, 'must be at most 256 characters')),

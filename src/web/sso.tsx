@@ -31,6 +31,9 @@ const ATTEMPT_PATH = '/auth/oidc'
 const ATTEMPT_SECONDS = 600
 const CALLBACK_PATH = '/auth/oidc/callback'
 
+/** Pages, though under /auth/ (the API's JSON): a person's browser goes through them. */
+export const isSsoPage = (path: string) => path === ATTEMPT_PATH || path === CALLBACK_PATH
+
 sso.get(ATTEMPT_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
   const settings = c.var.svc.settings.sso.oidc
   if (!settings) throw new AppError('not_found', 'single sign-on is not configured on this server')

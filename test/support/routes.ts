@@ -189,6 +189,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/auth/oidc/callback', auth: 'none', json: false },
   { method: 'GET', path: '/settings', auth: 'page', json: false },
   { method: 'POST', path: '/settings/name', auth: 'page', json: false },
+  { method: 'POST', path: '/settings/password', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys', auth: 'page', json: false },
   { method: 'POST', path: '/settings/keys/:keyId/revoke', auth: 'page', json: false },
   { method: 'POST', path: '/settings/apps/:grantId/revoke', auth: 'page', json: false },

@@ -4,6 +4,7 @@ import type { Flash } from '../flash'
 import { Csrf, Layout, type User } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
 import { flashAt, flashTop, FormError, Notice } from '../pages/notice'
+import { PasswordSection } from './password-section'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
 import { Ago } from '../pages/when'
 
@@ -34,6 +35,11 @@ export function Settings(props: {
   /** The display name as set (null: none), and the name people outside the workspace see. */
   name: { displayName: string | null; shown: string; fallback: string }
   nameError?: string
+  /** Whether the account has a password (one made by single sign-on has none yet). */
+  hasPassword: boolean
+  /** False with PASSWORD_LOGIN=off: a password opens nothing, and is not offered. */
+  passwordLogin: boolean
+  passwordError?: string
 }) {
   const { csrf } = props
   return (
@@ -78,12 +84,20 @@ export function Settings(props: {
           Save name
         </button>
       </form>
+      {props.passwordLogin && (
+        <PasswordSection
+          csrf={csrf}
+          hasPassword={props.hasPassword}
+          flash={props.flash}
+          error={props.passwordError}
+        />
+      )}
       <h2>API keys</h2>
       <p class="muted">
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
         <a href="/docs">API and MCP documentation</a>.
       </p>
-      <Notice flash={flashTop(props.flash, ['webhooks', 'name'])} />
+      <Notice flash={flashTop(props.flash, ['webhooks', 'name', 'password'])} />
       {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">
         <Csrf token={csrf} />

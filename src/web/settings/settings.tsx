@@ -1,6 +1,12 @@
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../../http/context'
-import { createKeyBody, displayNameBody, id as idSchema } from '../../schema/requests'
+import {
+  createKeyBody,
+  displayNameBody,
+  id as idSchema,
+  passwordChangeBody,
+} from '../../schema/requests'
+import { changePassword, hasPassword } from '../../domain/passwords'
 import { createKey, listKeys, revokeKey } from '../../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants'
 import { workspaceUsage } from '../../domain/usage'
@@ -44,6 +50,29 @@ settings.post('/name', signedIn, checkedForm, async (c) => {
     at: 'name',
   })
   return c.redirect('/settings#name')
+})
+
+settings.post('/password', signedIn, checkedForm, async (c) => {
+  const form = c.var.form
+  const checked = passwordChangeBody.safeParse({
+    current: form.get('current') ?? '',
+    password: form.get('password') ?? '',
+  })
+  if (!checked.success) {
+    const passwordError = sentence(checked.error).replace(/^The password/, 'The new password')
+    return renderSettings(c, { passwordError }, 400)
+  }
+  try {
+    const { otherSessionsEnded } = await changePassword(c.var.svc, c.var.session, checked.data)
+    const others = otherSessionsEnded
+      ? ` Your ${otherSessionsEnded === 1 ? 'other session is' : `${otherSessionsEnded} other sessions are`} signed out.`
+      : ''
+    await setFlash(c, { tone: 'ok', text: `Your password is changed.${others}`, at: 'password' })
+    return c.redirect('/settings#password')
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'forbidden') throw err
+    return renderSettings(c, { passwordError: 'The current password is not right.' }, 400)
+  }
 })
 
 settings.post('/keys', signedIn, checkedForm, async (c) => {
@@ -110,18 +139,19 @@ settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
 
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
-  extra: { error?: string; webhookError?: string; nameError?: string } = {},
+  extra: { error?: string; webhookError?: string; nameError?: string; passwordError?: string } = {},
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
   const actor = sessionActor(session)
-  const [keys, apps, usage, webhooks, name] = await Promise.all([
+  const [keys, apps, usage, webhooks, name, password] = await Promise.all([
     listKeys(svc, actor),
     listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
     // Where the workspace's events go is its admins' to see.
     allows(actor.role, 'admin') ? webhooksWithDeliveries(svc, actor) : null,
     displayNameOf(svc, actor.userId),
+    hasPassword(svc, actor.userId),
   ])
   return c.html(
     <Settings
@@ -132,6 +162,8 @@ async function renderSettings<E extends SignedInEnv>(
       usage={usage}
       webhooks={webhooks}
       name={name}
+      hasPassword={password}
+      passwordLogin={svc.settings.sso.passwordLogin}
       flash={await takeFlash(c, c.var)}
       {...extra}
     />,

@@ -119,6 +119,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'workspace.settings_changed': 'changed the workspace’s settings',
   'auth.login': 'signed in',
   'auth.login_failed': 'failed to sign in',
+  'auth.password_changed': 'changed their password',
 }
 
 function EventRow({ event }: { event: AuditEvent }) {

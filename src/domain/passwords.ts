@@ -1,0 +1,54 @@
+import { and, eq, ne } from 'drizzle-orm'
+import { AppError } from '../lib/errors'
+import { hashPassword, verifyPassword } from '../lib/crypto'
+import { sessions, users } from '../storage/schema'
+import type { Services } from './services'
+import { announceAudit, auditEveryWorkspace } from './audit/record'
+import { NO_PASSWORD, type SessionInfo } from './users'
+
+// A person's own password (Settings): changed with the current one, or set for the first time by
+// a person who came by single sign-on. A change signs out every other session of theirs: whoever
+// knew the old password and used it elsewhere is out at once.
+
+/** Whether the account has a password of its own (one made by single sign-on has none). */
+export async function hasPassword(svc: Services, userId: string): Promise<boolean> {
+  const row = await svc.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.userId, userId))
+    .get()
+  return Boolean(row && row.hash !== NO_PASSWORD)
+}
+
+export async function changePassword(
+  svc: Services,
+  session: SessionInfo,
+  input: { current: string; password: string },
+) {
+  const userId = session.user.user_id
+  const row = await svc.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.userId, userId))
+    .get()
+  if (!row) throw new AppError('unauthorized', 'this account no longer exists')
+  if (row.hash !== NO_PASSWORD && !(await verifyPassword(input.current, row.hash))) {
+    throw new AppError('forbidden', 'the current password is not right')
+  }
+  const hash = await hashPassword(input.password)
+  const person = { kind: 'member', userId, name: session.user.email } as const
+  const [, ended, recorded] = await svc.db.batch([
+    svc.db.update(users).set({ passwordHash: hash }).where(eq(users.userId, userId)),
+    svc.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.sessionHash, session.sessionHash)))
+      .returning({ id: sessions.sessionId }),
+    auditEveryWorkspace(svc, userId, person, {
+      action: 'auth.password_changed',
+      target: { type: 'person', id: userId },
+      details: { first: row.hash === NO_PASSWORD },
+    }),
+  ])
+  announceAudit(svc, recorded)
+  return { otherSessionsEnded: ended.length }
+}
