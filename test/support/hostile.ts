@@ -271,6 +271,20 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         .filter((scope) => scope !== 'read' && scope !== 'write')
         .map((scope) => ({ path: '/settings/keys', fields: { _csrf: csrf, name: 'k', scope } })),
     ),
+    // A new password signup would refuse, or any current password but the right one.
+    'POST /settings/password': fc.oneof(
+      fc.oneof(fc.string({ maxLength: 7 }), huge(257)).map((password) => ({
+        path: '/settings/password',
+        fields: { _csrf: csrf, current: world.owner.password, password },
+      })),
+      fc
+        .oneof(wild, huge(256))
+        .filter((current) => current !== world.owner.password)
+        .map((current) => ({
+          path: '/settings/password',
+          fields: { _csrf: csrf, current, password: 'a fine new password' },
+        })),
+    ),
     // The form trims the name, as the keys' form does: what is refused must survive the trim.
     'POST /settings/name': fc
       .oneof(badPersonName, huge(61), withControl)

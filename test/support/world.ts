@@ -304,6 +304,11 @@ export function requestFor(route: Route, world: World): Prepared {
   if (route.method === 'POST' && route.path === '/settings/members/:userId/role') {
     Object.assign(init, formPost({ role: 'viewer' }))
   }
+  if (route.method === 'POST' && route.path === '/settings/password') {
+    // Changed to itself: the world's people keep signing in as they did.
+    const password = world.owner.password
+    Object.assign(init, formPost({ current: password, password }))
+  }
   if (route.method === 'POST' && route.path === '/settings/webhooks') {
     Object.assign(init, formPost({ url: hook().url, events: 'canvas.deleted' }))
   }
