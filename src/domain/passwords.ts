@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
-import { hashPassword, verifyPassword } from '../lib/crypto'
+import { constantTimeEqual, hashPassword, verifyPassword } from '../lib/crypto'
 import { sessions, users } from '../storage/schema'
 import type { Services } from './services'
 import { announceAudit, auditEveryWorkspace } from './audit/record'
@@ -17,8 +17,11 @@ export async function hasPassword(svc: Services, userId: string): Promise<boolea
     .from(users)
     .where(eq(users.userId, userId))
     .get()
-  return Boolean(row && row.hash !== NO_PASSWORD)
+  return Boolean(row && !passwordless(row.hash))
 }
+
+// Compared as every stored secret is, though this marker is none: one rule for the column.
+const passwordless = (stored: string) => constantTimeEqual(stored, NO_PASSWORD)
 
 export async function changePassword(
   svc: Services,
@@ -32,7 +35,8 @@ export async function changePassword(
     .where(eq(users.userId, userId))
     .get()
   if (!row) throw new AppError('unauthorized', 'this account no longer exists')
-  if (row.hash !== NO_PASSWORD && !(await verifyPassword(input.current, row.hash))) {
+  const first = passwordless(row.hash)
+  if (!first && !(await verifyPassword(input.current, row.hash))) {
     throw new AppError('forbidden', 'the current password is not right')
   }
   const hash = await hashPassword(input.password)
@@ -46,7 +50,7 @@ export async function changePassword(
     auditEveryWorkspace(svc, userId, person, {
       action: 'auth.password_changed',
       target: { type: 'person', id: userId },
-      details: { first: row.hash === NO_PASSWORD },
+      details: { first },
     }),
   ])
   announceAudit(svc, recorded)

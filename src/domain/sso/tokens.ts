@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import * as oidc from 'openid-client'
+import { constantTimeEqual } from '../../lib/crypto'
 import { AppError } from '../../lib/errors'
 import type { AccessSettings, OidcSettings } from '../../lib/settings'
 import type { ProvenIdentity } from './sign-in'
@@ -102,7 +103,7 @@ export async function finishOidc(
       requiredClaims: ['sub', 'exp', 'iat'],
     }),
   )
-  if (payload.nonce !== attempt.nonce) {
+  if (!constantTimeEqual(String(payload.nonce ?? ''), attempt.nonce)) {
     throw new AppError('forbidden', 'the ID token answers another sign-in (its nonce differs)')
   }
   return identityOf(metadata.issuer, payload)
