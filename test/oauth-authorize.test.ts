@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, csrfOf, formPost, newAccount } from './support/api'
+import { newTeam } from './support/teams'
 import {
   authorizeUrl,
   decide,
@@ -31,6 +32,44 @@ async function request(client: Client, params: Record<string, string | undefined
 }
 
 describe('the consent page', () => {
+  it('lets the person pick the workspace and the access, whatever the app asked', async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner, 'Design team')
+    const client = await register()
+    const url = await request(client, { scope: 'canvas:read canvas:write' })
+    const html = await (await call(url, { cookie: owner.cookie })).text()
+    expect(html).toContain('<option value="' + team + '">Design team</option>')
+    expect(html).toMatch(/value="write" checked/)
+    const answer = await call(url, {
+      ...formPost({
+        _csrf: await csrfOf(owner.cookie),
+        decision: 'approve',
+        workspace_id: team,
+        access: 'read',
+      }),
+      cookie: owner.cookie,
+    })
+    const code = redirectOf(answer).searchParams.get('code')!
+    const row = await env.DB.prepare(
+      'SELECT workspace_id, scopes FROM oauth_grants WHERE grant_id = ?',
+    )
+      .bind(code.split(':')[1])
+      .first<{ workspace_id: string; scopes: string }>()
+    expect(row).toEqual({ workspace_id: team, scopes: expect.not.stringContaining('write') })
+    // A workspace that is not theirs grants nothing.
+    const other = await newAccount()
+    const refused = await call(await request(client), {
+      ...formPost({
+        _csrf: await csrfOf(owner.cookie),
+        decision: 'approve',
+        workspace_id: other.workspaceId,
+      }),
+      cookie: owner.cookie,
+    })
+    expect(refused.status).toBe(404)
+    expect(await grants(owner.userId)).toBe(1)
+  })
+
   it('shows the app’s name (escaped), where the access goes, and the scopes', async () => {
     const owner = await newAccount()
     const client = await register({ client_name: '<b>Evil</b> "App"' })
@@ -50,7 +89,10 @@ describe('the consent page', () => {
     const readOnly = await call(await request(client, { scope: 'canvas:read' }), {
       cookie: owner.cookie,
     })
-    expect(await readOnly.text()).not.toContain('<code>canvas:write</code>')
+    // Asked for reading only, reading is chosen; writing is offered, the person's to give.
+    const readOnlyPage = await readOnly.text()
+    expect(readOnlyPage).toMatch(/value="read" checked/)
+    expect(readOnlyPage).not.toMatch(/value="write" checked/)
   })
 
   it('lets its form send the browser to the app’s origin, and no other page does', async () => {

@@ -2,6 +2,8 @@ import type { AuthRequest } from '@cloudflare/workers-oauth-provider'
 import { Hono, type Context } from 'hono'
 import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth/grants'
 import { sessionActor } from '../domain/users'
+import { actorIn } from '../domain/workspaces/members'
+import { listWorkspaces } from '../domain/workspaces/workspaces'
 import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
 import { newId, sha256Hex } from '../lib/crypto'
@@ -32,6 +34,7 @@ consent.get('/authorize', signedIn, (c) =>
     c.set('formAction', new URL(asked.request.redirectUri).origin)
     const url = new URL(c.req.url)
     const { svc, session } = c.var
+    const workspaces = await listWorkspaces(svc, session.user.user_id)
     return c.html(
       <Consent
         user={viewerOf(session)}
@@ -43,6 +46,8 @@ consent.get('/authorize', signedIn, (c) =>
           redirectHost: about.redirectHost,
           redirectIsLoopback: about.redirectIsLoopback,
           write: asked.scopes.includes('canvas:write'),
+          workspaces: workspaces.map((w) => ({ workspace_id: w.workspace_id, name: w.name })),
+          current: session.workspace.workspace_id,
         }}
       />,
     )
@@ -53,7 +58,7 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
   answering(c, async (api) => {
     const asked = await authorizationRequest(c, api)
     if (asked instanceof Response) return asked
-    const { request, scopes } = asked
+    const { request } = asked
     const { authorizationErrorRedirect } = await oauthLibrary()
     if (c.var.form.get('decision') !== 'approve') {
       return c.redirect(authorizationErrorRedirect(request, 'access_denied', 'access was denied'))
@@ -61,7 +66,11 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     const about = await api.describeConsent(request)
     const named = appNameProblem(about.clientName)
     if (named) return cannotConnect(c, `The app’s name ${named}.`)
-    const actor = sessionActor(c.var.session)
+    // The person chose the workspace and the access on the page, whatever the app asked for.
+    const form = c.var.form
+    const workspaceId = form.get('workspace_id') || c.var.session.workspace.workspace_id
+    const actor = await actorIn(c.var.svc, sessionActor(c.var.session), workspaceId)
+    const scopes = chosenScopes(form.get('access'), asked.scopes)
     // The library files the grant under a subject of its own, the first part of every token it
     // makes: the person's id stays out of the tokens (props, which it keeps encrypted, hold it).
     const subject = newId()
@@ -89,6 +98,13 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     return c.redirect(redirectTo)
   }),
 )
+
+/** The scopes of the access chosen on the page; without a choice, those asked for. */
+function chosenScopes(access: string | null, asked: OAuthScope[]): OAuthScope[] {
+  if (access === 'read') return ['canvas:read']
+  if (access === 'write') return ['canvas:read', 'canvas:write']
+  return asked
+}
 
 /**
  * The authorization request in this address, checked by the library (the client, its exact

@@ -9,7 +9,12 @@ export type ConsentView = {
   redirectHost: string
   /** The redirect goes to an app on this computer. */
   redirectIsLoopback: boolean
+  /** What the app asked for: read and write, or read only; the person chooses either way. */
   write: boolean
+  /** The person's workspaces, the one the access is for chosen among them. */
+  workspaces: { workspace_id: string; name: string }[]
+  /** The session's workspace: chosen unless the person picks another. */
+  current: string
 }
 
 /**
@@ -40,28 +45,47 @@ export function Consent(props: { user: User; csrf: string; action: string; view:
             connecting from it.
           </div>
         )}
-        <p>It will be able to:</p>
-        <ul>
-          <li>
-            list and read your canvases (<code>canvas:read</code>)
-          </li>
-          {view.write && (
-            <li>
-              publish, change, share and delete canvases (<code>canvas:write</code>)
-            </li>
-          )}
-        </ul>
-        <p class="muted">
-          You can disconnect it at any time in <a href="/settings">Settings</a>.
-        </p>
-        <form class="row" method="post" action={props.action}>
+        <form method="post" action={props.action}>
           <Csrf token={props.csrf} />
-          <button class="primary" type="submit" name="decision" value="approve">
-            Allow
-          </button>
-          <button type="submit" name="decision" value="deny">
-            Deny
-          </button>
+          {view.workspaces.length > 1 && (
+            <>
+              <label for="workspace">Workspace</label>
+              <select id="workspace" name="workspace_id">
+                {view.workspaces.map((w) => (
+                  <option value={w.workspace_id} selected={w.workspace_id === view.current}>
+                    {w.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          <fieldset class="choices">
+            <legend>It will be able to</legend>
+            {/* One span per choice: the label lays out its input and its words side by side. */}
+            <label>
+              <input type="radio" name="access" value="read" checked={!view.write} />
+              <span>
+                list and read canvases (<code>canvas:read</code>)
+              </span>
+            </label>
+            <label>
+              <input type="radio" name="access" value="write" checked={view.write} />
+              <span>
+                also publish, change, share and delete them (<code>canvas:write</code>)
+              </span>
+            </label>
+          </fieldset>
+          <p class="muted">
+            You can disconnect it at any time in <a href="/settings">Settings</a>.
+          </p>
+          <p class="row">
+            <button class="primary" type="submit" name="decision" value="approve">
+              Allow
+            </button>
+            <button type="submit" name="decision" value="deny">
+              Deny
+            </button>
+          </p>
         </form>
       </div>
     </Layout>
