@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { call, formPost, json, newAccount, newKey } from './support/api'
+import { call, formPost, json, newAccount, newCanvas, newKey } from './support/api'
 import { keyIn, newTeam } from './support/teams'
 import { huge, wild } from './support/hostile-values'
 import { runs } from './support/runs'
@@ -158,6 +158,28 @@ describe('who may come in', () => {
         details: expect.objectContaining({ role: 'editor', by: 'single sign-on' }),
       }),
     ])
+  })
+
+  it('a key made after signing in by SSO is bound by the role, as any other key', async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner, 'Acme')
+    const env = oidcEnv({ SSO_WORKSPACE: `${team}:editor` })
+    const res = await oidcSignIn(env, { sub: 'k', email: unique('kim'), email_verified: true })
+    const cookie = sessionOf(res)!
+    const key = await newKey(cookie)
+    const { user_id } = (await json(await call('/v1/me', { key }))).user
+    expect((await newCanvas(key, 'by an editor')).canvas_id).toBeTruthy()
+    // Demoted by the team's owner: the same key reads, and writes nothing, at once.
+    const demoted = await call(`/v1/workspaces/${team}/members/${user_id}`, {
+      method: 'PATCH',
+      key: await keyIn(owner, team),
+      json: { role: 'viewer' },
+    })
+    expect(demoted.status).toBe(200)
+    expect((await call('/v1/canvases', { key })).status).toBe(200)
+    const form = new FormData()
+    form.append('file', new File(['x'], 'x.txt', { type: 'text/plain' }))
+    expect((await call('/v1/canvases', { method: 'POST', key, body: form })).status).toBe(403)
   })
 
   it('PASSWORD_LOGIN=off refuses passwords once SSO is configured, and only then', async () => {
