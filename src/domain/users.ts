@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, gt, isNull, not, notExists, or, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, gt, isNull, not, notExists, or, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
@@ -276,7 +276,14 @@ export async function openSession(
     user: { user_id: row.userId, email: row.email },
     workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
   }
-  return { account, sessionToken: session.token, expiresAt }
+  // The session as a request resolves it, for the request that opened it.
+  const info: SessionInfo = {
+    ...account,
+    sessionHash: session.hash,
+    sessionId: session.id,
+    expiresAt,
+  }
+  return { account, session: info, sessionToken: session.token, expiresAt }
 }
 
 /**
@@ -289,7 +296,7 @@ export async function sessionRowOf(
   workspaceId: string | null,
 ): Promise<SessionRow | null> {
   const db = svc.db
-  const inWorkspace = (id: string) =>
+  const inWorkspace = (id: string | SQL<string>) =>
     db
       .select({
         userId: users.userId,
@@ -307,9 +314,7 @@ export async function sessionRowOf(
       .where(and(eq(users.userId, userId), eq(members.workspaceId, id)))
       .get()
   const chosen = workspaceId ? await inWorkspace(workspaceId) : undefined
-  if (chosen) return chosen
-  const personal = await db.select().from(personalWorkspace(db, userId).as('p')).get()
-  return personal ? ((await inWorkspace(personal.workspaceId)) ?? null) : null
+  return chosen ?? (await inWorkspace(sql<string>`(${personalWorkspace(db, userId)})`)) ?? null
 }
 
 const personalMember = and(

@@ -7,7 +7,6 @@ import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { signInBySso } from '../domain/sso/sign-in'
 import type { OidcAttempt } from '../domain/sso/tokens'
-import { resolveSession } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { secretFor } from '../lib/settings'
 import { safeNext } from './forms'
@@ -85,8 +84,7 @@ export const accessSignIn = createMiddleware<AppEnv>(async (c, next) => {
     const who = await (await providers()).verifyAccessToken(settings, token)
     const result = await signInBySso(c.var.svc, who)
     startSession(c, result.sessionToken, result.expiresAt)
-    const session = await resolveSession(c.var.svc, result.sessionToken)
-    if (session) c.set('session', session)
+    c.set('session', result.session)
     return null
   })
   if (refused) return refused
