@@ -59,6 +59,7 @@ describe('the scheduled handler', () => {
       oauth_grants: expect.any(Number),
       webhook_deliveries: expect.any(Number),
       invites: expect.any(Number),
+      password_resets: expect.any(Number),
       audit_events: expect.any(Number),
       workspaces: expect.any(Number),
       complete: true,

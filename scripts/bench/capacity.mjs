@@ -128,6 +128,16 @@ try {
       .bind(String(100000000000000000000n + BigInt(i)), id, now, now),
   )
   const afterIdentities = await size()
+  // A password reset link: a token's SHA-256, the person, the team and who made it.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO password_resets (token_hash, user_id, workspace_id, created_by, created_at,
+           expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(i.toString(16).padStart(64, '0'), id, team, people[0], now, now + 86400_000),
+  )
+  const afterResets = await size()
 
   const rows = await db
     .prepare(
@@ -136,7 +146,8 @@ try {
               (SELECT count(*) FROM share_links) AS shares, (SELECT count(*) FROM members) AS members,
               (SELECT count(*) FROM invites) AS invites,
               (SELECT count(*) FROM audit_events) AS audit_events,
-              (SELECT count(*) FROM identities) AS identities`,
+              (SELECT count(*) FROM identities) AS identities,
+              (SELECT count(*) FROM password_resets) AS password_resets`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -145,7 +156,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterIdentities,
+        database_bytes: afterResets,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -153,6 +164,7 @@ try {
         bytes_per_invite: per(afterMembers, afterInvites),
         bytes_per_audit_event: per(afterInvites, afterEvents),
         bytes_per_identity: per(afterEvents, afterIdentities),
+        bytes_per_password_reset: per(afterIdentities, afterResets),
       },
       null,
       2,

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { actorIn, changeRole, listMembers, removeMember } from '../domain/workspaces/members'
 import { createInvite, listInvites, revokeInvite } from '../domain/workspaces/invites'
+import { createResetLink } from '../domain/passwords/resets'
 import {
   createWorkspace,
   deleteWorkspace,
@@ -171,6 +172,30 @@ workspacesApi.delete(
     const { workspace_id, user_id } = c.req.valid('param')
     const actor = await inPath(c, workspace_id)
     return c.json(await removeMember(c.var.svc, actor, user_id))
+  },
+)
+
+workspacesApi.post(
+  '/:workspace_id/members/:user_id/reset-link',
+  keyAccess,
+  params(memberInPath),
+  documented({
+    summary: 'Make a password reset link',
+    description:
+      'Admins, for a member they rank above here and in every other shared workspace of the ' +
+      'member. `{web_url}/reset/<token>`, shown in this answer only, lets the member choose a ' +
+      'new password once within 24 h; a newer link replaces it. Using it ends their sessions.',
+    tag: 'Workspaces',
+    auth: 'key',
+    responses: { 201: { description: 'The link.', schema: shapes.resetLink } },
+    errors: ['not_found', 'member_not_found', 'forbidden'],
+  }),
+  async (c) => {
+    const { workspace_id, user_id } = c.req.valid('param')
+    const actor = await inPath(c, workspace_id)
+    const { token, expiresAt } = await createResetLink(c.var.svc, actor, user_id)
+    const url = `${publicOrigin(c).origin}/reset/${token}`
+    return c.json({ user_id, url, expires_at: new Date(expiresAt).toISOString() }, 201)
   },
 )
 

@@ -36,6 +36,7 @@ import { pastBudgets } from './archives/budget'
 import { sweepGrants } from './oauth/grants'
 import { sweepDeliveries } from './webhooks/delivery'
 import { sweepInvites } from './workspaces/invites'
+import { sweepResetLinks } from './passwords/resets'
 import { sweepAudit } from './audit/log'
 import { sweepWorkspaces } from './workspaces/workspaces'
 import { expiryStatement } from './audit/record'
@@ -65,6 +66,7 @@ export type SweepSummary = {
   oauth_grants: number
   webhook_deliveries: number
   invites: number
+  password_resets: number
   audit_events: number
   workspaces: number
   complete: boolean
@@ -104,6 +106,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     oauth_grants: 0,
     webhook_deliveries: 0,
     invites: 0,
+    password_resets: 0,
     audit_events: 0,
     workspaces: 0,
     complete: false,
@@ -130,6 +133,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     counted('oauth_grants', (limit) => sweepGrants(svc, now, limit)),
     counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
     counted('invites', (limit) => sweepInvites(svc, now, limit)),
+    counted('password_resets', (limit) => sweepResetLinks(svc, now, limit)),
     counted('audit_events', (limit) => sweepAudit(svc, now, limit)),
     // Last: a deleted workspace goes once its canvases and files are gone.
     counted('workspaces', (limit) => sweepWorkspaces(svc, now, limit)),

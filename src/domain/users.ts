@@ -189,7 +189,7 @@ export const setupNeeded = () =>
   )
 
 /** PASSWORD_LOGIN=off: with single sign-on configured, passwords open nothing. */
-function requirePasswordLogin(svc: Services) {
+export function requirePasswordLogin(svc: Services) {
   if (!svc.settings.sso.passwordLogin) {
     throw new AppError('forbidden', 'this server signs people in by single sign-on only')
   }

@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
   'auth.password_changed',
+  'auth.password_reset_link',
+  'auth.password_reset',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -157,6 +157,7 @@ export const invite = z.object({
 })
 export const createdInvite = z.extend(invite, { url: z.string() })
 export const inviteList = z.object({ invites: z.array(invite) })
+export const resetLink = z.object({ user_id: z.string(), url: z.string(), expires_at: time })
 export const joined = z.object({ workspace })
 export const auditEvent = z.object({
   event_id: z.string(),

@@ -128,6 +128,29 @@ export const identities = sqliteTable(
   ],
 )
 
+// One-time links an admin made for a member to choose a new password (no email is sent: the admin
+// hands the link over). Only the token's SHA-256 is kept; a newer link for the same person replaces
+// an older one.
+export const passwordResets = sqliteTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    index('password_resets_user_idx').on(t.userId),
+    index('password_resets_expires_idx').on(t.expiresAt),
+  ],
+)
+
 // The cookie holds a random token; only its SHA-256 is stored, so a leaked table opens no session.
 // session_id names a session where the hash must not appear (content frame URLs); it opens nothing.
 export const sessions = sqliteTable(

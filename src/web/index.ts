@@ -19,6 +19,7 @@ import { docs } from './docs/docs'
 import { favicon } from './favicon'
 import { upload } from './upload'
 import { joinForms, joinPages } from './teams/join'
+import { resetPages } from './reset'
 import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
@@ -58,5 +59,6 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route('/docs', docs(describe))
   web.route('/join', joinPages)
   web.route('/join', joinForms)
+  web.route('/reset', resetPages)
   return web
 }

@@ -51,6 +51,8 @@ export type World = {
   joinToken: string
   /** Another, to a team of the other account's, for the join page's form. */
   pageJoinToken: string
+  /** A password reset link the owner made for the member. */
+  resetToken: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -128,6 +130,12 @@ export async function buildWorld(): Promise<World> {
     method: 'POST',
     cookie: member.cookie,
   })
+  const reset = await json(
+    await call(`/v1/workspaces/${owner.workspaceId}/members/${member.userId}/reset-link`, {
+      method: 'POST',
+      key: owner.key,
+    }),
+  )
   const pending = await inviteTo(owner, 'viewer')
   const toOther = await inviteTo(other, 'viewer')
   const otherTeam = await json(
@@ -136,6 +144,7 @@ export async function buildWorld(): Promise<World> {
   const toTeam = await inviteTo({ ...other, workspaceId: otherTeam.workspace_id }, 'viewer')
   return {
     pageJoinToken: toTeam.token,
+    resetToken: reset.url.split('/reset/')[1],
     owner,
     member,
     inviteId: pending.invite_id,
@@ -221,6 +230,7 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':pair', '1-1')
       .replace('/auth/join/:token', `/auth/join/${world.joinToken}`)
       .replace('/join/:token', `/join/${world.pageJoinToken}`)
+      .replace('/reset/:token', `/reset/${world.resetToken}`)
       .replace(':inviteId', world.inviteId)
       .replace(':userId', world.member.userId)
       .replace(':token', world.token)
@@ -308,6 +318,10 @@ export function requestFor(route: Route, world: World): Prepared {
     // Changed to itself: the world's people keep signing in as they did.
     const password = world.owner.password
     Object.assign(init, formPost({ current: password, password }))
+  }
+  if (route.method === 'POST' && route.path === '/reset/:token') {
+    // Set to what it was: the member keeps signing in as they did.
+    Object.assign(init, formPost({ password: world.member.password }))
   }
   if (route.method === 'POST' && route.path === '/settings/webhooks') {
     Object.assign(init, formPost({ url: hook().url, events: 'canvas.deleted' }))

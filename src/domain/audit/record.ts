@@ -68,15 +68,17 @@ export function auditStatement(
 
 /**
  * The statement that records `entry` in every workspace `userId` belongs to (their sign-ins: a
- * person's activity concerns every team they are in).
+ * person's activity concerns every team they are in); with `recorded`, only as auditStatement's.
  */
 export function auditEveryWorkspace(
   svc: Services,
   userId: string,
   who: AuditActor,
   entry: AuditEntry,
+  recorded?: Recorded,
 ) {
-  const where = sql`${members.userId} = ${userId}`
+  const person = sql`${members.userId} = ${userId}`
+  const where = recorded ? sql`${person} AND ${whenRecorded(recorded)}` : person
   return auditInsert(svc, who, entry, {
     workspaceId: members.workspaceId,
     from: members,

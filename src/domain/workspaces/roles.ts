@@ -33,6 +33,9 @@ export const allows = (role: Role, permission: Permission) =>
 /** `a` ranks at least as high as `b`. */
 export const atLeast = (a: Role, b: Role) => RANKS[a] >= RANKS[b]
 
+/** Whether role `a` ranks strictly above `b`. */
+export const outranks = (a: Role, b: Role) => RANKS[a] > RANKS[b]
+
 /** The roles that have `permission`, for a condition in SQL. */
 export const rolesWith = (permission: Permission): Role[] =>
   (Object.keys(RANKS) as Role[]).filter((role) => allows(role, permission))

@@ -6,7 +6,7 @@ import {
   id as idSchema,
   passwordChangeBody,
 } from '../../schema/requests'
-import { changePassword, hasPassword } from '../../domain/passwords'
+import { changePassword, hasPassword } from '../../domain/passwords/own'
 import { createKey, listKeys, revokeKey } from '../../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants'
 import { workspaceUsage } from '../../domain/usage'

@@ -120,6 +120,8 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'auth.login': 'signed in',
   'auth.login_failed': 'failed to sign in',
   'auth.password_changed': 'changed their password',
+  'auth.password_reset_link': 'made a password reset link',
+  'auth.password_reset': 'chose a new password by a reset link',
 }
 
 function EventRow({ event }: { event: AuditEvent }) {

@@ -1,3 +1,4 @@
+import { outranks } from '../../domain/workspaces/roles'
 import type { Invite } from '../../domain/workspaces/invites'
 import type { Member } from '../../domain/workspaces/members'
 import type { Workspace } from '../../domain/workspaces/workspaces'
@@ -26,6 +27,8 @@ type Props = {
   workspaces: Workspace[]
   /** Null for a member who is not an admin. */
   settings: SettingsView | null
+  /** Whether admins here may make password reset links (passwords sign in on this server). */
+  resets: boolean
   flash?: Flash
 }
 
@@ -93,6 +96,22 @@ function MemberTable(props: Props & { admin: boolean }) {
             <Ago at={m.joined_at} />
           </td>
           <td class="end">
+            {props.resets && props.admin && outranks(props.workspace.role, m.role) && (
+              <form
+                class="inline"
+                method="post"
+                action={`/settings/members/${m.user_id}/reset-link`}
+              >
+                <Csrf token={props.csrf} />
+                <button
+                  class="small"
+                  type="submit"
+                  title={`A one-time link for ${m.email} to choose a new password`}
+                >
+                  Reset link
+                </button>
+              </form>
+            )}{' '}
             {(props.admin || m.email === self) && (
               <details class="dialog">
                 <summary class="btn small danger">

@@ -3,6 +3,7 @@ import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { publicOrigin } from '../../http/context'
 import { sessionActor } from '../../domain/users'
+import { createResetLink } from '../../domain/passwords/resets'
 import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
 import { changeRole, listMembers, removeMember } from '../../domain/workspaces/members'
 import { allows } from '../../domain/workspaces/roles'
@@ -51,6 +52,7 @@ members.get('/', signedIn, async (c) => {
       invites={invites}
       workspaces={workspaces}
       settings={settings}
+      resets={svc.settings.sso.passwordLogin}
       flash={await takeFlash(c, c.var)}
     />,
   )
@@ -106,6 +108,17 @@ members.post('/:userId/role', signedIn, checkedForm, (c) =>
     const actor = sessionActor(c.var.session)
     await changeRole(c.var.svc, actor, c.req.param('userId'), role)
     return `Their role is now ${role}, for their keys and apps too.`
+  }),
+)
+
+members.post('/:userId/reset-link', signedIn, checkedForm, (c) =>
+  act(c, 'members', async () => {
+    const actor = sessionActor(c.var.session)
+    const { token } = await createResetLink(c.var.svc, actor, c.req.param('userId'))
+    return {
+      text: 'A link to choose a new password, for 24 hours. Copy it now and hand it over yourself: it is shown once, works once, and signs them out everywhere.',
+      copy: [{ label: 'The reset link', value: `${publicOrigin(c).origin}/reset/${token}` }],
+    }
   }),
 )
 

@@ -1,10 +1,10 @@
 import { and, eq, ne } from 'drizzle-orm'
-import { AppError } from '../lib/errors'
-import { constantTimeEqual, hashPassword, verifyPassword } from '../lib/crypto'
-import { sessions, users } from '../storage/schema'
-import type { Services } from './services'
-import { announceAudit, auditEveryWorkspace } from './audit/record'
-import { NO_PASSWORD, type SessionInfo } from './users'
+import { AppError } from '../../lib/errors'
+import { constantTimeEqual, hashPassword, verifyPassword } from '../../lib/crypto'
+import { sessions, users } from '../../storage/schema'
+import type { Services } from '../services'
+import { announceAudit, auditEveryWorkspace } from '../audit/record'
+import { NO_PASSWORD, type SessionInfo } from '../users'
 
 // A person's own password (Settings): changed with the current one, or set for the first time by
 // a person who came by single sign-on. A change signs out every other session of theirs: whoever

@@ -1,0 +1,192 @@
+import { and, eq, exists, gt, inArray, lte, not, sql } from 'drizzle-orm'
+import { AppError } from '../../lib/errors'
+import { hashPassword, randomBase62, sha256Hex } from '../../lib/crypto'
+import { deleteSome } from '../../storage/db'
+import { members, passwordResets, sessions, users, workspaces } from '../../storage/schema'
+import type { Role } from '../../schema/requests'
+import { iso, type Actor, type Services } from '../services'
+import { announceAudit, auditEveryWorkspace, recordOf } from '../audit/record'
+import { emailOf, memberNotFound } from '../workspaces/members'
+import { atLeast, outranks, requireRole } from '../workspaces/roles'
+import { openSession, requirePasswordLogin, sessionRowOf } from '../users'
+
+// Reset links (docs/teams.md#when-someone-forgets-their-password): an admin of a shared workspace
+// makes a one-time link for a member who forgot their password; no email is sent, the admin hands
+// it over. A password opens the whole account, every workspace of it: so the maker must outrank the
+// person in every shared workspace the person is in, or the link would open more than the maker
+// governs. The token is 32 base-62 characters and only its SHA-256 is kept.
+
+export const RESET_TTL_MS = 24 * 3600_000
+const TOKEN = /^[A-Za-z0-9]{32}$/
+
+export const resetNotFound = () =>
+  new AppError(
+    'not_found',
+    'this reset link is used, replaced, expired or unknown: ask an admin for a new one',
+  )
+
+/**
+ * A new reset link for the member `userId` of the actor's workspace, replacing any earlier one.
+ * Answers its token (shown once) and when it expires.
+ */
+export async function createResetLink(svc: Services, actor: Actor, userId: string) {
+  requirePasswordLogin(svc)
+  requireRole(actor, 'admin')
+  if (userId === actor.userId) {
+    throw new AppError('forbidden', 'change your own password in Settings, with the current one')
+  }
+  await requireOutranks(svc, actor, userId)
+  const token = randomBase62(32)
+  const now = svc.now()
+  const expiresAt = now + RESET_TTL_MS
+  const db = svc.db
+  const [, , recorded] = await db.batch([
+    db.delete(passwordResets).where(eq(passwordResets.userId, userId)),
+    db.insert(passwordResets).values({
+      tokenHash: await sha256Hex(token),
+      userId,
+      workspaceId: actor.workspaceId,
+      createdBy: actor.userId,
+      createdAt: now,
+      expiresAt,
+    }),
+    recordOf(svc, actor, {
+      action: 'auth.password_reset_link',
+      target: { type: 'member', id: userId },
+      details: { email: emailOf(db, userId), expires_at: iso(expiresAt) },
+    }),
+  ])
+  announceAudit(svc, recorded)
+  return { token, expiresAt }
+}
+
+/**
+ * The maker must be an admin of the workspace ranking above the person, and so in every other
+ * workspace the person belongs to but their own personal one, which is theirs alone.
+ */
+async function requireOutranks(svc: Services, actor: Actor, userId: string) {
+  const db = svc.db
+  const theirs = await db
+    .select({ workspaceId: members.workspaceId, role: members.role })
+    .from(members)
+    .innerJoin(workspaces, eq(workspaces.workspaceId, members.workspaceId))
+    .where(
+      and(
+        eq(members.userId, userId),
+        not(and(workspaces.personal, eq(workspaces.ownerUserId, userId))!),
+      ),
+    )
+  const here = theirs.find((m) => m.workspaceId === actor.workspaceId)
+  if (!here) throw memberNotFound()
+  const mine = await db
+    .select({ workspaceId: members.workspaceId, role: members.role })
+    .from(members)
+    .where(
+      and(
+        eq(members.userId, actor.userId),
+        inArray(
+          members.workspaceId,
+          theirs.map((m) => m.workspaceId),
+        ),
+      ),
+    )
+  const myRole = new Map<string, Role>(mine.map((m) => [m.workspaceId, m.role]))
+  const above = (m: { workspaceId: string; role: Role }) => {
+    const role = myRole.get(m.workspaceId)
+    return role !== undefined && atLeast(role, 'admin') && outranks(role, m.role)
+  }
+  if (!above(here)) {
+    throw new AppError(
+      'forbidden',
+      'only a member of a higher role may make a reset link: an admin for editors and viewers, an owner for admins',
+    )
+  }
+  if (!theirs.every(above)) {
+    throw new AppError(
+      'forbidden',
+      'this person is in other workspaces where you do not rank above them: an owner of those can make the link',
+    )
+  }
+}
+
+/** The person a reset link is for, while it works; null when it cannot be one or no longer works. */
+export async function openResetLink(svc: Services, token: string) {
+  if (!TOKEN.test(token)) return null
+  const row = await svc.db
+    .select({ email: users.email, expiresAt: passwordResets.expiresAt })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.userId, passwordResets.userId))
+    .where(
+      and(
+        eq(passwordResets.tokenHash, await sha256Hex(token)),
+        gt(passwordResets.expiresAt, svc.now()),
+      ),
+    )
+    .get()
+  return row ? { email: row.email, expiresAt: row.expiresAt } : null
+}
+
+/**
+ * Sets the person's new password by their link, once: in one batch the link is spent, every
+ * session of theirs ends, and each of their workspaces records it; then a session opens for them
+ * in the workspace the link came from.
+ */
+export async function useResetLink(svc: Services, token: string, password: string) {
+  requirePasswordLogin(svc)
+  if (!TOKEN.test(token)) throw resetNotFound()
+  const hash = await sha256Hex(token)
+  const now = svc.now()
+  const db = svc.db
+  const link = await db
+    .select({
+      userId: passwordResets.userId,
+      workspaceId: passwordResets.workspaceId,
+      email: users.email,
+    })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.userId, passwordResets.userId))
+    .where(and(eq(passwordResets.tokenHash, hash), gt(passwordResets.expiresAt, now)))
+    .get()
+  if (!link) throw resetNotFound()
+  const passwordHash = await hashPassword(password)
+  // Every statement holds only while the link does: of two uses at once, one changes anything.
+  const standing = exists(
+    db
+      .select({ one: sql`1` })
+      .from(passwordResets)
+      .where(and(eq(passwordResets.tokenHash, hash), gt(passwordResets.expiresAt, now))),
+  )
+  const person = { kind: 'member', userId: link.userId, name: link.email } as const
+  const [changed, recorded] = await db.batch([
+    db
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.userId, link.userId), standing))
+      .returning({ userId: users.userId }),
+    // Written only after the password changed (the statement before changed a row).
+    auditEveryWorkspace(
+      svc,
+      link.userId,
+      person,
+      { action: 'auth.password_reset', target: { type: 'person', id: link.userId } },
+      'changed',
+    ),
+    db.delete(sessions).where(and(eq(sessions.userId, link.userId), standing)),
+    db.delete(passwordResets).where(eq(passwordResets.userId, link.userId)),
+  ])
+  if (changed.length !== 1) throw resetNotFound()
+  announceAudit(svc, recorded)
+  const row = await sessionRowOf(svc, link.userId, link.workspaceId)
+  if (!row) throw resetNotFound()
+  return openSession(svc, row, 'password')
+}
+
+/** Expired links, deleted by the sweep. */
+export const sweepResetLinks = (svc: Services, now: number, limit: number) =>
+  deleteSome(
+    svc.db,
+    passwordResets,
+    passwordResets.tokenHash,
+    lte(passwordResets.expiresAt, now),
+    limit,
+  )
