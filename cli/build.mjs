@@ -3,6 +3,8 @@ import { build } from 'esbuild'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 
+import { ENDPOINT_MARKER } from '../scripts/cli-package.mjs'
+
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
 // An ES module loads every module it imports before its first line runs, so the bundle would
@@ -35,7 +37,11 @@ const result = await build({
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  define: { __VERSION__: JSON.stringify(version) },
+  // The marker a deployment replaces with its address in the package it serves (cli-package.mjs).
+  define: {
+    __VERSION__: JSON.stringify(version),
+    __SERVED_ENDPOINT__: JSON.stringify(ENDPOINT_MARKER),
+  },
   banner: {
     js: [
       '#!/usr/bin/env node',

@@ -5,7 +5,20 @@ import { CliError } from './errors'
 
 // ~/.svc/config.json (dir 0700, file 0600). Precedence: flag > environment > file > defaults.
 
-export const DEFAULT_URL = 'http://127.0.0.1:8787'
+declare const __SERVED_ENDPOINT__: string | undefined
+
+/**
+ * The deployment this copy came from: the package a deployment serves (`GET /cli/svc.tgz`) has its
+ * address written in place of the marker the build leaves here (scripts/cli-package.mjs).
+ */
+export function servedEndpoint(placeholder: string | undefined): string | null {
+  const value = (placeholder ?? '').trim()
+  return /^https?:\/\/[^\s'"\\]+$/.test(value) ? value : null
+}
+
+export const DEFAULT_URL =
+  servedEndpoint(typeof __SERVED_ENDPOINT__ === 'string' ? __SERVED_ENDPOINT__ : undefined) ??
+  'http://127.0.0.1:8787'
 
 export type StoredConfig = { api_key?: string; endpoint?: string; web_url?: string }
 

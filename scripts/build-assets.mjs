@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
+import { cliTarName, packCli } from './cli-package.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({
@@ -74,6 +75,7 @@ for (const name of readdirSync(dir)) {
 }
 
 copyDocs(join(out, 'docs'))
+const cliTar = packedCli(dir)
 
 const url = (name) => `/${FOLDER}/${name}`
 writeIfChanged(join(out, '_headers'), headersFile(built, url))
@@ -85,9 +87,31 @@ writeIfChanged(
     `export const APP_JS = '${url(built.js.name)}'\n` +
     `export const APP_CSS = '${url(built.css.name)}'\n` +
     `export const BRIDGE_JS = ${JSON.stringify(bridge)}\n` +
-    `export const BRIDGE_HASH = '${bridgeHash}'\n`,
+    `export const BRIDGE_HASH = '${bridgeHash}'\n` +
+    `export const CLI_TAR = ${JSON.stringify(cliTar && url(cliTar))}\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
+
+/**
+ * The CLI's package (scripts/cli-package.mjs) among the assets, packed again only when the bundle
+ * of cli/build.mjs changed; null before the CLI is built.
+ */
+function packedCli(dir) {
+  const bundlePath = join(root, 'dist/svc.mjs')
+  if (!existsSync(bundlePath)) {
+    console.warn('note: dist/svc.mjs is not built (npm run build:cli): no /cli/svc.tgz')
+    return null
+  }
+  const bundle = readFileSync(bundlePath)
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const name = cliTarName(bundle, version)
+  if (!existsSync(join(dir, name))) writeIfChanged(join(dir, name), packCli(bundle, version))
+  for (const old of readdirSync(dir)) {
+    if (/^svc\.[0-9a-f]{16}\.tar$/.test(old) && old !== name)
+      rmSync(join(dir, old), { force: true })
+  }
+  return name
+}
 
 /**
  * The pages of docs/ (and the README, SECURITY.md and BENCHMARKS.md beside them) as static files

@@ -2,7 +2,7 @@
 // `npm run deploy`: the whole deployment, after `npx wrangler login` (or with CLOUDFLARE_API_TOKEN
 // set). Creates what is missing (the D1 database, the R2 bucket, the OAuth server's KV namespace,
 // the webhooks' queue), generates the secrets the Worker needs without printing them, applies the
-// D1 migrations, then deploys the Worker and its cron, and prints its URL, the `svc login` line
+// D1 migrations, then deploys the Worker and its cron, and prints its URL, the CLI's install line
 // and, the first time, the one-time setup link. Run
 // again, it upgrades: migrations first, then the Worker; nothing there already is created again,
 // no secret is replaced. `--dry-run` prints every step and runs none (no network, no login).
@@ -171,7 +171,7 @@ try {
 
   if (dryRun) {
     console.log(
-      '\nThen it prints the app’s URL, the `svc login` line and, the first time, the setup link.',
+      '\nThen it prints the app’s URL, the line that installs its CLI and, the first time, the setup link.',
     )
   } else report(deployedUrl(output), generated.SETUP_TOKEN)
 } finally {
@@ -256,7 +256,9 @@ function deployedUrl(file) {
 function report(url, setupToken) {
   const at = url ?? '<the URL wrangler printed above>'
   console.log(`\nCanvas is deployed at ${at}`)
-  console.log(`\nConnect the CLI with a key from ${at}/settings:\n  svc login --endpoint ${at}`)
+  console.log(
+    `\nInstall its CLI on any machine (Node.js 20+), already pointed at it:\n  npm install -g ${at}/cli/svc.tgz\nthen \`svc login\` with a key from ${at}/settings.`,
+  )
   if (setupToken) {
     console.log(
       `\nCreate its first account with this one-time setup link (it works once; keep it to yourself):\n  ${at}/signup?setup=${setupToken}`,

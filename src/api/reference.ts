@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
+import { selfOrigin, type AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
 import { open } from '../http/access'
 import { documented } from '../http/route-docs'
@@ -38,16 +38,4 @@ export function reference(describe: () => OpenApiDocument) {
     },
   )
   return routes
-}
-
-/**
- * The origin these documents name, with the caching it allows: a shared cache may keep a
- * document that names the configured address, but one built from the Host header is for that
- * host only (else `Host: evil.example` could plant another host's URLs for everyone).
- */
-function selfOrigin(c: AppContext): string {
-  const { origin, fromHost } = publicOrigin(c)
-  c.header('Cache-Control', fromHost ? 'private, max-age=300' : 'public, max-age=300')
-  if (fromHost) c.header('Vary', 'Host')
-  return origin
 }

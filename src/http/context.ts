@@ -90,3 +90,15 @@ export function afterResponse(c: Context<AppEnv>, work: Promise<unknown>) {
     // No execution context (direct app.request in a unit test): the promise still runs.
   }
 }
+
+/**
+ * The origin a document names (the API's description, the CLI's package), with the caching it allows: a shared cache may keep a
+ * document that names the configured address, but one built from the Host header is for that
+ * host only (else `Host: evil.example` could plant another host's URLs for everyone).
+ */
+export function selfOrigin(c: AppContext): string {
+  const { origin, fromHost } = publicOrigin(c)
+  c.header('Cache-Control', fromHost ? 'private, max-age=300' : 'public, max-age=300')
+  if (fromHost) c.header('Vary', 'Host')
+  return origin
+}

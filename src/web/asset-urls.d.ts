@@ -6,3 +6,5 @@ export declare const APP_CSS: string
 /** The comments bridge that content frames carry inline, and its CSP hash ('sha256-…'). */
 export declare const BRIDGE_JS: string
 export declare const BRIDGE_HASH: string
+/** The CLI's npm package, unzipped, with its endpoint marker; null where the CLI was not built. */
+export declare const CLI_TAR: string | null

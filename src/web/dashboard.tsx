@@ -1,3 +1,4 @@
+import { publicOrigin } from '../http/context'
 import { checkedBy } from '../http/access'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
@@ -40,6 +41,7 @@ dashboard.get('/', checkedBy('page'), async (c) => {
   })
   return c.html(
     <Dashboard
+      origin={publicOrigin(c).origin}
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       canvases={canvases.slice(0, PAGE_SIZE)}

@@ -20,6 +20,7 @@ import { favicon } from './favicon'
 import { upload } from './upload'
 import { joinForms, joinPages } from './teams/join'
 import { resetPages } from './reset'
+import { cliPackage } from './cli-package'
 import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
@@ -46,6 +47,7 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route(FRAME_PATH, frames)
   web.route(LIVE_PATH, live)
   web.route('/', favicon)
+  web.route('/', cliPackage)
 
   web.use('*', pageHeaders, loadSession, accessSignIn, sameOrigin)
   web.route('/', auth)

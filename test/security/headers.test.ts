@@ -56,9 +56,16 @@ describe('every route', () => {
   }, 180_000)
 })
 
-// The app's icon, the download redirect, and the login and signup pages, which send a logged-in
-// visitor home.
-const NOT_PAGES = ['/favicon.svg', '/favicon.ico', '/signup', '/login', '/c/:id/download']
+// The CLI's package, the app's icon, the download redirect, and the login and signup pages, which
+// send a logged-in visitor home.
+const NOT_PAGES = [
+  '/cli/svc.tgz',
+  '/favicon.svg',
+  '/favicon.ico',
+  '/signup',
+  '/login',
+  '/c/:id/download',
+]
 
 describe('pages', () => {
   const CSP = [

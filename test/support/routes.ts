@@ -180,6 +180,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/_live/:id', auth: 'signed', json: false },
   { method: 'GET', path: '/_live/:id/frame', auth: 'signed', json: false },
 
+  { method: 'GET', path: '/cli/svc.tgz', auth: 'none', json: false },
   { method: 'GET', path: '/favicon.svg', auth: 'none', json: false },
   { method: 'GET', path: '/favicon.ico', auth: 'none', json: false },
   { method: 'GET', path: '/', auth: 'page', json: false },

@@ -1,3 +1,4 @@
+import { InstallCli } from './install-cli'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Action } from './action'
@@ -23,6 +24,8 @@ export type DashboardCanvas = {
 export type DashboardFilters = { search?: string; ext?: string; visibility?: string }
 
 export function Dashboard(props: {
+  /** This deployment's address, for the line that installs its CLI. */
+  origin: string
   user: User
   csrf: string
   canvases: DashboardCanvas[]
@@ -98,11 +101,11 @@ export function Dashboard(props: {
           <div class="panel empty">
             <p>No canvases yet. Drop a file above to publish it.</p>
             <p>
-              From a terminal or an agent: create an API key in <a href="/settings">Settings</a>,
-              install the <code>svc</code> command line tool from the Canvas repository (
-              <code>npm install -g .</code>), then run <code>svc push report.html</code>. Agents can
-              also use the <a href="/docs">API and MCP server</a>.
+              From a terminal or an agent: install this deployment’s <code>svc</code> command line
+              tool, make a key in <a href="/settings">Settings</a>, and publish. Agents can also use
+              the <a href="/docs">API and MCP server</a>.
             </p>
+            <InstallCli origin={props.origin} />
           </div>
         )
       ) : (

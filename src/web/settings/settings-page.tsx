@@ -7,6 +7,7 @@ import { flashAt, flashTop, FormError, Notice } from '../pages/notice'
 import { PasswordSection } from './password-section'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
 import { Ago } from '../pages/when'
+import { InstallCli } from '../pages/install-cli'
 
 export type KeyView = {
   key_id: string
@@ -40,6 +41,8 @@ export function Settings(props: {
   /** False with PASSWORD_LOGIN=off: a password opens nothing, and is not offered. */
   passwordLogin: boolean
   passwordError?: string
+  /** This deployment's address, for the line that installs its CLI. */
+  origin: string
 }) {
   const { csrf } = props
   return (
@@ -95,8 +98,9 @@ export function Settings(props: {
       <h2>API keys</h2>
       <p class="muted">
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
-        <a href="/docs">API and MCP documentation</a>.
+        <a href="/docs">API and MCP documentation</a>. This deployment’s <code>svc</code>:
       </p>
+      <InstallCli origin={props.origin} />
       <Notice flash={flashTop(props.flash, ['webhooks', 'name', 'password'])} />
       {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">

@@ -1,3 +1,4 @@
+import { publicOrigin } from '../../http/context'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../../http/context'
 import {
@@ -155,6 +156,7 @@ async function renderSettings<E extends SignedInEnv>(
   ])
   return c.html(
     <Settings
+      origin={publicOrigin(c).origin}
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       keys={keys}
