@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { account } from './api/account'
 import { mcp } from './api/mcp'
 import { oauthApi } from './api/oauth'
+import { oauthCli } from './api/oauth-cli'
 import { auth } from './api/auth'
 import { health } from './api/health'
 import { canvases } from './api/canvases'
@@ -97,6 +98,7 @@ export function buildApp() {
   app.route('/v1', account)
   app.route('/mcp', mcp)
   app.route('/', oauthApi)
+  app.route('/', oauthCli)
   // Under /v1 a route that does not exist is told apart only to a valid key (401 before 404).
   app.all('/v1/*', keyAccess, () => {
     throw new AppError('not_found', 'no such route')

@@ -71,9 +71,16 @@ describe('a chat app given only the URL', () => {
       revocation_endpoint: `${HTTPS}/oauth/token`,
       scopes_supported: ['canvas:read', 'canvas:write'],
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+        'urn:ietf:params:oauth:grant-type:token-exchange',
+      ],
       code_challenge_methods_supported: ['S256'],
       client_id_metadata_document_supported: true,
+      // The CLI's sign-in without a browser (RFC 8628).
+      device_authorization_endpoint: `${HTTPS}/oauth/device_authorization`,
     })
     expect(meta.token_endpoint_auth_methods_supported).toContain('none')
   })

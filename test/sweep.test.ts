@@ -60,6 +60,7 @@ describe('the scheduled handler', () => {
       webhook_deliveries: expect.any(Number),
       invites: expect.any(Number),
       password_resets: expect.any(Number),
+      device_codes: expect.any(Number),
       audit_events: expect.any(Number),
       workspaces: expect.any(Number),
       complete: true,

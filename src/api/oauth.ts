@@ -1,10 +1,13 @@
 import { Hono, type Context } from 'hono'
 import { OAUTH_SCOPES, endGrant } from '../domain/oauth/grants'
+import { revokeKeyBySecret } from '../domain/keys'
 import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth/secrets'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
 import { clientNetworkOf, limit } from '../http/limits'
+import { CLI_GRANTS, DEVICE_CODE_GRANT, TOKEN_EXCHANGE_GRANT } from './oauth-cli'
 import {
+  DEVICE_AUTHORIZATION_PATH,
   MCP_PATH,
   REGISTER_PATH,
   RESOURCE_METADATA_PATH,
@@ -96,8 +99,23 @@ oauthApi.get(
   }),
   async (c) => {
     const answer = await libraryAnswer(c, c.req.raw)
-    for (const [name, value] of Object.entries(DISCOVERY_HEADERS)) answer.headers.set(name, value)
-    return answer
+    if (!answer.ok) return answer
+    // The CLI's grants beside the library's own (api/oauth-cli.ts).
+    const metadata = (await answer.json()) as { grant_types_supported?: string[] }
+    const origin = requireOAuthOrigin(c)
+    return c.json(
+      {
+        ...metadata,
+        device_authorization_endpoint: origin + DEVICE_AUTHORIZATION_PATH,
+        grant_types_supported: [
+          ...(metadata.grant_types_supported ?? []),
+          DEVICE_CODE_GRANT,
+          TOKEN_EXCHANGE_GRANT,
+        ],
+      },
+      200,
+      DISCOVERY_HEADERS,
+    )
   },
 )
 oauthApi.options(SERVER_METADATA_PATH, open, preflight)
@@ -163,6 +181,9 @@ oauthApi.post(
       const grantType = form.get('grant_type')
       const token = form.get('token')
       if (grantType === null && token !== null) return revoke(c, token, library)
+      // The CLI's own grants (api/oauth-cli.ts), which the library does not know.
+      const cliGrant = grantType && CLI_GRANTS[grantType]
+      if (cliGrant) return cliGrant(c, form)
       const kind =
         grantType === 'authorization_code'
           ? 'code'
@@ -222,10 +243,15 @@ async function exchange(
 
 /**
  * RFC 7009. Whoever holds a token of a grant may end it: a refresh token, or an access token,
- * ends its whole grant, in D1 at once, and in the library's store.
+ * ends its whole grant, in D1 at once, and in the library's store; an API key, itself.
  */
 async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<Response>) {
   const svc = c.var.svc
+  // An API key the CLI got by signing in (api/oauth-cli.ts) ends the same way: `svc logout`.
+  if (token.startsWith('svc_')) {
+    await revokeKeyBySecret(svc, token)
+    return new Response(null, { status: 200 })
+  }
   let grant = await grantOfSecret(svc, await sha256Hex(token))
   if (!grant) {
     const unwrapped = await (await oauthHelpers(c)).unwrapToken(token)

@@ -126,6 +126,30 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string): Pro
   return revoked[0].name
 }
 
+/**
+ * RFC 7009 for an API key: whoever holds a key may end it (`svc logout`), recorded as the key's
+ * own doing. Answers whether a standing key was revoked.
+ */
+export async function revokeKeyBySecret(svc: Services, secret: string): Promise<boolean> {
+  const keyHash = await keyHashOf(secret)
+  if (!keyHash) return false
+  const row = await svc.db
+    .select({
+      keyId: apiKeys.keyId,
+      name: apiKeys.name,
+      userId: apiKeys.userId,
+      workspaceId: apiKeys.workspaceId,
+      role: apiKeys.role,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .get()
+  if (!row) return false
+  const actor: Actor = { ...row, by: { kind: 'key', name: row.name } }
+  await revokeKey(svc, actor, row.keyId)
+  return true
+}
+
 /** The stored hash of a presented key, or null when it cannot be a key at all. */
 export async function keyHashOf(secret: string): Promise<string | null> {
   return KEY_PATTERN.test(secret) ? sha256Hex(secret) : null

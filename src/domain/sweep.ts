@@ -37,6 +37,7 @@ import { sweepGrants } from './oauth/grants'
 import { sweepDeliveries } from './webhooks/delivery'
 import { sweepInvites } from './workspaces/invites'
 import { sweepResetLinks } from './passwords/resets'
+import { sweepDevices } from './oauth/devices'
 import { sweepAudit } from './audit/log'
 import { sweepWorkspaces } from './workspaces/workspaces'
 import { expiryStatement } from './audit/record'
@@ -67,6 +68,7 @@ export type SweepSummary = {
   webhook_deliveries: number
   invites: number
   password_resets: number
+  device_codes: number
   audit_events: number
   workspaces: number
   complete: boolean
@@ -107,6 +109,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     webhook_deliveries: 0,
     invites: 0,
     password_resets: 0,
+    device_codes: 0,
     audit_events: 0,
     workspaces: 0,
     complete: false,
@@ -134,6 +137,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     counted('webhook_deliveries', (limit) => sweepDeliveries(svc, now, limit)),
     counted('invites', (limit) => sweepInvites(svc, now, limit)),
     counted('password_resets', (limit) => sweepResetLinks(svc, now, limit)),
+    counted('device_codes', (limit) => sweepDevices(svc, now, limit)),
     counted('audit_events', (limit) => sweepAudit(svc, now, limit)),
     // Last: a deleted workspace goes once its canvases and files are gone.
     counted('workspaces', (limit) => sweepWorkspaces(svc, now, limit)),

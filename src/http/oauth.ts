@@ -30,11 +30,14 @@ export const MCP_PATH = '/mcp'
 export const AUTHORIZE_PATH = '/oauth/authorize'
 export const TOKEN_PATH = '/oauth/token'
 export const REGISTER_PATH = '/oauth/register'
+export const DEVICE_AUTHORIZATION_PATH = '/oauth/device_authorization'
+/** The web app's page where a person types a device's code (src/web/device.tsx). */
+export const DEVICE_PAGE_PATH = '/oauth/device'
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource'
 export const SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server'
 
 /** The protocol's JSON routes (the authorize step is a page of the web app). */
-export const OAUTH_API_PATHS = [TOKEN_PATH, REGISTER_PATH]
+export const OAUTH_API_PATHS = [TOKEN_PATH, REGISTER_PATH, DEVICE_AUTHORIZATION_PATH]
 
 /** An access token lives at most this long; the app refreshes it with its refresh token. */
 export const ACCESS_TOKEN_TTL_S = 3600
@@ -165,22 +168,21 @@ export function presentedAccessToken(c: Context): string | null {
 const INVALID = 'invalid or expired access token'
 
 /**
- * Admits a request whose access token the library validates for this origin's MCP endpoint and
- * whose grant D1 says still stands (in the primary database: a replica may not have seen a
- * revocation yet), for that grant's workspace and scopes. 401 otherwise; 429 past its rate limit,
- * which an access token shares with nothing else.
+ * The standing grant an access token belongs to, when the library validates the token for this
+ * origin's MCP endpoint and D1 says the grant still stands (in the primary database: a replica
+ * may not have seen a revocation yet); null otherwise. Its scopes are the token's, which may be
+ * fewer than the grant's (a client can ask for less when refreshing).
  */
-export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
+export async function grantOfAccessToken(c: Context<AppEnv>, token: string) {
   const origin = oauthOrigin(c)
   // The library's tokens are `<subject>:<grant>:<secret>` (the grant's subject, not the person).
   const parts = token.split(':')
-  if (!origin || parts.length !== 3) throw new AppError('unauthorized', INVALID)
+  if (!origin || parts.length !== 3) return null
   const grantId = parts[1]
   const server = await authorizationServer(origin)
-  const [validated, row, allowed] = await Promise.all([
+  const [validated, row] = await Promise.all([
     server.validateToken<{ userId: string; workspaceId: string }>(origin + MCP_PATH, token, c.env),
     grantStatement(database(c.env.DB), grantId, c.var.svc.now()).get(),
-    withinLimit(c.env.API_LIMITER, `grant:${grantId}`),
   ])
   const auth = grantFromRow(grantId, row)
   const agrees =
@@ -188,10 +190,24 @@ export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
     auth !== null &&
     validated.props.userId === auth.userId &&
     validated.props.workspaceId === auth.workspaceId
-  if (!agrees) throw new AppError('unauthorized', INVALID)
-  if (!allowed) throw rateLimited()
-  // The token may carry fewer scopes than its grant (a client can ask for less when refreshing).
+  if (!agrees) return null
   if (!validated.scope.includes('canvas:write')) auth.scopes = ['read']
+  return auth
+}
+
+/**
+ * Admits a request whose access token belongs to a standing grant (grantOfAccessToken), for that
+ * grant's workspace and scopes. 401 otherwise; 429 past its rate limit, which an access token
+ * shares with nothing else.
+ */
+export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
+  const grantId = token.split(':')[1] ?? ''
+  const [auth, allowed] = await Promise.all([
+    grantOfAccessToken(c, token),
+    withinLimit(c.env.API_LIMITER, `grant:${grantId}`),
+  ])
+  if (!auth) throw new AppError('unauthorized', INVALID)
+  if (!allowed) throw rateLimited()
   c.set('auth', auth)
   const touch = touchGrant(c.var.svc, auth)
   if (touch) afterResponse(c, touch)

@@ -362,6 +362,16 @@ export const serverMetadata = z.looseObject({
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   client_id_metadata_document_supported: z.boolean(),
+  device_authorization_endpoint: z.string(),
+})
+
+export const deviceAuthorization = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_uri: z.string(),
+  verification_uri_complete: z.string(),
+  expires_in: count,
+  interval: count,
 })
 
 export const tokens = z.object({

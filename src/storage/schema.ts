@@ -128,6 +128,34 @@ export const identities = sqliteTable(
   ],
 )
 
+// Sign-ins of the CLI on a machine without a browser (RFC 8628): the device code the CLI polls
+// with (kept by its SHA-256), the short code a person types on /oauth/device, and once they decide,
+// who approved it for which workspace and access. A key is made when the CLI next polls.
+export const deviceAuthorizations = sqliteTable(
+  'device_authorizations',
+  {
+    deviceCodeHash: text('device_code_hash').primaryKey(),
+    userCode: text('user_code').notNull(),
+    clientId: text('client_id').notNull(),
+    clientName: text('client_name').notNull(),
+    // What the CLI asked for; the person chooses either way.
+    scopes: text('scopes').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    polledAt: integer('polled_at'),
+    status: text('status', { enum: ['pending', 'approved', 'denied'] }).notNull(),
+    userId: text('user_id').references(() => users.userId, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').references(() => workspaces.workspaceId, {
+      onDelete: 'cascade',
+    }),
+    approvedScopes: text('approved_scopes'),
+  },
+  (t) => [
+    uniqueIndex('device_authorizations_user_code_idx').on(t.userCode),
+    index('device_authorizations_expires_idx').on(t.expiresAt),
+  ],
+)
+
 // One-time links an admin made for a member to choose a new password (no email is sent: the admin
 // hands the link over). Only the token's SHA-256 is kept; a newer link for the same person replaces
 // an older one.

@@ -21,6 +21,7 @@ import { upload } from './upload'
 import { joinForms, joinPages } from './teams/join'
 import { resetPages } from './reset'
 import { cliPackage } from './cli-package'
+import { device } from './device'
 import type { OpenApiDocument } from '../http/openapi'
 
 /** The routes of the app's own script (uploads): they answer JSON, errors included. */
@@ -55,6 +56,7 @@ export function webApp(describe: () => OpenApiDocument) {
   web.route('/', dashboard)
   web.route('/settings', settings)
   web.route('/oauth', consent)
+  web.route('/oauth', device)
   web.route('/c', canvas)
   web.route('/upload', upload)
   web.route('/s', share)

@@ -119,6 +119,17 @@ export const ROUTES: Route[] = [
     { method: 'POST', path, auth: 'none', json: true, oauth: true, https: true },
     { method: 'OPTIONS', path, auth: 'none', json: true, https: true },
   ]),
+  // The CLI's device sign-in (RFC 8628): the codes, and the page where a person types one.
+  {
+    method: 'POST',
+    path: '/oauth/device_authorization',
+    auth: 'none',
+    json: true,
+    oauth: true,
+    https: true,
+  },
+  { method: 'GET', path: '/oauth/device', auth: 'page', json: false },
+  { method: 'POST', path: '/oauth/device', auth: 'page', json: false },
   // The consent page: the person's session, and its form's CSRF token.
   { method: 'GET', path: '/oauth/authorize', auth: 'page', json: false, https: true },
   { method: 'POST', path: '/oauth/authorize', auth: 'page', json: false, https: true },

@@ -53,6 +53,8 @@ export type World = {
   pageJoinToken: string
   /** A password reset link the owner made for the member. */
   resetToken: string
+  /** The user code of a device sign-in the world's app started, for the device page. */
+  userCode: string
 }
 
 export async function buildWorld(): Promise<World> {
@@ -136,6 +138,13 @@ export async function buildWorld(): Promise<World> {
       key: owner.key,
     }),
   )
+  const device = await json(
+    await call(`${HTTPS}/oauth/device_authorization`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: client.client_id }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    }),
+  )
   const pending = await inviteTo(owner, 'viewer')
   const toOther = await inviteTo(other, 'viewer')
   const otherTeam = await json(
@@ -145,6 +154,7 @@ export async function buildWorld(): Promise<World> {
   return {
     pageJoinToken: toTeam.token,
     resetToken: reset.url.split('/reset/')[1],
+    userCode: device.user_code,
     owner,
     member,
     inviteId: pending.invite_id,
@@ -301,6 +311,10 @@ export function requestFor(route: Route, world: World): Prepared {
     }).toString()
     init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' }
   }
+  if (route.path === '/oauth/device_authorization' && route.method === 'POST') {
+    init.body = new URLSearchParams({ client_id: world.oauth.clientId }).toString()
+    init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' }
+  }
   if (route.path === '/mcp' && route.method === 'POST') {
     init.json = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
     init.headers = { Accept: 'application/json, text/event-stream' }
@@ -318,6 +332,9 @@ export function requestFor(route: Route, world: World): Prepared {
     // Changed to itself: the world's people keep signing in as they did.
     const password = world.owner.password
     Object.assign(init, formPost({ current: password, password }))
+  }
+  if (route.method === 'POST' && route.path === '/oauth/device') {
+    Object.assign(init, formPost({ user_code: world.userCode, decision: 'approve' }))
   }
   if (route.method === 'POST' && route.path === '/reset/:token') {
     // Set to what it was: the member keeps signing in as they did.

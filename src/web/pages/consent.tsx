@@ -15,6 +15,8 @@ export type ConsentView = {
   workspaces: { workspace_id: string; name: string }[]
   /** The session's workspace: chosen unless the person picks another. */
   current: string
+  /** A device sign-in's code (RFC 8628): access goes to the device showing it, not to a URL. */
+  deviceCode?: string
 }
 
 /**
@@ -37,7 +39,16 @@ export function Consent(props: { user: User; csrf: string; action: string; view:
           ) : (
             <>The app named itself; its name is not verified. </>
           )}
-          Access will be sent to <strong>{view.redirectHost}</strong>.
+          {view.deviceCode ? (
+            <>
+              Access goes to the device that shows the code <strong>{view.deviceCode}</strong>:
+              check that it does.
+            </>
+          ) : (
+            <>
+              Access will be sent to <strong>{view.redirectHost}</strong>.
+            </>
+          )}
         </p>
         {view.redirectIsLoopback && (
           <div class="notice error" role="alert">
@@ -47,6 +58,7 @@ export function Consent(props: { user: User; csrf: string; action: string; view:
         )}
         <form method="post" action={props.action}>
           <Csrf token={props.csrf} />
+          {view.deviceCode && <input type="hidden" name="user_code" value={view.deviceCode} />}
           {view.workspaces.length > 1 && (
             <>
               <label for="workspace">Workspace</label>
@@ -76,7 +88,8 @@ export function Consent(props: { user: User; csrf: string; action: string; view:
             </label>
           </fieldset>
           <p class="muted">
-            You can disconnect it at any time in <a href="/settings">Settings</a>.
+            You can {view.deviceCode ? 'revoke its key' : 'disconnect it'} at any time in{' '}
+            <a href="/settings">Settings</a>.
           </p>
           <p class="row">
             <button class="primary" type="submit" name="decision" value="approve">

@@ -1,0 +1,187 @@
+import { Hono, type Context } from 'hono'
+import { pollDevice, startDevice } from '../domain/oauth/devices'
+import { endGrant, OAUTH_SCOPES, type OAuthScope } from '../domain/oauth/grants'
+import { isDocumentUrl } from '../domain/oauth/client-documents'
+import { createKey } from '../domain/keys'
+import { open } from '../http/access'
+import type { AppEnv } from '../http/context'
+import { clientNetworkOf, limit } from '../http/limits'
+import {
+  DEVICE_AUTHORIZATION_PATH,
+  DEVICE_PAGE_PATH,
+  forgetGrants,
+  grantOfAccessToken,
+  oauthError,
+  oauthErrorOf,
+  oauthHelpers,
+  requireOAuthOrigin,
+} from '../http/oauth'
+import { documented } from '../http/route-docs'
+import { readBytes } from '../http/validate'
+import { AppError } from '../lib/errors'
+import * as shapes from '../schema/responses'
+
+// What the CLI's `svc login` uses of the OAuth server (docs/cli.md#logging-in), beside the
+// authorization code flow every app has: the device authorization grant (RFC 8628) for a machine
+// without a browser, and a token exchange (RFC 8693) that turns a fresh access token into an API
+// key, since the API takes keys. Either way the CLI ends up with a key, listed in Settings.
+
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange'
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
+/** The token type of an API key, as a token exchange names what it asks for and gets. */
+export const API_KEY_TYPE = 'urn:canvas:params:oauth:token-type:api-key'
+
+const MAX_BODY_BYTES = 16 * 1024
+
+export const oauthCli = new Hono<AppEnv>()
+
+oauthCli.post(
+  DEVICE_AUTHORIZATION_PATH,
+  open,
+  documented({
+    summary: 'Start a device sign-in',
+    description:
+      'RFC 8628: for a registered public client (`token_endpoint_auth_method: none`), a ' +
+      '`device_code` to poll the token endpoint with (`grant_type=' +
+      DEVICE_CODE_GRANT +
+      '`) and a `user_code` the person types at `verification_uri`, valid 10 min. ' +
+      'Approved, the poll answers an API key. Form-encoded.',
+    tag: 'OAuth',
+    auth: 'none',
+    responses: { 200: { description: 'The codes.', schema: shapes.deviceAuthorization } },
+    oauthErrors: {
+      400: '`invalid_request`, `invalid_scope`',
+      401: '`invalid_client`',
+      429: '`temporarily_unavailable`: too many requests from this address',
+    },
+  }),
+  (c) =>
+    answer(c, async () => {
+      await limit(c.env.AUTH_LIMITER, `ip:${clientNetworkOf(c)}`)
+      const origin = requireOAuthOrigin(c)
+      const form = await formOf(c)
+      const clientId = form.get('client_id')
+      if (!clientId) return oauthError(400, 'invalid_request', 'client_id is required')
+      // A metadata document's URL would be fetched for a sign-in nobody may have started.
+      const client = isDocumentUrl(clientId)
+        ? null
+        : await (await oauthHelpers(c)).lookupClient(clientId)
+      if (!client) return oauthError(401, 'invalid_client', 'unknown client: register it first')
+      if (client.tokenEndpointAuthMethod !== 'none') {
+        return oauthError(401, 'invalid_client', 'only public clients sign in by a device code')
+      }
+      const scopes = askedScopes(form.get('scope'))
+      if (typeof scopes === 'string') return oauthError(400, 'invalid_scope', scopes)
+      const clientName = client.clientName ?? clientId
+      const started = await startDevice(c.var.svc, { clientId, clientName }, scopes)
+      const page = origin + DEVICE_PAGE_PATH
+      return Response.json({
+        device_code: started.deviceCode,
+        user_code: started.userCode,
+        verification_uri: page,
+        verification_uri_complete: `${page}?user_code=${started.userCode}`,
+        expires_in: started.expiresIn,
+        interval: started.interval,
+      })
+    }),
+)
+
+/** The scopes a request names (none: both), or what is wrong with them. */
+function askedScopes(scope: string | null): OAuthScope[] | string {
+  const asked = (scope ?? '').split(' ').filter(Boolean)
+  const known = (s: string): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s)
+  const unknown = asked.find((s) => !known(s))
+  if (unknown) return `unknown scope ${unknown}: the scopes are ${OAUTH_SCOPES.join(' ')}`
+  return asked.length ? asked.filter(known) : [...OAUTH_SCOPES]
+}
+
+/** The token endpoint's answer to a device code's poll (RFC 8628 3.4, 3.5). */
+export async function deviceToken(c: Context<AppEnv>, form: URLSearchParams) {
+  const deviceCode = form.get('device_code')
+  const clientId = form.get('client_id')
+  if (!deviceCode || !clientId) {
+    return oauthError(400, 'invalid_request', 'device_code and client_id are required')
+  }
+  let poll
+  try {
+    poll = await pollDevice(c.var.svc, deviceCode, clientId)
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) {
+      return oauthError(400, 'access_denied', 'the person is no longer a member of the workspace')
+    }
+    throw err
+  }
+  switch (poll.outcome) {
+    case 'approved':
+      return apiKeyAnswer(poll.key, poll.scopes)
+    case 'pending':
+      return oauthError(400, 'authorization_pending', 'not yet approved: keep polling')
+    case 'slow_down':
+      return oauthError(400, 'slow_down', 'polled too soon: wait 5 seconds more between polls')
+    case 'denied':
+      return oauthError(400, 'access_denied', 'the person denied the sign-in')
+    case 'expired':
+      return oauthError(400, 'expired_token', 'the code expired: start again')
+    default:
+      return oauthError(400, 'invalid_grant', 'unknown device code')
+  }
+}
+
+/**
+ * RFC 8693: an access token of a standing grant for an API key of the same person, workspace and
+ * scopes, named as the app is; the grant ends, the key replacing it.
+ */
+export async function exchangeForKey(c: Context<AppEnv>, form: URLSearchParams) {
+  const token = form.get('subject_token')
+  const subjectType = form.get('subject_token_type')
+  if (!token || subjectType !== 'urn:ietf:params:oauth:token-type:access_token') {
+    return oauthError(
+      400,
+      'invalid_request',
+      `subject_token and subject_token_type=${ACCESS_TOKEN_TYPE} are required`,
+    )
+  }
+  if (form.get('requested_token_type') !== API_KEY_TYPE) {
+    return oauthError(400, 'invalid_request', `requested_token_type must be ${API_KEY_TYPE}`)
+  }
+  const grant = await grantOfAccessToken(c, token)
+  if (!grant) return oauthError(400, 'invalid_grant', 'invalid or expired access token')
+  const made = await createKey(c.var.svc, grant, grant.keyName, grant.scopes)
+  await endGrant(c.var.svc, grant.grantId)
+  forgetGrants(c, [{ grantId: grant.grantId, subject: token.split(':')[0] }])
+  return apiKeyAnswer(made.key, made.scopes, true)
+}
+
+function apiKeyAnswer(key: string, scopes: string[], exchanged = false) {
+  return Response.json({
+    access_token: key,
+    token_type: 'Bearer',
+    scope: scopes.includes('write') ? 'canvas:read canvas:write' : 'canvas:read',
+    ...(exchanged && { issued_token_type: API_KEY_TYPE }),
+  })
+}
+
+/** The token endpoint's answers to the CLI's grant types, by `grant_type`. */
+export const CLI_GRANTS: Record<
+  string,
+  (c: Context<AppEnv>, form: URLSearchParams) => Promise<Response>
+> = {
+  [DEVICE_CODE_GRANT]: deviceToken,
+  [TOKEN_EXCHANGE_GRANT]: exchangeForKey,
+}
+
+async function formOf(c: Context<AppEnv>) {
+  const body = await readBytes(c, MAX_BODY_BYTES, 'the request')
+  return new URLSearchParams(new TextDecoder().decode(body))
+}
+
+async function answer(c: Context<AppEnv>, run: () => Promise<Response>) {
+  try {
+    const res = await run()
+    res.headers.set('Cache-Control', 'no-store')
+    return res
+  } catch (err) {
+    return oauthErrorOf(c, err)
+  }
+}
