@@ -257,7 +257,7 @@ function report(url, setupToken) {
   const at = url ?? '<the URL wrangler printed above>'
   console.log(`\nCanvas is deployed at ${at}`)
   console.log(
-    `\nInstall its CLI on any machine (Node.js 20+), already pointed at it:\n  npm install -g ${at}/cli/svc.tgz\nthen \`svc login\` with a key from ${at}/settings.`,
+    `\nInstall its CLI on any machine (Node.js 20+), already pointed at it:\n  npm install -g ${at}/cli/svc.tgz\nthen \`svc login\`, which signs in through the browser.`,
   )
   if (setupToken) {
     console.log(

@@ -5,13 +5,26 @@ import { CliError } from '../errors'
 import { begin, globalArgs, note, print, printJson } from '../shared'
 import { ask } from '../prompt'
 import { explained } from '../status'
+import { openInBrowser } from '../browser'
+import { browserSignIn, deviceSignIn } from '../sign-in'
 import type { Me } from '../types'
 
 export default defineCommand({
-  meta: { name: 'login', description: 'Save an API key (created in Settings) and the endpoint' },
+  meta: {
+    name: 'login',
+    description: 'Sign in through the browser (or --device, or a key with --token) and save it',
+  },
   args: {
     ...globalArgs,
-    token: { type: 'string', description: 'The API key (svc_…); asked for when omitted' },
+    token: { type: 'string', description: 'An API key (svc_…) made in Settings, instead' },
+    device: {
+      type: 'boolean',
+      description: 'Sign in without a browser here: type a code on another device',
+    },
+    paste: {
+      type: 'boolean',
+      description: 'Ask for the endpoint, the web URL and a key on the terminal',
+    },
     endpoint: { type: 'string', description: `API address (default: ${DEFAULT_URL})` },
     'web-url': { type: 'string', description: 'Web address (default: the endpoint)' },
   },
@@ -27,9 +40,16 @@ export default defineCommand({
       : args.endpoint
         ? endpoint
         : current.webUrl
+    if (!token && !args.paste) {
+      // Through the browser: the key is made by the person's approval, for the workspace and
+      // the access they pick there.
+      token = args.device
+        ? await deviceSignIn(endpoint, note)
+        : await browserSignIn(endpoint, openInBrowser, note)
+    }
     if (!token) {
       if (!process.stdin.isTTY) {
-        throw new CliError('no --token given and no terminal to ask on', 'usage')
+        throw new CliError('--paste needs a terminal to ask on', 'usage')
       }
       const typed = await askUrl('Endpoint', endpoint, 'endpoint')
       if (typed) {

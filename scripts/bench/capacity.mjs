@@ -138,6 +138,23 @@ try {
       .bind(i.toString(16).padStart(64, '0'), id, team, people[0], now, now + 86400_000),
   )
   const afterResets = await size()
+  // A device sign-in waiting for its approval: a device code's SHA-256, the user code, the app.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO device_authorizations (device_code_hash, user_code, client_id, client_name,
+           scopes, created_at, expires_at, status) VALUES (?, ?, ?, ?, 'read,write', ?, ?, 'pending')`,
+      )
+      .bind(
+        'd' + i.toString(16).padStart(63, '0'),
+        `BCDF${String(i).padStart(4, '0')}`,
+        'XxTMfE01vI-ltRru',
+        'svc on build-box',
+        now,
+        now + 600_000,
+      ),
+  )
+  const afterDevices = await size()
 
   const rows = await db
     .prepare(
@@ -147,7 +164,8 @@ try {
               (SELECT count(*) FROM invites) AS invites,
               (SELECT count(*) FROM audit_events) AS audit_events,
               (SELECT count(*) FROM identities) AS identities,
-              (SELECT count(*) FROM password_resets) AS password_resets`,
+              (SELECT count(*) FROM password_resets) AS password_resets,
+              (SELECT count(*) FROM device_authorizations) AS device_authorizations`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -156,7 +174,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterResets,
+        database_bytes: afterDevices,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -165,6 +183,7 @@ try {
         bytes_per_audit_event: per(afterInvites, afterEvents),
         bytes_per_identity: per(afterEvents, afterIdentities),
         bytes_per_password_reset: per(afterIdentities, afterResets),
+        bytes_per_device_sign_in: per(afterResets, afterDevices),
       },
       null,
       2,

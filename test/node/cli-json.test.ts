@@ -11,6 +11,7 @@ import {
   file,
   loggedIn,
   idOf,
+  spareKey,
   useCliAccount,
 } from './support/cli-account'
 
@@ -49,7 +50,9 @@ describe('--json, for scripts and agents', () => {
   }
 
   it('every command prints one JSON document, and errors as JSON on stderr', async () => {
-    const home = await loggedIn()
+    // Its own key: logging out revokes it.
+    const ownKey = await spareKey()
+    const home = await loggedIn(ownKey)
     const run = async (args: string[], env: Record<string, string> = {}) => {
       const res = await svc(home, [...args, '--json'], env)
       expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0)
@@ -104,7 +107,7 @@ describe('--json, for scripts and agents', () => {
       key: { key_id: expect.any(String), name: 'cli', scopes: ['read', 'write'] },
       endpoint: server.url,
       web_url: 'https://canvas.example',
-      api_key: `${key.slice(0, 8)}…${key.slice(-4)}`,
+      api_key: `${ownKey.slice(0, 8)}…${ownKey.slice(-4)}`,
       config,
       sources: { endpoint: fromConfig, web_url: fromConfig, api_key: fromConfig },
       error: null,
@@ -123,15 +126,15 @@ describe('--json, for scripts and agents', () => {
       config: join(home, '.svc/config.json'),
       endpoint: server.url,
       web_url: 'https://canvas.example',
-      api_key: `${key.slice(0, 8)}…${key.slice(-4)}`,
+      api_key: `${ownKey.slice(0, 8)}…${ownKey.slice(-4)}`,
     })
     expect(await run(['config', 'set', 'web_url', 'https://canvas.example'])).toStrictEqual({
       web_url: 'https://canvas.example',
     })
     expect(await run(['unshare', id, '--yes'])).toStrictEqual({ canvas_id: id, revoked: 2 })
     expect(await run(['delete', id, '--yes'])).toStrictEqual({ canvas_id: id, deleted: true })
-    expect(await run(['logout'])).toStrictEqual({ logged_out: true })
-    expect(await run(['logout'])).toStrictEqual({ logged_out: false })
+    expect(await run(['logout'])).toStrictEqual({ logged_out: true, revoked: true })
+    expect(await run(['logout'])).toStrictEqual({ logged_out: false, revoked: false })
 
     // Failures: one JSON error on stderr, nothing on stdout, the exit code of its kind.
     // (status and whoami report even then: test 'status and whoami' below.)

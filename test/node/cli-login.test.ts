@@ -11,6 +11,7 @@ import {
   newHome,
   file,
   loggedIn,
+  spareKey,
   useCliAccount,
 } from './support/cli-account'
 import { freePort } from './support/dev-server'
@@ -35,10 +36,10 @@ describe('login, logout and config', () => {
       stderr: `error: ${server.url} refused the key: invalid or revoked API key; nothing saved (unauthorized)\n`,
     })
     expect(existsSync(join(home, '.svc/config.json'))).toBe(false)
-    const noTty = await svc(home, ['login', '--endpoint', server.url])
+    const noTty = await svc(home, ['login', '--paste', '--endpoint', server.url])
     expect(noTty).toMatchObject({
       code: 2,
-      stderr: 'error: no --token given and no terminal to ask on (usage)\n',
+      stderr: 'error: --paste needs a terminal to ask on (usage)\n',
     })
 
     const ok = await svc(home, [
@@ -74,19 +75,26 @@ describe('login, logout and config', () => {
       code: 0,
       stderr: 'CANVAS_API_KEY is set: commands use it, not the key just saved\n',
     })
+    // Logging out revokes the key: a key of its own, the file's is used on.
+    const spare = await spareKey()
+    expect((await svc(home, ['login', '--token', spare, '--endpoint', server.url])).code).toBe(0)
     const logout = await svc(home, ['logout'])
-    expect(logout.stdout).toBe('logged out\n')
+    expect(logout.stdout).toBe('logged out: the key is revoked\n')
+    const gone = await fetch(`${server.url}/v1/me`, {
+      headers: { Authorization: `Bearer ${spare}` },
+    })
+    expect(gone.status).toBe(401)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
     expect((await svc(home, ['whoami'])).code).toBe(1)
   })
 
   /**
-   * `svc login` on a pseudo-terminal (`script`), as a person typing would use it: each answer is
+   * `svc login --paste` on a pseudo-terminal (`script`), as a person typing would use it: each answer is
    * typed once its question shows after the one before, in the order given (null: text that shows,
    * not a question). `asked`: what showed, in order.
    */
   async function loginOnTerminal(home: string, answers: [string, string | null][]) {
-    const child = spawn('script', ['-qec', `node ${SVC} login`, '/dev/null'], {
+    const child = spawn('script', ['-qec', `node ${SVC} login --paste`, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb' },
     })
     let out = ''

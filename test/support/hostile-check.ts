@@ -38,6 +38,7 @@ const OAUTH_CODES = [
   'invalid_request',
   'invalid_client',
   'invalid_grant',
+  'invalid_scope',
   'unsupported_grant_type',
   'invalid_redirect_uri',
   'invalid_client_metadata',

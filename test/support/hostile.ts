@@ -378,6 +378,29 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         path: world.oauth.authorize,
         fields: { _csrf: token, decision: 'approve' },
       })),
+    // The device page: a code that is none, or the world's pending one for a workspace that is not
+    // the person's: nothing approved.
+    'POST /oauth/device': fc.oneof(
+      fc
+        .oneof(wild, fc.constantFrom('', 'BCDF-GHJK', 'AEIO-UAEI', world.userCode.slice(1)))
+        .map((user_code) => ({
+          path: '/oauth/device',
+          fields: { _csrf: csrf, user_code, decision: 'approve' },
+        })),
+      // (None at all is the session's own workspace: a choice, not a mistake.)
+      fc
+        .oneof(wild, fc.constant(world.other.workspaceId))
+        .filter((id) => id !== '')
+        .map((workspace_id) => ({
+          path: '/oauth/device',
+          fields: { _csrf: csrf, user_code: world.userCode, decision: 'approve', workspace_id },
+        })),
+    ),
+    // A password reset link's new password that signup would refuse.
+    'POST /reset/:token': fc.oneof(fc.string({ maxLength: 7 }), huge(257)).map((password) => ({
+      path: `/reset/${world.resetToken}`,
+      fields: { password },
+    })),
     'POST /s/:token': wrongPassword.map((password) => ({
       path: `/s/${world.token}`,
       fields: { password },
@@ -467,11 +490,61 @@ function badTokenRequest(route: Route, world: World): fc.Arbitrary<Hostile> | nu
         wild.map((w) => `https://${w}/c.json`),
       )
       .map((client_id) => ({ grant_type: 'authorization_code', client_id })),
+    // The CLI's grants: a device code that is none, another client's, or none at all.
+    fc
+      .tuple(fc.oneof(wild, fc.constant('')), fc.oneof(fc.constant(client_id), wild))
+      .map(([device_code, client]) => ({
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code,
+        client_id: client,
+      })),
+    // An access token that is none (or an API key, or a refresh token) for a key.
+    fc
+      .tuple(
+        fc.oneof(secret, fc.constant(world.owner.key)),
+        fc.constantFrom(
+          'urn:ietf:params:oauth:token-type:access_token',
+          'urn:ietf:params:oauth:token-type:refresh_token',
+          '',
+        ),
+        fc.constantFrom('urn:canvas:params:oauth:token-type:api-key', 'api-key', ''),
+      )
+      .map(([subject_token, subject_token_type, requested_token_type]) => ({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token,
+        subject_token_type,
+        requested_token_type,
+      })),
   )
   return fields.map((f) => ({
     ...prepared,
     route,
     attack: 'bad token request',
+    init: {
+      method: 'POST',
+      body: new URLSearchParams(f).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
+  }))
+}
+
+/** Device sign-ins the server must refuse: a client that is none, or scopes it does not have. */
+function badDeviceAuthorization(route: Route, world: World): fc.Arbitrary<Hostile> | null {
+  if (`${route.method} ${route.path}` !== 'POST /oauth/device_authorization') return null
+  const prepared = requestFor(route, world)
+  const fields = fc.oneof(
+    fc
+      .oneof(wild, fc.constantFrom('', 'https://client.example.com/c.json', 'https://10.0.0.1/c'))
+      .map((client_id) => ({ client_id })),
+    fc
+      .oneof(fc.constantFrom('canvas:admin', 'openid', 'canvas:read canvas:delete'), wild)
+      .filter((scope) => !/^(\s*canvas:(read|write)\s*)*$/.test(scope))
+      .map((scope) => ({ client_id: world.oauth.clientId, scope })),
+  )
+  return fields.map((f) => ({
+    ...prepared,
+    route,
+    attack: 'bad device authorization',
     init: {
       method: 'POST',
       body: new URLSearchParams(f).toString(),
@@ -728,6 +801,7 @@ export function hostileRequests(world: World, routes: Route[] = ROUTES): fc.Arbi
       badJsonBody,
       badRegistration,
       badTokenRequest,
+      badDeviceAuthorization,
       badMultipart,
       badForm,
       wrongBytes,

@@ -14,8 +14,8 @@ export function InstallCli(props: { origin: string }) {
         </button>
       </div>
       <p class="hint">
-        Then <code>svc login</code> with a key made here, and <code>svc push report.html</code>{' '}
-        (Node.js 20 or later).
+        Then <code>svc login</code>, which signs in through the browser, and{' '}
+        <code>svc push report.html</code> (Node.js 20 or later).
       </p>
     </>
   )

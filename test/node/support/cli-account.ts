@@ -16,6 +16,8 @@ export let key: string
 export let readKey: string
 /** A scratch folder of the file, removed after it. */
 export let work: string
+/** Another read and write key of the account: for a test that revokes it (`svc logout`). */
+export let spareKey: () => Promise<string>
 
 /** Signs up `cli@<name>.example` (one account per test file) and makes the scratch folder. */
 export function useCliAccount(name: string) {
@@ -24,6 +26,7 @@ export function useCliAccount(name: string) {
     const account = await newDevAccount(server.url, `cli@${name}.example`, ['read', 'write'])
     key = account.key
     readKey = await account.newKey(['read'])
+    spareKey = () => account.newKey(['read', 'write'])
     work = mkdtempSync(join(tmpdir(), `canvas-cli-${name}-`))
   }, SETUP_MS)
   afterAll(() => {
@@ -40,13 +43,13 @@ export function file(name: string, content: string | Buffer) {
   return path
 }
 
-/** A HOME that is logged in through `svc login`. */
-export async function loggedIn() {
+/** A HOME that is logged in through `svc login`, with `withKey` (the file's key by default). */
+export async function loggedIn(withKey = key) {
   const home = newHome()
   const res = await svc(home, [
     'login',
     '--token',
-    key,
+    withKey,
     '--endpoint',
     server.url,
     '--web-url',
