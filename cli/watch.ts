@@ -90,7 +90,11 @@ function runOnChanges(
         again = true
         return
       }
-      running = onChange()
+      // Folders made since the last run are watched before this one reads them, not after: a
+      // file written into one once the run has said what it saw is seen.
+      running = Promise.resolve()
+        .then(() => watcher.sync())
+        .then(onChange)
         .then(() => watcher.sync())
         .catch((err) => {
           stop()

@@ -129,7 +129,9 @@ in each answer says which), and may have a storage quota: an upload past it is 4
 
 ## Command line
 
-\`svc push report.html --json\` publishes and prints the canvas as JSON; \`svc push site/\` publishes
+This deployment serves its CLI: \`npm install -g ${origin}/cli/svc.tgz\`. A person signs it in with
+\`svc login\` (the browser) or \`svc login --device\` (a code typed elsewhere); a script or agent
+uses \`svc login --token <key>\` or \`CANVAS_API_KEY\`. \`svc push report.html --json\` publishes and prints the canvas as JSON; \`svc push site/\` publishes
 a folder as a site (\`svc --help\` lists every
 command; every one takes \`--json\`; errors go to stderr as JSON with exit code 1, usage errors 2).
 `
