@@ -27,7 +27,7 @@ export const resetNotFound = () =>
 
 /**
  * A new reset link for the member `userId` of the actor's workspace, replacing any earlier one.
- * Answers its token (shown once) and when it expires.
+ * Answers its token (shown once), when it expires, and whom it is for.
  */
 export async function createResetLink(svc: Services, actor: Actor, userId: string) {
   requirePasswordLogin(svc)
@@ -35,7 +35,7 @@ export async function createResetLink(svc: Services, actor: Actor, userId: strin
   if (userId === actor.userId) {
     throw new AppError('forbidden', 'change your own password in Settings, with the current one')
   }
-  await requireOutranks(svc, actor, userId)
+  const email = await requireOutranks(svc, actor, userId)
   const token = randomBase62(32)
   const now = svc.now()
   const expiresAt = now + RESET_TTL_MS
@@ -57,19 +57,21 @@ export async function createResetLink(svc: Services, actor: Actor, userId: strin
     }),
   ])
   announceAudit(svc, recorded)
-  return { token, expiresAt }
+  return { token, expiresAt, email }
 }
 
 /**
  * The maker must be an admin of the workspace ranking above the person, and so in every other
- * workspace the person belongs to but their own personal one, which is theirs alone.
+ * workspace the person belongs to but their own personal one, which is theirs alone. Answers the
+ * person's email.
  */
 async function requireOutranks(svc: Services, actor: Actor, userId: string) {
   const db = svc.db
   const theirs = await db
-    .select({ workspaceId: members.workspaceId, role: members.role })
+    .select({ workspaceId: members.workspaceId, role: members.role, email: users.email })
     .from(members)
     .innerJoin(workspaces, eq(workspaces.workspaceId, members.workspaceId))
+    .innerJoin(users, eq(users.userId, members.userId))
     .where(
       and(
         eq(members.userId, userId),
@@ -107,6 +109,7 @@ async function requireOutranks(svc: Services, actor: Actor, userId: string) {
       'this person is in other workspaces where you do not rank above them: an owner of those can make the link',
     )
   }
+  return here.email
 }
 
 /** The person a reset link is for, while it works; null when it cannot be one or no longer works. */

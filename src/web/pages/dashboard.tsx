@@ -101,9 +101,9 @@ export function Dashboard(props: {
           <div class="panel empty">
             <p>No canvases yet. Drop a file above to publish it.</p>
             <p>
-              From a terminal or an agent: install this deployment’s <code>svc</code> command line
-              tool, make a key in <a href="/settings">Settings</a>, and publish. Agents can also use
-              the <a href="/docs">API and MCP server</a>.
+              From a terminal: install this deployment’s <code>svc</code> command line tool and sign
+              in. Agents can also use the <a href="/docs">API and MCP server</a>, with a key from{' '}
+              <a href="/settings">Settings</a>.
             </p>
             <InstallCli origin={props.origin} />
           </div>

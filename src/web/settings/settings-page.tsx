@@ -95,12 +95,17 @@ export function Settings(props: {
           error={props.passwordError}
         />
       )}
-      <h2>API keys</h2>
+      <h2 id="cli">Command line</h2>
       <p class="muted">
-        Keys let the <code>svc</code> command line tool, scripts and agents publish as you. See the{' '}
-        <a href="/docs">API and MCP documentation</a>. This deployment’s <code>svc</code>:
+        This deployment’s own <code>svc</code>, already pointed at it:
       </p>
       <InstallCli origin={props.origin} />
+      <h2>API keys</h2>
+      <p class="muted">
+        Keys let the <code>svc</code> command line tool, scripts and agents publish as you; signing
+        in with <code>svc login</code> makes one. See the{' '}
+        <a href="/docs">API and MCP documentation</a>.
+      </p>
       <Notice flash={flashTop(props.flash, ['webhooks', 'name', 'password'])} />
       {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/keys">

@@ -114,9 +114,9 @@ members.post('/:userId/role', signedIn, checkedForm, (c) =>
 members.post('/:userId/reset-link', signedIn, checkedForm, (c) =>
   act(c, 'members', async () => {
     const actor = sessionActor(c.var.session)
-    const { token } = await createResetLink(c.var.svc, actor, c.req.param('userId'))
+    const { token, email } = await createResetLink(c.var.svc, actor, c.req.param('userId'))
     return {
-      text: 'A link to choose a new password, for 24 hours. Copy it now and hand it over yourself: it is shown once, works once, and signs them out everywhere.',
+      text: `A link for ${email} to choose a new password, for 24 hours. Copy it now and hand it over yourself: it is shown once, works once, and signs them out everywhere.`,
       copy: [{ label: 'The reset link', value: `${publicOrigin(c).origin}/reset/${token}` }],
     }
   }),
