@@ -10,6 +10,10 @@ export { bold, dim, note, print, printJson, table } from './output'
 
 export const globalArgs = {
   debug: { type: 'boolean', description: 'Print every log entry to stderr as it happens' },
+  endpoint: {
+    type: 'string',
+    description: 'API address for this command (over CANVAS_ENDPOINT and the config)',
+  },
   json: {
     type: 'boolean',
     description: 'Print the result as one JSON document (errors too, on stderr)',
@@ -27,7 +31,9 @@ export function begin(
   setDebug(Boolean(args.debug))
   const { _: _positional, ...rest } = args
   log('INFO', `command ${command}`, { args: rest })
-  const settings = resolveSettings(flags)
+  // A command's own --endpoint (every command has one) unless the command passed its own flags.
+  const endpoint = flags.endpoint ?? (typeof args.endpoint === 'string' ? args.endpoint : undefined)
+  const settings = resolveSettings({ ...flags, endpoint })
   return { settings, api: new Api(settings.endpoint, settings.apiKey) }
 }
 

@@ -29,7 +29,8 @@ export default defineCommand({
     'web-url': { type: 'string', description: 'Web address (default: the endpoint)' },
   },
   async run({ args }) {
-    begin('login', { ...args, token: args.token ? '[given]' : undefined })
+    // The endpoint is checked below, by its own name, before any question.
+    begin('login', { ...args, endpoint: undefined, token: args.token ? '[given]' : undefined })
     const current = resolveSettings()
     let { token } = args
     // Checked before any question: a bad flag is not worth typing a key for.

@@ -8,7 +8,7 @@ export default defineCommand({
     name: 'logout',
     description: 'Revoke the stored API key at the deployment and forget it',
   },
-  args: { ...globalArgs, endpoint: { type: 'string', description: 'API address' } },
+  args: { ...globalArgs },
   async run({ args }) {
     begin('logout', args)
     const { api_key: removed, ...rest } = readConfig()

@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { defineCommand, type ParsedArgs } from 'citty'
 import type { Api } from '../client'
 import { CliError, usageError } from '../errors'
 import { canvasId, renderer, text, title } from '../flags'
 import { leftOutNote, readFolder } from '../folder'
 import { publish } from '../publish'
+import { publishedAs, remember } from '../published'
 import { pushSite, type SitePush, type SiteState } from '../push-site'
 import {
   begin,
@@ -34,6 +35,10 @@ const args = {
   title: { type: 'string', description: 'Title (default: the file or folder name)' },
   save: { type: 'boolean', description: 'Keep it permanently instead of 24 hours' },
   id: { type: 'string', description: 'Replace the content of this canvas (a new version)' },
+  new: {
+    type: 'boolean',
+    description: 'A new canvas, even when this path was published before (else a new version)',
+  },
   public: { type: 'boolean', description: 'Make the canvas public' },
   renderer: { type: 'string', description: 'Renderer id (see svc renderers)' },
   main: {
@@ -72,9 +77,11 @@ export default defineCommand({
     if (!folder && args.main !== undefined) throw usageError('--main goes with a folder')
     if (!folder && args.all) throw usageError('--all goes with a folder')
     await renderer(session.api, args.renderer)
-    if (folder) return pushFolder(session, args)
+    if (args.new && args.id) throw usageError('--new and --id: one or the other')
+    const target = targetOf(session, args)
+    if (folder) return pushFolder(session, args, target)
     // Without a digest to compare with, an upload always happens: never null.
-    let { canvas, sha256 } = (await pushFile(session.api, args, args.id))!
+    let { canvas, sha256 } = (await target.push((id) => pushFile(session.api, args, id)))!
     report(session, args, canvas, true)
     if (!args.watch) return
     note(`watching ${args.file} for changes (Ctrl-C to stop)`)
@@ -90,6 +97,38 @@ export default defineCommand({
     })
   },
 })
+
+type Target = {
+  /** Pushes onto the canvas named or remembered (one gone: a new canvas), and remembers it. */
+  push: <T extends { canvas: Canvas } | null>(run: (id?: string) => Promise<T>) => Promise<T>
+}
+
+/**
+ * Where a push goes: the canvas `--id` names; else, unless `--new`, the one this path was
+ * published as before (said, since it changes no canvas but that one); else a new canvas.
+ */
+function targetOf(session: Session, args: PushArgs): Target {
+  const endpoint = session.settings.endpoint
+  const path = resolve(args.file)
+  const before = args.id || args.new ? undefined : publishedAs(endpoint, path)
+  if (before)
+    note(`${args.file} was published as ${before}: a new version of it (--new: another canvas)`)
+  return {
+    async push(run) {
+      let pushed
+      try {
+        pushed = await run(args.id ?? before)
+      } catch (err) {
+        if (!before || !(err instanceof CliError) || err.code !== 'canvas_not_found') throw err
+        // Deleted since, expired, or of another workspace than this key's.
+        note(`${before} is gone, or not in this key's workspace: a new canvas`)
+        pushed = await run(undefined)
+      }
+      if (pushed) remember(endpoint, path, pushed.canvas.canvas_id)
+      return pushed
+    },
+  }
+}
 
 /** A save seen that changed no byte: said, so that a person (or a script) knows it was seen. */
 const unchanged = (path: string) => note(`${path}: no change in its content; no new version`)
@@ -115,14 +154,16 @@ async function pushFile(api: Api, args: PushArgs, id?: string, unless?: string) 
 }
 
 /** A folder as a site; with --watch, a new version each time its files change. */
-async function pushFolder(session: Session, args: PushArgs) {
+async function pushFolder(session: Session, args: PushArgs, target: Target) {
   const options = { all: args.all }
   let folder = readFolder(args.file, options)
   let left = leftOutNote(folder)
   if (left) note(left)
   const cache: HashCache = new Map()
   // Without a version to compare with, a version is always made: never null.
-  let pushed: SitePush = (await pushSite(session.api, folder, args, args.id, undefined, cache))!
+  let pushed: SitePush = (await target.push((id) =>
+    pushSite(session.api, folder, args, id, undefined, cache),
+  ))!
   report(session, args, pushed.canvas, true, pushed.upload)
   if (!args.watch) return
   note(`watching ${args.file} for changes (Ctrl-C to stop)`)

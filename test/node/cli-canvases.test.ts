@@ -24,12 +24,14 @@ describe('push, pull, list', () => {
     expect(status).toMatch(/^version 1 · expires in 24 h, at \d\d:\d\d tomorrow$/)
     expect(url).toBe(`https://canvas.example/c/${id}`)
     expect(res.stderr).toBe('')
-    const saved = await svc(home, ['push', path, '--save'])
+    // Each a canvas of its own (pushed again, the path would make a new version).
+    const saved = await svc(home, ['push', path, '--save', '--new'])
     expect(saved.stdout.split('\n')[1]).toBe('version 1 · does not expire')
 
     const json = await svc(home, [
       'push',
       path,
+      '--new',
       '--json',
       '--save',
       '--public',
@@ -53,7 +55,7 @@ describe('push, pull, list', () => {
   it('push says when the canvas expires on the local clock; --json keeps the ISO time', async () => {
     const home = await loggedIn()
     for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
-      const res = await svc(home, ['push', file('clock.txt', zone)], { TZ: zone })
+      const res = await svc(home, ['push', file('clock.txt', zone), '--new'], { TZ: zone })
       expect(res.code, res.stderr).toBe(0)
       const [id, status] = res.stdout.split('\n')
       const listed = JSON.parse((await svc(home, ['list', '--limit', '100', '--json'])).stdout)
