@@ -160,6 +160,13 @@ describe('POST /mcp', () => {
       max_views: 5,
     })
     expect(share).toMatchObject({ canvas_id: id, max_views: 5, has_password: false })
+    // An hour is within the canvas's day: no note. Forever on a temporary canvas: a note.
+    expect(share.note).toBeUndefined()
+    const forever = await ok(client, 'share_canvas', { canvas_id: id })
+    expect(forever.note).toMatch(
+      /^Tell the person: the canvas expires in 2[34] h \(.+ UTC\) and the link with it: make the canvas permanent to keep the link\.$/,
+    )
+    await ok(client, 'revoke_shares', { canvas_id: id, token: forever.token })
     expect(share.url).toBe(`${ORIGIN}/s/${share.token}`)
     expect((await call(`/share/${share.token}`)).status).toBe(200)
     expect((await ok(client, 'list_shares', { canvas_id: id })).shares).toHaveLength(1)

@@ -232,6 +232,8 @@ describe('post, redirect, get', () => {
       max_views: '5',
     })
     expect(shared.html).toContain('Share link created.')
+    // Permanent by now: the link lasts what was asked.
+    expect(shared.html).toMatch(/can open this canvas until \d+ \w+ \d{4}, \d\d:\d\d UTC, unless/)
     const token = /\/s\/([\w-]+)<\/code>/.exec(shared.html)![1]
     expect(await countRows('SELECT COUNT(*) AS n FROM share_links WHERE canvas_id = ?', id)).toBe(1)
     const revoked = await postThenGet(account, `/c/${id}/shares/${token}/revoke`, {})
@@ -241,6 +243,26 @@ describe('post, redirect, get', () => {
     const deleted = await postThenGet(account, `/c/${id}/delete`, {})
     expect(deleted.location).toBe('/')
     expect(deleted.html).toContain('“Quarterly” was deleted')
+  })
+
+  it('a link on a temporary canvas says it ends with the canvas, where it is made and after', async () => {
+    const account = await newAccount()
+    const id = (await newCanvas(account.key, 'for a day', { title: 'Daily' })).canvas_id
+    const page = await (await call(`/c/${id}`, { cookie: account.cookie })).text()
+    expect(page).toMatch(/This canvas expires in 2[34] h \(.+ UTC\), and its links with it/)
+    expect(page).toContain('When the canvas expires</option>')
+    const never = await postThenGet(account, `/c/${id}/share`, { expires_in: '' })
+    expect(never.html).toMatch(
+      /Anyone with it can open this canvas, but the canvas expires in 2[34] h \(.+ UTC\) and the link with it: make the canvas permanent to keep the link\./,
+    )
+    // A link shorter than the canvas's life says its own end.
+    const hour = await postThenGet(account, `/c/${id}/share`, { expires_in: '1h' })
+    expect(hour.html).toMatch(/can open this canvas until .+ UTC, unless it is revoked first\./)
+    // Permanent: the note and the button go, and "Never" is never again.
+    await postThenGet(account, `/c/${id}/permanent`, {})
+    const kept = await (await call(`/c/${id}`, { cookie: account.cookie })).text()
+    expect(kept).not.toContain('and its links with it')
+    expect(kept).toContain('>Never</option>')
   })
 
   it('a new API key shows once, on the page the redirect lands on; a reload makes no second', async () => {

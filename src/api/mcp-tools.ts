@@ -19,7 +19,13 @@ import type { KeyAuth } from '../domain/keys'
 import { editCanvas } from '../domain/canvases/edit'
 import { publish, publishSite, readContent } from '../domain/canvases/publish'
 import type { Services } from '../domain/services'
-import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares/shares'
+import {
+  createShare,
+  endsWithCanvas,
+  listShares,
+  revokeShare,
+  revokeShares,
+} from '../domain/shares/shares'
 import { workspaceUsage } from '../domain/usage'
 import { listWorkspaces } from '../domain/workspaces/workspaces'
 import { RENDERERS } from '../render/registry'
@@ -247,12 +253,16 @@ export const TOOLS = [
     description:
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
       'of views, password-protected, pinned to one version, or open to comments from its ' +
-      'readers. Answers the link with its `url`.',
+      'readers. Answers the link with its `url`, and a `note` when the canvas is temporary and ' +
+      'ends the link sooner than asked.',
     input: input.shareCanvasInput,
-    output: output.shareResult,
+    output: output.newShareResult,
     write: true,
-    run: async (ctx, { canvas_id, ...options }) =>
-      shareWithUrl(ctx, await createShare(ctx.svc, ctx.auth, canvas_id, options)),
+    run: async (ctx, { canvas_id, ...options }) => {
+      const share = await createShare(ctx.svc, ctx.auth, canvas_id, options)
+      const ends = endsWithCanvas(share, options.expires_in)
+      return { ...shareWithUrl(ctx, share), ...(ends && { note: `Tell the person: ${ends}.` }) }
+    },
   }),
   tool({
     name: 'list_shares',

@@ -31,6 +31,9 @@ export const canvasListResult = z.extend(canvasList, { canvases: z.array(canvasR
 /** A share link with its address, `url`. */
 export const shareResult = z.extend(share, { url: z.string() })
 
+/** A new link; `note` when its canvas ends it sooner than asked (say so to the person). */
+export const newShareResult = z.extend(shareResult, { note: z.optional(z.string()) })
+
 export const shareListResult = z.object({ shares: z.array(shareResult) })
 
 export const readResult = z.object({

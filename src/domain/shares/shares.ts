@@ -1,5 +1,6 @@
 import { and, desc, eq, exists, inArray, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
+import { calendar, relative } from '../../lib/time'
 import { canvasNotFound } from '../canvases/rows'
 import { hashPassword, newToken } from '../../lib/crypto'
 import type { Share as ShareJson } from '../../schema/responses'
@@ -20,6 +21,18 @@ export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
 export function linkExpiry(linkExpiresAt: number | null, canvasExpiresAt: number | null) {
   if (linkExpiresAt === null) return canvasExpiresAt
   return canvasExpiresAt === null ? linkExpiresAt : Math.min(linkExpiresAt, canvasExpiresAt)
+}
+
+/**
+ * What a new link should say when its canvas ends it sooner than asked (a temporary canvas, a
+ * link for longer or forever): when, and how to keep it. Null when the link lasts as asked.
+ */
+export function endsWithCanvas(share: ShareJson, expiresInSeconds?: number): string | null {
+  if (share.expires_at === null) return null
+  const asked = expiresInSeconds ? Date.parse(share.created_at) + expiresInSeconds * 1000 : Infinity
+  if (Date.parse(share.expires_at) >= asked) return null
+  const when = `${relative(share.expires_at)} (${calendar(share.expires_at)})`
+  return `the canvas expires ${when} and the link with it: make the canvas permanent to keep the link`
 }
 
 /** The share object (docs/api.md); the password hash never leaves the server. */

@@ -4,7 +4,8 @@ import { params, parse } from '../../http/validate'
 import { canvasInPath, createShareBody, shareInPath, updateCanvasBody } from '../../schema/requests'
 import { findViewable } from '../../domain/canvases/reads'
 import { deleteCanvas, makePermanent, updateCanvas } from '../../domain/canvases/canvases'
-import { createShare, revokeShare, revokeShares } from '../../domain/shares/shares'
+import { createShare, endsWithCanvas, revokeShare, revokeShares } from '../../domain/shares/shares'
+import { calendar } from '../../lib/time'
 import { sessionActor } from '../../domain/users'
 import { AppError } from '../../lib/errors'
 import { ownerPage } from './owner-page'
@@ -89,12 +90,17 @@ canvasActions.post(
       const input = parse(createShareBody, { ...rest, allow_comments: allow === 'true' })
       const link = await createShare(svc, sessionActor(session), canvasId, input)
       const url = `${requestOrigin(c)}/s/${link.token}`
+      // What the page says of the link's end is when it ends: its own time, or its canvas's.
+      const ends = endsWithCanvas(link, input.expires_in)
+      const may = link.allow_comments ? 'open this canvas and comment on it' : 'open this canvas'
+      const until = link.expires_at
+        ? `until ${calendar(link.expires_at)}, unless it is revoked first`
+        : 'until it is revoked'
       await setFlash(c, {
         tone: 'ok',
-        text: link.allow_comments
-          ? 'Share link created. Anyone with it can open this canvas and comment on it until ' +
-            'it is revoked.'
-          : 'Share link created. Anyone with it can open this canvas until it is revoked.',
+        text: ends
+          ? `Share link created. Anyone with it can ${may}, but ${ends}.`
+          : `Share link created. Anyone with it can ${may} ${until}.`,
         copy: [{ label: 'The link', value: url }],
         at: 'share',
       })

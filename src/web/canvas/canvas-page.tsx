@@ -129,6 +129,7 @@ export function CanvasPage(
             versions={props.versions.map((v) => v.version)}
             draft={props.shareDraft}
             open={props.shares.length === 0}
+            canvasExpiresAt={canvas.expires_at}
           />
         </div>
       </div>

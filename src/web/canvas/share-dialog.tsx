@@ -1,3 +1,5 @@
+import { calendar, relative } from '../../lib/time'
+import { Action } from '../pages/action'
 import { Csrf } from '../pages/layout'
 import { FormError } from '../pages/notice'
 
@@ -26,6 +28,8 @@ export function ShareDialog(props: {
   versions: number[]
   draft?: ShareDraft
   open: boolean
+  /** The canvas's own expiry: a temporary canvas ends its links with it. */
+  canvasExpiresAt: string | null
 }) {
   const form = <ShareForm {...props} />
   if (props.open || props.draft) {
@@ -50,11 +54,26 @@ function ShareForm(props: {
   csrf: string
   versions: number[]
   draft?: ShareDraft
+  canvasExpiresAt: string | null
 }) {
   const values = props.draft?.values ?? {}
+  const ends = props.canvasExpiresAt
   return (
     <>
       {props.draft && <FormError>{props.draft.error}</FormError>}
+      {ends && (
+        <div class="row">
+          <p class="hint">
+            This canvas expires {relative(ends)} ({calendar(ends)}), and its links with it, whatever
+            they say.
+          </p>
+          <Action
+            csrf={props.csrf}
+            action={`/c/${props.canvasId}/permanent`}
+            label="Make permanent"
+          />
+        </div>
+      )}
       <form method="post" action={`/c/${props.canvasId}/share`}>
         <Csrf token={props.csrf} />
         <div class="grid">
@@ -63,7 +82,7 @@ function ShareForm(props: {
             <select id="share-expires" name="expires_in">
               {LIFETIMES.map(([value, label]) => (
                 <option value={value} selected={values.expires_in === value}>
-                  {label}
+                  {value === '' && ends ? 'When the canvas expires' : label}
                 </option>
               ))}
             </select>
