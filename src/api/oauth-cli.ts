@@ -11,8 +11,8 @@ import {
   DEVICE_PAGE_PATH,
   forgetGrants,
   grantOfAccessToken,
+  oauthAnswer,
   oauthError,
-  oauthErrorOf,
   oauthHelpers,
   requireOAuthOrigin,
 } from '../http/oauth'
@@ -57,7 +57,7 @@ oauthCli.post(
     },
   }),
   (c) =>
-    answer(c, async () => {
+    oauthAnswer(c, async () => {
       await limit(c.env.AUTH_LIMITER, `ip:${clientNetworkOf(c)}`)
       const origin = requireOAuthOrigin(c)
       const form = await formOf(c)
@@ -174,14 +174,4 @@ export const CLI_GRANTS: Record<
 async function formOf(c: Context<AppEnv>) {
   const body = await readBytes(c, MAX_BODY_BYTES, 'the request')
   return new URLSearchParams(new TextDecoder().decode(body))
-}
-
-async function answer(c: Context<AppEnv>, run: () => Promise<Response>) {
-  try {
-    const res = await run()
-    res.headers.set('Cache-Control', 'no-store')
-    return res
-  } catch (err) {
-    return oauthErrorOf(c, err)
-  }
 }

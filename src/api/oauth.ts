@@ -16,8 +16,8 @@ import {
   forgetGrants,
   guardClientDocument,
   libraryAnswer,
+  oauthAnswer,
   oauthError,
-  oauthErrorOf,
   oauthHelpers,
   requireOAuthOrigin,
 } from '../http/oauth'
@@ -298,14 +298,3 @@ function clientIdOf(c: Context, form: URLSearchParams): string | null {
 /** The same request for the library, with the body read here (it was read once, and checked). */
 const forwarded = (c: Context, body: Uint8Array) =>
   new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body })
-
-/** The token and registration endpoints answer every failure of their own in OAuth's form. */
-async function oauthAnswer(c: Context<AppEnv>, run: () => Promise<Response>) {
-  try {
-    const answer = await run()
-    answer.headers.set('Cache-Control', 'no-store')
-    return answer
-  } catch (err) {
-    return oauthErrorOf(c, err)
-  }
-}

@@ -244,3 +244,14 @@ export function oauthErrorOf(c: Context<AppEnv>, err: unknown): Response {
   logError({ request_id: id }, err)
   return oauthError(500, 'server_error', `internal error (request ${id})`)
 }
+
+/** The protocol's JSON endpoints answer every failure of their own in OAuth's form, never stored. */
+export async function oauthAnswer(c: Context<AppEnv>, run: () => Promise<Response>) {
+  try {
+    const answer = await run()
+    answer.headers.set('Cache-Control', 'no-store')
+    return answer
+  } catch (err) {
+    return oauthErrorOf(c, err)
+  }
+}

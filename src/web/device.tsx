@@ -8,10 +8,9 @@ import {
 import { apiScopes } from '../domain/oauth/grants'
 import { sessionActor } from '../domain/users'
 import { actorIn } from '../domain/workspaces/members'
-import { listWorkspaces } from '../domain/workspaces/workspaces'
 import type { SignedInEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
-import { Consent } from './pages/consent'
+import { consentPage } from './oauth'
 import { Layout } from './pages/layout'
 import { FormError } from './pages/notice'
 import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
@@ -106,22 +105,11 @@ async function confirm<E extends SignedInEnv>(c: Context<E>, typed: string) {
   const code = normalizeUserCode(typed)
   const pending = code ? await pendingDevice(c.var.svc, code) : null
   if (!code || !pending) return enterCode(c, GONE, 404)
-  const { svc, session } = c.var
-  const workspaces = await listWorkspaces(svc, session.user.user_id)
-  return c.html(
-    <Consent
-      user={viewerOf(session)}
-      csrf={await csrfToken(svc, session)}
-      action="/oauth/device"
-      view={{
-        clientName: pending.clientName,
-        redirectHost: '',
-        redirectIsLoopback: false,
-        write: pending.write,
-        workspaces: workspaces.map((w) => ({ workspace_id: w.workspace_id, name: w.name })),
-        current: session.workspace.workspace_id,
-        deviceCode: shownUserCode(code),
-      }}
-    />,
-  )
+  return consentPage(c, '/oauth/device', {
+    clientName: pending.clientName,
+    redirectHost: '',
+    redirectIsLoopback: false,
+    write: pending.write,
+    deviceCode: shownUserCode(code),
+  })
 }

@@ -8,7 +8,7 @@ import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
 import { newId, sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
-import { Consent } from './pages/consent'
+import { Consent, type ConsentView } from './pages/consent'
 import { ErrorPage } from './pages/error'
 import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
 
@@ -33,24 +33,13 @@ consent.get('/authorize', signedIn, (c) =>
     // policy also names the one origin the app's answer goes to.
     c.set('formAction', new URL(asked.request.redirectUri).origin)
     const url = new URL(c.req.url)
-    const { svc, session } = c.var
-    const workspaces = await listWorkspaces(svc, session.user.user_id)
-    return c.html(
-      <Consent
-        user={viewerOf(session)}
-        csrf={await csrfToken(svc, session)}
-        action={url.pathname + url.search}
-        view={{
-          clientName: about.clientName,
-          clientDomain: about.clientDomain,
-          redirectHost: about.redirectHost,
-          redirectIsLoopback: about.redirectIsLoopback,
-          write: asked.scopes.includes('canvas:write'),
-          workspaces: workspaces.map((w) => ({ workspace_id: w.workspace_id, name: w.name })),
-          current: session.workspace.workspace_id,
-        }}
-      />,
-    )
+    return consentPage(c, url.pathname + url.search, {
+      clientName: about.clientName,
+      clientDomain: about.clientDomain,
+      redirectHost: about.redirectHost,
+      redirectIsLoopback: about.redirectIsLoopback,
+      write: asked.scopes.includes('canvas:write'),
+    })
   }),
 )
 
@@ -98,6 +87,31 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     return c.redirect(redirectTo)
   }),
 )
+
+/**
+ * The consent page of a request (an app's, or a device's: src/web/device.tsx), with the person's
+ * workspaces to pick the one the access is for, the session's chosen unless they pick another.
+ */
+export async function consentPage<E extends SignedInEnv>(
+  c: Context<E>,
+  action: string,
+  asks: Omit<ConsentView, 'workspaces' | 'current'>,
+) {
+  const { svc, session } = c.var
+  const workspaces = await listWorkspaces(svc, session.user.user_id)
+  return c.html(
+    <Consent
+      user={viewerOf(session)}
+      csrf={await csrfToken(svc, session)}
+      action={action}
+      view={{
+        ...asks,
+        workspaces: workspaces.map((w) => ({ workspace_id: w.workspace_id, name: w.name })),
+        current: session.workspace.workspace_id,
+      }}
+    />,
+  )
+}
 
 /** The scopes of the access chosen on the page; without a choice, those asked for. */
 function chosenScopes(access: string | null, asked: OAuthScope[]): OAuthScope[] {
