@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run smoke -- <url> [--key <key>]`: checks a live deployment end to end, as a person would
-// after deploying or upgrading. Without a key: health and the API description. With a key (one
-// with write scope): a publish, reading it back, a share link opened anonymously, a download
+// `[CANVAS_API_KEY=<key>] npm run smoke -- <url>`: checks a live deployment end to end, as a person
+// would after deploying or upgrading. Without a key: health and the API description. With a key
+// (one with write scope; from the environment, since npm prints a script's command line): a publish, reading it back, a share link opened anonymously, a download
 // through the signed URL, and the delete, which leaves nothing behind. Exit 0 when all pass.
 import { parseArgs } from 'node:util'
 
@@ -12,11 +12,18 @@ const { values, positionals } = parseArgs({
 const base = (positionals[0] ?? '').replace(/\/+$/, '')
 if (!/^https?:\/\/[^/]+/.test(base)) {
   console.error(
-    'usage: npm run smoke -- <url> [--key <key>]   (the deployment, e.g. https://canvas.example.com)',
+    'usage: [CANVAS_API_KEY=<key>] npm run smoke -- <url>   (the deployment, e.g. https://canvas.example.com)',
   )
   process.exit(2)
 }
-const key = values.key ?? process.env.CANVAS_API_KEY
+if (values.key !== undefined) {
+  // npm has printed the command line by now: the key was shown, and is not used.
+  console.error(
+    'error: npm prints the command line, so a key there is shown to anyone watching: set CANVAS_API_KEY instead (and revoke the key just shown)',
+  )
+  process.exit(2)
+}
+const key = process.env.CANVAS_API_KEY
 const auth = key ? { Authorization: `Bearer ${key}` } : {}
 let failed = 0
 let canvasId = null
@@ -74,7 +81,7 @@ if (canvasId) await fetch(`${base}/v1/canvases/${canvasId}`, { method: 'DELETE',
 console.log(
   failed
     ? `\n${failed} check(s) failed`
-    : `\nall checks passed${key ? '' : ' (give --key for the publish round trip)'}`,
+    : `\nall checks passed${key ? '' : ' (set CANVAS_API_KEY for the publish round trip)'}`,
 )
 process.exit(failed ? 1 : 0)
 

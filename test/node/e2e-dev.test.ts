@@ -239,27 +239,31 @@ describe('end to end over HTTP', () => {
 })
 
 describe('npm run smoke', () => {
-  const smoke = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string }>((resolve) => {
+  const smoke = (args: string[], apiKey?: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const env = { ...process.env, CANVAS_API_KEY: apiKey ?? '' }
       const child = spawn(process.execPath, ['scripts/smoke.mjs', ...args], {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env,
       })
       let stdout = ''
+      let stderr = ''
       child.stdout.on('data', (d) => (stdout += d))
-      child.on('close', (code) => resolve({ code, stdout }))
+      child.stderr.on('data', (d) => (stderr += d))
+      child.on('close', (code) => resolve({ code, stdout, stderr }))
     })
 
   it('checks a deployment without a key: health and the API description', async () => {
     const { code, stdout } = await smoke([server.url])
     expect(stdout).toContain('✔ GET /health answers ok')
     expect(stdout).toContain('✔ GET /openapi.json describes the API')
-    expect(stdout).toContain('all checks passed (give --key for the publish round trip)')
+    expect(stdout).toContain('all checks passed (set CANVAS_API_KEY for the publish round trip)')
     expect(code).toBe(0)
   })
 
   it('with a key: publishes, reads back, shares, downloads and deletes, leaving nothing', async () => {
     const before = ((await (await api('/v1/canvases')).json()) as any).canvases.length
-    const { code, stdout } = await smoke([server.url, '--key', key])
+    const { code, stdout } = await smoke([server.url], key)
     expect(stdout.match(/^✔ /gm)).toHaveLength(7)
     expect(stdout).toContain('✔ delete it: gone everywhere at once')
     expect(code).toBe(0)
@@ -267,12 +271,16 @@ describe('npm run smoke', () => {
   })
 
   it('fails, naming the check, when the key is not one', async () => {
-    const { code, stdout } = await smoke([
-      server.url,
-      '--key',
-      'svc_not_a_key_at_all_0123456789abcdef',
-    ])
+    const { code, stdout } = await smoke([server.url], 'svc_not_a_key_at_all_0123456789abcdef')
     expect(stdout).toMatch(/✘ publish a canvas \(POST \/v1\/canvases, multipart\): status 401/)
     expect(code).toBe(1)
+  })
+
+  it('refuses a key on the command line, which npm prints, and uses none of it', async () => {
+    const { code, stdout, stderr } = await smoke([server.url, '--key', key])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('set CANVAS_API_KEY instead')
+    expect(stderr).not.toContain(key)
   })
 })
