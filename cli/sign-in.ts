@@ -23,7 +23,8 @@ type Issuer = { as: oauth.AuthorizationServer; options: { [oauth.allowInsecureRe
 async function authorizationServer(endpoint: string): Promise<Issuer> {
   const issuer = new URL(new URL(endpoint).origin)
   // http only to this machine, where `npm run dev` serves OAuth; the server refuses it elsewhere.
-  const options = isLoopback(issuer) ? { [oauth.allowInsecureRequests]: true as const } : {}
+  const insecure = issuer.protocol === 'http:' && isLoopback(issuer)
+  const options = insecure ? { [oauth.allowInsecureRequests]: true as const } : {}
   try {
     const res = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options })
     return { as: await oauth.processDiscoveryResponse(issuer, res), options }
@@ -36,8 +37,7 @@ async function authorizationServer(endpoint: string): Promise<Issuer> {
   }
 }
 
-const isLoopback = (url: URL) =>
-  url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
 
 /** This machine's name as the app's name people see on the consent page and in Settings. */
 export function appName(): string {

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { pollDevice, startDevice } from '../domain/oauth/devices'
-import { endGrant, OAUTH_SCOPES, type OAuthScope } from '../domain/oauth/grants'
+import { askedScopes, endGrant } from '../domain/oauth/grants'
 import { isDocumentUrl } from '../domain/oauth/client-documents'
 import { createKey } from '../domain/keys'
 import { open } from '../http/access'
@@ -71,7 +71,7 @@ oauthCli.post(
       if (client.tokenEndpointAuthMethod !== 'none') {
         return oauthError(401, 'invalid_client', 'only public clients sign in by a device code')
       }
-      const scopes = askedScopes(form.get('scope'))
+      const scopes = askedScopes((form.get('scope') ?? '').split(' ').filter(Boolean))
       if (typeof scopes === 'string') return oauthError(400, 'invalid_scope', scopes)
       const clientName = client.clientName ?? clientId
       const started = await startDevice(c.var.svc, { clientId, clientName }, scopes)
@@ -86,15 +86,6 @@ oauthCli.post(
       })
     }),
 )
-
-/** The scopes a request names (none: both), or what is wrong with them. */
-function askedScopes(scope: string | null): OAuthScope[] | string {
-  const asked = (scope ?? '').split(' ').filter(Boolean)
-  const known = (s: string): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s)
-  const unknown = asked.find((s) => !known(s))
-  if (unknown) return `unknown scope ${unknown}: the scopes are ${OAUTH_SCOPES.join(' ')}`
-  return asked.length ? asked.filter(known) : [...OAUTH_SCOPES]
-}
 
 /** The token endpoint's answer to a device code's poll (RFC 8628 3.4, 3.5). */
 export async function deviceToken(c: Context<AppEnv>, form: URLSearchParams) {

@@ -5,7 +5,7 @@ import {
   pendingDevice,
   shownUserCode,
 } from '../domain/oauth/devices'
-import { apiScopes } from '../domain/oauth/grants'
+import { apiScopes, chosenScopes, OAUTH_SCOPES } from '../domain/oauth/grants'
 import { sessionActor } from '../domain/users'
 import { actorIn } from '../domain/workspaces/members'
 import type { SignedInEnv } from '../http/context'
@@ -38,7 +38,7 @@ device.post('/device', signedIn, limitByIp('AUTH_LIMITER'), checkedForm, async (
   if (code && decision === 'approve') {
     const chosen = form.get('workspace_id') || c.var.session.workspace.workspace_id
     const actor = await actorIn(svc, sessionActor(c.var.session), chosen)
-    const scopes = apiScopes(form.get('access') === 'read' ? ['canvas:read'] : ['canvas:write'])
+    const scopes = apiScopes(chosenScopes(form.get('access'), [...OAUTH_SCOPES]))
     decided = await decideDevice(svc, code, { approve: true, actor, scopes })
   } else if (code) {
     decided = await decideDevice(svc, code, { approve: false })

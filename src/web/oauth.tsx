@@ -1,6 +1,12 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider'
 import { Hono, type Context } from 'hono'
-import { OAUTH_SCOPES, apiScopes, recordGrant, type OAuthScope } from '../domain/oauth/grants'
+import {
+  apiScopes,
+  askedScopes,
+  chosenScopes,
+  recordGrant,
+  type OAuthScope,
+} from '../domain/oauth/grants'
 import { sessionActor } from '../domain/users'
 import { actorIn } from '../domain/workspaces/members'
 import { listWorkspaces } from '../domain/workspaces/workspaces'
@@ -113,13 +119,6 @@ export async function consentPage<E extends SignedInEnv>(
   )
 }
 
-/** The scopes of the access chosen on the page; without a choice, those asked for. */
-function chosenScopes(access: string | null, asked: OAuthScope[]): OAuthScope[] {
-  if (access === 'read') return ['canvas:read']
-  if (access === 'write') return ['canvas:read', 'canvas:write']
-  return asked
-}
-
 /**
  * The authorization request in this address, checked by the library (the client, its exact
  * redirect URI, the response type, PKCE S256), and here: PKCE for every client, and only the
@@ -143,18 +142,11 @@ async function authorizationRequest<E extends SignedInEnv>(
     )
     return c.redirect(redirect)
   }
-  const known = (s: string): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s)
-  const unknown = request.scope.filter((s) => !known(s))
-  if (unknown.length) {
-    const redirect = authorizationErrorRedirect(
-      request,
-      'invalid_scope',
-      `unknown scope ${unknown[0]}: the scopes are ${OAUTH_SCOPES.join(' ')}`,
-    )
-    return c.redirect(redirect)
+  const scopes = askedScopes(request.scope)
+  if (typeof scopes === 'string') {
+    return c.redirect(authorizationErrorRedirect(request, 'invalid_scope', scopes))
   }
-  const scopes = request.scope.filter(known)
-  return { request, scopes: scopes.length ? scopes : [...OAUTH_SCOPES] }
+  return { request, scopes }
 }
 
 /**

@@ -38,6 +38,23 @@ export type GrantAuth = KeyAuth & { grantId: string }
 
 export const isGrantAuth = (auth: KeyAuth): auth is GrantAuth => 'grantId' in auth
 
+/** The scopes a request names (none: both), or what is wrong with them. */
+export function askedScopes(asked: readonly string[]): OAuthScope[] | string {
+  const known = (s: string): s is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(s)
+  const unknown = asked.find((s) => !known(s))
+  if (unknown !== undefined) {
+    return `unknown scope ${unknown}: the scopes are ${OAUTH_SCOPES.join(' ')}`
+  }
+  return asked.length ? asked.filter(known) : [...OAUTH_SCOPES]
+}
+
+/** The scopes of the access a person chose on a consent page; without a choice, those asked. */
+export function chosenScopes(access: string | null, asked: OAuthScope[]): OAuthScope[] {
+  if (access === 'read') return ['canvas:read']
+  if (access === 'write') return ['canvas:read', 'canvas:write']
+  return asked
+}
+
 /** The API's scopes for the OAuth scopes granted: writing includes reading. */
 export function apiScopes(scopes: readonly string[]): Scope[] {
   return scopes.includes('canvas:write') ? ['read', 'write'] : ['read']

@@ -6,7 +6,7 @@ import { members, passwordResets, sessions, users, workspaces } from '../../stor
 import type { Role } from '../../schema/requests'
 import { iso, type Actor, type Services } from '../services'
 import { announceAudit, auditEveryWorkspace, recordOf } from '../audit/record'
-import { emailOf, memberNotFound } from '../workspaces/members'
+import { memberNotFound } from '../workspaces/members'
 import { atLeast, outranks, requireRole } from '../workspaces/roles'
 import { openSession, requirePasswordLogin, sessionRowOf } from '../users'
 
@@ -53,7 +53,7 @@ export async function createResetLink(svc: Services, actor: Actor, userId: strin
     recordOf(svc, actor, {
       action: 'auth.password_reset_link',
       target: { type: 'member', id: userId },
-      details: { email: emailOf(db, userId), expires_at: iso(expiresAt) },
+      details: { email, expires_at: iso(expiresAt) },
     }),
   ])
   announceAudit(svc, recorded)
@@ -112,21 +112,31 @@ async function requireOutranks(svc: Services, actor: Actor, userId: string) {
   return here.email
 }
 
-/** The person a reset link is for, while it works; null when it cannot be one or no longer works. */
-export async function openResetLink(svc: Services, token: string) {
+/** A reset link that still works, as a condition: unused (it is deleted when used) and in time. */
+const standingLink = (hash: string, now: number) =>
+  and(eq(passwordResets.tokenHash, hash), gt(passwordResets.expiresAt, now))
+
+/** The link of `token` while it works: whom it is for, and where it came from; else null. */
+async function findLink(svc: Services, token: string) {
   if (!TOKEN.test(token)) return null
-  const row = await svc.db
-    .select({ email: users.email, expiresAt: passwordResets.expiresAt })
+  const hash = await sha256Hex(token)
+  const link = await svc.db
+    .select({
+      userId: passwordResets.userId,
+      workspaceId: passwordResets.workspaceId,
+      email: users.email,
+    })
     .from(passwordResets)
     .innerJoin(users, eq(users.userId, passwordResets.userId))
-    .where(
-      and(
-        eq(passwordResets.tokenHash, await sha256Hex(token)),
-        gt(passwordResets.expiresAt, svc.now()),
-      ),
-    )
+    .where(standingLink(hash, svc.now()))
     .get()
-  return row ? { email: row.email, expiresAt: row.expiresAt } : null
+  return link ? { ...link, hash } : null
+}
+
+/** The person a reset link is for, while it works; null when it cannot be one or no longer works. */
+export async function openResetLink(svc: Services, token: string) {
+  const link = await findLink(svc, token)
+  return link ? { email: link.email } : null
 }
 
 /**
@@ -136,28 +146,16 @@ export async function openResetLink(svc: Services, token: string) {
  */
 export async function useResetLink(svc: Services, token: string, password: string) {
   requirePasswordLogin(svc)
-  if (!TOKEN.test(token)) throw resetNotFound()
-  const hash = await sha256Hex(token)
-  const now = svc.now()
-  const db = svc.db
-  const link = await db
-    .select({
-      userId: passwordResets.userId,
-      workspaceId: passwordResets.workspaceId,
-      email: users.email,
-    })
-    .from(passwordResets)
-    .innerJoin(users, eq(users.userId, passwordResets.userId))
-    .where(and(eq(passwordResets.tokenHash, hash), gt(passwordResets.expiresAt, now)))
-    .get()
+  const link = await findLink(svc, token)
   if (!link) throw resetNotFound()
   const passwordHash = await hashPassword(password)
   // Every statement holds only while the link does: of two uses at once, one changes anything.
+  const db = svc.db
   const standing = exists(
     db
       .select({ one: sql`1` })
       .from(passwordResets)
-      .where(and(eq(passwordResets.tokenHash, hash), gt(passwordResets.expiresAt, now))),
+      .where(standingLink(link.hash, svc.now())),
   )
   const person = { kind: 'member', userId: link.userId, name: link.email } as const
   const [changed, recorded] = await db.batch([
