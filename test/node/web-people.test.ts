@@ -1,28 +1,22 @@
-import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { seriousViolations } from './support/axe'
-import { launchBrowser, type Person } from './support/browser'
+import { launchBrowser } from './support/browser'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
+import { publisher } from './support/publish.ts'
 
-// The web app as a person meets it, in real Chromium against a real `wrangler dev`: on a phone
-// (390x844) and a laptop (1280x800), light and dark. Menus and dialogs stay in the window, a
-// phone's chrome leaves the content its room and every control of it a finger's size, messages
-// land where the eye is and take the focus, a live version reaches everything that names
-// versions, a failed upload says what to do, and axe-core finds nothing serious.
+// The web app as a person meets it, in real Chromium against a real `wrangler dev`, on a phone
+// (390x844) and a laptop (1280x800), light and dark: the content full size, messages land where
+// the eye is and take the focus, a live version reaches everything that names versions, a failed
+// upload says what to do. Every page's layout and axe-core's verdict: web-layout.test.ts.
 
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
 const SIZES = [PHONE, LAPTOP]
 const SCHEMES = ['light', 'dark'] as const
-/** The most a phone's chrome (header, bars) may take above the content. */
-const CHROME_MAX = 120
-/** The least a control may measure each way on a phone. */
-const TOUCH = 44
 
 let server: DevServer
 let browser: Awaited<ReturnType<typeof launchBrowser>>
@@ -55,52 +49,7 @@ afterAll(async () => {
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
-async function canvas(name: string, content: string) {
-  const form = new FormData()
-  form.append('file', new Blob([content]), name)
-  const res = await api('/v1/canvases', { method: 'POST', body: form })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as { canvas_id: string }).canvas_id
-}
-
-async function newVersion(id: string, name: string, content: string) {
-  const form = new FormData()
-  form.append('file', new Blob([content]), name)
-  expect((await api(`/v1/canvases/${id}`, { method: 'PATCH', body: form })).status).toBe(200)
-}
-
-async function share(id: string, json: object = {}) {
-  const res = await api(`/v1/canvases/${id}/shares`, { method: 'POST', json })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as { token: string }).token
-}
-
-/** A site of two files through the upload flow, as `svc push <folder>` makes one. */
-async function site(title: string, files: Record<string, [string, string, string]>) {
-  const items = []
-  for (const [path, [text, ext, mime]] of Object.entries(files)) {
-    const sha256 = createHash('sha256').update(text).digest('hex')
-    const meta = { sha256, ext, size: Buffer.byteLength(text), mime }
-    const presign = (await (
-      await api('/v1/upload/presign', { method: 'POST', json: meta })
-    ).json()) as { exists?: boolean; upload_url: string; headers: Record<string, string> }
-    if (!presign.exists) {
-      const put = await fetch(presign.upload_url, {
-        method: 'PUT',
-        body: text,
-        headers: presign.headers,
-      })
-      expect(put.status).toBe(200)
-    }
-    const fin = (await (
-      await api('/v1/upload/finalize', { method: 'POST', json: meta })
-    ).json()) as { file: { file_id: string } }
-    items.push({ path, file_id: fin.file.file_id })
-  }
-  const res = await api('/v1/canvases', { method: 'POST', json: { title, items } })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as { canvas_id: string }).canvas_id
-}
+const { canvas, newVersion, share, site } = publisher(api)
 
 /** The focused element and whether it lies wholly inside the window. */
 const focusedInView = (p: Page) =>
@@ -167,194 +116,6 @@ const dangerColour = (p: Page) =>
     probe.remove()
     return colour
   })
-
-describe('layout on a phone and a laptop, light and dark', () => {
-  let owned: string[] = []
-  let visitor: string[] = []
-  let owner: Person
-  let stranger: Person
-  let ownerPage: Page
-  let strangerPage: Page
-
-  beforeAll(async () => {
-    const id = await canvas('A rather long title for a quarterly report that goes on.md', '# One\n')
-    await newVersion(id, 'report.md', '# Two\n\nMore text.\n')
-    await share(id, { expires_in: '7d', max_views: 5 })
-    const locked = await share(id, { password: 'pass word' })
-    const limited = await share(id, { max_views: 3 })
-    const open = await canvas('public.txt', 'for all')
-    await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
-    const followed = await share(open)
-    const siteId = await site('Site', {
-      'index.html': ['<h1>Site</h1>', 'html', 'text/html'],
-      'reports/2026/quarterly-results-appendix-with-a-rather-long-file-name.csv': [
-        'a,b\n1,2\n',
-        'csv',
-        'text/csv',
-      ],
-    })
-    const joinPath = await inviteLink()
-    owned = [
-      '/',
-      '/?q=report',
-      '/settings',
-      '/settings/members',
-      '/settings/activity',
-      joinPath,
-      `/c/${id}`,
-      `/c/${id}?v=1`,
-      `/c/${id}/full`,
-      `/c/${siteId}`,
-      `/c/${id}/delete`,
-      '/docs',
-      '/c/nosuchcanvas1',
-      `/c/${id}/diff?from=1&to=9`,
-    ]
-    visitor = [
-      '/',
-      '/login',
-      '/signup',
-      joinPath,
-      `/c/${open}`,
-      `/c/${open}/full`,
-      `/s/${followed}`,
-      `/s/${followed}/full`,
-      `/s/${locked}`,
-      `/s/${limited}`,
-    ]
-    owner = await browser.newPerson()
-    ownerPage = await owner.context.newPage()
-    await ownerPage.goto(server.url + '/login')
-    await ownerPage.fill('#email', email)
-    await ownerPage.fill('#password', password)
-    await ownerPage.click('button[type=submit]')
-    await ownerPage.waitForURL(server.url + '/')
-    stranger = await browser.newPerson()
-    strangerPage = await stranger.context.newPage()
-  }, 120_000)
-
-  afterAll(async () => {
-    await owner?.close()
-    await stranger?.close()
-  })
-
-  /** Every menu and dialog opened in turn: what lies outside the window, and small controls. */
-  const openEach = (p: Page, phone: boolean) =>
-    p.evaluate(
-      async ({ phone, touch }) => {
-        const problems: string[] = []
-        const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(null)))
-        const all = Array.from(document.querySelectorAll<HTMLDetailsElement>('details'))
-        for (const details of all) {
-          const summary = details.querySelector(':scope > summary') as HTMLElement | null
-          if (!summary || !summary.checkVisibility({ visibilityProperty: true })) continue
-          summary.scrollIntoView({ block: 'center' })
-          summary.click()
-          await frame()
-          await frame()
-          const name = `${details.className} "${summary.innerText.trim()}"`
-          const body = details.matches('.menu')
-            ? details.querySelector<HTMLElement>(':scope > .items')!
-            : details
-          const box = body.getBoundingClientRect()
-          const [w, h] = [window.innerWidth, window.innerHeight]
-          if (box.left < 0 || box.right > w) {
-            problems.push(`${name}: ${Math.round(box.left)} to ${Math.round(box.right)} of ${w}`)
-          }
-          if (details.matches('.menu') && (box.top < 0 || box.bottom > h)) {
-            problems.push(`${name}: top ${Math.round(box.top)}, bottom ${Math.round(box.bottom)}`)
-          }
-          if (phone) {
-            for (const el of Array.from(
-              body.querySelectorAll<HTMLElement>('a, button, summary, select'),
-            )) {
-              if (!el.checkVisibility({ visibilityProperty: true })) continue
-              const r = el.getBoundingClientRect()
-              if (r.width < touch || r.height < touch) {
-                problems.push(`${name} > "${el.innerText.trim()}": ${r.width}x${r.height}`)
-              }
-            }
-          }
-          details.open = false
-          await frame()
-        }
-        return problems
-      },
-      { phone, touch: TOUCH },
-    )
-
-  /**
-   * The app's controls smaller than a finger: every visible button, menu button, list of choices,
-   * and link but a link inside a sentence (which WCAG leaves the size of its text).
-   */
-  const smallControls = (p: Page) =>
-    p.evaluate((touch) => {
-      const small: string[] = []
-      const controls = document.querySelectorAll<HTMLElement>(
-        'a, button, summary, select, label.btn',
-      )
-      for (const el of Array.from(controls)) {
-        // Not in a closed menu (whose contents Chromium lays out, unseen), nor hidden.
-        if (!el.checkVisibility({ visibilityProperty: true })) continue
-        const box = el.getBoundingClientRect()
-        const inSentence =
-          el.tagName === 'A' &&
-          Array.from(el.parentElement?.childNodes ?? []).some(
-            (n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '',
-          )
-        if (inSentence) continue
-        if (box.width < touch || box.height < touch) {
-          const name = (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 40)
-          small.push(`${el.tagName.toLowerCase()} "${name}": ${box.width}x${box.height}`)
-        }
-      }
-      return small
-    }, TOUCH)
-
-  /** Where the content starts: the frame of a canvas, else the first thing in <main>. */
-  const contentTop = (p: Page) =>
-    p.evaluate(() => {
-      window.scrollTo(0, 0)
-      const frame = document.querySelector('iframe')
-      const first = frame ?? document.querySelector('main')?.firstElementChild
-      return first ? Math.round(first.getBoundingClientRect().top) : -1
-    })
-
-  // Every rule in the light scheme; in the dark only contrast, the one thing the scheme changes.
-  const axe = async (p: Page, colorScheme: (typeof SCHEMES)[number]) =>
-    (await seriousViolations(p, colorScheme === 'dark' ? ['color-contrast'] : undefined)).map(
-      (v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-    )
-
-  for (const colorScheme of SCHEMES) {
-    for (const size of SIZES) {
-      const phone = size === PHONE
-      it(`${size.width}x${size.height}, ${colorScheme}: menus and dialogs in the window, ${phone ? 'the content within 120 px and every control 44 px, ' : ''}no serious axe violation${colorScheme === 'dark' ? ' of contrast' : ''}`, async () => {
-        const found: string[] = []
-        for (const [p, paths] of [
-          [ownerPage, owned],
-          [strangerPage, visitor],
-        ] as const) {
-          await p.emulateMedia({ colorScheme })
-          await p.setViewportSize(size)
-          for (const path of paths) {
-            await p.goto(server.url + path)
-            const width = await p.evaluate(() => document.documentElement.scrollWidth)
-            if (width > size.width) found.push(`${path}: ${width} px wide`)
-            if (phone) {
-              const top = await contentTop(p)
-              if (top > CHROME_MAX) found.push(`${path}: the content starts at ${top} px`)
-              for (const small of await smallControls(p)) found.push(`${path}: ${small}`)
-            }
-            for (const problem of await openEach(p, phone)) found.push(`${path}: ${problem}`)
-            for (const violation of await axe(p, colorScheme)) found.push(`${path}: ${violation}`)
-          }
-        }
-        expect(found).toEqual([])
-      }, 300_000)
-    }
-  }
-})
 
 describe('the content, full size', () => {
   it("the owner's frame takes the rest of the window, and the full-page view all of it", async () => {
@@ -701,11 +462,3 @@ describe('small things', () => {
 })
 
 /** The path of a new invite to the workspace of the tests' key (its join page). */
-async function inviteLink() {
-  const me = await (await api('/v1/me')).json()
-  const res = await api(`/v1/workspaces/${me.workspace.workspace_id}/invites`, {
-    method: 'POST',
-    json: { role: 'viewer' },
-  })
-  return new URL((await res.json()).url).pathname
-}

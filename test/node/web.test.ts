@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { svc } from './support/cli'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
+import { publisher } from './support/publish.ts'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
@@ -35,46 +34,7 @@ afterAll(async () => {
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 
-/** Creates a canvas through the API's multipart form, as a script or agent would. */
-async function canvas(
-  name: string,
-  content: string | Uint8Array<ArrayBuffer>,
-  extra: Record<string, string> = {},
-) {
-  const form = new FormData()
-  form.append('file', new Blob([content]), name)
-  for (const [k, v] of Object.entries(extra)) form.append(k, v)
-  const res = await api('/v1/canvases', { method: 'POST', body: form })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as any).canvas_id as string
-}
-
-/** Creates a site through the upload flow, as `svc push <folder>` does: each file, then items. */
-async function site(title: string, files: Record<string, [string, string, string]>) {
-  const items = []
-  for (const [path, [text, ext, mime]] of Object.entries(files)) {
-    const sha256 = createHash('sha256').update(text).digest('hex')
-    const meta = { sha256, ext, size: Buffer.byteLength(text), mime }
-    const presign = (await (
-      await api('/v1/upload/presign', { method: 'POST', json: meta })
-    ).json()) as any
-    if (!presign.exists) {
-      const put = await fetch(presign.upload_url, {
-        method: 'PUT',
-        body: text,
-        headers: presign.headers,
-      })
-      expect(put.status).toBe(200)
-    }
-    const fin = (await (
-      await api('/v1/upload/finalize', { method: 'POST', json: meta })
-    ).json()) as any
-    items.push({ path, file_id: fin.file.file_id })
-  }
-  const res = await api('/v1/canvases', { method: 'POST', json: { title, items } })
-  expect(res.status).toBe(201)
-  return ((await res.json()) as any).canvas_id as string
-}
+const { canvas, site } = publisher(api)
 
 async function frameText(target: Page, selector = 'body') {
   await target.waitForSelector('iframe')
@@ -723,150 +683,3 @@ describe('live canvases', () => {
 // Every page at a phone's width and a laptop's, light and dark: nothing wider than the window,
 // the buttons of a row of the same height, and no serious or critical accessibility violation
 // (axe-core), signed in and out.
-describe('layout', () => {
-  const SIZES = [
-    { width: 390, height: 844 },
-    { width: 1280, height: 800 },
-  ]
-  let owned: string[] = []
-  let visitor: string[] = []
-  let phone: Page
-  let stranger: Person
-  let strangerPage: Page
-
-  beforeAll(async () => {
-    // A canvas with two versions and share links, and one public.
-    const id = await canvas('A rather long title for a report that goes on.md', '# One\n')
-    const form = new FormData()
-    form.append('file', new Blob(['# Two\n']), 'x.md')
-    await api(`/v1/canvases/${id}`, { method: 'PATCH', body: form })
-    const link = (await (
-      await api(`/v1/canvases/${id}/shares`, {
-        method: 'POST',
-        json: { expires_in: '7d', max_views: 5 },
-      })
-    ).json()) as any
-    const locked = (await (
-      await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { password: 'pass word' } })
-    ).json()) as any
-    const open = await canvas('public.txt', 'for all')
-    await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
-    // A site, with a path long enough to wrap on a phone.
-    const siteId = await site('Site', {
-      'index.html': ['<h1>Site</h1>', 'html', 'text/html'],
-      'reports/2026/quarterly-results-appendix-with-a-rather-long-file-name.csv': [
-        'a,b\n1,2\n',
-        'csv',
-        'text/csv',
-      ],
-    })
-    owned = [
-      '/',
-      '/?q=report',
-      '/settings',
-      '/settings/members',
-      '/settings/activity',
-      `/c/${id}`,
-      `/c/${id}/diff?from=1&to=2`,
-    ]
-    // The diff side by side on any screen (its lines scroll, never the page), and rendered.
-    owned.push(`/c/${id}/diff?from=1&to=2&view=split`, `/c/${id}/diff?from=1&to=2&view=rendered`)
-    owned.push(`/c/${siteId}`)
-    owned.push(`/c/${id}/delete`, '/docs', '/c/nosuchcanvas1')
-    visitor = ['/login', '/signup', `/c/${open}`, `/s/${link.token}`, `/s/${locked.token}`]
-
-    phone = await owner.context.newPage()
-    await phone.goto(server.url + '/login')
-    if (new URL(phone.url()).pathname === '/login') {
-      await phone.fill('#email', email)
-      await phone.fill('#password', password)
-      await phone.click('button[type=submit]')
-      await phone.waitForURL(server.url + '/')
-    }
-    // A chat app asking to connect (its consent page), and one connected (a row in Settings):
-    // it comes back to this server's own home page, a loopback address it may register.
-    const registered = await fetch(`${server.url}/oauth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_name: 'A chat app', redirect_uris: [`${server.url}/`] }),
-    })
-    const client = (await registered.json()) as { client_id: string }
-    const consent = `/oauth/authorize?${new URLSearchParams({
-      response_type: 'code',
-      client_id: client.client_id,
-      redirect_uri: `${server.url}/`,
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-      state: 'layout',
-    })}`
-    await phone.goto(server.url + consent)
-    await phone.click('button[value=approve]')
-    await phone.waitForURL((url) => url.searchParams.get('state') === 'layout')
-    owned.push(consent)
-
-    stranger = await browser.newPerson()
-    strangerPage = await stranger.context.newPage()
-  })
-
-  afterAll(async () => {
-    await stranger?.close()
-  })
-
-  /** Rows of buttons whose heights differ: "where: heights". */
-  const unevenRows = (p: Page) =>
-    p.evaluate(() => {
-      const rows = document.querySelectorAll('.actions, .row, .bar, header.top nav, .pager')
-      const found: string[] = []
-      for (const row of Array.from(rows)) {
-        const buttons = Array.from(
-          row.querySelectorAll(
-            ':scope > button, :scope > .btn, :scope > form > button, :scope > details > summary.btn, :scope > div > button',
-          ),
-        ).filter((el) => (el as HTMLElement).offsetParent !== null)
-        const boxes = buttons.map((el) => el.getBoundingClientRect())
-        const heights = new Set(boxes.map((b) => Math.round(b.height)))
-        const name = row.className || row.tagName
-        if (heights.size > 1) found.push(`${name}: heights ${[...heights]}`)
-        // Buttons on the same line sit on the same middle (a wrapped row has several lines).
-        for (const a of boxes) {
-          for (const b of boxes) {
-            const sameLine = a.top < b.bottom && b.top < a.bottom
-            const middle = (box: DOMRect) => box.top + box.height / 2
-            if (sameLine && Math.abs(middle(a) - middle(b)) > 1) {
-              found.push(`${name}: middles ${middle(a)} and ${middle(b)}`)
-            }
-          }
-        }
-      }
-      return found
-    })
-
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const size of SIZES) {
-      it(`every page fits, with even buttons and no axe violation, at ${size.width} px, ${colorScheme}`, async () => {
-        for (const [p, paths] of [
-          [phone, owned],
-          [strangerPage, visitor],
-        ] as const) {
-          await p.emulateMedia({ colorScheme })
-          await p.setViewportSize(size)
-          for (const path of paths) {
-            await p.goto(server.url + path)
-            const width = await p.evaluate(() => document.documentElement.scrollWidth)
-            expect(width, path).toBeLessThanOrEqual(size.width)
-            expect(await unevenRows(p), path).toEqual([])
-            // Contrast and names do not change with the width: axe runs once per scheme, every
-            // rule in the light one; in the dark only contrast, the one thing the scheme changes.
-            if (size.width !== SIZES[0].width) continue
-            const rules = colorScheme === 'dark' ? ['color-contrast'] : undefined
-            const serious = await seriousViolations(p, rules)
-            expect(
-              serious.map((v) => `${path}: ${v.id} (${v.nodes.map((n) => n.target).join(' ')})`),
-            ).toEqual([])
-          }
-        }
-        // Fourteen pages with axe on a shared two-core machine: room beyond the 60 s default.
-      }, 180_000)
-    }
-  }
-})
