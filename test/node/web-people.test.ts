@@ -140,6 +140,38 @@ describe('the content, full size', () => {
     }
   })
 
+  it("the owner's tools are in the bar over the content: Share and a menu, on a phone every action in the menu", async () => {
+    const id = await canvas('a temporary report with a long name.md', '# Report\n')
+    const inWindow = async (name: string) => {
+      const item = page.locator('.bar a:visible, .bar button:visible', { hasText: name })
+      const box = (await item.boundingBox())!
+      const size = page.viewportSize()!
+      expect(box.y >= 0 && box.y + box.height <= size.height, name).toBe(true)
+      expect(box.x >= 0 && box.x + box.width <= size.width, name).toBe(true)
+    }
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      await page.goto(`${server.url}/c/${id}`)
+      // The end of a long title stays in sight: what kind of file it is.
+      expect(await page.locator('.bar .title .ext').isVisible()).toBe(true)
+      if (size === LAPTOP) await inWindow('Share…')
+      await page.click('.bar details.menu > summary')
+      const tools = ['Make permanent', 'Make public', 'Delete…', 'Download']
+      if (size === PHONE) tools.push('Share…', 'Full page')
+      for (const name of tools) await inWindow(name)
+    }
+    // An action chosen in the menu answers under the bar, where the eye is.
+    await page.locator('.bar .items button', { hasText: 'Make public' }).click()
+    await page.waitForURL(`${server.url}/c/${id}`)
+    const notice = page.locator('.viewer .notice[role=status]')
+    expect(await notice.innerText()).toContain('is public')
+    expect((await focusedInView(page)).inView).toBe(true)
+    // Share leads to the links and the form for a new one.
+    await page.locator('.bar a:visible', { hasText: 'Share…' }).click()
+    await page.waitForURL(`${server.url}/c/${id}#share`)
+    expect(await page.locator('#share-expires').isVisible()).toBe(true)
+  })
+
   it('a visitor has the full-page view too, of a public canvas and of a share link', async () => {
     const id = await canvas('open.md', '# Open\n')
     await api(`/v1/canvases/${id}`, { method: 'PATCH', json: { visibility: 'public' } })
@@ -346,7 +378,7 @@ describe('publishing like the peers', () => {
     await page.dispatchEvent('h1', 'drop', { dataTransfer: transfer })
     await page.waitForURL(/\/c\/[A-Za-z0-9]+$/)
     expect(await page.textContent('.notice[role=status]')).toContain('“dropped.md” is published.')
-    expect(await page.locator('.bar .title').innerText()).toBe('dropped.md')
+    expect(await page.locator('.bar .title').textContent()).toBe('dropped.md')
   })
 
   it('a folder dropped on the dashboard becomes a site, hidden files left out, as svc push does', async () => {

@@ -155,7 +155,8 @@ describe('the dashboard', () => {
     expect(await page.textContent('.notice[role=status]')).toContain('is revoked')
     expect(((await (await api(`/v1/canvases/${id}/shares`)).json()) as any).shares).toHaveLength(0)
 
-    await page.click('.details a:has-text("Delete…")')
+    await page.click('.bar details.menu > summary')
+    await page.click('.bar .items a:has-text("Delete…")')
     expect(await page.textContent('h1')).toContain('Delete “Dashboard demo.md”?')
     await page.click('button:has-text("Delete for good")')
     await page.waitForURL(server.url + '/')

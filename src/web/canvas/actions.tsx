@@ -28,8 +28,8 @@ canvasActions.post(
     const actor = sessionActor(session)
     const canvasId = c.req.valid('param').id
     // The message shows beside the button that was used: on the canvas's row of the dashboard,
-    // or over the actions of the canvas's page.
-    const at = form.get('back') === 'dashboard' ? `canvas-${canvasId}` : 'actions'
+    // or under the bar of the canvas's page, at its top.
+    const at = form.get('back') === 'dashboard' ? `canvas-${canvasId}` : undefined
     switch (c.req.param('action')) {
       case 'permanent': {
         const canvas = await makePermanent(svc, actor, canvasId)

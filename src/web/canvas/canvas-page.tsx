@@ -32,9 +32,9 @@ export type VersionParts = {
 }
 
 /**
- * The owner's page of a canvas: the content, filling the window below the bars, then everything
- * to do with it: its state and actions, a new version, its versions and their changes, and who
- * it is shared with.
+ * The owner's page of a canvas: the content, filling the window below the bars, with Share and
+ * the owner's actions in the bar over it (on a phone, all in its menu); then who it is shared
+ * with, its files, a new version, and its versions and their changes.
  */
 export function CanvasPage(
   props: FrameProps &
@@ -53,7 +53,6 @@ export function CanvasPage(
 ) {
   const { canvas, csrf, flash } = props
   const id = canvas.canvas_id
-  const makeVisible = canvas.visibility === 'public' ? 'private' : 'public'
   const facts: Fact[] = [
     { text: canvas.visibility, class: canvas.visibility },
     canvas.expires_at
@@ -77,6 +76,7 @@ export function CanvasPage(
             facts={facts}
             fullHref={follows ? `/c/${id}/full` : `/c/${id}/full?v=${props.shown}`}
             downloadHref={`/c/${id}/download?v=${props.shown}`}
+            owner={{ shareHref: '#share', actions: <OwnerActions canvas={canvas} csrf={csrf} /> }}
           >
             <form method="get" action={`/c/${id}`}>
               <VersionPicker {...props} />
@@ -87,38 +87,11 @@ export function CanvasPage(
             <CommentsButton count={props.comments.comments.length} />
           </ViewerBar>
           <LiveStatus />
-          <Notice flash={flashTop(flash, ['share', 'actions'])} />
+          {/* The bar's actions answer here, under the bar they were chosen in. */}
+          <Notice flash={flashTop(flash, ['share'])} />
           <Stage frame={props} comments={props.comments} />
         </div>
         <div class="details">
-          <Notice flash={flashAt(flash, 'actions')} />
-          <div class="actions" id="actions">
-            {canvas.expires_at && (
-              <Action csrf={csrf} action={`/c/${id}/permanent`} label="Make permanent" />
-            )}
-            <Action
-              csrf={csrf}
-              action={`/c/${id}/visibility`}
-              label={`Make ${makeVisible}`}
-              fields={{ visibility: makeVisible }}
-            />
-            <a class="btn" href="#share">
-              Share…
-            </a>
-            <a class="btn danger" href={`/c/${id}/delete`}>
-              Delete…
-            </a>
-          </div>
-          <SiteFiles {...props} />
-          <h2>New version</h2>
-          <UploadForm
-            csrf={csrf}
-            canvasId={id}
-            directLimit={props.limits.direct}
-            fileLimit={props.limits.file}
-            siteItems={props.limits.siteItems}
-          />
-          <Versions {...props} />
           {/* Not focusable: the page opened at #share gives the focus to its message. */}
           <h2 id="share">Share links</h2>
           <Notice flash={flashAt(flash, 'share')} />
@@ -131,9 +104,42 @@ export function CanvasPage(
             open={props.shares.length === 0}
             canvasExpiresAt={canvas.expires_at}
           />
+          <SiteFiles {...props} />
+          <h2>New version</h2>
+          <UploadForm
+            csrf={csrf}
+            canvasId={id}
+            directLimit={props.limits.direct}
+            fileLimit={props.limits.file}
+            siteItems={props.limits.siteItems}
+          />
+          <Versions {...props} />
         </div>
       </div>
     </Layout>
+  )
+}
+
+/** The owner's actions on the canvas, for the menu of its bar. */
+function OwnerActions(props: { canvas: OwnedCanvas; csrf: string }) {
+  const { canvas, csrf } = props
+  const id = canvas.canvas_id
+  const makeVisible = canvas.visibility === 'public' ? 'private' : 'public'
+  return (
+    <>
+      {canvas.expires_at && (
+        <Action csrf={csrf} action={`/c/${id}/permanent`} label="Make permanent" />
+      )}
+      <Action
+        csrf={csrf}
+        action={`/c/${id}/visibility`}
+        label={`Make ${makeVisible}`}
+        fields={{ visibility: makeVisible }}
+      />
+      <a class="btn danger" href={`/c/${id}/delete`}>
+        Delete…
+      </a>
+    </>
   )
 }
 

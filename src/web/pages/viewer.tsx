@@ -48,7 +48,8 @@ export type Fact = { text: string; title?: string; class?: string }
 /**
  * The title bar over the content: what it is, the controls one uses most (`children`), and the
  * rest (facts, the full-page view, the download), which on a phone fold into one menu so that the
- * bar stays one row.
+ * bar stays one row. The owner's bar also has Share, and a menu of the owner's actions, which on
+ * a phone holds every action of the page.
  */
 export function ViewerBar(props: {
   title: string
@@ -57,42 +58,57 @@ export function ViewerBar(props: {
   facts: Fact[]
   fullHref: string
   downloadHref: string
+  owner?: OwnerTools
   children?: Child
 }) {
-  const { facts } = props
+  const { facts, owner } = props
   return (
-    <div class="bar">
+    <div class={owner ? 'bar owned' : 'bar'}>
       {props.brand && (
         <a href="/" class="brand" aria-label="Canvas">
           <Logo />
           <span class="wide-only">Canvas</span>
         </a>
       )}
-      <span class="title" title={props.title}>
-        {props.title}
-      </span>
+      <Title title={props.title} />
       {props.children}
       {facts.map((fact) => (
-        <span class={`chip wide-only ${fact.class ?? ''}`.trim()} title={fact.title}>
+        <span class={`chip wide-only fact ${fact.class ?? ''}`.trim()} title={fact.title}>
           {fact.text}
         </span>
       ))}
+      {owner && (
+        <a class="btn primary wide-only" href={owner.shareHref}>
+          Share…
+        </a>
+      )}
       <a class="btn wide-only" href={props.fullHref} data-live-full>
         Full page
       </a>
-      <a class="btn wide-only" href={props.downloadHref} data-live-download>
-        Download
-      </a>
-      <details class="menu phone-only">
-        <summary class="btn" aria-label="More about this canvas">
+      {!owner && (
+        <a class="btn wide-only" href={props.downloadHref} data-live-download>
+          Download
+        </a>
+      )}
+      <details class={owner ? 'menu' : 'menu phone-only'}>
+        <summary
+          class="btn"
+          aria-label={owner ? 'Actions on this canvas' : 'More about this canvas'}
+        >
           ⋯
         </summary>
         <div class="items">
           {facts.length > 0 && <p class="muted facts">{facts.map((f) => f.text).join(' · ')}</p>}
-          <a class="btn" href={props.fullHref} data-live-full>
+          {owner && (
+            <a class="btn phone-only" href={owner.shareHref}>
+              Share…
+            </a>
+          )}
+          {owner?.actions}
+          <a class="btn phone-only" href={props.fullHref} data-live-full>
             Full page
           </a>
-          <a class="btn" href={props.downloadHref} data-live-download>
+          <a class={owner ? 'btn' : 'btn phone-only'} href={props.downloadHref} data-live-download>
             Download
           </a>
         </div>
@@ -100,6 +116,30 @@ export function ViewerBar(props: {
     </div>
   )
 }
+
+/**
+ * The title, cut in its middle when the bar is short of room, so that its end (the extension,
+ * which says what kind of thing it is) stays in sight: "quarterly-re….md".
+ */
+function Title({ title }: { title: string }) {
+  const ext = /\.[A-Za-z0-9]{1,10}$/.exec(title)?.[0]
+  const stem = ext && ext.length < title.length ? title.slice(0, -ext.length) : undefined
+  return (
+    <span class="title" title={title}>
+      {stem ? (
+        <>
+          <span class="stem">{stem}</span>
+          <span class="ext">{ext}</span>
+        </>
+      ) : (
+        <span class="stem">{title}</span>
+      )}
+    </span>
+  )
+}
+
+/** What the owner's bar adds: where Share leads, and the owner's actions for its menu. */
+export type OwnerTools = { shareHref: string; actions: Child }
 
 /**
  * What a visitor sees: a public canvas or a share link's content, with what the visitor may know
