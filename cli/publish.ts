@@ -2,9 +2,15 @@ import type { Api } from './client'
 import type { Canvas, CreateCanvasRequest, UpdateCanvasRequest } from './types'
 
 // The last step of every push: a new canvas, or a new version of canvas `id`, with the flags that
-// go with it (--title, --renderer, --save, --public), for a single file and a site alike.
+// go with it (--title, --renderer, --save, --temporary, --public), for a single file and a site alike.
 
-export type PublishOptions = { title?: string; renderer?: string; save?: boolean; public?: boolean }
+export type PublishOptions = {
+  title?: string
+  renderer?: string
+  save?: boolean
+  temporary?: boolean
+  public?: boolean
+}
 
 /** The content of a version: one uploaded file and its extension, or a site's items. */
 export type Content =
@@ -42,8 +48,9 @@ export async function publish(
       ...content,
       title: options.title ?? defaultTitle,
       renderer_id: options.renderer,
-      // Without --save, the workspace's default: temporary, or kept if its admins said so.
-      permanent: options.save ? true : undefined,
+      // Without --save or --temporary, the workspace's default: temporary, or kept if its admins
+      // said so.
+      permanent: options.save ? true : options.temporary ? false : undefined,
     } satisfies CreateCanvasRequest,
   })
   if (options.public) {

@@ -16,6 +16,7 @@ import {
   type Account,
 } from './support/api'
 import { sweepUntilDone } from './support/state'
+import { connect, ok } from './support/mcp'
 import { joinedAs, keyIn, newTeam } from './support/teams'
 
 // A workspace's own settings and its deletion (docs/teams.md): the default life of new canvases,
@@ -67,6 +68,41 @@ describe('the default life of new canvases', () => {
     expect(usage.limits).toMatchObject({ default_expires_in: null, quota_bytes: null })
     // Another workspace keeps its own default.
     expect(lifeOf(await newCanvas(owner.key))).toBe(24 * HOUR)
+  })
+
+  it('is followed by MCP, and the dashboard says which applies, with a way to change it for admins', async () => {
+    const owner = await newAccount()
+    const { workspaceId, key, path } = await team(owner)
+    const editor = await member(owner, workspaceId, 'editor')
+    await call(path, { method: 'PATCH', key: owner.key, json: { default_expires_in: '7d' } })
+    const agent = await connect(editor.key)
+    const made = await ok(agent, 'publish', { content: '# Weekly', filename: 'weekly.md' })
+    expect(lifeOf(made)).toBe(7 * 24 * HOUR)
+    const temporary = await ok(agent, 'publish', {
+      content: '# Draft',
+      filename: 'draft.md',
+      permanent: false,
+    })
+    expect(lifeOf(temporary)).toBe(24 * HOUR)
+    const said = async (cookie: string) => {
+      const page = await (await browse('/', { cookie })).text()
+      return /<p class="hint" id="new-canvas-life">(.*?)<\/p>/s.exec(page)?.[1] ?? ''
+    }
+    for (const cookie of [owner.cookie, editor.person.cookie]) {
+      await call('/auth/switch', { method: 'POST', cookie, json: { workspace_id: workspaceId } })
+    }
+    expect(await said(owner.cookie)).toContain(
+      'New canvases here expire after 7 days unless made permanent.',
+    )
+    expect(await said(owner.cookie)).toContain('href="/settings/members#settings"')
+    // An editor reads what applies, without a link to a page that is not theirs to change.
+    expect(await said(editor.person.cookie)).toContain('expire after 7 days')
+    expect(await said(editor.person.cookie)).not.toContain('href=')
+    await call(path, { method: 'PATCH', key: owner.key, json: { default_expires_in: null } })
+    expect(await said(owner.cookie)).toContain('New canvases here are kept until deleted.')
+    // A personal workspace keeps the deployment's default.
+    const alone = await newAccount()
+    expect(await said(alone.cookie)).toContain('expire after 24 hours')
   })
 
   it('is an admin’s to change, with the change in the audit log', async () => {

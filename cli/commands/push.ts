@@ -33,7 +33,16 @@ const args = {
       'The file to publish, or a folder: its files as a site (regular files; links only to files inside it)',
   },
   title: { type: 'string', description: 'Title (default: the file or folder name)' },
-  save: { type: 'boolean', description: 'Keep it permanently instead of 24 hours' },
+  save: {
+    type: 'boolean',
+    description:
+      "Keep it permanently (else the workspace's default: 24 hours unless its admins chose otherwise)",
+  },
+  temporary: {
+    type: 'boolean',
+    description:
+      "A new canvas expires after the server's temporary time even where the workspace keeps canvases",
+  },
   id: { type: 'string', description: 'Replace the content of this canvas (a new version)' },
   new: {
     type: 'boolean',
@@ -78,6 +87,7 @@ export default defineCommand({
     if (!folder && args.all) throw usageError('--all goes with a folder')
     await renderer(session.api, args.renderer)
     if (args.new && args.id) throw usageError('--new and --id: one or the other')
+    if (args.save && args.temporary) throw usageError('--save and --temporary: one or the other')
     const target = targetOf(session, args)
     if (folder) return pushFolder(session, args, target)
     // Without a digest to compare with, an upload always happens: never null.

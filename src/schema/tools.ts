@@ -90,7 +90,10 @@ export const publishInput = z
       says(id, 'Publish a new version of this canvas instead of a new canvas.'),
     ),
     permanent: z.optional(
-      says(z.boolean(), 'Keep it: canvases otherwise expire after the server’s default time.'),
+      says(
+        z.boolean(),
+        'true keeps it; false makes it expire after the server’s temporary time; left out, the workspace’s default (temporary unless its admins keep new canvases).',
+      ),
     ),
     visibility: z.optional(
       says(visibility, '`public`: anyone with the page URL sees it. Default `private`.'),

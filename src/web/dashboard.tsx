@@ -10,6 +10,7 @@ import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
 import { Landing } from './pages/landing'
 import { csrfToken, viewerOf } from './session'
+import { settingsOf } from '../domain/workspaces/settings'
 
 // The home page: a signed-in person's canvases, most recently changed first, searched, filtered
 // and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
@@ -32,13 +33,16 @@ dashboard.get('/', checkedBy('page'), async (c) => {
   const wanted = listQuery.safeParse({ visibility: c.req.query('visibility') })
   const visibility = wanted.success ? wanted.data.visibility : undefined
   const search = c.req.query('q')?.trim().slice(0, MAX_SEARCH_LENGTH) || undefined
-  const canvases = await recentCanvases(svc, sessionActor(session), {
-    search,
-    ext: validExt,
-    visibility,
-    limit: PAGE_SIZE + 1,
-    offset: (page - 1) * PAGE_SIZE,
-  })
+  const [canvases, settings] = await Promise.all([
+    recentCanvases(svc, sessionActor(session), {
+      search,
+      ext: validExt,
+      visibility,
+      limit: PAGE_SIZE + 1,
+      offset: (page - 1) * PAGE_SIZE,
+    }),
+    settingsOf(svc, session.workspace.workspace_id),
+  ])
   return c.html(
     <Dashboard
       origin={publicOrigin(c).origin}
@@ -48,6 +52,7 @@ dashboard.get('/', checkedBy('page'), async (c) => {
       filters={{ search, ext: validExt, visibility }}
       page={page}
       hasMore={canvases.length > PAGE_SIZE}
+      newCanvasLife={settings.default_expires_in}
       flash={await takeFlash(c, { svc, session })}
       limits={{
         direct: svc.settings.maxDirectUploadBytes,

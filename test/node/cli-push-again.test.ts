@@ -46,6 +46,33 @@ describe('pushing a path again', () => {
     })
   })
 
+  it("follows the workspace's default life unless --save or --temporary says", async () => {
+    const home = await loggedIn()
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }
+    const me = await (await fetch(`${server.url}/v1/me`, { headers })).json()
+    const keep = (life: string | null) =>
+      fetch(`${server.url}/v1/workspaces/${me.workspace.workspace_id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ default_expires_in: life }),
+      })
+    expect((await keep(null)).status).toBe(200)
+    try {
+      const kept = await push(home, [file('kept.md', '# kept'), '--new'])
+      expect(kept.canvas.expires_at).toBeNull()
+      const draft = await push(home, [file('draft.md', '# draft'), '--new', '--temporary'])
+      const life = Date.parse(draft.canvas.expires_at) - Date.parse(draft.canvas.created_at)
+      expect(life).toBe(24 * 3600_000)
+      const both = await svc(home, ['push', file('both.md', 'x'), '--save', '--temporary'])
+      expect(both).toMatchObject({
+        code: 2,
+        stderr: 'error: --save and --temporary: one or the other (usage)\n',
+      })
+    } finally {
+      await keep('1d')
+    }
+  })
+
   it('makes a new canvas when the one it was published as is gone', async () => {
     const home = await loggedIn()
     const notes = file('gone.txt', 'soon gone')

@@ -8,6 +8,7 @@ import { flashAt, flashTop, Notice } from './notice'
 import { calendar, relative } from '../../lib/time'
 import { Ago } from './when'
 import { UploadForm } from './upload-form'
+import { lifeWords } from '../teams/settings-section'
 
 export type DashboardCanvas = {
   canvas_id: string
@@ -21,6 +22,25 @@ export type DashboardCanvas = {
   expires_at: string | null
 }
 
+/** What happens to a canvas published here, by the workspace's setting; admins may change it. */
+function NewCanvasLife(props: { life: string | null; user: User }) {
+  const role = props.user.workspace?.role
+  const admin = role === 'admin' || role === 'owner'
+  return (
+    <p class="hint" id="new-canvas-life">
+      {props.life === null
+        ? 'New canvases here are kept until deleted.'
+        : `New canvases here expire after ${lifeWords(props.life)} unless made permanent.`}
+      {admin && (
+        <>
+          {' '}
+          <a href="/settings/members#settings">Change for this workspace</a>
+        </>
+      )}
+    </p>
+  )
+}
+
 export type DashboardFilters = { search?: string; ext?: string; visibility?: string }
 
 export function Dashboard(props: {
@@ -32,6 +52,8 @@ export function Dashboard(props: {
   filters: DashboardFilters
   page: number
   hasMore: boolean
+  /** How long a new canvas of the workspace lives, as the API writes it; null: kept. */
+  newCanvasLife: string | null
   flash?: Flash
   limits: { direct: number; file: number; siteItems: number }
 }) {
@@ -58,7 +80,9 @@ export function Dashboard(props: {
         fileLimit={props.limits.file}
         siteItems={props.limits.siteItems}
         pageDrop
-      />
+      >
+        <NewCanvasLife life={props.newCanvasLife} user={props.user} />
+      </UploadForm>
       <form class="row filters" method="get" action="/" role="search">
         <div class="grow">
           <input

@@ -1,3 +1,4 @@
+import type { Child } from 'hono/jsx'
 import { formatSize } from '../../lib/format'
 import { Csrf } from './layout'
 
@@ -20,6 +21,8 @@ export function UploadForm(props: {
   siteItems: number
   /** The whole page takes a drop (the dashboard): one target as large as the window. */
   pageDrop?: boolean
+  /** More to know before publishing, under the limits. */
+  children?: Child
 }) {
   const newVersion = Boolean(props.canvasId)
   const label = newVersion ? 'Upload a new version' : 'Publish a file or a folder'
@@ -93,6 +96,7 @@ export function UploadForm(props: {
         JavaScript), {props.siteItems} files a site
         {props.fileLimit > browserLimit && `; up to ${formatSize(props.fileLimit)} with svc`}.
       </p>
+      {props.children}
       {props.pageDrop && (
         <div class="drop-overlay" aria-hidden="true">
           <div>
