@@ -101,6 +101,31 @@ describe('comments through share links', () => {
     }
   })
 
+  it('a resolved thread stays on the link’s page, folded with its answer, and is not counted open', async () => {
+    const { account, canvas, share } = await setup()
+    const asked = await json(
+      await visitorPost(share.token, { name: 'Grace', body: 'Is Friday firm?' }),
+    )
+    const base = `/v1/canvases/${canvas.canvas_id}/comments/${asked.comment_id}`
+    await call(`${base}/replies`, {
+      method: 'POST',
+      key: account.key,
+      json: { body: 'Yes, firm.' },
+    })
+    await call(`${base}/resolve`, { method: 'POST', key: account.key })
+    await call(`/v1/canvases/${canvas.canvas_id}/comments`, {
+      method: 'POST',
+      key: account.key,
+      json: { body: 'Still open' },
+    })
+    const page = await (await call(`/s/${share.token}`)).text()
+    const thread = /<li class="comment resolved"[^>]*>.*?<\/details><\/li>/s.exec(page)?.[0] ?? ''
+    expect(thread).toContain('<summary>Resolved · 1 reply</summary>')
+    expect(thread).toContain('Is Friday firm?')
+    expect(thread).toContain('Yes, firm.')
+    expect(/data-comments-count[^>]*>\s*(\d+)/.exec(page)?.[1]).toBe('1')
+  })
+
   it('a pinned link’s comments are made on the version it shows', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'one')

@@ -18,12 +18,15 @@ export function commentPanels() {
   if (!root || !window.fetch) return
   const p = panelOf(root)
   listenToFrame(p)
-  const resolvedBox = root.querySelector<HTMLInputElement>('[data-comments-resolved]')!
-  root.querySelector('[data-comments-resolved-label]')!.removeAttribute('hidden')
-  resolvedBox.addEventListener('change', () => {
-    p.state.showResolved = resolvedBox.checked
-    load(p)
-  })
+  // The owner chooses whether resolved threads show; a link's readers always see them, folded.
+  const resolvedBox = root.querySelector<HTMLInputElement>('[data-comments-resolved]')
+  if (p.owner && resolvedBox) {
+    root.querySelector('[data-comments-resolved-label]')!.removeAttribute('hidden')
+    resolvedBox.addEventListener('change', () => {
+      p.state.showResolved = resolvedBox.checked
+      load(p)
+    })
+  }
   document.addEventListener(COMMENT_EVENT, (event) => {
     const live = (event as CustomEvent<CommentEvent>).detail
     if (live.type === 'comment' && live.comment && ID.test(live.comment.comment_id)) {
@@ -47,7 +50,7 @@ function panelOf(root: HTMLElement): Panel {
     frame: root.closest('.stage')!.querySelector('iframe'),
     owner,
     shown: Number(root.getAttribute('data-shown')),
-    state: newState(),
+    state: newState(owner),
     api: commentsApi(
       root.getAttribute('data-comments')!,
       owner ? (root.getAttribute('data-csrf') ?? '') : null,

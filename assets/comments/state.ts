@@ -13,6 +13,8 @@ export type State = {
   /** Replies being written, by comment: they outlive the list being drawn again. */
   drafts: Map<string, Draft>
   showResolved: boolean
+  /** Resolved threads unfolded: one is drawn folded, its question and the way to its answer. */
+  unfolded: Set<string>
   /** Which comments the frame shows in place; null until it says. */
   placed: Set<string> | null
   anchor: Anchor
@@ -20,10 +22,12 @@ export type State = {
   active: string | null
 }
 
-export const newState = (): State => ({
+/** A link's readers see resolved threads (folded): their question was answered there. */
+export const newState = (owner: boolean): State => ({
   comments: new Map(),
   drafts: new Map(),
-  showResolved: false,
+  showResolved: !owner,
+  unfolded: new Set(),
   placed: null,
   anchor: null,
   pointMode: false,

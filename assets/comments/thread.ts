@@ -27,6 +27,7 @@ function thread(p: Panel, c: Comment) {
   li.appendChild(byline(c.author, c.created_at))
   const tags = tagsOf(p, c)
   if (tags.childNodes.length) li.appendChild(tags)
+  if (c.status === 'resolved' && !p.state.unfolded.has(c.comment_id)) return folded(p, c, li)
   if (c.anchor && 'quote' in c.anchor) {
     const quote = el('button', 'quote')
     quote.type = 'button'
@@ -40,6 +41,31 @@ function thread(p: Panel, c: Comment) {
   const box = replyBox(p, c)
   li.append(actions(p, c, box), box)
   return li
+}
+
+/** A resolved thread folded: the start of its question, and one click to the whole with its answer. */
+function folded(p: Panel, c: Comment, li: HTMLLIElement) {
+  li.classList.add('folded')
+  const body = bodyOf(c.body)
+  body.classList.add('clamped')
+  const n = c.replies.length
+  const label = n === 0 ? 'Show' : n === 1 ? 'Show the answer' : `Show the ${n} replies`
+  li.append(
+    body,
+    action(label, 'small', () => unfold(p, c.comment_id, true)),
+  )
+  return li
+}
+
+function unfold(p: Panel, id: string, open: boolean) {
+  if (open) p.state.unfolded.add(id)
+  else p.state.unfolded.delete(id)
+  p.drawList()
+  // The thread unfolded takes the focus, to be read from its start; folded, its button again.
+  const li = p.list.querySelector<HTMLElement>(`[data-comment-id="${id}"]`)
+  if (!li) return
+  li.tabIndex = -1
+  ;(open ? li : li.querySelector<HTMLElement>('button'))?.focus()
 }
 
 function tagsOf(p: Panel, c: Comment) {
@@ -96,6 +122,9 @@ function actions(p: Panel, c: Comment, box: HTMLFormElement) {
     }),
   )
   if (c.anchor) row.appendChild(action('Show', 'small', () => p.focus(c.comment_id)))
+  if (c.status === 'resolved') {
+    row.appendChild(action('Fold', 'small', () => unfold(p, c.comment_id, false)))
+  }
   if (!p.owner) return row
   const resolve = c.status === 'open'
   row.appendChild(

@@ -103,7 +103,7 @@ describe('commenting on what is selected', () => {
 })
 
 describe('live between the owner and a visitor', () => {
-  it('a visitor’s comment reaches the owner’s page, the owner’s resolve the visitor’s', async () => {
+  it('a visitor’s comment reaches the owner’s page, the owner’s answer and resolve the visitor’s, who keeps the thread folded', async () => {
     const id = await canvas('live.md', '# Live\n\nA canvas to discuss.\n')
     const res = await api(`/v1/canvases/${id}/shares`, {
       method: 'POST',
@@ -128,18 +128,29 @@ describe('live between the owner and a visitor', () => {
     expect(await seen.locator('.who').textContent()).toBe('Grace')
     expect(await ownerPage.textContent('[data-comments-count]')).toBe('1')
 
+    // The owner answers and resolves: the visitor keeps the question, folded, with its answer.
+    await seen.getByRole('button', { name: 'Reply' }).click()
+    await seen.locator('textarea').fill('Thanks, merged.')
+    await seen.locator('.reply-form button[type=submit]').click()
+    await seen.locator('.reply', { hasText: 'Thanks, merged.' }).waitFor()
     await seen.getByRole('button', { name: 'Resolve' }).click()
-    await page
-      .locator('.comment', { hasText: 'Looks good to me.' })
-      .waitFor({ state: 'detached', timeout: LIVE_MS })
+    const asked = page.locator('.comment', { hasText: 'Looks good to me.' })
+    await asked.locator('.body.clamped').waitFor({ timeout: LIVE_MS })
     expect(await page.textContent('[data-comments-count]')).toBe('0')
+    expect(await asked.locator('.chip', { hasText: 'resolved' }).count()).toBe(1)
+    expect(await asked.locator('.reply').count()).toBe(0)
+    await asked.getByRole('button', { name: 'Show the answer' }).click()
+    expect(await asked.locator('.reply').innerText()).toContain('Thanks, merged.')
+    await asked.getByRole('button', { name: 'Fold' }).click()
+    expect(await asked.locator('.reply').count()).toBe(0)
 
-    // The name is asked once: the next visit has it.
+    // The name is asked once: the next visit has it; the answered question is still there.
     await page.reload()
     expect(await page.inputValue('#comment-name')).toBe('Grace')
-    // The visitor's page, with its form and resolved comments shown, is as accessible as the rest.
-    await page.check('[data-comments-resolved]')
-    await page.locator('.comment.resolved').waitFor()
+    expect(await page.locator('[data-comments-resolved]').isVisible()).toBe(false)
+    await page.locator('.comment.resolved', { hasText: 'Looks good to me.' }).waitFor()
+    // The visitor's page, with its form and a resolved thread unfolded, is as accessible as the rest.
+    await page.getByRole('button', { name: 'Show the answer' }).click()
     const serious = await seriousViolations(page)
     expect(serious.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([])
     await ownerPage.close()

@@ -20,6 +20,9 @@ export type CommentsProps = {
 
 const KINDS: Record<string, string> = { owner: 'owner', agent: 'agent', visitor: 'guest' }
 
+/** The comments still open, which the bar's button counts. */
+export const openCount = (comments: Comment[]) => comments.filter((c) => c.status === 'open').length
+
 /** The bar's button that opens the panel, with the number of open comments. */
 export function CommentsButton({ count }: { count: number }) {
   return (
@@ -78,9 +81,8 @@ export function CommentsPanel(props: CommentsProps) {
 
 function CommentItem({ comment, shown }: { comment: Comment; shown: number }) {
   const quote = comment.anchor && 'quote' in comment.anchor ? comment.anchor.quote.exact : null
-  return (
-    <li class="comment" data-comment-id={comment.comment_id}>
-      <Byline author={comment.author} at={comment.created_at} />
+  const thread = (
+    <>
       {comment.version !== shown && <span class="chip">v{comment.version}</span>}
       {quote && <blockquote class="quote">{quote}</blockquote>}
       <div class="body plain">{comment.body}</div>
@@ -94,6 +96,25 @@ function CommentItem({ comment, shown }: { comment: Comment; shown: number }) {
           ))}
         </ol>
       )}
+    </>
+  )
+  if (comment.status !== 'resolved') {
+    return (
+      <li class="comment" data-comment-id={comment.comment_id}>
+        <Byline author={comment.author} at={comment.created_at} />
+        {thread}
+      </li>
+    )
+  }
+  // Folded, its answer one click away; the page's script draws it the same way.
+  const n = comment.replies.length
+  return (
+    <li class="comment resolved" data-comment-id={comment.comment_id}>
+      <Byline author={comment.author} at={comment.created_at} />
+      <details>
+        <summary>Resolved{n > 0 ? ` · ${n === 1 ? '1 reply' : `${n} replies`}` : ''}</summary>
+        {thread}
+      </details>
     </li>
   )
 }

@@ -2,7 +2,12 @@ import type { Child } from 'hono/jsx'
 import { isPdfFrame } from '../frames/content'
 import { Layout } from './layout'
 import { Logo } from './logo'
-import { CommentsButton, CommentsPanel, type CommentsProps } from '../canvas/comments-panel'
+import {
+  CommentsButton,
+  CommentsPanel,
+  openCount,
+  type CommentsProps,
+} from '../canvas/comments-panel'
 
 const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-downloads'
 /** The sandbox of a frame rendered on the server, which runs no script. */
@@ -179,7 +184,7 @@ export function Viewer(
           <span class="chip" data-live-version>
             v{props.version}
           </span>
-          {comments && <CommentsButton count={comments.comments.length} />}
+          {comments && <CommentsButton count={openCount(comments.comments)} />}
         </ViewerBar>
         <LiveStatus />
         <Stage frame={props} comments={comments} />

@@ -145,7 +145,8 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
   const comments = opened.allowComments
     ? {
         base: `/s/${token}/comments`,
-        comments: await listComments(svc, place, { status: 'open' }),
+        // Resolved threads too, folded: a reader's answered question stays where they asked it.
+        comments: await listComments(svc, place, { status: 'all' }),
         shown: opened.version,
         owner: false,
       }
