@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { eventMessage } from '../src/domain/webhooks/events'
 import { call, csrfOf, formPost, json, newAccount } from './support/api'
 import { countRows } from './support/state'
-import { consume, consumerServices, hook } from './support/webhooks'
+import { consume, consumerServices, hook, SYSTEM } from './support/webhooks'
 
 // The Settings page's webhooks: added by a form (the secret shown once), listed with their last
 // deliveries, deleted; every form with the session's CSRF token, and refused as the API refuses.
@@ -54,7 +54,12 @@ describe('webhooks on the Settings page', () => {
 
     // A delivery, sent by the consumer, is listed.
     const message = eventMessage(
-      { type: 'canvas.deleted', workspaceId: account.workspaceId, data: { canvas_id: 'x' } },
+      {
+        type: 'canvas.deleted',
+        workspaceId: account.workspaceId,
+        data: { canvas_id: 'x' },
+        actor: SYSTEM,
+      },
       Date.now(),
     )
     if (message.kind !== 'event') throw new Error('not an event')
@@ -65,6 +70,15 @@ describe('webhooks on the Settings page', () => {
     const listed = text(await (await call('/settings', { cookie: account.cookie })).text())
     expect(listed).toContain(message.event.id)
     expect(listed).toMatch(/canvas\.deleted 1 HTTP 200 delivered \d{4}-/)
+
+    // Send a test event: said, and on its way through the queue like any event.
+    const tested = await call(`/settings/webhooks/${id}/test`, {
+      ...formPost({ _csrf: csrf }),
+      cookie: account.cookie,
+    })
+    expect(text(await landing(tested, account.cookie))).toMatch(
+      /A test event \(evt_[A-Za-z0-9]+\) is on its way/,
+    )
 
     const deleted = await call(`/settings/webhooks/${id}/delete`, {
       ...formPost({ _csrf: csrf }),

@@ -470,10 +470,13 @@ describe('comments through share links', () => {
     expect(reset).toContain(`Leave it empty to go back to <strong>${local}</strong>`)
   })
 
-  it('webhooks hear comment.created for a visitor’s comment and reply', async () => {
+  it('webhooks hear comment.created, comment.replied and comment.resolved, each naming its actor', async () => {
     const { account, share } = await setup()
     const place = hook()
-    await createWebhook(account.key, { url: place.url, events: ['comment.created'] })
+    await createWebhook(account.key, {
+      url: place.url,
+      events: ['comment.created', 'comment.replied', 'comment.resolved'],
+    })
     const made = await json(await visitorPost(share.token, { body: 'Called back?', name: 'Ada' }))
     const reply = await json(
       await call(`/share/${share.token}/comments/${made.comment_id}/replies`, {
@@ -481,22 +484,33 @@ describe('comments through share links', () => {
         json: { body: 'And a reply', name: 'Bo' },
       }),
     )
+    const path = `/v1/canvases/${made.canvas_id}/comments/${made.comment_id}`
+    const resolved = await json(await call(`${path}/resolve`, { method: 'POST', key: account.key }))
+    // Resolving it again changes nothing, and announces nothing.
+    await call(`${path}/resolve`, { method: 'POST', key: account.key })
     const bodies = await eventually(
-      'two comment.created deliveries',
+      'three deliveries',
       async () => (await received(place.name)).map((r) => JSON.parse(r.body)),
-      (got) => got.length >= 2,
+      (got) => got.length >= 3,
     )
-    const byReply = (b: any) => (b.data.reply ? 1 : 0)
-    const [first, second] = bodies.sort((a: any, b: any) => byReply(a) - byReply(b))
-    expect(first).toMatchObject({
-      type: 'comment.created',
-      data: { canvas_id: made.canvas_id, comment: made },
+    const byType = Object.fromEntries(bodies.map((b: any) => [b.type, b.data]))
+    expect(byType['comment.created']).toEqual({
+      canvas_id: made.canvas_id,
+      comment: made,
+      actor: { kind: 'visitor', name: 'Ada' },
     })
-    expect(second.data).toEqual({
+    expect(byType['comment.replied']).toEqual({
       canvas_id: made.canvas_id,
       comment: { ...made, replies: [reply] },
       reply,
+      actor: { kind: 'visitor', name: 'Bo' },
     })
+    expect(byType['comment.resolved']).toEqual({
+      canvas_id: made.canvas_id,
+      comment: { ...resolved, replies: [reply] },
+      actor: { kind: 'key', name: expect.any(String), key_id: expect.any(String) },
+    })
+    expect(await received(place.name)).toHaveLength(3)
   })
 })
 

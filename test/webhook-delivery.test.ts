@@ -13,6 +13,7 @@ import {
   hook,
   received,
   receiverUrl,
+  SYSTEM,
 } from './support/webhooks'
 
 // The queue's consumer, driven message by message on the real D1 with the test's own clock, against
@@ -38,7 +39,7 @@ describe('a delivery', () => {
       id: d.eventId,
       type: 'canvas.deleted',
       created_at: expect.stringMatching(/Z$/),
-      data: { canvas_id: expect.any(String) },
+      data: { canvas_id: expect.any(String), actor: SYSTEM },
     })
     expect(d.eventId).toMatch(/^evt_[A-Za-z0-9]{20}$/)
     // The recipe of docs/comments-and-webhooks.md, by a receiver's own HMAC of "<t>.<raw body>"

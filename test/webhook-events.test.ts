@@ -42,8 +42,10 @@ describe('events', () => {
       'canvas.version_created',
       'canvas.version_created',
     ])
-    expect(byVersion[0].data).toEqual({ canvas, version: versions[1] })
-    expect(byVersion[1].data).toEqual({ canvas: updated, version: versions[0] })
+    // Each names who caused it: here the account's API key.
+    const actor = { kind: 'key', name: expect.any(String), key_id: expect.any(String) }
+    expect(byVersion[0].data).toEqual({ canvas, version: versions[1], actor })
+    expect(byVersion[1].data).toEqual({ canvas: updated, version: versions[0], actor })
     expect(byVersion[0].id).not.toBe(byVersion[1].id)
     expect(await bodiesAt(place.name)).toHaveLength(2)
   })

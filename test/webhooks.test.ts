@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:test'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { call, errorOf, json, newAccount, newKey, type Account } from './support/api'
-import { createWebhook, hook, receiverUrl } from './support/webhooks'
+import { call, errorOf, json, newAccount, newCanvas, newKey, type Account } from './support/api'
+import {
+  createWebhook,
+  eventually,
+  hook,
+  received,
+  receiverUrl,
+  signatureHolds,
+} from './support/webhooks'
 
 // The webhook routes (docs/comments-and-webhooks.md): create, list, delete and the deliveries' log,
 // the limit of 20, the write scope on every route, workspaces kept apart, and the addresses
@@ -31,6 +38,7 @@ describe('create, list, delete', () => {
       url,
       // In the API's order, each once.
       events: ['canvas.deleted', 'share.exhausted'],
+      exclude_self: false,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9]{40}$/),
       created_at: expect.stringMatching(TIME),
     })
@@ -83,7 +91,7 @@ describe('create, list, delete', () => {
       [{ url: hook().url, events: [] }, 'events: must name at least one event'],
       [
         { url: hook().url, events: ['canvas.created'] },
-        'events.0: must be one of canvas.version_created, canvas.deleted, share.exhausted, comment.created, audit.event',
+        'events.0: must be one of canvas.version_created, canvas.deleted, share.exhausted, comment.created, comment.replied, comment.resolved, audit.event',
       ],
       [
         { url: 42, events: ['canvas.deleted'] },
@@ -104,6 +112,74 @@ describe('create, list, delete', () => {
       expect(res.status, JSON.stringify(body)).toBe(400)
       expect(await json(res), JSON.stringify(body)).toEqual(errorOf('invalid_request', message))
     }
+  })
+})
+
+describe('a test event, and leaving out one’s own', () => {
+  it('sends a signed webhook.test to that webhook alone, whatever it listens for, and logs it', async () => {
+    const account = await newAccount()
+    const place = hook()
+    const made = await createWebhook(account.key, { url: place.url, events: ['share.exhausted'] })
+    const bystander = hook()
+    await createWebhook(account.key, { url: bystander.url, events: ['share.exhausted'] })
+    const res = await call(`/v1/webhooks/${made.webhook_id}/test`, {
+      method: 'POST',
+      key: account.key,
+    })
+    expect(res.status).toBe(202)
+    const sent = await json(res)
+    expect(sent).toEqual({ event_id: expect.stringMatching(/^evt_/), type: 'webhook.test' })
+    const [got] = await eventually(
+      'the test event',
+      () => received(place.name),
+      (r) => r.length > 0,
+    )
+    const body = JSON.parse(got.body)
+    expect(body).toMatchObject({
+      id: sent.event_id,
+      type: 'webhook.test',
+      data: { webhook_id: made.webhook_id, actor: { kind: 'key', key_id: expect.any(String) } },
+    })
+    expect(await signatureHolds(made.secret, got.headers['canvas-signature'], got.body)).toBe(true)
+    const log = await json(
+      await call(`/v1/webhooks/${made.webhook_id}/deliveries`, { key: account.key }),
+    )
+    expect(log.deliveries[0]).toMatchObject({ event_id: sent.event_id, type: 'webhook.test' })
+    expect(await received(bystander.name)).toEqual([])
+    // Another workspace's webhook, or none, is not found.
+    const theirs = await call(`/v1/webhooks/${made.webhook_id}/test`, {
+      method: 'POST',
+      key: other.key,
+    })
+    expect(theirs.status).toBe(404)
+  })
+
+  it('exclude_self: events its own key causes are not sent to it; another key’s are', async () => {
+    const account = await newAccount()
+    const place = hook()
+    const made = await createWebhook(account.key, {
+      url: place.url,
+      events: ['comment.created'],
+      exclude_self: true,
+    })
+    expect(made).toMatchObject({ exclude_self: true })
+    const canvas = await newCanvas(account.key, 'Draft')
+    const comment = (key: string, body: string) =>
+      call(`/v1/canvases/${canvas.canvas_id}/comments`, { method: 'POST', key, json: { body } })
+    expect((await comment(account.key, 'my own')).status).toBe(201)
+    const colleague = await newKey(account.cookie)
+    expect((await comment(colleague, 'from another key')).status).toBe(201)
+    const got = await eventually(
+      'one delivery',
+      () => received(place.name),
+      (r) => r.length > 0,
+    )
+    expect(JSON.parse(got[0].body).data.comment.body).toBe('from another key')
+    // The first was fanned out before the second: none of it was kept for this webhook.
+    const log = await json(
+      await call(`/v1/webhooks/${made.webhook_id}/deliveries`, { key: account.key }),
+    )
+    expect(log.deliveries).toHaveLength(1)
   })
 })
 

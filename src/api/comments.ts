@@ -35,6 +35,7 @@ const byKey = (auth: KeyAuth) => ({
   name: auth.keyName,
   kind: 'member' as const,
   userId: auth.userId,
+  by: auth.by,
 })
 
 comments.get(
@@ -123,7 +124,8 @@ for (const [action, status] of [
     }),
     async (c) => {
       const { id, comment_id: commentId } = c.req.valid('param')
-      return c.json(await setCommentStatus(c.var.svc, place(c.var.auth, id), commentId, status))
+      const { svc, auth } = c.var
+      return c.json(await setCommentStatus(svc, place(auth, id), commentId, status, auth.by))
     },
   )
 }

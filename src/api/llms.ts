@@ -103,9 +103,10 @@ comment belongs to the version it was made on and points at a \`quote\` of the t
 the content (fractions of its width and height), or, with \`anchor: null\`, the whole canvas; it
 has replies one level deep, and is \`open\` until resolved. The loop:
 
-1. Hear of them: a webhook for \`comment.created\` (POST /v1/webhooks with \`"events":
-   ["comment.created"]\`; its \`data\` is \`{canvas_id, comment}\`, with \`reply\` when a reply was
-   posted), or poll \`list_comments\` (GET /v1/canvases/<id>/comments).
+1. Hear of them: a webhook (POST /v1/webhooks with \`"events": ["comment.created",
+   "comment.replied"], "exclude_self": true\`, so that your own replies are not sent back to
+   you; \`data\` is \`{canvas_id, comment, actor}\`, with \`reply\` for a reply), or poll
+   \`list_comments\` (GET /v1/canvases/<id>/comments).
 2. Read the open ones: \`list_comments\` (\`status\`: \`open\` by default, \`resolved\` or \`all\`).
 3. Publish a new version that answers them: \`publish\` with \`canvas_id\`, or \`edit_canvas\`.
 4. Reply to each, saying what changed: \`reply_comment\` (POST

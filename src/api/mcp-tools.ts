@@ -79,6 +79,7 @@ const agent = (ctx: ToolContext) => ({
   name: ctx.auth.keyName,
   kind: 'agent' as const,
   userId: ctx.auth.userId,
+  by: ctx.auth.by,
 })
 
 type Content = { content?: string; content_base64?: string }
@@ -335,7 +336,7 @@ export const TOOLS = [
     output: output.comment,
     write: true,
     run: async (ctx, { canvas_id, comment_id }) =>
-      setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved'),
+      setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved', ctx.auth.by),
   }),
   tool({
     name: 'usage',

@@ -4,6 +4,7 @@ import {
   deleteWebhook,
   listDeliveries,
   listWebhooks,
+  sendTestEvent,
 } from '../domain/webhooks/webhooks'
 import type { AppEnv } from '../http/context'
 import { writeKeyAccess } from '../http/access'
@@ -24,8 +25,9 @@ webhooks.post(
     summary: 'Create a webhook',
     description:
       'Each event of the workspace named in `events` is POSTed to `url` (https, on a public ' +
-      'address), signed with the `secret` this answer holds, and shown only here. At most 20 a ' +
-      'workspace.',
+      'address), signed with the `secret` this answer holds, and shown only here. With ' +
+      '`exclude_self: true`, events caused by the API key or app that made it are not sent to it ' +
+      '(an agent listening for comments does not hear its own). At most 20 a workspace.',
     tag: 'Webhooks',
     auth: 'key',
     responses: {
@@ -84,5 +86,25 @@ webhooks.get(
   async (c) => {
     const webhookId = c.req.valid('param').webhook_id
     return c.json({ deliveries: await listDeliveries(c.var.svc, c.var.auth, webhookId) })
+  },
+)
+
+webhooks.post(
+  '/:webhook_id/test',
+  writeKeyAccess,
+  params(webhookInPath),
+  documented({
+    summary: 'Send a test event',
+    description:
+      'A signed `webhook.test` event (`data`: `{webhook_id, actor}`) is sent to the webhook at ' +
+      'once, whatever it listens for; its delivery shows in the deliveries’ log.',
+    tag: 'Webhooks',
+    auth: 'key',
+    responses: { 202: { description: 'On its way.', schema: shapes.webhookTest } },
+    errors: ['webhook_not_found'],
+  }),
+  async (c) => {
+    const webhookId = c.req.valid('param').webhook_id
+    return c.json(await sendTestEvent(c.var.svc, c.var.auth, webhookId), 202)
   },
 )

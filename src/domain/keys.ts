@@ -212,7 +212,7 @@ export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
     userId: row.userId,
     workspaceId: row.workspaceId,
     role: row.role,
-    by: { kind: 'key', name: row.name },
+    by: { kind: 'key', name: row.name, keyId: row.keyId },
     lastUsedAt: row.lastUsedAt,
   }
 }

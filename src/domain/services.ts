@@ -51,7 +51,15 @@ export type Actor = {
  * How an actor came: a member in their own session (named by email), a member's API key (by the
  * key's name), an app a member connected by OAuth (an agent, by the app's name).
  */
-export type ActingAs = { kind: 'member' | 'key' | 'agent'; name: string }
+export type ActingAs = {
+  kind: 'member' | 'key' | 'agent'
+  name: string
+  /** The API key it came with. */
+  keyId?: string
+  /** The OAuth grant it came with, and the app that holds it. */
+  grantId?: string
+  clientId?: string
+}
 
 export const iso = (ms: number) => new Date(ms).toISOString()
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))

@@ -333,6 +333,7 @@ export const createWebhookBody = z.strictObject({
       z.minLength(1, 'must name at least one event'),
       z.maxLength(EVENT_TYPES.length * 4, 'names too many events'),
     ),
+  exclude_self: z.optional(z.boolean()),
 })
 
 // A webhook id that cannot exist is looked up as one that does not (404, not 400).

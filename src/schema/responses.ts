@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { ERROR_CODES } from '../lib/errors'
-import { EVENT_TYPES } from '../lib/events'
+import { EVENT_TYPES, TEST_EVENT } from '../lib/events'
 import { ROLES, SCOPES } from './requests'
 import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from '../lib/audit'
 
@@ -269,8 +269,13 @@ export const webhook = z.object({
   webhook_id: z.string(),
   url: z.string(),
   events: z.array(z.enum(EVENT_TYPES)),
+  /** The events its own credential causes are not sent to it. */
+  exclude_self: z.boolean(),
   created_at: time,
 })
+
+/** A test event on its way to one webhook. */
+export const webhookTest = z.object({ event_id: z.string(), type: z.literal(TEST_EVENT) })
 
 export const webhookList = z.object({ webhooks: z.array(webhook) })
 
@@ -280,7 +285,7 @@ export const createdWebhook = z.extend(webhook, { secret: z.string() })
 export const delivery = z.object({
   /** The `id` of the event's body: the same on every attempt. */
   event_id: z.string(),
-  type: z.enum(EVENT_TYPES),
+  type: z.enum([...EVENT_TYPES, TEST_EVENT]),
   attempts: count,
   /** The HTTP status of the last attempt's answer; null before one, or when none came. */
   last_status: z.nullable(z.int()),

@@ -600,6 +600,10 @@ export const webhooks = sqliteTable(
     events: text('events').notNull(),
     secret: text('secret').notNull(),
     createdAt: integer('created_at').notNull(),
+    // The credential that made it (`key:<id>`, `grant:<id>`; NULL for a session), and whether the
+    // events that credential causes are left out of what it is sent.
+    createdBy: text('created_by'),
+    excludeSelf: integer('exclude_self', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('webhooks_workspace_idx').on(t.workspaceId, t.createdAt)],
 )

@@ -67,7 +67,9 @@ it('a person comments, the agent is called back, answers with a new version and 
   const hookName = `loop-${crypto.randomUUID().slice(0, 8)}`
   const webhook = await api('/v1/webhooks', {
     url: `${receiver.url}/hook/${hookName}`,
-    events: ['comment.created'],
+    events: ['comment.created', 'comment.replied', 'comment.resolved'],
+    // Its own replies and resolves are not news to it.
+    exclude_self: true,
   })
 
   // The person opens the link, and comments on a quote of it.
@@ -128,10 +130,29 @@ it('a person comments, the agent is called back, answers with a new version and 
     })
 
     // The person's page, never reloaded, shows the new version, and the comment resolved: it
-    // leaves the open comments.
+    // leaves the open comments, and stays there folded, its answer one click away.
     await page.getByText('Updated to v2.').waitFor({ timeout: 10_000 })
-    await shown.waitFor({ state: 'detached', timeout: 10_000 })
+    await shown.locator('.body.clamped').waitFor({ timeout: 10_000 })
     expect(await page.textContent('[data-comments-count]')).toBe('0')
+    await shown.getByRole('button', { name: 'Show the answer' }).click()
+    await shown.getByText('Moved to Tuesday the 17th in version 2.').waitFor()
+
+    // The person thanks the agent: that reply calls the agent back; its own reply and resolve
+    // did not.
+    const thanks = await fetch(
+      `${url}/share/${link.token}/comments/${comment.comment_id}/replies`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ body: 'Thanks!', name: 'Dana' }),
+      },
+    )
+    expect(thanks.status).toBe(201)
+    const calls = (await arrivals(hookName, 2)).map((d) => JSON.parse(d.body))
+    expect(calls.map((c) => [c.type, c.data.actor])).toEqual([
+      ['comment.created', { kind: 'visitor', name: 'Dana' }],
+      ['comment.replied', { kind: 'visitor', name: 'Dana' }],
+    ])
     await page
       .frameLocator('iframe')
       .first()

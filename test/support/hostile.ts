@@ -96,6 +96,7 @@ function jsonFields(
         fc.array(wild, { minLength: 1, maxLength: 3 }),
         wrongType,
       ),
+      exclude_self: fc.oneof(fc.constantFrom('true', 1, 'yes'), wrongType),
     },
     ...Object.fromEntries(
       ['/share/:token', '/s/:token'].flatMap((base) =>

@@ -48,7 +48,7 @@ export async function eventually<T>(
 
 export async function createWebhook(
   key: string,
-  body: { url: string; events?: string[] },
+  body: { url: string; events?: string[]; exclude_self?: boolean },
   extraEnv: Record<string, string> = {},
 ) {
   const res = await call('/v1/webhooks', {
@@ -122,10 +122,18 @@ export async function signatureHolds(secret: string, header: string, body: strin
   return crypto.subtle.verify('HMAC', key, mac, signed)
 }
 
+/** The actor of the events the tests make up: the service itself. */
+export const SYSTEM = { kind: 'system', name: 'tests' } as const
+
 /** A `canvas.deleted` event of the account's workspace, as a write would queue it at `now`. */
 export function eventOf(account: Account, now: number) {
   const message = eventMessage(
-    { type: 'canvas.deleted', workspaceId: account.workspaceId, data: { canvas_id: `c${now}` } },
+    {
+      type: 'canvas.deleted',
+      workspaceId: account.workspaceId,
+      data: { canvas_id: `c${now}` },
+      actor: SYSTEM,
+    },
     now,
   )
   if (message.kind !== 'event') throw new Error('not an event')

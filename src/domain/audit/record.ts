@@ -149,7 +149,9 @@ export type AuditEvent = ReturnType<typeof presentAudit>
  */
 export function announceAudit(svc: Services, ...results: AuditRow[][]) {
   for (const row of results.flat()) {
-    svc.events?.({ type: 'audit.event', workspaceId: row.workspaceId, data: presentAudit(row) })
+    const data = presentAudit(row)
+    const actor = { kind: data.actor.kind, name: data.actor.name }
+    svc.events?.({ type: 'audit.event', workspaceId: row.workspaceId, data, actor })
   }
 }
 

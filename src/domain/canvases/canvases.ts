@@ -15,6 +15,7 @@ import { eachItem, itemField, readyItems } from './item-list'
 import { unexpiredCanvasOf } from './unexpired'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
 import { iso, type Actor, type Services } from '../services'
+import { eventActor } from '../webhooks/events'
 import { requireRole } from '../workspaces/roles'
 import { expiryFor } from '../workspaces/settings'
 import { announceAudit, recordOf, type AuditRow } from '../audit/record'
@@ -144,6 +145,7 @@ function announceVersion(
     workspaceId: actor.workspaceId,
     data: { canvas, version },
     digestOf: mainFileId,
+    ...eventActor(actor.by),
   })
 }
 
@@ -399,6 +401,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
     type: 'canvas.deleted',
     workspaceId: actor.workspaceId,
     data: { canvas_id: canvasId },
+    ...eventActor(actor.by),
   })
   return deleted
 }

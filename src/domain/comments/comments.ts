@@ -8,7 +8,8 @@ import { one, value } from '../../storage/db'
 import { canvases, comments, versions } from '../../storage/schema'
 import { canvasNotFound } from '../canvases/rows'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
-import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { iso, isoOrNull, type ActingAs, type Actor, type Services } from '../services'
+import { eventActor } from '../webhooks/events'
 import { announceAudit, recordOf } from '../audit/record'
 import { localPart, publicNameOf } from '../users'
 
@@ -37,7 +38,12 @@ export type CommentPlace = {
 }
 
 /** Who writes: the name members see, and the member's account when a member (or their key) writes. */
-export type Author = CommentAuthor & { userId?: string }
+/** Who writes: as the comment shows them, and how they came (none for a share link's reader). */
+export type Author = CommentAuthor & { userId?: string; by?: ActingAs }
+
+/** The author's part in the events their comments cause. */
+const actorOf = (author: Author) =>
+  author.by ? eventActor(author.by) : { actor: { kind: 'visitor' as const, name: author.name } }
 
 /** Whether a comment made on `version` is one the place reaches. */
 const reaches = (place: CommentPlace, version: number) =>
@@ -214,6 +220,7 @@ export async function createComment(
     type: 'comment.created',
     workspaceId: place.workspaceId,
     data: { canvas_id: place.canvasId, comment },
+    ...actorOf(author),
   })
   return place.visitors ? presentComment(row, [], true) : comment
 }
@@ -324,23 +331,28 @@ export async function replyToComment(
   const comment = tellViewers(svc, place, tops[0], thread)
   const reply = presentReply(row)
   svc.events?.({
-    type: 'comment.created',
+    type: 'comment.replied',
     workspaceId: place.workspaceId,
     data: { canvas_id: place.canvasId, comment, reply },
+    ...actorOf(author),
   })
   return place.visitors ? presentReply(row, true) : reply
 }
 
-/** Marks a comment resolved or open again; resolving one resolved already changes nothing. */
+/**
+ * Marks a comment resolved or open again; resolving one resolved already changes nothing. A
+ * comment resolved now is announced to webhooks (`comment.resolved`).
+ */
 export async function setCommentStatus(
   svc: Services,
   place: CommentPlace,
   commentId: string,
   status: 'open' | 'resolved',
+  by: ActingAs,
 ) {
   const db = svc.db
   const now = svc.now()
-  const [, tops, replies] = await db.batch([
+  const [changed, tops, replies] = await db.batch([
     db
       .update(comments)
       .set({ status, resolvedAt: status === 'resolved' ? now : null })
@@ -353,11 +365,20 @@ export async function setCommentStatus(
           status === 'resolved' ? eq(comments.status, 'open') : eq(comments.status, 'resolved'),
           inArray(comments.canvasId, unexpiredCanvasId(svc, place, place.canvasId)),
         ),
-      ),
+      )
+      .returning({ commentId: comments.commentId }),
     ...selectThread(svc, place, commentId),
   ])
   if (tops.length === 0) await throwMissing(svc, place)
   const comment = tellViewers(svc, place, tops[0], replies)
+  if (status === 'resolved' && changed.length > 0) {
+    svc.events?.({
+      type: 'comment.resolved',
+      workspaceId: place.workspaceId,
+      data: { canvas_id: place.canvasId, comment },
+      ...eventActor(by),
+    })
+  }
   return place.visitors ? presentComment(tops[0], replies, true) : comment
 }
 

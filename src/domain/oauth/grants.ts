@@ -162,6 +162,7 @@ const grantLookup = prepared((db, p: Placeholders<{ grantId: string; now: number
     .select({
       userId: oauthGrants.userId,
       workspaceId: oauthGrants.workspaceId,
+      clientId: oauthGrants.clientId,
       clientName: oauthGrants.clientName,
       scopes: oauthGrants.scopes,
       lastUsedAt: oauthGrants.lastUsedAt,
@@ -185,7 +186,7 @@ export function grantFromRow(grantId: string, row: GrantRow | undefined): GrantA
     userId: row.userId,
     workspaceId: row.workspaceId,
     role: row.role,
-    by: { kind: 'agent', name: row.clientName },
+    by: { kind: 'agent', name: row.clientName, grantId, clientId: row.clientId },
     lastUsedAt: row.lastUsedAt,
   }
 }

@@ -217,6 +217,8 @@ function announceExhausted(svc: Services, row: Resolved) {
     type: 'share.exhausted',
     workspaceId: row.workspace_id!,
     data: { canvas_id: row.canvas_id!, share },
+    // Its last view used it up.
+    actor: { kind: 'visitor', name: 'a reader of the link' },
   })
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, exists, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, exists, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import { logError } from '../../lib/log'
 import { one, value } from '../../storage/db'
 import { files, webhookDeliveries, webhooks } from '../../storage/schema'
@@ -57,12 +57,23 @@ async function fanOut(svc: Services, queue: WebhookQueue, event: WebhookEvent): 
   const now = svc.now()
   const listening = and(
     eq(webhooks.workspaceId, event.workspace_id),
-    exists(
-      db
-        .select(one)
-        .from(sql`json_each(${webhooks.events})`)
-        .where(sql`value = ${event.type}`),
-    ),
+    // A test goes to its webhook alone, whatever it listens for.
+    event.only
+      ? eq(webhooks.webhookId, event.only)
+      : exists(
+          db
+            .select(one)
+            .from(sql`json_each(${webhooks.events})`)
+            .where(sql`value = ${event.type}`),
+        ),
+    // Not to a webhook that leaves out what its own credential causes, when that is the cause.
+    event.credential
+      ? or(
+          eq(webhooks.excludeSelf, false),
+          isNull(webhooks.createdBy),
+          ne(webhooks.createdBy, event.credential),
+        )
+      : undefined,
   )
   const [listeners, [digest]] = await db.batch([
     db.select({ webhookId: webhooks.webhookId }).from(webhooks).where(listening),

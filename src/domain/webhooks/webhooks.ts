@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
-import { EVENT_TYPES, type EventType } from '../../lib/events'
+import { EVENT_TYPES, TEST_EVENT, type EventType } from '../../lib/events'
 import { newId, randomBase62 } from '../../lib/crypto'
 import { seal } from '../../lib/secret-box'
 import { secretFor } from '../../lib/settings'
@@ -12,6 +12,7 @@ import { iso, isoOrNull, type Actor, type Services } from '../services'
 import { announceAudit, recordOf } from '../audit/record'
 import { resolvePublicHost } from '../public-dns'
 import { requireRole } from '../workspaces/roles'
+import { eventActor, newEventId } from './events'
 
 // A workspace's webhooks (docs/comments-and-webhooks.md): made, listed, deleted, and the log of
 // what was sent.
@@ -27,16 +28,24 @@ const FIELDS = {
   webhookId: webhooks.webhookId,
   url: webhooks.url,
   events: webhooks.events,
+  excludeSelf: webhooks.excludeSelf,
   createdAt: webhooks.createdAt,
 }
 
-type WebhookRow = { webhookId: string; url: string; events: string; createdAt: number }
+type WebhookRow = {
+  webhookId: string
+  url: string
+  events: string
+  excludeSelf: boolean
+  createdAt: number
+}
 
 export function presentWebhook(row: WebhookRow): Webhook {
   return {
     webhook_id: row.webhookId,
     url: row.url,
     events: parseEvents(row.events),
+    exclude_self: row.excludeSelf,
     created_at: iso(row.createdAt),
   }
 }
@@ -47,7 +56,7 @@ export function parseEvents(stored: string): EventType[] {
   return EVENT_TYPES.filter((type) => listed.has(type))
 }
 
-export type CreateWebhookInput = { url: string; events: EventType[] }
+export type CreateWebhookInput = { url: string; events: EventType[]; exclude_self?: boolean }
 
 /**
  * The webhook and its secret, shown this once. Inserted in one statement only while the
@@ -55,6 +64,13 @@ export type CreateWebhookInput = { url: string; events: EventType[] }
  */
 export async function createWebhook(svc: Services, actor: Actor, input: CreateWebhookInput) {
   requireRole(actor, 'admin')
+  const { credential } = eventActor(actor.by)
+  if (input.exclude_self && !credential) {
+    throw new AppError(
+      'invalid_request',
+      'exclude_self: only a webhook made with an API key or by an app leaves out its own events',
+    )
+  }
   const problem = publicUrlProblem(input.url, svc.settings.webhookAllowLocal)
   if (problem) throw new AppError('invalid_request', `url: ${problem}`)
   const url = new URL(input.url)
@@ -67,6 +83,7 @@ export async function createWebhook(svc: Services, actor: Actor, input: CreateWe
     webhookId: newId(),
     url: url.href,
     events: JSON.stringify(EVENT_TYPES.filter((type) => input.events.includes(type))),
+    excludeSelf: input.exclude_self ?? false,
     createdAt: svc.now(),
   }
   const db = svc.db
@@ -87,6 +104,8 @@ export async function createWebhook(svc: Services, actor: Actor, input: CreateWe
             events: value(webhooks.events, row.events),
             secret: value(webhooks.secret, sealed),
             createdAt: value(webhooks.createdAt, row.createdAt),
+            createdBy: value(webhooks.createdBy, credential ?? null),
+            excludeSelf: value(webhooks.excludeSelf, row.excludeSelf),
           })
           .from(workspaces)
           .where(
@@ -98,7 +117,11 @@ export async function createWebhook(svc: Services, actor: Actor, input: CreateWe
     recordOf(svc, actor, {
       action: 'webhook.created',
       target: { type: 'webhook', id: row.webhookId },
-      details: { host: url.host, events: input.events },
+      details: {
+        host: url.host,
+        events: input.events,
+        ...(row.excludeSelf && { exclude_self: true }),
+      },
     }),
   ])
   if (inserted.length === 0) {
@@ -138,6 +161,30 @@ export async function deleteWebhook(svc: Services, actor: Actor, webhookId: stri
   return deleted[0]
 }
 
+/**
+ * Sends the webhook a signed `webhook.test` event at once (through the queue, as every event),
+ * whatever it listens for and whoever asks: its delivery shows in the log like any other.
+ */
+export async function sendTestEvent(svc: Services, actor: Actor, webhookId: string) {
+  requireRole(actor, 'admin')
+  const found = await svc.db
+    .select({ webhookId: webhooks.webhookId })
+    .from(webhooks)
+    .where(and(eq(webhooks.webhookId, webhookId), eq(webhooks.workspaceId, actor.workspaceId)))
+    .get()
+  if (!found) throw webhookNotFound()
+  const id = newEventId()
+  svc.events?.({
+    id,
+    type: TEST_EVENT,
+    workspaceId: actor.workspaceId,
+    data: { webhook_id: webhookId },
+    actor: eventActor(actor.by).actor,
+    only: webhookId,
+  })
+  return { event_id: id, type: TEST_EVENT }
+}
+
 const DELIVERY_FIELDS = {
   eventId: webhookDeliveries.eventId,
   type: webhookDeliveries.type,
@@ -154,7 +201,7 @@ type DeliveryRow = Pick<typeof webhookDeliveries.$inferSelect, keyof typeof DELI
 export function presentDelivery(row: DeliveryRow): Delivery {
   return {
     event_id: row.eventId,
-    type: row.type as EventType,
+    type: row.type as Delivery['type'],
     attempts: row.attempts,
     last_status: row.lastStatus,
     last_error: row.lastError,

@@ -37,6 +37,7 @@ const byOwner = (session: SessionInfo) => ({
   name: session.user.email,
   kind: 'member' as const,
   userId: session.user.user_id,
+  by: sessionActor(session).by,
 })
 const writing = [signedIn, limitBySession, checkedHeader] as const
 // Resolving, reopening and deleting change the review: a viewer may comment, not moderate.
@@ -99,7 +100,9 @@ ownerComments.post(
   async (c) => {
     const { id, comment_id: commentId } = c.req.valid('param')
     const status = c.req.param('action') === 'resolve' ? 'resolved' : 'open'
-    return c.json(await setCommentStatus(c.var.svc, place(c.var.session, id), commentId, status))
+    const { svc, session } = c.var
+    const by = sessionActor(session).by
+    return c.json(await setCommentStatus(svc, place(session, id), commentId, status, by))
   },
 )
 

@@ -74,6 +74,12 @@ export function WebhooksSection(props: {
                   {w.events.join(', ')} · added <Ago at={w.created_at} />
                 </p>
               </div>
+              <form method="post" action={`/settings/webhooks/${w.webhook_id}/test`}>
+                <Csrf token={csrf} />
+                <button class="small" type="submit">
+                  Send a test event
+                </button>
+              </form>
               <details class="dialog">
                 <summary class="btn small danger">Delete…</summary>
                 <form

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import type { SignedInEnv } from '../../http/context'
-import { createWebhook, deleteWebhook } from '../../domain/webhooks/webhooks'
+import { createWebhook, deleteWebhook, sendTestEvent } from '../../domain/webhooks/webhooks'
 import { sessionActor } from '../../domain/users'
 import { AppError } from '../../lib/errors'
 import { createWebhookBody, id as idSchema } from '../../schema/requests'
@@ -54,6 +54,21 @@ export function webhookForms(render: Render) {
         text = 'The webhook was deleted: nothing more is sent to it.'
       } catch (err) {
         if (!(err instanceof AppError)) throw err
+      }
+    }
+    await setFlash(c, { tone: 'ok', text, at: 'webhooks' })
+    return c.redirect('/settings#webhooks')
+  })
+
+  forms.post('/:webhookId/test', signedIn, checkedForm, async (c) => {
+    const webhookId = c.req.param('webhookId')
+    let text = 'That webhook was deleted: there is nothing to test.'
+    if (idSchema.safeParse(webhookId).success) {
+      try {
+        const sent = await sendTestEvent(c.var.svc, sessionActor(c.var.session), webhookId)
+        text = `A test event (${sent.event_id}) is on its way: its delivery shows below in a moment.`
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'webhook_not_found') throw err
       }
     }
     await setFlash(c, { tone: 'ok', text, at: 'webhooks' })
