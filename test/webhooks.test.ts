@@ -183,6 +183,23 @@ describe('a test event, and leaving out one’s own', () => {
   })
 })
 
+describe('migration 0020', () => {
+  it('a webhook that heard replies as comment.created hears them as comment.replied', async () => {
+    const account = await newAccount()
+    const made = await createWebhook(account.key, { url: hook().url, events: ['comment.created'] })
+    const other = await createWebhook(account.key, { url: hook().url, events: ['canvas.deleted'] })
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0020_'))!
+    const update = migration.queries.find((q) => q.includes('UPDATE `webhooks`'))!
+    // Twice: a second run adds nothing.
+    await env.DB.prepare(update).run()
+    await env.DB.prepare(update).run()
+    const { webhooks } = await json(await call('/v1/webhooks', { key: account.key }))
+    const eventsOf = (id: string) => webhooks.find((w: any) => w.webhook_id === id).events
+    expect(eventsOf(made.webhook_id)).toEqual(['comment.created', 'comment.replied'])
+    expect(eventsOf(other.webhook_id)).toEqual(['canvas.deleted'])
+  })
+})
+
 describe('limits, scopes, workspaces', () => {
   it('allows 20 webhooks a workspace; the 21st is 409 webhook_limit', async () => {
     const account = await newAccount()
