@@ -224,12 +224,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/c/:id/comments', auth: 'page', json: true },
   { method: 'POST', path: '/c/:id/comments', auth: 'page', json: true },
   { method: 'POST', path: '/c/:id/comments/:comment_id/replies', auth: 'page', json: true },
-  {
-    method: 'POST',
-    path: '/c/:id/comments/:comment_id/:action{resolve|reopen}',
-    auth: 'page',
-    json: true,
-  },
+  { method: 'POST', path: '/c/:id/comments/:comment_id/resolve', auth: 'page', json: true },
+  { method: 'POST', path: '/c/:id/comments/:comment_id/reopen', auth: 'page', json: true },
   { method: 'DELETE', path: '/c/:id/comments/:comment_id', auth: 'page', json: true },
   {
     method: 'DELETE',

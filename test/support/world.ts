@@ -255,7 +255,6 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':webhook_id', world.webhookId)
       .replace(':webhookId', world.webhookId)
       .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
-      .replace(':action{resolve|reopen}', 'resolve')
       .replace(/\/diff$/, '/diff?from=1&to=1')
       .replace('/_storage/*', `/_storage/files/00/${world.owner.workspaceId}/${'0'.repeat(64)}`)
   const init: Prepared['init'] = { method: route.method }

@@ -179,7 +179,7 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
 })
 
 canvas.route('/', canvasActions)
-canvas.route('/', ownerComments)
+canvas.route('/:id/comments', ownerComments)
 
 /**
  * A version the canvas has (its versions are 1 to its current one: they never skip): 400 for

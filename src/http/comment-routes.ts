@@ -1,0 +1,190 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import {
+  createComment,
+  deleteComment,
+  deleteReply,
+  listComments,
+  replyToComment,
+  setCommentStatus,
+  type Author,
+} from '../domain/comments/comments'
+import type { Actor } from '../domain/services'
+import {
+  canvasInPath,
+  commentInPath,
+  commentsQuery,
+  createCommentBody,
+  replyBody,
+  replyInPath,
+} from '../schema/requests'
+import * as shapes from '../schema/responses'
+import type { AppEnv } from './context'
+import { documented, type RouteDoc } from './route-docs'
+import { jsonBody, params, query } from './validate'
+
+// A canvas's comments for the members of its workspace, written once and mounted twice: under the
+// API (`/v1/canvases/:id/comments`, a key or an app) and under the owner's page (`/c/:id/comments`,
+// a web session, for the page's script). A mount says how its credential gets in and who that is;
+// what each route does, and the rules of who may do it, are the same for both.
+
+/** Who acts, as the domain takes them: the actor, and the author their comments are signed with. */
+export type CommentActor = { actor: Actor; author: Author }
+
+export type CommentMount = {
+  /**
+   * The access step of reading; of commenting and replying; of resolving, reopening and deleting:
+   * each one step, marked with its kind of access (http/access-kind.ts).
+   */
+  read: MiddlewareHandler
+  write: MiddlewareHandler
+  moderate: MiddlewareHandler
+  /** Who the request's credential is, once the access steps have let it in. */
+  who: (c: Context<AppEnv>) => CommentActor
+  /**
+   * The post's Idempotency-Key with its sender, for a mount whose access does not keep one
+   * itself (the API's key access answers a repeated post before the route runs).
+   */
+  requestKey?: (c: Context<AppEnv>) => Promise<string | undefined>
+  /** Whether the API's description (/openapi.json) lists this mount's routes. */
+  documented: boolean
+}
+
+export function commentRoutes(mount: CommentMount) {
+  const routes = new Hono<AppEnv>()
+  const doc = (d: Omit<RouteDoc, 'tag' | 'auth'>): MiddlewareHandler =>
+    mount.documented ? documented({ ...d, tag: 'Comments', auth: 'key' }) : (_c, next) => next()
+  const placeOf = (c: Context<AppEnv>, canvasId: string) => ({
+    workspaceId: mount.who(c).actor.workspaceId,
+    canvasId,
+  })
+  const keyOf = (c: Context<AppEnv>) => mount.requestKey?.(c) ?? Promise.resolve(undefined)
+
+  routes.get(
+    '/',
+    mount.read,
+    params(canvasInPath),
+    query(commentsQuery),
+    doc({
+      summary: 'List comments',
+      description:
+        'Open comments unless `status` says `resolved` or `all`; only those made on `version` ' +
+        'when given. Oldest first, each with its replies.',
+      responses: { 200: { description: 'The comments.', schema: shapes.commentList } },
+      errors: ['canvas_not_found'],
+    }),
+    async (c) => {
+      const where = placeOf(c, c.req.valid('param').id)
+      c.header('Cache-Control', 'no-store')
+      return c.json({ comments: await listComments(c.var.svc, where, c.req.valid('query')) })
+    },
+  )
+
+  routes.post(
+    '/',
+    mount.write,
+    params(canvasInPath),
+    jsonBody(createCommentBody),
+    doc({
+      summary: 'Comment on a canvas',
+      description:
+        'On the latest version, or `version`; anchored to a text `quote` of the content, a ' +
+        '`point` (fractions of its width and height), or, without `anchor`, the canvas as a ' +
+        'whole. The body is Markdown.',
+      responses: { 201: { description: 'The comment.', schema: shapes.comment } },
+      errors: ['canvas_not_found', 'version_not_found', 'conflict'],
+    }),
+    async (c) => {
+      const where = placeOf(c, c.req.valid('param').id)
+      const input = { ...c.req.valid('json'), requestKey: await keyOf(c) }
+      return c.json(await createComment(c.var.svc, where, mount.who(c).author, input), 201)
+    },
+  )
+
+  routes.post(
+    '/:comment_id/replies',
+    mount.write,
+    params(commentInPath),
+    jsonBody(replyBody),
+    doc({
+      summary: 'Reply to a comment',
+      description: 'Replies are one level deep: a reply is to a comment, never to a reply.',
+      responses: { 201: { description: 'The reply.', schema: shapes.reply } },
+      errors: ['canvas_not_found', 'comment_not_found', 'conflict'],
+    }),
+    async (c) => {
+      const { id, comment_id: commentId } = c.req.valid('param')
+      const { body } = c.req.valid('json')
+      const { author } = mount.who(c)
+      const reply = await replyToComment(
+        c.var.svc,
+        placeOf(c, id),
+        author,
+        commentId,
+        body,
+        await keyOf(c),
+      )
+      return c.json(reply, 201)
+    },
+  )
+
+  for (const [action, status] of [
+    ['resolve', 'resolved'],
+    ['reopen', 'open'],
+  ] as const) {
+    routes.post(
+      `/:comment_id/${action}`,
+      mount.moderate,
+      params(commentInPath),
+      doc({
+        summary: action === 'resolve' ? 'Resolve a comment' : 'Reopen a comment',
+        description:
+          action === 'resolve'
+            ? 'Marks it resolved; resolving one already resolved changes nothing.'
+            : 'Marks a resolved comment open again.',
+        responses: { 200: { description: 'The comment.', schema: shapes.comment } },
+        errors: ['canvas_not_found', 'comment_not_found'],
+      }),
+      async (c) => {
+        const { id, comment_id: commentId } = c.req.valid('param')
+        const { by } = mount.who(c).actor
+        return c.json(await setCommentStatus(c.var.svc, placeOf(c, id), commentId, status, by))
+      },
+    )
+  }
+
+  routes.delete(
+    '/:comment_id',
+    mount.moderate,
+    params(commentInPath),
+    doc({
+      summary: 'Delete a comment',
+      description: 'Its replies go with it. Any comment of the canvas, a visitor’s too.',
+      responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+      errors: ['canvas_not_found', 'comment_not_found'],
+    }),
+    async (c) => {
+      const { id, comment_id: commentId } = c.req.valid('param')
+      await deleteComment(c.var.svc, placeOf(c, id), commentId, mount.who(c).actor)
+      return c.json({ success: true })
+    },
+  )
+
+  routes.delete(
+    '/:comment_id/replies/:reply_id',
+    mount.moderate,
+    params(replyInPath),
+    doc({
+      summary: 'Delete a reply',
+      responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+      errors: ['canvas_not_found', 'comment_not_found'],
+    }),
+    async (c) => {
+      const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')
+      const { actor } = mount.who(c)
+      await deleteReply(c.var.svc, placeOf(c, id), commentId, replyId, actor)
+      return c.json({ success: true })
+    },
+  )
+
+  return routes
+}
