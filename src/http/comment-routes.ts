@@ -19,7 +19,7 @@ import {
 } from '../schema/requests'
 import * as shapes from '../schema/responses'
 import type { AppEnv } from './context'
-import { documented, type RouteDoc } from './route-docs'
+import { documented, documentedNot, type RouteDoc } from './route-docs'
 import { jsonBody, params, query } from './validate'
 
 // A canvas's comments for the members of its workspace, written once and mounted twice: under the
@@ -51,8 +51,8 @@ export type CommentMount = {
 
 export function commentRoutes(mount: CommentMount) {
   const routes = new Hono<AppEnv>()
-  const doc = (d: Omit<RouteDoc, 'tag' | 'auth'>): MiddlewareHandler =>
-    mount.documented ? documented({ ...d, tag: 'Comments', auth: 'key' }) : (_c, next) => next()
+  const doc = (d: Omit<RouteDoc, 'tag' | 'auth'>) =>
+    mount.documented ? documented({ ...d, tag: 'Comments', auth: 'key' }) : documentedNot
   const placeOf = (c: Context<AppEnv>, canvasId: string) => ({
     workspaceId: mount.who(c).actor.workspaceId,
     canvasId,
