@@ -56,6 +56,49 @@ describe('POST /mcp', () => {
     await client.close()
   })
 
+  it('names each tool for people, with truthful annotations and the service’s icon', async () => {
+    const client = await connect(owner.key)
+    const icon = { src: `${ORIGIN}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }
+    expect(client.getServerVersion()).toMatchObject({ title: 'Canvas', icons: [icon] })
+    const { tools } = await client.listTools()
+    const byName = new Map(tools.map((t) => [t.name, t]))
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]/)
+      expect(tool.annotations?.title, tool.name).toBe(tool.title)
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false)
+      expect(tool.icons, tool.name).toEqual([icon])
+    }
+    const reads = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name)
+    expect(reads.sort()).toEqual(
+      [
+        'get_canvas',
+        'list_canvases',
+        'list_comments',
+        'list_shares',
+        'list_versions',
+        'list_workspaces',
+        'read_canvas',
+        'usage',
+      ].sort(),
+    )
+    // What cannot be had back is said so; what changes nothing more when repeated too.
+    const hints = (name: string) => {
+      const a = byName.get(name)!.annotations!
+      return [a.readOnlyHint, a.destructiveHint, a.idempotentHint]
+    }
+    expect(hints('delete_canvas')).toEqual([false, true, true])
+    expect(hints('revoke_shares')).toEqual([false, true, true])
+    expect(hints('publish')).toEqual([false, false, false])
+    expect(hints('resolve_comment')).toEqual([false, false, true])
+    expect(hints('make_permanent')).toEqual([false, false, true])
+    // A read-only key is shown only the tools it may call.
+    const reader = await connect(await newKey(owner.cookie, ['read']))
+    const shown = (await reader.listTools()).tools.map((t) => t.name)
+    expect(shown.sort()).toEqual(reads.sort())
+    await client.close()
+    await reader.close()
+  })
+
   it('answers every tool with structuredContent that matches its outputSchema', async () => {
     const client = await connect(owner.key)
     const { tools } = await client.listTools()

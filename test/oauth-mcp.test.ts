@@ -19,6 +19,7 @@ import {
   mcp,
   refresh,
   REDIRECT,
+  HTTPS,
   tokenRequest,
   tool,
   type Tokens,
@@ -51,7 +52,7 @@ describe('an access token on /mcp', () => {
     expect(byKey.status).toBe(200)
   })
 
-  it('of a read-only grant reads, and every changing tool answers forbidden', async () => {
+  it('of a read-only grant reads, lists no changing tool, and a change asks for write access', async () => {
     const owner = await newAccount()
     const canvas = await newCanvas(owner.key, 'keep me')
     const { tokens } = await connect(owner, 'canvas:read')
@@ -64,10 +65,19 @@ describe('an access token on /mcp', () => {
       ['delete_canvas', { canvas_id: canvas.canvas_id }],
       ['share_canvas', { canvas_id: canvas.canvas_id }],
     ]
+    const listed = await json(await mcp(tokens.access_token, 'tools/list'))
+    const names = listed.result.tools.map((t: { name: string }) => t.name)
+    expect(names).toContain('read_canvas')
+    for (const [name] of changes) expect(names, name).not.toContain(name)
+    // A step-up answer (RFC 6750's insufficient_scope): the app may ask the person again.
     for (const [name, args] of changes) {
-      const result = await tool(tokens.access_token, name, args)
-      expect(result.isError, name).toBe(true)
-      expect(result.content[0].text, name).toMatch(/^forbidden: /)
+      const res = await mcp(tokens.access_token, 'tools/call', { name, arguments: args })
+      expect(res.status, name).toBe(403)
+      expect(res.headers.get('WWW-Authenticate'), name).toBe(
+        `Bearer error="insufficient_scope", scope="canvas:read canvas:write", ` +
+          `resource_metadata="${HTTPS}/.well-known/oauth-protected-resource"`,
+      )
+      expect(await json(res), name).toEqual(errorOf('forbidden', /granted read access only/))
     }
     const after = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
     expect(after.title).toBe(canvas.title)

@@ -13,10 +13,10 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
-import { isGrantAuth } from '../domain/oauth/grants'
 import { publicOrigin, requestId, requestOrigin, type AppContext } from '../http/context'
 import { toAppError, logError } from '../http/errors'
 import { storageTarget } from '../storage/target'
+import { FAVICON_PATH } from '../lib/brand'
 import { APP_HTML, APP_META, APP_RESOURCE, APP_URI } from './mcp-app'
 import { once } from './mcp-once'
 import { TOOLS, type ToolContext } from './mcp-tools'
@@ -24,7 +24,12 @@ import { TOOLS, type ToolContext } from './mcp-tools'
 // The MCP server itself, on the official SDK: loaded by the /mcp route (mcp.ts) when a request
 // first reaches it, so that no other request, and not the Worker's start, runs the SDK's setup.
 
-const SERVER_INFO = { name: 'canvas', version: '1.0.0' }
+type Icon = { src: string; mimeType: string; sizes: string[] }
+
+/** The service's mark, for the server and each tool (MCP 2025-11-25), as this server serves it. */
+const iconsAt = (origin: string): Icon[] => [
+  { src: `${origin}${FAVICON_PATH}`, mimeType: 'image/svg+xml', sizes: ['any'] },
+]
 
 // The SDK asks a validator only to check what a client answers to a server's question
 // (elicitation); this server asks none, so none is built (the default would bring a JSON Schema
@@ -37,7 +42,15 @@ const NO_ELICITATION: jsonSchemaValidator = {
 
 type Listed = {
   name: string
+  title: string
   description: string
+  annotations: {
+    title: string
+    readOnlyHint: boolean
+    destructiveHint?: boolean
+    idempotentHint?: boolean
+    openWorldHint: boolean
+  }
   inputSchema: Record<string, unknown>
   outputSchema: Record<string, unknown>
   _meta?: { ui: { resourceUri: string } }
@@ -46,7 +59,17 @@ let listed: Listed[]
 const listTools = () =>
   (listed ??= TOOLS.map((tool) => ({
     name: tool.name,
+    title: tool.title,
     description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: !tool.write,
+      ...(tool.effect && {
+        destructiveHint: tool.effect.destructive,
+        idempotentHint: tool.effect.idempotent,
+      }),
+      openWorldHint: false,
+    },
     inputSchema: jsonSchema(tool.input, 'input'),
     outputSchema: jsonSchema(tool.output, 'output'),
     // Every client is told: a stateless server does not know, when listing, what the client
@@ -85,7 +108,8 @@ function buildServer(c: AppContext) {
     origin: publicOrigin(c).origin,
     storage: () => storageTarget(c.var.svc.settings, requestOrigin(c)),
   }
-  const server = new Server(SERVER_INFO, {
+  const info = { name: 'canvas', title: 'Canvas', version: '1.0.0', icons: iconsAt(ctx.origin) }
+  const server = new Server(info, {
     capabilities: { tools: {}, resources: {} },
     instructions:
       'Canvas publishes files as web pages. `publish` a file (HTML, Markdown, CSV, JSON, SVG, ' +
@@ -95,7 +119,14 @@ function buildServer(c: AppContext) {
       'answers them, `reply_comment` to say what changed, and `resolve_comment`.',
     jsonSchemaValidator: NO_ELICITATION,
   })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }))
+  // A credential sees the tools it may call: a read-only key or grant, none that changes anything.
+  const writes = ctx.auth.scopes.includes('write')
+  const icons = iconsAt(ctx.origin)
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: listTools()
+      .filter((t) => writes || t.annotations.readOnlyHint)
+      .map((t) => ({ ...t, icons })),
+  }))
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [APP_RESOURCE] }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
@@ -110,11 +141,9 @@ function buildServer(c: AppContext) {
     const tool = TOOLS.find((t) => t.name === request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`)
     try {
+      // An app's read-only grant was answered with a step-up already (mcp.ts): this is a key's.
       if (tool.write && !ctx.auth.scopes.includes('write')) {
-        const lacking = isGrantAuth(ctx.auth)
-          ? "this app was granted read access only (no 'canvas:write' scope)"
-          : "this API key lacks the 'write' scope"
-        throw new AppError('forbidden', lacking)
+        throw new AppError('forbidden', "this API key lacks the 'write' scope")
       }
       const args = tool.input.safeParse(request.params.arguments ?? {})
       if (!args.success) throw validationError(args.error)

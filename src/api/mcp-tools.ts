@@ -48,10 +48,18 @@ export type ToolContext = {
 
 type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
   name: string
+  /** Its name for people, as a connector directory shows it. */
+  title: string
   description: string
   input: S
   output: O
   write: boolean
+  /**
+   * What a tool that changes something does, as MCP's annotations say it: `destructive`, it
+   * removes or ends what cannot be had back; `idempotent`, calling it again with the same
+   * arguments changes nothing more. None of them reaches beyond this service (openWorldHint false).
+   */
+  effect?: { destructive: boolean; idempotent: boolean }
   /** Its answer is a canvas, which the MCP Apps view (mcp-app.ts) can show. */
   shows?: 'canvas'
   run: (ctx: ToolContext, args: z.output<S>) => Promise<NoInfer<z.output<O>>>
@@ -108,6 +116,7 @@ function decode(ctx: ToolContext, args: Content, field = 'content_base64'): Uint
 export const TOOLS = [
   tool({
     name: 'publish',
+    title: 'Publish a file or a site',
     description:
       'Publish a file as a web page and get its URL: HTML, Markdown, CSV, JSON, SVG, images, PDF or ' +
       'code; or, with `files`, several files as one site whose relative links work (a report ' +
@@ -117,6 +126,7 @@ export const TOOLS = [
     input: input.publishInput,
     output: output.canvasResult,
     write: true,
+    effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, args) => {
       const options = {
@@ -144,6 +154,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_canvases',
+    title: 'List canvases',
     description:
       'List the workspace’s canvases, newest first, with their URLs; pass a page’s next_cursor ' +
       'back as cursor for the next page.',
@@ -158,6 +169,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'get_canvas',
+    title: 'Get a canvas',
     description:
       'A canvas’s details: title, version, size, expiry, file and renderer, and URL; of a site, ' +
       'also its files (`items`, by path) and `main`.',
@@ -172,6 +184,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'read_canvas',
+    title: 'Read a canvas’s content',
     description:
       'Read a canvas’s content back: the text of its latest version, or of `version`; of a site, ' +
       'its main file or the file at `path` (get_canvas lists them). Binary or very large ' +
@@ -197,6 +210,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_versions',
+    title: 'List a canvas’s versions',
     description: 'Every version of a canvas, newest first.',
     input: input.canvasInput,
     output: output.versionList,
@@ -205,17 +219,20 @@ export const TOOLS = [
   }),
   tool({
     name: 'update_canvas',
+    title: 'Update a canvas',
     description:
       'Change a canvas’s title, visibility (private or public) or renderer. New content: publish.',
     input: input.updateCanvasInput,
     output: output.canvasResult,
     write: true,
+    effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, { canvas_id, ...changes }) =>
       withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
   }),
   tool({
     name: 'edit_canvas',
+    title: 'Edit a canvas’s text',
     description:
       'Change part of a text canvas without sending all of it: each edit replaces `old`, text ' +
       'that must occur exactly once, with `new`, in order, each in the result of the one before. ' +
@@ -225,16 +242,19 @@ export const TOOLS = [
     input: input.editCanvasInput,
     output: output.canvasResult,
     write: true,
+    effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, { canvas_id, edits, path }) =>
       withUrl(ctx, await editCanvas(ctx.svc, ctx.auth, canvas_id, { edits, path })),
   }),
   tool({
     name: 'delete_canvas',
+    title: 'Delete a canvas',
     description: 'Delete a canvas with its versions and share links. It cannot be undone.',
     input: input.changeCanvasInput,
     output: output.success,
     write: true,
+    effect: { destructive: true, idempotent: true },
     run: async (ctx, { canvas_id }) => {
       await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
       return { success: true as const }
@@ -242,15 +262,18 @@ export const TOOLS = [
   }),
   tool({
     name: 'make_permanent',
+    title: 'Make a canvas permanent',
     description: 'Keep a canvas: it no longer expires.',
     input: input.changeCanvasInput,
     output: output.canvasResult,
     write: true,
+    effect: { destructive: false, idempotent: true },
     run: async (ctx, { canvas_id }) =>
       withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),
   }),
   tool({
     name: 'share_canvas',
+    title: 'Create a share link',
     description:
       'Make a link anyone can open without an account: optionally expiring, limited to a number ' +
       'of views, password-protected, pinned to one version, or open to comments from its ' +
@@ -259,6 +282,7 @@ export const TOOLS = [
     input: input.shareCanvasInput,
     output: output.newShareResult,
     write: true,
+    effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, ...options }) => {
       const share = await createShare(ctx.svc, ctx.auth, canvas_id, options)
       const ends = endsWithCanvas(share, options.expires_in)
@@ -267,6 +291,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_shares',
+    title: 'List share links',
     description: 'A canvas’s share links, with views, expiry and whether each has a password.',
     input: input.canvasInput,
     output: output.shareListResult,
@@ -278,10 +303,12 @@ export const TOOLS = [
   }),
   tool({
     name: 'revoke_shares',
+    title: 'Revoke share links',
     description: 'Revoke one share link (`token`), or every link of the canvas.',
     input: input.revokeSharesInput,
     output: output.revoked,
     write: true,
+    effect: { destructive: true, idempotent: true },
     run: async (ctx, { canvas_id, token }) => {
       if (token === undefined) {
         return { success: true as const, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
@@ -292,6 +319,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_comments',
+    title: 'List comments',
     description:
       'What people said about a canvas: its open comments (or `status` resolved or all), oldest ' +
       'first, each with its replies, its author, the `version` it was made on and what it points ' +
@@ -307,39 +335,46 @@ export const TOOLS = [
   }),
   tool({
     name: 'add_comment',
+    title: 'Comment on a canvas',
     description:
       'Comment on a canvas: on the whole of it, or on a quote of its text or a point of it, for ' +
       'the people reviewing it to read. To answer a comment, use reply_comment.',
     input: input.addCommentInput,
     output: output.comment,
     write: true,
+    effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, ...comment }) =>
       createComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment),
   }),
   tool({
     name: 'reply_comment',
+    title: 'Reply to a comment',
     description:
       'Reply to a comment from list_comments: say what the new version changed, or ask what ' +
       'you need to know. Replies are one level deep. Then resolve_comment once it is dealt with.',
     input: input.replyCommentInput,
     output: output.reply,
     write: true,
+    effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, comment_id, body }) =>
       replyToComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment_id, body),
   }),
   tool({
     name: 'resolve_comment',
+    title: 'Resolve a comment',
     description:
       'Mark a comment resolved once it is dealt with (usually after publishing a new version and ' +
       'replying): it leaves the open comments. Resolving one already resolved changes nothing.',
     input: input.commentActionInput,
     output: output.comment,
     write: true,
+    effect: { destructive: false, idempotent: true },
     run: async (ctx, { canvas_id, comment_id }) =>
       setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved', ctx.auth.by),
   }),
   tool({
     name: 'usage',
+    title: 'Show usage',
     description:
       'What the workspace holds and its limits (largest file, how long temporary canvases ' +
       'live), and the renderers with the file extensions each shows.',
@@ -353,6 +388,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_workspaces',
+    title: 'List workspaces',
     description:
       'The workspaces of the person who connected this app, with their role in each; `current` ' +
       'marks the one every other tool acts in (the one chosen when the app or key was made).',

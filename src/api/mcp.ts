@@ -3,7 +3,9 @@ import { AppError } from '../lib/errors'
 import { keyOrToken, open } from '../http/access'
 import { authorizeFor } from '../http/auth'
 import type { AppEnv } from '../http/context'
+import { insufficientScope } from '../http/oauth'
 import { documented } from '../http/route-docs'
+import { isGrantAuth } from '../domain/oauth/grants'
 import { readBytes } from '../http/validate'
 import { TOOLS } from './mcp-tools'
 
@@ -46,6 +48,19 @@ mcp.post(
     }
     const malformed = malformedCall(parsedBody)
     if (malformed) return c.json(malformed)
+    // An app granted reading asks to change something: the answer lets it ask the person for
+    // write access (a key cannot be widened: its call is answered as a failed tool, below).
+    if (isGrantAuth(c.var.auth) && !c.var.auth.scopes.includes('write')) {
+      if (callsWriteTool(parsedBody)) {
+        throw new AppError(
+          'forbidden',
+          'this app was granted read access only: ask for canvas:write',
+          {
+            'WWW-Authenticate': insufficientScope(c, 'canvas:read canvas:write'),
+          },
+        )
+      }
+    }
     const { answerMcp } = await import('./mcp-server')
     const response = await answerMcp(c, parsedBody)
     // The transport makes its own Response: the headers set for this request go onto it.
@@ -101,6 +116,15 @@ function malformedCall(message: unknown) {
     // JSON-RPC's invalid params (ErrorCode.InvalidParams of the SDK).
     error: { code: -32602, message: problem },
   }
+}
+
+/** A tools/call of a tool that changes something. */
+function callsWriteTool(message: unknown) {
+  if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) {
+    return false
+  }
+  const name = message.params.name
+  return TOOLS.some((tool) => tool.name === name && tool.write)
 }
 
 function parseJson(bytes: Uint8Array): unknown {

@@ -219,6 +219,15 @@ export function bearerChallenge(c: Context, invalid: boolean): string {
   return `Bearer ${invalid ? 'error="invalid_token", ' : ''}resource_metadata="${metadata}"`
 }
 
+/**
+ * The challenge of a request that needs more than its token was granted (RFC 6750 3.1, MCP's
+ * step-up): a client may ask the person again, for these scopes.
+ */
+export function insufficientScope(c: Context, scope: string): string {
+  const metadata = new URL(c.req.url).origin + RESOURCE_METADATA_PATH
+  return `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadata}"`
+}
+
 /** An error of the token or registration endpoint, in OAuth's own form (RFC 6749 5.2). */
 export function oauthError(
   status: number,

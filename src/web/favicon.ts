@@ -1,11 +1,10 @@
 import { Hono } from 'hono'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
+import { FAVICON_PATH } from '../lib/brand'
 
 // The app's icon, for the browser's tab and bookmarks: one small SVG served by the Worker itself
 // (browsers ask for /favicon.ico on every origin they load, the content origin's frames included).
-
-export const FAVICON_PATH = '/favicon.svg'
 
 /** The logo on a rounded square: a page with a folded corner and lines of text. */
 export const FAVICON_SVG =

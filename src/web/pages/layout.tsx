@@ -1,7 +1,7 @@
 import { raw } from 'hono/html'
 import type { Child } from 'hono/jsx'
 import { APP_CSS, APP_JS } from '../asset-urls'
-import { FAVICON_PATH } from '../favicon'
+import { FAVICON_PATH } from '../../lib/brand'
 import { Logo } from './logo'
 
 /** Who is looking, and the workspace their session acts in (the header names it). */
