@@ -75,6 +75,8 @@ for (const name of readdirSync(dir)) {
 }
 
 copyDocs(join(out, 'docs'))
+// The agent skill, which /skill.md serves with this deployment's address (src/api/skill.ts).
+writeIfChanged(join(out, 'skill', 'SKILL.md'), readFileSync(join(root, 'skills/canvas/SKILL.md')))
 const cliTar = packedCli(dir)
 
 const url = (name) => `/${FOLDER}/${name}`

@@ -38,6 +38,7 @@ const API_PATHS = new Set([
   '/v1',
   '/openapi.json',
   '/llms.txt',
+  '/skill.md',
   '/mcp',
   ...OAUTH_API_PATHS,
 ])

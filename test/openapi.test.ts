@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type * as z from 'zod/mini'
 import { TOOLS } from '../src/api/mcp-tools'
 import * as shapes from '../src/schema/responses'
-import { call, json, newAccount, newCanvas } from './support/api'
+import { call, json, newAccount, newCanvas, ORIGIN } from './support/api'
 
 // The description is served, and it tells the truth: real answers of the API parse with the
 // response schemas it is generated from.
@@ -177,6 +177,21 @@ describe('GET /llms.txt', () => {
     }
     const listed = [...text.matchAll(/^- `(\w+)`/gm)].map(([, name]) => name)
     expect(listed).toEqual(TOOLS.map((t) => t.name))
+  })
+})
+
+describe('GET /skill.md', () => {
+  it('is the repository’s agent skill, naming this deployment', async () => {
+    const res = await call('/skill.md')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('text/markdown; charset=utf-8')
+    const text = await res.text()
+    const front = /^---\nname: (.+)\ndescription: (.+)\n---\n/.exec(text)
+    expect(front?.[1]).toBe('canvas')
+    expect(front![2].length).toBeLessThanOrEqual(1024)
+    expect(text).toContain(`${ORIGIN}/mcp`)
+    expect(text).toContain(`npm install -g ${ORIGIN}/cli/svc.tgz`)
+    expect(text).not.toContain('canvas.example.com')
   })
 })
 

@@ -51,6 +51,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/docs', auth: 'none', json: false },
   { method: 'GET', path: '/docs/:page', auth: 'none', json: false },
   { method: 'GET', path: '/llms.txt', auth: 'none', json: true },
+  { method: 'GET', path: '/skill.md', auth: 'none', json: true },
 
   key('POST', '/v1/upload/presign'),
   key('POST', '/v1/upload/finalize'),
