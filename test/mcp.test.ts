@@ -32,6 +32,7 @@ describe('POST /mcp', () => {
       'list_shares',
       'revoke_shares',
       'list_comments',
+      'wait_for_comments',
       'add_comment',
       'reply_comment',
       'resolve_comment',
@@ -79,6 +80,7 @@ describe('POST /mcp', () => {
         'list_workspaces',
         'read_canvas',
         'usage',
+        'wait_for_comments',
       ].sort(),
     )
     // What cannot be had back is said so; what changes nothing more when repeated too.
@@ -144,6 +146,7 @@ describe('POST /mcp', () => {
     await typed('reply_comment', { canvas_id: id, comment_id: comment.comment_id, body: 'Yes' })
     await typed('resolve_comment', { canvas_id: id, comment_id: comment.comment_id })
     await typed('list_comments', { canvas_id: id, status: 'all' })
+    await typed('wait_for_comments', { canvas_id: id, since: '2000-01-01T00:00:00Z' })
     await typed('usage')
     const { workspaces } = await typed('list_workspaces')
     expect(workspaces).toEqual([

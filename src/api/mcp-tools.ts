@@ -14,6 +14,7 @@ import {
   setCommentStatus,
   type CommentPlace,
 } from '../domain/comments/comments'
+import { waitForComments } from '../domain/comments/wait'
 import { signedDownload } from '../domain/downloads'
 import type { KeyAuth } from '../domain/keys'
 import { editCanvas } from '../domain/canvases/edit'
@@ -332,6 +333,22 @@ export const TOOLS = [
     run: async (ctx, { canvas_id, ...query }) => ({
       comments: await listComments(ctx.svc, place(ctx, canvas_id), query),
     }),
+  }),
+  tool({
+    name: 'wait_for_comments',
+    title: 'Wait for comments',
+    description:
+      'Waits until someone comments on the canvas or replies (after `since`, default now), and ' +
+      'answers at once with the threads that have something new; or with none at `timeout_s` ' +
+      '(default 30, at most 60). Call it again with the answer’s `since` to keep waiting: for ' +
+      'an agent that asked a person for review.',
+    input: input.waitForCommentsInput,
+    output: output.commentNews,
+    write: false,
+    run: async (ctx, { canvas_id, since, timeout_s: seconds }) => {
+      const from = since === undefined ? ctx.svc.now() : Date.parse(since)
+      return waitForComments(ctx.svc, place(ctx, canvas_id), from, (seconds ?? 30) * 1000)
+    },
   }),
   tool({
     name: 'add_comment',

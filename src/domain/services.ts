@@ -1,5 +1,5 @@
 import type { EventSink } from '../lib/events'
-import type { LiveNotifier } from '../lib/live-events'
+import type { CommentWaiter, LiveNotifier } from '../lib/live-events'
 import { readSettings, type Bindings, type Settings } from '../lib/settings'
 import type { Role } from '../schema/requests'
 import { database, type Database } from '../storage/db'
@@ -14,6 +14,8 @@ export type Services = {
   live?: LiveNotifier
   /** The workspace's webhooks, told of a write after it succeeded; absent where none listen. */
   events?: EventSink
+  /** Waits for a canvas's comments to change (an agent's long poll); absent where none waits. */
+  waitForComment?: CommentWaiter
 }
 
 /**
@@ -23,7 +25,12 @@ export type Services = {
  */
 export function servicesOf(
   env: Bindings,
-  parts: { db?: D1Database | D1DatabaseSession; live?: LiveNotifier; events?: EventSink } = {},
+  parts: {
+    db?: D1Database | D1DatabaseSession
+    live?: LiveNotifier
+    events?: EventSink
+    waitForComment?: CommentWaiter
+  } = {},
 ): Services {
   return {
     db: database(parts.db ?? env.DB),
@@ -32,6 +39,7 @@ export function servicesOf(
     now: Date.now,
     ...(parts.live && { live: parts.live }),
     ...(parts.events && { events: parts.events }),
+    ...(parts.waitForComment && { waitForComment: parts.waitForComment }),
   }
 }
 

@@ -9,10 +9,13 @@ import {
   type Author,
 } from '../domain/comments/comments'
 import type { Actor } from '../domain/services'
+import { waitForComments } from '../domain/comments/wait'
 import {
   canvasInPath,
   commentInPath,
   commentsQuery,
+  commentWaitQuery,
+  MAX_WAIT_SECONDS,
   createCommentBody,
   replyBody,
   replyInPath,
@@ -76,6 +79,30 @@ export function commentRoutes(mount: CommentMount) {
       const where = placeOf(c, c.req.valid('param').id)
       c.header('Cache-Control', 'no-store')
       return c.json({ comments: await listComments(c.var.svc, where, c.req.valid('query')) })
+    },
+  )
+
+  routes.get(
+    '/wait',
+    mount.read,
+    params(canvasInPath),
+    query(commentWaitQuery),
+    doc({
+      summary: 'Wait for comments',
+      description:
+        'Answers as soon as a comment or reply is made after `since` (default: now), with the ' +
+        `threads that have one, or with none after \`timeout_s\` (default 30, at most ${MAX_WAIT_SECONDS}). ` +
+        'Pass the answer’s `since` to the next wait. For an agent that waits for a person’s review.',
+      responses: { 200: { description: 'What is new.', schema: shapes.commentNews } },
+      errors: ['canvas_not_found'],
+    }),
+    async (c) => {
+      const where = placeOf(c, c.req.valid('param').id)
+      const { since, timeout_s: seconds } = c.req.valid('query')
+      const { svc } = c.var
+      c.header('Cache-Control', 'no-store')
+      const news = await waitForComments(svc, where, since ?? svc.now(), (seconds ?? 30) * 1000)
+      return c.json(news)
     },
   )
 

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory'
-import { liveNotifier } from '../live/notify'
+import { commentWaiter, liveNotifier } from '../live/notify'
 import { queueEvents } from '../domain/webhooks/events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session } from '../storage/db'
@@ -26,6 +26,8 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       live: liveNotifier(c.env.LIVE, (work) => afterResponse(c, work)),
       // So do the workspace's webhooks, through the queue.
       events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
+      // An agent waiting for comments waits on the canvas's object (a long poll).
+      waitForComment: commentWaiter(c.env.LIVE),
     }),
   )
   await next()

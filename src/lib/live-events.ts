@@ -49,6 +49,16 @@ export type LiveAudience =
 export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void
 
 /**
+ * Waits, through the canvas's Durable Object, until one of its comments changes (true; at once
+ * when one did after `sinceMs`) or `timeoutMs` passes (false).
+ */
+export type CommentWaiter = (
+  canvasId: string,
+  sinceMs: number,
+  timeoutMs: number,
+) => Promise<boolean>
+
+/**
  * The headers in which the Worker tells a canvas's object what it checked of a socket: its tags
  * (the access it was opened under), the canvas's current version, when the canvas and the share
  * link expire (milliseconds since the epoch; absent, never), as the socket then ends, and the

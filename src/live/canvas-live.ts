@@ -34,6 +34,11 @@ type Expiries = { canvas: number | null; link: number | null; upTo?: number | nu
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
 
 export class CanvasLive extends DurableObject<Env> {
+  /** Callers waiting for the next comment (waitForComment), woken by notify. */
+  private waiters = new Set<() => void>()
+  /** When this object last heard of a comment, since it came into memory. */
+  private lastComment = 0
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'))
@@ -75,6 +80,7 @@ export class CanvasLive extends DurableObject<Env> {
   /** Sends the event to its audience; an end of access also closes their sockets. */
   async notify(notice: LiveNotice, audience: LiveAudience = 'all'): Promise<number> {
     if (notice.type === 'permanent') return this.keep()
+    if (notice.type === 'comment' || notice.type === 'comment_deleted') this.commentHeard()
     const sockets = audience === 'all' ? this.ctx.getWebSockets() : this.ctx.getWebSockets(audience)
     const message = JSON.stringify(notice)
     const now = Date.now()
@@ -89,6 +95,31 @@ export class CanvasLive extends DurableObject<Env> {
       else if (hears(socket, notice)) sendTo(socket, message)
     }
     return sockets.length
+  }
+
+  /**
+   * Resolves true as soon as a comment of the canvas changes (one heard after `sinceMs` counts at
+   * once), false after `timeoutMs`. An agent's long poll: it holds a promise and a timer, no CPU.
+   */
+  waitForComment(sinceMs: number, timeoutMs: number): Promise<boolean> {
+    if (this.lastComment > sinceMs) return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer)
+        this.waiters.delete(wake)
+        resolve(true)
+      }
+      const timer = setTimeout(() => {
+        this.waiters.delete(wake)
+        resolve(false)
+      }, timeoutMs)
+      this.waiters.add(wake)
+    })
+  }
+
+  private commentHeard() {
+    this.lastComment = Date.now()
+    for (const wake of [...this.waiters]) wake()
   }
 
   /** Closes the sockets whose access has expired, and sets the alarm for the next. */

@@ -1,5 +1,5 @@
 import { logError } from '../lib/log'
-import type { LiveAudience, LiveNotice, LiveNotifier } from '../lib/live-events'
+import type { CommentWaiter, LiveAudience, LiveNotice, LiveNotifier } from '../lib/live-events'
 import type { CanvasLive } from './canvas-live'
 
 /**
@@ -19,5 +19,16 @@ export function liveNotifier(
         logError({ live_notify_failed: canvasId, event: notice.type }, err)
       }),
     )
+  }
+}
+
+/** The waiter the comment routes and tools call: the canvas's object holds the wait. */
+export function commentWaiter(
+  namespace: DurableObjectNamespace<CanvasLive> | undefined,
+): CommentWaiter {
+  return async (canvasId, sinceMs, timeoutMs) => {
+    if (!namespace) return false
+    const stub = namespace.get(namespace.idFromName(canvasId))
+    return stub.waitForComment(sinceMs, timeoutMs)
   }
 }

@@ -479,6 +479,37 @@ export const commentsQuery = z.object({
   version: z.optional(versionParam),
 })
 
+/** The longest an agent's wait for comments holds its request. */
+export const MAX_WAIT_SECONDS = 60
+
+/** A moment as the API writes one (ISO 8601 in UTC, as `created_at` is), read as milliseconds. */
+const MOMENT = 'must be a time such as 2026-11-28T12:00:00Z'
+const moment = z.pipe(
+  pattern(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/, MOMENT),
+  z.pipe(
+    z.transform((text: string) => Date.parse(text)),
+    // A shape of a time that is none (the 45th of the 13th month).
+    z.number().check(z.refine((ms) => Number.isFinite(ms), MOMENT)),
+  ),
+)
+
+const waitSeconds = z.pipe(
+  pattern(/^\d{1,2}$/, `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`),
+  z.transform(Number),
+)
+
+export const commentWaitQuery = z.object({
+  since: z.optional(moment),
+  timeout_s: z.optional(
+    waitSeconds.check(
+      z.refine(
+        (n) => n >= 1 && n <= MAX_WAIT_SECONDS,
+        `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`,
+      ),
+    ),
+  ),
+})
+
 export const commentInPath = z.object({ id: canvasIdInPath, comment_id: anyIdInPath })
 export const replyInPath = z.object({
   id: canvasIdInPath,

@@ -265,6 +265,9 @@ export const comment = z.object({
 
 export const commentList = z.object({ comments: z.array(comment) })
 
+/** What a wait for comments found: the threads with something new, and where to wait from next. */
+export const commentNews = z.object({ comments: z.array(comment), since: time })
+
 export const webhook = z.object({
   webhook_id: z.string(),
   url: z.string(),

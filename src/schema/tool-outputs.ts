@@ -5,6 +5,7 @@ import {
   canvasList,
   comment,
   commentList,
+  commentNews,
   renderer,
   reply,
   revoked,
@@ -55,7 +56,7 @@ export const workspacesResult = z.object({
   workspaces: z.array(z.extend(workspaceEntry, { current: z.boolean() })),
 })
 
-export { comment, commentList, reply, revoked, success, versionList }
+export { comment, commentList, commentNews, reply, revoked, success, versionList }
 
 export type CanvasResult = z.output<typeof canvasResult>
 export type ShareResult = z.output<typeof shareResult>

@@ -9,6 +9,7 @@ import {
   id,
   itemPath,
   itemPathLookup,
+  MAX_WAIT_SECONDS,
   rendererId,
   replyBody,
   title,
@@ -254,6 +255,22 @@ export const listCommentsInput = z.strictObject({
     ),
   ),
   version: z.optional(says(versionNumber, 'Only those made on this version.')),
+})
+
+export const waitForCommentsInput = z.strictObject({
+  canvas_id: canvasId,
+  since: z.optional(
+    says(
+      z.iso.datetime(),
+      'Only what was made after this time (an answer’s `since`); default: from now.',
+    ),
+  ),
+  timeout_s: z.optional(
+    says(
+      z.int().check(z.minimum(1), z.maximum(MAX_WAIT_SECONDS)),
+      `How long to wait, in seconds (default 30, at most ${MAX_WAIT_SECONDS}).`,
+    ),
+  ),
 })
 
 export const addCommentInput = z.strictObject({

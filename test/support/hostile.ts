@@ -651,6 +651,19 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       wild.map((w) => `from=1&to=1&view=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/versions/:version': fc.constantFrom('dl=2', 'dl=%0d%0a'),
+    // A wait for comments: from a time the API writes, for 1 to 60 seconds.
+    ...Object.fromEntries(
+      ['GET /v1/canvases/:id/comments/wait', 'GET /c/:id/comments/wait'].map((route) => [
+        route,
+        fc.oneof(
+          fc.constantFrom('timeout_s=0', 'timeout_s=61', 'timeout_s=1e1', 'timeout_s=%00'),
+          fc.constantFrom('since=yesterday', 'since=2026-13-45T00:00:00Z', 'since=%00'),
+          fc.constantFrom('since=2026-11-28T12:00:00%2B01:00', 'since=1764331200000'),
+          wild.map((w) => `timeout_s=${percentEncode(w)}x`),
+          wild.map((w) => `since=${percentEncode(w)}x`),
+        ),
+      ]),
+    ),
     // An authorization request whose app or redirect URI cannot be trusted: refused on the page,
     // never sent on anywhere (an open redirect).
     'GET /oauth/authorize': fc

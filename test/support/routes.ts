@@ -74,6 +74,7 @@ export const ROUTES: Route[] = [
   key('DELETE', '/v1/canvases/:id/shares'),
   key('DELETE', '/v1/canvases/:id/shares/:token'),
   key('GET', '/v1/canvases/:id/comments'),
+  key('GET', '/v1/canvases/:id/comments/wait'),
   key('POST', '/v1/canvases/:id/comments'),
   key('POST', '/v1/canvases/:id/comments/:comment_id/replies'),
   key('POST', '/v1/canvases/:id/comments/:comment_id/resolve'),
@@ -223,6 +224,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/c/:id/parts', auth: 'page', json: false },
   // The owner's page's comments: JSON for its script, writes with the CSRF token in a header.
   { method: 'GET', path: '/c/:id/comments', auth: 'page', json: true },
+  { method: 'GET', path: '/c/:id/comments/wait', auth: 'page', json: true },
   { method: 'POST', path: '/c/:id/comments', auth: 'page', json: true },
   { method: 'POST', path: '/c/:id/comments/:comment_id/replies', auth: 'page', json: true },
   { method: 'POST', path: '/c/:id/comments/:comment_id/resolve', auth: 'page', json: true },
