@@ -1,6 +1,9 @@
 import { defineCommand } from 'citty'
 import { commentStatus, positiveInt } from '../flags'
-import { Formatted, visible } from '../output'
+import { MAX_WAIT_SECONDS } from '../../src/lib/live-events'
+import { Formatted, note, visible } from '../output'
+import type { Api } from '../client'
+import { usageError } from '../errors'
 import { begin, bold, dim, globalArgs, print, printJson } from '../shared'
 import type { Canvas, Comment, CommentAnchor, Reply } from '../types'
 import { ago } from '../when'
@@ -12,12 +15,28 @@ export default defineCommand({
     id: { type: 'positional', required: true, description: 'Canvas id' },
     status: { type: 'string', description: 'Which comments: open (default), resolved or all' },
     version: { type: 'string', description: 'Only those made on this version' },
+    wait: {
+      type: 'boolean',
+      description: 'Wait until someone comments or replies, then show the threads with news',
+    },
+    timeout: {
+      type: 'string',
+      description: 'With --wait: seconds to wait at most (default 30, ≤ 60)',
+    },
+    since: {
+      type: 'string',
+      description: 'With --wait: news after this time (a `since` a wait printed); default now',
+    },
   },
   async run({ args }) {
     const { api } = begin('comments', args)
     const status = commentStatus(args.status)
     const version = positiveInt(args.version, 'version')
     const id = encodeURIComponent(args.id)
+    if (args.wait) return waitForNews(api, args)
+    if (args.timeout !== undefined || args.since !== undefined) {
+      throw usageError('--timeout and --since go with --wait')
+    }
     const { comments } = await api.request<{ comments: Comment[] }>(`/v1/canvases/${id}/comments`, {
       query: { status, version },
     })
@@ -30,6 +49,27 @@ export default defineCommand({
     print(new Formatted(comments.map((c) => block(c, latest)).join('\n\n')))
   },
 })
+
+type Args = { id: string; json?: boolean; timeout?: string; since?: string }
+
+/** `--wait`: the threads with a comment or reply newer than `--since`, as soon as there are any. */
+async function waitForNews(api: Api, args: Args) {
+  const timeout = positiveInt(args.timeout, 'timeout', MAX_WAIT_SECONDS)
+  const news = await api.request<{ comments: Comment[]; since: string }>(
+    `/v1/canvases/${encodeURIComponent(args.id)}/comments/wait`,
+    { query: { since: args.since, timeout_s: timeout } },
+  )
+  if (args.json) return printJson(news)
+  if (news.comments.length === 0) {
+    print(dim(`nothing new in ${timeout ?? 30} s`))
+  } else {
+    const latest = (await api.request<Canvas>(`/v1/canvases/${encodeURIComponent(args.id)}`))
+      .version
+    print(new Formatted(news.comments.map((c) => block(c, latest)).join('\n\n')))
+  }
+  // What to pass to the next wait, on stderr beside the listing.
+  note(`to wait for what comes next: --since ${news.since}`)
+}
 
 /** One comment as a person reads it: who, when, on what, what they said, and the replies. */
 function block(comment: Comment, latest: number): string {

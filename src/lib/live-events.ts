@@ -48,6 +48,9 @@ export type LiveAudience =
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
 export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void
 
+/** The longest an agent's wait for comments holds its request, in seconds. */
+export const MAX_WAIT_SECONDS = 60
+
 /**
  * Waits, through the canvas's Durable Object, until one of its comments changes (true; at once
  * when one did after `sinceMs`) or `timeoutMs` passes (false).

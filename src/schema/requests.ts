@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
+import { MAX_WAIT_SECONDS } from '../lib/live-events'
 import { LONE_SURROGATE } from '../lib/content-types'
 import { AUDIT_ACTIONS } from '../lib/audit'
 import { EVENT_TYPES } from '../lib/events'
@@ -479,8 +480,7 @@ export const commentsQuery = z.object({
   version: z.optional(versionParam),
 })
 
-/** The longest an agent's wait for comments holds its request. */
-export const MAX_WAIT_SECONDS = 60
+export { MAX_WAIT_SECONDS }
 
 /** A moment as the API writes one (ISO 8601 in UTC, as `created_at` is), read as milliseconds. */
 const MOMENT = 'must be a time such as 2026-11-28T12:00:00Z'

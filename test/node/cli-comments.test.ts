@@ -161,6 +161,39 @@ describe('svc comments, comment, resolve', () => {
     expect(listed).toEqual([{ ...comment, replies: [reply] }])
   })
 
+  it('--wait answers as soon as someone comments, and says where to wait from next', async () => {
+    const { id } = await newCanvas('Waiting for review')
+    const started = Date.now()
+    const waiting = run(['comments', id, '--wait', '--timeout', '20', '--json'])
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const posted = await api(`/v1/canvases/${id}/comments`, {
+      method: 'POST',
+      json: { body: 'One question' },
+    })
+    expect(posted.status).toBe(201)
+    const res = await waiting
+    expect(res.code, res.stderr).toBe(0)
+    expect(Date.now() - started).toBeLessThan(15_000)
+    const news = JSON.parse(res.stdout)
+    expect(news.comments.map((c: { body: string }) => c.body)).toEqual(['One question'])
+    expect(Date.parse(news.since)).toBeGreaterThan(0)
+    // From there, nothing new: said so at the timeout.
+    const quiet = await run(['comments', id, '--wait', '--timeout', '1', '--since', news.since])
+    expect(quiet.code).toBe(0)
+    expect(quiet.stdout).toBe('nothing new in 1 s\n')
+    expect(quiet.stderr).toMatch(/^to wait for what comes next: --since \d{4}-[\d:.TZ-]+\n$/)
+    const misused = await run(['comments', id, '--since', news.since])
+    expect(misused).toMatchObject({
+      code: 2,
+      stderr: 'error: --timeout and --since go with --wait (usage)\n',
+    })
+    const tooLong = await run(['comments', id, '--wait', '--timeout', '61'])
+    expect(tooLong).toMatchObject({
+      code: 2,
+      stderr: 'error: --timeout must be at most 60 (usage)\n',
+    })
+  })
+
   it('says what is missing or refused, in words and as JSON, changing nothing', async () => {
     const { id } = await newCanvas('text')
     const missing = await run(['resolve', id, 'nope'])
