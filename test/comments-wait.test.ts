@@ -71,9 +71,16 @@ describe('waiting for comments', () => {
     expect(theirs.status).toBe(404)
   })
 
-  it('over MCP: wait_for_comments is woken the same way', async () => {
+  it('over MCP: wait_for_comments is woken by a comment posted through a share link', async () => {
     const account = await newAccount()
     const canvas = await newCanvas(account.key, 'By an agent')
+    const link = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: account.key,
+        json: { allow_comments: true },
+      }),
+    )
     const agent = await connect(account.key)
     const started = Date.now()
     const waiting = ok(agent, 'wait_for_comments', {
@@ -81,7 +88,11 @@ describe('waiting for comments', () => {
       timeout_s: LONG_S,
     })
     await new Promise((resolve) => setTimeout(resolve, 300))
-    await comment(account.key, canvas.canvas_id, 'Please shorten')
+    const posted = await call(`/share/${link.token}/comments`, {
+      method: 'POST',
+      json: { body: 'Please shorten', name: 'Grace' },
+    })
+    expect(posted.status).toBe(201)
     const news = await waiting
     expect(Date.now() - started).toBeLessThan((LONG_S - 5) * 1000)
     expect(news.comments.map((c: { body: string }) => c.body)).toEqual(['Please shorten'])

@@ -101,6 +101,44 @@ describe('POST /mcp', () => {
     await reader.close()
   })
 
+  it('a tool marked read-only changes nothing: the workspace is the same after each', async () => {
+    const account = await newAccount()
+    const client = await connect(account.key)
+    const canvas = await ok(client, 'publish', { content: '# Read me', filename: 'read.md' })
+    await ok(client, 'share_canvas', { canvas_id: canvas.canvas_id })
+    await ok(client, 'add_comment', { canvas_id: canvas.canvas_id, body: 'A note' })
+    // Every row of the workspace's canvases, versions, links and comments, as stored.
+    const state = async () => {
+      const rows = await Promise.all(
+        ['canvases', 'versions', 'share_links', 'comments'].map((table) =>
+          env.DB.prepare(
+            `SELECT * FROM ${table} WHERE ${table === 'canvases' ? 'workspace_id = ?' : 'canvas_id IN (SELECT canvas_id FROM canvases WHERE workspace_id = ?)'}`,
+          )
+            .bind(account.workspaceId)
+            .all(),
+        ),
+      )
+      return JSON.stringify(rows.map((r) => r.results))
+    }
+    const before = await state()
+    const { tools } = await client.listTools()
+    const args: Record<string, Record<string, unknown>> = {
+      get_canvas: { canvas_id: canvas.canvas_id },
+      read_canvas: { canvas_id: canvas.canvas_id },
+      list_versions: { canvas_id: canvas.canvas_id },
+      list_shares: { canvas_id: canvas.canvas_id },
+      list_comments: { canvas_id: canvas.canvas_id },
+      wait_for_comments: { canvas_id: canvas.canvas_id, since: '2000-01-01T00:00:00Z' },
+    }
+    const reads = tools.filter((t) => t.annotations?.readOnlyHint)
+    expect(reads.length).toBeGreaterThan(5)
+    for (const tool of reads) {
+      await ok(client, tool.name, args[tool.name] ?? {})
+      expect(await state(), tool.name).toBe(before)
+    }
+    await client.close()
+  })
+
   it('answers every tool with structuredContent that matches its outputSchema', async () => {
     const client = await connect(owner.key)
     const { tools } = await client.listTools()
