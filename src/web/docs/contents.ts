@@ -9,6 +9,7 @@ export const DOC_INDEX = [
   { page: 'cli', title: 'The svc CLI' },
   { page: 'api', title: 'The API' },
   { page: 'agents', title: 'Agents and chat apps' },
+  { page: 'connector-directories', title: 'Connector directories' },
   { page: 'sites', title: 'Sites' },
   { page: 'comments-and-webhooks', title: 'Comments and webhooks' },
   { page: 'teams', title: 'Teams' },
