@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { callApi, type ApiInit } from './support/api.ts'
 import { seriousViolations } from './support/axe'
-import { launchBrowser, type Person } from './support/browser'
+import { launchBrowser, signUpWithKey, type Person } from './support/browser'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 import { publisher } from './support/publish.ts'
 
@@ -39,21 +39,6 @@ afterAll(async () => {
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
 const { canvas, newVersion, share, site, inviteLink } = publisher(api)
-
-/** Signs up in the browser and makes the key the API calls use. */
-async function signUp(p: Page) {
-  await p.goto(server.url + '/signup')
-  await p.fill('#email', email)
-  await p.fill('#password', password)
-  await p.click('button[type=submit]')
-  await p.waitForURL(server.url + '/')
-  await p.goto(server.url + '/settings')
-  await p.fill('#key-name', 'tests')
-  await p.selectOption('#key-scope', 'write')
-  await p.click('form[action="/settings/keys"] button[type=submit]')
-  await p.waitForURL(server.url + '/settings')
-  key = (await p.textContent('#copy-0'))!.trim()
-}
 
 /** A chat app asking to connect (its consent page's path), and one connected (a Settings row). */
 async function consentPath(p: Page) {
@@ -117,7 +102,7 @@ describe('every page on a phone and a laptop, light and dark', () => {
   beforeAll(async () => {
     owner = await browser.newPerson()
     ownerPage = await owner.context.newPage()
-    await signUp(ownerPage)
+    key = await signUpWithKey(ownerPage, server.url, email, password)
     const id = await canvas('A rather long title for a quarterly report that goes on.md', '# One\n')
     await newVersion(id, 'report.md', '# Two\n\nMore text.\n')
     await share(id, { expires_in: '7d', max_views: 5 })

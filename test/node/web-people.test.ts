@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { launchBrowser } from './support/browser'
+import { launchBrowser, signUpWithKey } from './support/browser'
 import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
 import { publisher } from './support/publish.ts'
@@ -29,17 +29,7 @@ beforeAll(async () => {
   server = await startDevServer(['--var', 'SIGNUP:open'])
   browser = await launchBrowser()
   page = await (await browser.newPerson()).context.newPage()
-  await page.goto(server.url + '/signup')
-  await page.fill('#email', email)
-  await page.fill('#password', password)
-  await page.click('button[type=submit]')
-  await page.waitForURL(server.url + '/')
-  await page.goto(server.url + '/settings')
-  await page.fill('#key-name', 'tests')
-  await page.selectOption('#key-scope', 'write')
-  await page.click('form[action="/settings/keys"] button[type=submit]')
-  await page.waitForURL(server.url + '/settings')
-  key = (await page.textContent('#copy-0'))!.trim()
+  key = await signUpWithKey(page, server.url, email, password)
 }, SETUP_MS)
 
 afterAll(async () => {

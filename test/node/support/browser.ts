@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chromium, type BrowserContext } from 'playwright-core'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -35,4 +35,22 @@ export async function launchBrowser(options: { pdfViewer?: boolean } = {}) {
     },
     close: () => browser.close(),
   }
+}
+
+/**
+ * Signs up on the page as a person does, then makes a write key on the Settings page: the key,
+ * for the API calls that set the scene.
+ */
+export async function signUpWithKey(page: Page, url: string, email: string, password: string) {
+  await page.goto(url + '/signup')
+  await page.fill('#email', email)
+  await page.fill('#password', password)
+  await page.click('button[type=submit]')
+  await page.waitForURL(url + '/')
+  await page.goto(url + '/settings')
+  await page.fill('#key-name', 'tests')
+  await page.selectOption('#key-scope', 'write')
+  await page.click('form[action="/settings/keys"] button[type=submit]')
+  await page.waitForURL(url + '/settings')
+  return (await page.textContent('#copy-0'))!.trim()
 }
