@@ -75,7 +75,7 @@ for (const name of readdirSync(dir)) {
 }
 
 copyDocs(join(out, 'docs'))
-// The agent skill, which /skill.md serves with this deployment's address (src/api/skill.ts).
+// The agent skill, which /skill.md serves with this deployment's address (src/api/reference.ts).
 writeIfChanged(join(out, 'skill', 'SKILL.md'), readFileSync(join(root, 'skills/canvas/SKILL.md')))
 const cliTar = packedCli(dir)
 

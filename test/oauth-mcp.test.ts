@@ -25,6 +25,7 @@ import {
   type Tokens,
 } from './support/oauth'
 import { withinOneWindow } from './support/limit-window'
+import { joinedAs, keyIn, newTeam } from './support/teams'
 
 // /mcp under an access token: the workspace of the person who approved, the scopes they granted,
 // and not a moment longer than the grant stands, whatever the library's store still holds.
@@ -81,6 +82,27 @@ describe('an access token on /mcp', () => {
     }
     const after = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
     expect(after.title).toBe(canvas.title)
+  })
+
+  it('of a viewer, granted write, is told its role stops the change: no step-up to loop on', async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner, 'Readers')
+    const canvas = await newCanvas(await keyIn(owner, team, 'team key'), 'team notes')
+    const { person } = await joinedAs(owner, team, 'viewer')
+    await call('/auth/switch', {
+      method: 'POST',
+      cookie: person.cookie,
+      json: { workspace_id: team },
+    })
+    const { tokens } = await connect(person, 'canvas:read canvas:write')
+    const res = await mcp(tokens.access_token, 'tools/call', {
+      name: 'update_canvas',
+      arguments: { canvas_id: canvas.canvas_id, title: 'renamed' },
+    })
+    expect(res.status).toBe(200)
+    const { result } = await json(res)
+    expect(result.isError).toBe(true)
+    expect(result.content[0].text).toMatch(/^forbidden: .*role; yours in this workspace is viewer/)
   })
 
   it('takes idempotency_key like a key does: a retry changes nothing twice', async () => {

@@ -15,8 +15,10 @@ import * as z from 'zod/mini'
 import { AppError, validationError } from '../lib/errors'
 import { publicOrigin, requestId, requestOrigin, type AppContext } from '../http/context'
 import { toAppError, logError } from '../http/errors'
+import { database } from '../storage/db'
 import { storageTarget } from '../storage/target'
 import { FAVICON_PATH } from '../lib/brand'
+import { requireRole } from '../domain/workspaces/roles'
 import { APP_HTML, APP_META, APP_RESOURCE, APP_URI } from './mcp-app'
 import { once } from './mcp-once'
 import { TOOLS, type ToolContext } from './mcp-tools'
@@ -104,6 +106,7 @@ export async function answerMcp(c: AppContext, parsedBody: unknown): Promise<Res
 function buildServer(c: AppContext) {
   const ctx: ToolContext = {
     svc: c.var.svc,
+    primary: { ...c.var.svc, db: database(c.env.DB) },
     auth: c.var.auth,
     origin: publicOrigin(c).origin,
     storage: () => storageTarget(c.var.svc.settings, requestOrigin(c)),
@@ -141,8 +144,10 @@ function buildServer(c: AppContext) {
     const tool = TOOLS.find((t) => t.name === request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`)
     try {
-      // An app's read-only grant was answered with a step-up already (mcp.ts): this is a key's.
+      // An app's read-only grant was answered with a step-up already (mcp.ts): this is a key's,
+      // or a viewer's credential, which the role keeps to reading whatever its scopes (said so).
       if (tool.write && !ctx.auth.scopes.includes('write')) {
+        requireRole(ctx.auth, 'write')
         throw new AppError('forbidden', "this API key lacks the 'write' scope")
       }
       const args = tool.input.safeParse(request.params.arguments ?? {})

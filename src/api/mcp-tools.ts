@@ -41,6 +41,8 @@ import type { StorageTarget } from '../storage/presign'
 
 export type ToolContext = {
   svc: Services
+  /** The same services reading D1's primary, for a read that must see a write as it lands. */
+  primary: Services
   auth: KeyAuth
   /** This server's origin, for the URLs people open. */
   origin: string
@@ -347,7 +349,7 @@ export const TOOLS = [
     write: false,
     run: async (ctx, { canvas_id, since, timeout_s: seconds }) => {
       const from = since === undefined ? ctx.svc.now() : Date.parse(since)
-      return waitForComments(ctx.svc, place(ctx, canvas_id), from, (seconds ?? 30) * 1000)
+      return waitForComments(ctx.primary, place(ctx, canvas_id), from, (seconds ?? 30) * 1000)
     },
   }),
   tool({

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/context'
 import { insufficientScope } from '../http/oauth'
 import { documented } from '../http/route-docs'
 import { isGrantAuth } from '../domain/oauth/grants'
+import { allows } from '../domain/workspaces/roles'
 import { readBytes } from '../http/validate'
 import { TOOLS } from './mcp-tools'
 
@@ -49,8 +50,11 @@ mcp.post(
     const malformed = malformedCall(parsedBody)
     if (malformed) return c.json(malformed)
     // An app granted reading asks to change something: the answer lets it ask the person for
-    // write access (a key cannot be widened: its call is answered as a failed tool, below).
-    if (isGrantAuth(c.var.auth) && !c.var.auth.scopes.includes('write')) {
+    // write access. Not when the person's role is what stops it (a viewer: approving again would
+    // change nothing), nor for a key, which cannot be widened: those calls are answered as a
+    // failed tool (mcp-server.ts), saying why.
+    const auth = c.var.auth
+    if (isGrantAuth(auth) && !auth.scopes.includes('write') && allows(auth.role, 'write')) {
       if (callsWriteTool(parsedBody)) {
         throw new AppError(
           'forbidden',

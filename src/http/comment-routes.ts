@@ -21,6 +21,7 @@ import {
   replyInPath,
 } from '../schema/requests'
 import * as shapes from '../schema/responses'
+import { database } from '../storage/db'
 import type { AppEnv } from './context'
 import { documented, documentedNot, type RouteDoc } from './route-docs'
 import { jsonBody, params, query } from './validate'
@@ -99,7 +100,8 @@ export function commentRoutes(mount: CommentMount) {
     async (c) => {
       const where = placeOf(c, c.req.valid('param').id)
       const { since, timeout_s: seconds } = c.req.valid('query')
-      const { svc } = c.var
+      // Read from the primary: woken by a comment just stored, a replica may not have it yet.
+      const svc = { ...c.var.svc, db: database(c.env.DB) }
       c.header('Cache-Control', 'no-store')
       const news = await waitForComments(svc, where, since ?? svc.now(), (seconds ?? 30) * 1000)
       return c.json(news)

@@ -10,18 +10,29 @@ import { listComments, type CommentPlace } from './comments'
 /** A wake that finds nothing new (a resolve, a deletion) waits again, at most this many times. */
 const MAX_WAKES = 20
 
-/** The threads of the place with a comment or a reply made after `since` (milliseconds). */
+/**
+ * The threads of the place with a comment or a reply made after `since` (milliseconds), and the
+ * newest time among everything read: where the next wait starts, taken from the data (a clock of
+ * the waiter's own would skip a comment stamped before it and stored after the read).
+ */
 async function commentsAfter(svc: Services, place: CommentPlace, since: number) {
   const all = await listComments(svc, place, { status: 'all' })
-  const after = (at: string) => Date.parse(at) > since
-  return all.filter(
-    (c: Comment) => after(c.created_at) || c.replies.some((r) => after(r.created_at)),
+  let newest = since
+  const after = (at: string) => {
+    const ms = Date.parse(at)
+    newest = Math.max(newest, ms)
+    return ms > since
+  }
+  const comments = all.filter((c: Comment) =>
+    [after(c.created_at), ...c.replies.map((r) => after(r.created_at))].some(Boolean),
   )
+  return { comments, newest }
 }
 
 /**
  * The threads with something new after `since`, as soon as there are any, or none after
- * `timeoutMs`; with the time to wait from next (whatever landed after it is news next time).
+ * `timeoutMs`; with the time to wait from next. `svc` should read D1's primary: the wait is woken
+ * when a comment is stored, and a read replica may not have it yet.
  */
 export async function waitForComments(
   svc: Services,
@@ -32,10 +43,10 @@ export async function waitForComments(
   const deadline = svc.now() + timeoutMs
   for (let wakes = 0; ; wakes++) {
     const checkedAt = svc.now()
-    const comments = await commentsAfter(svc, place, since)
+    const { comments, newest } = await commentsAfter(svc, place, since)
     const left = deadline - svc.now()
     if (comments.length > 0 || left <= 0 || wakes === MAX_WAKES || !svc.waitForComment) {
-      return { comments, since: iso(checkedAt) }
+      return { comments, since: iso(newest) }
     }
     await svc.waitForComment(place.canvasId, checkedAt, left)
   }
