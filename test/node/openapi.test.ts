@@ -12,7 +12,7 @@ const doc = openApiDocument(app.routes)
 // Everything but the web pages (the OAuth consent page, the documentation's pages and the
 // single sign-on redirects among them) and the local stand-in for object storage.
 const API_ROUTE =
-  /^\/(v1|share|auth(?!\/oidc)|health|mcp|openapi\.json|llms\.txt|docs(?!\/)|\.well-known|oauth\/(token|register|device_authorization)|cli\/svc\.tgz)(\/|$)/
+  /^\/(v1|share|auth(?!\/oidc)|health|mcp|openapi\.json|llms\.txt|skill\.md|docs(?!\/)|\.well-known|oauth\/(token|register|device_authorization)|cli\/svc\.tgz)(\/|$)/
 
 describe('/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
