@@ -16,6 +16,7 @@ import { upload } from './api/upload'
 import { webhooks } from './api/webhooks'
 import { workspacesApi } from './api/workspaces'
 import { audit } from './api/audit'
+import { search } from './api/search'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
@@ -96,6 +97,7 @@ export function buildApp() {
   app.route('/v1/webhooks', webhooks)
   app.route('/v1/workspaces', workspacesApi)
   app.route('/v1/audit', audit)
+  app.route('/v1/search', search)
   app.route('/v1', account)
   app.route('/mcp', mcp)
   app.route('/', oauthApi)

@@ -367,8 +367,9 @@ describe('failures let the key go', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     const { account, create } = await ready()
     const key = freshKey()
-    // The create's own batch (the second round trip) fails before it reaches D1.
-    const { bindings, state } = faultyBindings({ at: 2, when: 'before' })
+    // The create's own batch (after the key, and the file's row and head that the search index
+    // reads) fails before it reaches D1.
+    const { bindings, state } = faultyBindings({ at: 4, when: 'before' })
     const failed = await create(key, 'Retried', { env: bindings })
     expect(failed.status).toBe(500)
     expect(state.tripped).toBe('D1 batch (before)')
@@ -386,8 +387,9 @@ describe('failures let the key go', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     const { account, create } = await ready()
     const key = freshKey()
-    // Claim with the key lookup, the create's batch, then keeping the answer: that one fails.
-    const { bindings, state } = faultyBindings({ at: 3, when: 'before' })
+    // Claim with the key lookup, the file's row and head (the search index's), the create's batch,
+    // then keeping the answer: that one fails.
+    const { bindings, state } = faultyBindings({ at: 5, when: 'before' })
     const res = await create(key, 'Retried', { env: bindings })
     expect(res.status).toBe(201)
     expect(state.tripped).toBe('D1 run (before)')

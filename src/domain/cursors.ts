@@ -44,3 +44,12 @@ export function readAuditCursor(token: string) {
   if (!match) throw badCursor()
   return { at: Number(match[1]), row: Number(match[2]) }
 }
+
+/** The place in a search's ranking where the next page starts. */
+export const searchCursor = (offset: number) => encode(`s.${offset}`)
+
+export function readSearchCursor(token: string, depth: number): number {
+  const match = /^s\.(\d{1,9})$/.exec(decode(token))
+  if (!match || Number(match[1]) >= depth) throw badCursor()
+  return Number(match[1])
+}

@@ -16,6 +16,11 @@ export type Services = {
   events?: EventSink
   /** Waits for a canvas's comments to change (an agent's long poll); absent where none waits. */
   waitForComment?: CommentWaiter
+  /**
+   * Files this request stored itself, by id: the head of their bytes (as much as search indexes)
+   * and their type, so that a version made of them is indexed without reading them back.
+   */
+  stored?: Map<string, { head: ArrayBuffer; mime: string }>
 }
 
 /**
@@ -37,6 +42,7 @@ export function servicesOf(
     bucket: env.BUCKET,
     settings: readSettings(env),
     now: Date.now,
+    stored: new Map(),
     ...(parts.live && { live: parts.live }),
     ...(parts.events && { events: parts.events }),
     ...(parts.waitForComment && { waitForComment: parts.waitForComment }),

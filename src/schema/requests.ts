@@ -169,6 +169,16 @@ export const listQuery = z
 
 export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
 
+/**
+ * A search: `q`'s own rules (words, "phrases", prefix*, at most 200 characters) are the query
+ * reader's (domain/search/query.ts), which says what is wrong with one.
+ */
+export const searchQuery = z.object({
+  q: z.string().check(z.minLength(1, 'is required: the words to search for')),
+  limit: count(1, 50),
+  cursor,
+})
+
 /** The audit log's page: newest first, filtered by action, actor (id or name) or target id. */
 export const auditQuery = z.object({
   limit: count(1, 100),

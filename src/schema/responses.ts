@@ -57,6 +57,26 @@ export const canvasList = z.object({
   next_cursor: z.nullable(z.string()),
 })
 
+export const searchResult = z.object({
+  canvas_id: z.string(),
+  title: z.string(),
+  ext: z.string(),
+  version: count,
+  visibility,
+  updated_at: z.string(),
+  /** Text of the canvas around the words found (plain text, never markup). */
+  snippet: z.string(),
+  /** Where the words found lie in `snippet`: [start, end) in UTF-16 code units. */
+  highlights: z.array(z.tuple([count, count])),
+  view_url: z.string(),
+})
+
+export const searchList = z.object({
+  results: z.array(searchResult),
+  /** Pass as `cursor` for the next page; null on the last. */
+  next_cursor: z.nullable(z.string()),
+})
+
 export const version = z.object({
   version: z.int().check(z.minimum(1)),
   size: count,
@@ -325,6 +345,7 @@ export type CanvasDetail = z.output<typeof canvasDetail>
 export type Item = z.output<typeof item>
 export type VersionItemList = z.output<typeof versionItemList>
 export type CanvasList = z.output<typeof canvasList>
+export type SearchList = z.output<typeof searchList>
 export type Version = z.output<typeof version>
 export type VersionList = z.output<typeof versionList>
 export type Presign = z.output<typeof presign>

@@ -717,3 +717,18 @@ export const auditEvents = sqliteTable(
     index('audit_at_idx').on(t.at),
   ],
 )
+
+// What full-text search finds a canvas by (docs/api.md#search): its title and the text of its
+// latest version, bounded (domain/search/text.ts), one row a canvas. The FTS5 index
+// `canvas_search` is built over this table as its external content and kept in step with it by
+// triggers, and this table with `canvases` by triggers (a new title, a removed canvas) and by the
+// batch that makes each version (drizzle/0021_search.sql): one store, never a second to drift.
+// The index's `workspace_id` column is matched in every query, so a search reads the postings of
+// its own workspace only.
+export const canvasTexts = sqliteTable('canvas_texts', {
+  id: integer('id').primaryKey(),
+  canvasId: text('canvas_id').notNull().unique(),
+  workspaceId: text('workspace_id').notNull(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+})

@@ -616,6 +616,14 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
       wild.map((w) => `cursor=${percentEncode(w)}x`),
     ),
     'GET /v1/canvases/:id/content': fc.constantFrom('dl=2', 'dl=yes', 'dl=%00', 'dl=1&dl=x'),
+    // A search: a query with nothing to search for, or malformed; its paging.
+    'GET /v1/search': fc.oneof(
+      fc.constantFrom('q=', 'q=%22', 'q=*', 'q=%00', 'q=(%20)', 'q=%22a%22%22', 'q=a&limit=51'),
+      fc.constantFrom(`q=${'a'.repeat(201)}`, 'q=a&cursor=czo1', 'q=a&cursor=%FF', 'q=a&limit=0'),
+      fc.constantFrom('q=%7F', 'q=a%01b', 'q=NEAR(%22', 'q=%E2%80%AE%22'),
+      wild.map((w) => `q=a&cursor=${percentEncode(w)}x`),
+      wild.map((w) => `q=${percentEncode(w.replace(/[\p{L}\p{N}\p{M}]/gu, ''))}%22`),
+    ),
     // The audit log's paging and filters, through the API and its page alike.
     ...Object.fromEntries(
       ['GET /v1/audit', 'GET /settings/activity'].map((route) => [

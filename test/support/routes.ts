@@ -99,6 +99,7 @@ export const ROUTES: Route[] = [
   key('GET', '/v1/workspaces/:workspace_id/invites', 'admin'),
   key('DELETE', '/v1/workspaces/:workspace_id/invites/:invite_id', 'admin'),
   key('GET', '/v1/audit', 'admin'),
+  key('GET', '/v1/search', 'viewer'),
   key('DELETE', '/v1/workspaces/:workspace_id', 'owner'),
   key('GET', '/v1/me'),
   key('GET', '/v1/usage'),

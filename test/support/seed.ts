@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test'
 
 /**
  * Seeds many canvases straight into D1 (the API would take minutes for thousands), all pointing at
- * one finalized file of the workspace. Returns their ids.
+ * one finalized file of the workspace and found by search by `text`. Returns their ids.
  */
 export async function seedCanvases(
   workspaceId: string,
@@ -10,8 +10,11 @@ export async function seedCanvases(
   fileId: string,
   count: number,
   expiresAt: number | null,
+  text = 'seeded canvas',
 ): Promise<string[]> {
-  const ids = Array.from({ length: count }, (_, i) => `seed${expiresAt ?? 'p'}x${i}`.slice(0, 64))
+  const ids = Array.from({ length: count }, (_, i) =>
+    `seed${expiresAt ?? 'p'}x${count}x${i}`.slice(0, 64),
+  )
   const now = Date.now()
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = JSON.stringify(ids.slice(i, i + 500))
@@ -31,6 +34,10 @@ export async function seedCanvases(
         `INSERT INTO version_items (canvas_id, version, path, file_id)
          SELECT value, 1, 'index.txt', ? FROM json_each(?)`,
       ).bind(fileId, chunk),
+      env.DB.prepare(
+        `INSERT INTO canvas_texts (canvas_id, workspace_id, title, body)
+         SELECT value, ?, 'seeded', ? FROM json_each(?)`,
+      ).bind(workspaceId, text, chunk),
     ])
   }
   return ids

@@ -19,6 +19,8 @@ import { eventActor } from '../webhooks/events'
 import { requireRole } from '../workspaces/roles'
 import { expiryFor } from '../workspaces/settings'
 import { announceAudit, recordOf, type AuditRow } from '../audit/record'
+import { dropEntry, indexVersion } from '../search/entries'
+import { versionText } from '../search/text'
 
 // Changing canvases: create, update (a new version), delete, make permanent. Each write carries
 // its conditions in the statement itself, so a race can never leave half a canvas.
@@ -52,6 +54,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
   // Unless asked for, the workspace's default life (domain/workspaces/settings).
   const expiresAt = expiryFor(svc, actor.workspaceId, now, input.permanent)
   const db = svc.db
+  const text = await versionText(svc, actor.workspaceId, { items: list, main: plan.main, ext })
   const ready = readyItems(db, list, actor.workspaceId).as('ready')
   // Each statement follows only the row the one before it inserted (`changes()`: the rows of the
   // statement just before, inside the batch's one transaction). Rows read, a single file: the
@@ -117,6 +120,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
       target: { type: 'canvas', id: canvasId },
       details: { title: input.title, version: 1, items: list.length },
     }),
+    indexVersion(db, canvasId, text, { now, mainFile }),
   ])
   const row = inserted[0]
   if (!row) await explainMissingFile(svc, actor, plan)
@@ -206,6 +210,7 @@ export async function updateCanvas(
   const db = svc.db
   const ext = updateExt(input, plan)
   const mainFile = plan?.items.find((item) => item.path === plan.main)?.file_id
+  const text = plan ? await versionText(svc, actor.workspaceId, { ...plan, ext }) : ''
   // The size when every item is ready, else NULL. Written twice (SET and WHERE) it is read twice:
   // two rows a file, fewer than UPDATE ... FROM a derived table, which SQLite materializes.
   const size = plan
@@ -238,10 +243,12 @@ export async function updateCanvas(
     .returning(canvasColumns)
   // Rows read, a single file: the canvas row, the item and its file, then the canvas row once more
   // and the new version row; the answer comes back by RETURNING.
+  const records = updateRecords(svc, actor, canvasId, input, plan !== null)
   const [updated, ...rest] = await db.batch([
     update,
     ...(plan ? insertVersion(db, actor, canvasId, plan, now) : []),
-    ...updateRecords(svc, actor, canvasId, input, plan !== null),
+    ...records,
+    ...(plan ? [indexVersion(db, canvasId, text, { now, mainFile: mainFile! })] : []),
   ])
   const row = updated[0]
   if (!row) {
@@ -263,7 +270,8 @@ export async function updateCanvas(
   }
   const canvas = presentCanvas(row)
   if (plan) announceVersion(svc, actor, canvas, mainFile!, plan.items.length, now)
-  announceAudit(svc, ...(rest.slice(plan ? 2 : 0) as AuditRow[][]))
+  const from = plan ? 2 : 0
+  announceAudit(svc, ...(rest.slice(from, from + records.length) as AuditRow[][]))
   return canvas
 }
 
@@ -393,6 +401,7 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
       target: { type: 'canvas', id: canvasId },
       details: { title: titleOf(canvasId) },
     }),
+    dropEntry(svc.db, actor, canvasId),
   ])
   if (!deleted) throw canvasNotFound()
   announceAudit(svc, recorded)
