@@ -38,6 +38,9 @@ describe('POST /mcp', () => {
       'resolve_comment',
       'usage',
       'list_workspaces',
+      'search_canvases',
+      'search',
+      'fetch',
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
@@ -81,6 +84,9 @@ describe('POST /mcp', () => {
         'read_canvas',
         'usage',
         'wait_for_comments',
+        'search_canvases',
+        'search',
+        'fetch',
       ].sort(),
     )
     // What cannot be had back is said so; what changes nothing more when repeated too.
@@ -129,6 +135,9 @@ describe('POST /mcp', () => {
       list_shares: { canvas_id: canvas.canvas_id },
       list_comments: { canvas_id: canvas.canvas_id },
       wait_for_comments: { canvas_id: canvas.canvas_id, since: '2000-01-01T00:00:00Z' },
+      search_canvases: { query: 'read' },
+      search: { query: 'read' },
+      fetch: { id: canvas.canvas_id },
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint)
     expect(reads.length).toBeGreaterThan(5)
@@ -186,6 +195,10 @@ describe('POST /mcp', () => {
     await typed('list_comments', { canvas_id: id, status: 'all' })
     await typed('wait_for_comments', { canvas_id: id, since: '2000-01-01T00:00:00Z' })
     await typed('usage')
+    expect((await typed('search_canvases', { query: 'edited' })).results).toHaveLength(1)
+    const found = await typed('search', { query: 'edited' })
+    expect(found.results).toEqual([{ id, title: expect.any(String), url: `${ORIGIN}/c/${id}` }])
+    expect((await typed('fetch', { id })).text).toContain('Edited')
     const { workspaces } = await typed('list_workspaces')
     expect(workspaces).toEqual([
       expect.objectContaining({ workspace_id: owner.workspaceId, role: 'owner', current: true }),

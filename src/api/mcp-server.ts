@@ -21,7 +21,8 @@ import { FAVICON_PATH } from '../lib/brand'
 import { requireRole } from '../domain/workspaces/roles'
 import { APP_HTML, APP_META, APP_RESOURCE, APP_URI } from './mcp-app'
 import { once } from './mcp-once'
-import { TOOLS, type ToolContext } from './mcp-tools'
+import { TOOLS } from './mcp-tools'
+import type { ToolContext } from './mcp-tool'
 
 // The MCP server itself, on the official SDK: loaded by the /mcp route (mcp.ts) when a request
 // first reaches it, so that no other request, and not the Worker's start, runs the SDK's setup.

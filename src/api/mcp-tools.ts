@@ -1,4 +1,3 @@
-import * as z from 'zod/mini'
 import { AppError } from '../lib/errors'
 import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases/canvases'
 import {
@@ -16,10 +15,8 @@ import {
 } from '../domain/comments/comments'
 import { waitForComments } from '../domain/comments/wait'
 import { signedDownload } from '../domain/downloads'
-import type { KeyAuth } from '../domain/keys'
 import { editCanvas } from '../domain/canvases/edit'
 import { publish, publishSite, readContent } from '../domain/canvases/publish'
-import type { Services } from '../domain/services'
 import {
   createShare,
   endsWithCanvas,
@@ -30,52 +27,16 @@ import {
 import { workspaceUsage } from '../domain/usage'
 import { listWorkspaces } from '../domain/workspaces/workspaces'
 import { RENDERERS } from '../render/registry'
-import type { Canvas, Share } from '../schema/responses'
+import type { Share } from '../schema/responses'
+import { tool, withUrl, type ToolContext } from './mcp-tool'
+import { SEARCH_TOOLS } from './mcp-search-tools'
 import * as output from '../schema/tool-outputs'
 import * as input from '../schema/tools'
-import type { StorageTarget } from '../storage/presign'
 
 // The MCP tools: each validates its arguments with the API's rules and calls the same domain
 // function as the matching API route, and answers the shape its `output` declares. A tool that
-// changes something needs the `write` scope.
+// changes something needs the `write` scope. Finding canvases: mcp-search-tools.ts.
 
-export type ToolContext = {
-  svc: Services
-  /** The same services reading D1's primary, for a read that must see a write as it lands. */
-  primary: Services
-  auth: KeyAuth
-  /** This server's origin, for the URLs people open. */
-  origin: string
-  storage: () => StorageTarget
-}
-
-type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
-  name: string
-  /** Its name for people, as a connector directory shows it. */
-  title: string
-  description: string
-  input: S
-  output: O
-  write: boolean
-  /**
-   * What a tool that changes something does, as MCP's annotations say it: `destructive`, it
-   * removes or ends what cannot be had back; `idempotent`, calling it again with the same
-   * arguments changes nothing more. None of them reaches beyond this service (openWorldHint false).
-   */
-  effect?: { destructive: boolean; idempotent: boolean }
-  /** Its answer is a canvas, which the MCP Apps view (mcp-app.ts) can show. */
-  shows?: 'canvas'
-  run: (ctx: ToolContext, args: z.output<S>) => Promise<NoInfer<z.output<O>>>
-}
-
-const tool = <S extends z.ZodMiniType, O extends z.ZodMiniType>(t: Tool<S, O>) =>
-  t as unknown as Tool<z.ZodMiniType, z.ZodMiniType>
-
-// One name for one thing, as the CLI's --json says it: a canvas's page is `view_url`, a link `url`.
-const withUrl = <C extends Canvas>(ctx: ToolContext, canvas: C) => ({
-  ...canvas,
-  view_url: `${ctx.origin}/c/${canvas.canvas_id}`,
-})
 const shareWithUrl = (ctx: ToolContext, share: Share) => ({
   ...share,
   url: `${ctx.origin}/s/${share.token}`,
@@ -421,4 +382,5 @@ export const TOOLS = [
       })),
     }),
   }),
+  ...SEARCH_TOOLS,
 ]

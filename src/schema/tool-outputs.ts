@@ -8,6 +8,7 @@ import {
   commentNews,
   renderer,
   reply,
+  searchList,
   revoked,
   share,
   success,
@@ -48,6 +49,28 @@ export const readResult = z.object({
   reason: z.optional(z.enum(['binary content', 'too large to return as text'])),
   size: z.optional(z.int().check(z.minimum(0))),
   download_url: z.optional(z.string()),
+})
+
+export const searchCanvasesResult = searchList
+
+/** ChatGPT's connectors' search: each result an id to fetch, a title and the page's address. */
+export const searchResult = z.object({
+  results: z.array(z.object({ id: z.string(), title: z.string(), url: z.string() })),
+})
+
+/** ChatGPT's connectors' fetch: a canvas's text and what it is. */
+export const fetchResult = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** The latest version's text (an HTML page's as a reader sees it); empty when not text. */
+  text: z.string(),
+  url: z.string(),
+  metadata: z.object({
+    ext: z.string(),
+    version: z.int().check(z.minimum(1)),
+    /** Why `text` is empty, when it is. */
+    note: z.optional(z.string()),
+  }),
 })
 
 export const usageResult = z.extend(usage, { renderers: z.array(renderer) })

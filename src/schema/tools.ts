@@ -147,6 +147,31 @@ export const listCanvasesInput = z
 
 export const canvasInput = z.strictObject({ canvas_id: canvasId })
 
+const query = says(
+  z.string(),
+  'Words to find in canvases’ titles and text: every word must be there; "a phrase" in quotes; ' +
+    'prefix* for words that start so. At most 200 characters.',
+)
+
+export const searchCanvasesInput = z.strictObject({
+  query,
+  limit: z.optional(
+    says(
+      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(50, 'must be at most 50')),
+      'At most this many, best match first (default 10).',
+    ),
+  ),
+  cursor: z.optional(says(cursorToken, 'The next_cursor of the page before, for the next page.')),
+})
+
+/** ChatGPT's connectors' `search`: a query alone. */
+export const searchInput = z.strictObject({ query })
+
+/** ChatGPT's connectors' `fetch`: a result's `id`. */
+export const fetchInput = z.strictObject({
+  id: says(id, 'A canvas id, as search or search_canvases answered it.'),
+})
+
 export const changeCanvasInput = z.strictObject({ canvas_id: canvasId, ...once })
 
 export const readCanvasInput = z.strictObject({

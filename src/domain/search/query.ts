@@ -16,8 +16,9 @@ export type Term = { words: string[]; prefix: boolean }
 // character separates them.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
 
-/** The terms of `q`, or the reason it is not a query (an AppError naming the field `q`). */
-export function parseQuery(q: string): Term[] {
+/** The terms of `q`, or the reason it is not a query (an AppError naming `field`). */
+export function parseQuery(q: string, field = 'q'): Term[] {
+  const bad = (reason: string) => new AppError('invalid_request', `${field}: ${reason}`)
   if (q.length > MAX_QUERY_LENGTH) {
     throw bad(`is ${q.length} characters, over the limit of ${MAX_QUERY_LENGTH}`)
   }
@@ -53,5 +54,3 @@ export function matchExpression(workspaceId: string, terms: Term[]): string {
 }
 
 const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`
-
-const bad = (reason: string) => new AppError('invalid_request', `q: ${reason}`)

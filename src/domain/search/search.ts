@@ -22,6 +22,8 @@ export const MAX_SEARCH_DEPTH = 1000
 
 export type SearchQuery = {
   q: string
+  /** The name the query came by, for the reason a query is refused (`q` in the API). */
+  field?: string
   limit: number
   cursor?: string
   /** The dashboard's filters, applied before the page is cut. */
@@ -53,7 +55,7 @@ const CLOSE = '\u0003'
  * hash (read in the same statement). Throws invalid_request for a query that is not one.
  */
 export function searchStatement(svc: Services, searcher: Lister, query: SearchQuery) {
-  const terms = parseQuery(query.q)
+  const terms = parseQuery(query.q, query.field)
   const offset = query.cursor ? readSearchCursor(query.cursor, MAX_SEARCH_DEPTH) : 0
   const db = svc.db
   // The workspace's term: given, or the key's workspace spliced in by SQL (unknown key: no term,
@@ -115,6 +117,15 @@ export type SearchRow = {
   visibility: Visibility | null
   updated_at: number | null
   snippet: string
+}
+
+/** A page of the workspace's matches, in a round trip of its own. */
+export async function searchWorkspace(
+  svc: Services,
+  workspaceId: string,
+  query: SearchQuery,
+): Promise<SearchPage> {
+  return searchPage(await searchStatement(svc, { workspaceId }, query).all(), query)
 }
 
 /** The page of what `searchStatement` read, with the cursor of the next page when there is one. */
