@@ -310,10 +310,10 @@ describe('post, redirect, get', () => {
 })
 
 describe('the dashboard', () => {
-  it('lists the most recently changed first, and searches titles (wildcards taken literally)', async () => {
+  it('lists the most recently changed first, and finds by words of titles and text', async () => {
     const account = await newAccount()
     const older = await newCanvas(account.key, 'a', { title: 'Report 50% done' })
-    await newCanvas(account.key, 'b', { title: 'Report_final' })
+    await newCanvas(account.key, 'the <b>final</b> figures', { title: 'Report_final' })
     await newCanvas(account.key, 'c', { title: 'data.json' })
     // A new version moves the oldest canvas to the top.
     const csrf = await csrfOf(account.cookie)
@@ -322,20 +322,33 @@ describe('the dashboard', () => {
     form.set('canvas_id', older.canvas_id)
     form.set('file', new File(['a2'], 'a.txt'))
     await call('/upload', { method: 'POST', body: form, cookie: account.cookie })
-    const titles = async (query = '') => {
-      const html = await (await call(`/${query}`, { cookie: account.cookie })).text()
-      return [...html.matchAll(/<a class="title-link" href="\/c\/\w+">([^<]+)<\/a>/g)].map(
+    const page = async (query = '') => (await call(`/${query}`, { cookie: account.cookie })).text()
+    const titles = async (query = '') =>
+      [...(await page(query)).matchAll(/<a class="title-link" href="\/c\/\w+">([^<]+)<\/a>/g)].map(
         (m) => m[1],
       )
-    }
     expect(await titles()).toEqual(['Report 50% done', 'data.json', 'Report_final'])
-    expect(await titles('?q=report')).toEqual(['Report 50% done', 'Report_final'])
-    expect(await titles('?q=50%25')).toEqual(['Report 50% done'])
-    expect(await titles('?q=t_f')).toEqual(['Report_final'])
-    expect(await titles('?q=%25')).toEqual(['Report 50% done'])
+    expect((await titles('?q=report')).sort()).toEqual(['Report 50% done', 'Report_final'])
+    expect(await titles('?q=50')).toEqual(['Report 50% done'])
+    // By a word of the text, shown with the words found marked, the text escaped.
+    expect(await titles('?q=figures')).toEqual(['Report_final'])
+    expect(await page('?q=figures')).toContain(
+      '<p class="snippet">the &lt;b&gt;final&lt;/b&gt; <mark>figures</mark></p>',
+    )
+    expect(await titles('?q=fig*&type=txt')).toEqual(['Report_final'])
+    expect(await titles('?q=figures&type=md')).toEqual([])
     expect(await titles('?q=nothing')).toEqual([])
     expect(await titles(`?q=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([])
-    expect(await titles('?q=%00')).toEqual([])
+    // What is not a search says why, and lists nothing.
+    for (const [query, reason] of [
+      ['%25', 'has no letters or digits'],
+      ['%00', 'holds a control character'],
+      ['%22open', 'a quote is opened and never closed'],
+    ]) {
+      const html = await page(`?q=${query}`)
+      expect(html).toContain(`Search: ${reason}`)
+      expect(await titles(`?q=${query}`)).toEqual([])
+    }
   })
 })
 

@@ -63,7 +63,9 @@ export const searchResult = z.object({
   ext: z.string(),
   version: count,
   visibility,
+  size: count,
   updated_at: z.string(),
+  expires_at: z.nullable(z.string()),
   /** Text of the canvas around the words found (plain text, never markup). */
   snippet: z.string(),
   /** Where the words found lie in `snippet`: [start, end) in UTF-16 code units. */

@@ -4,7 +4,11 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
 import { ext as extSchema, listQuery } from '../schema/requests'
 import { hasAnyUser } from '../domain/canvases/reads'
-import { MAX_SEARCH_LENGTH, recentCanvases } from '../domain/canvases/search'
+import { recentCanvases } from '../domain/canvases/recent'
+import { searchWorkspace } from '../domain/search/search'
+import { MAX_QUERY_LENGTH } from '../domain/search/query'
+import { AppError } from '../lib/errors'
+import type { Actor, Services } from '../domain/services'
 import { sessionActor } from '../domain/users'
 import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
@@ -12,8 +16,8 @@ import { Landing } from './pages/landing'
 import { csrfToken, viewerOf } from './session'
 import { settingsOf } from '../domain/workspaces/settings'
 
-// The home page: a signed-in person's canvases, most recently changed first, searched, filtered
-// and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
+// The home page: a signed-in person's canvases, most recently changed first, or the best matches
+// of a search by words, filtered and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
 // server nobody has signed up to yet sends its first visitor to sign up).
 export const dashboard = new Hono<AppEnv>()
 
@@ -32,15 +36,20 @@ dashboard.get('/', checkedBy('page'), async (c) => {
   const validExt = extSchema.safeParse(ext).success ? ext : undefined
   const wanted = listQuery.safeParse({ visibility: c.req.query('visibility') })
   const visibility = wanted.success ? wanted.data.visibility : undefined
-  const search = c.req.query('q')?.trim().slice(0, MAX_SEARCH_LENGTH) || undefined
-  const [canvases, settings] = await Promise.all([
-    recentCanvases(svc, sessionActor(session), {
-      search,
-      ext: validExt,
-      visibility,
-      limit: PAGE_SIZE + 1,
-      offset: (page - 1) * PAGE_SIZE,
-    }),
+  const search = c.req.query('q')?.trim().slice(0, MAX_QUERY_LENGTH) || undefined
+  const filters = { ext: validExt, visibility }
+  const offset = (page - 1) * PAGE_SIZE
+  const [listed, settings] = await Promise.all([
+    search
+      ? searched(svc, sessionActor(session), { q: search, ...filters, offset })
+      : recentCanvases(svc, sessionActor(session), {
+          ...filters,
+          limit: PAGE_SIZE + 1,
+          offset,
+        }).then((rows) => ({
+          canvases: rows.slice(0, PAGE_SIZE),
+          hasMore: rows.length > PAGE_SIZE,
+        })),
     settingsOf(svc, session.workspace.workspace_id),
   ])
   return c.html(
@@ -48,10 +57,9 @@ dashboard.get('/', checkedBy('page'), async (c) => {
       origin={publicOrigin(c).origin}
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
-      canvases={canvases.slice(0, PAGE_SIZE)}
+      {...listed}
       filters={{ search, ext: validExt, visibility }}
       page={page}
-      hasMore={canvases.length > PAGE_SIZE}
       newCanvasLife={settings.default_expires_in}
       flash={await takeFlash(c, { svc, session })}
       limits={{
@@ -62,3 +70,18 @@ dashboard.get('/', checkedBy('page'), async (c) => {
     />,
   )
 })
+
+/** A page of a search's matches, or why the words typed are not a search. */
+async function searched(
+  svc: Services,
+  actor: Actor,
+  query: { q: string; ext?: string; visibility?: 'private' | 'public'; offset: number },
+) {
+  try {
+    const page = await searchWorkspace(svc, actor.workspaceId, { ...query, limit: PAGE_SIZE })
+    return { canvases: page.results, hasMore: page.next_cursor !== null }
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err
+    return { canvases: [], hasMore: false, searchError: err.message.replace(/^q: /, '') }
+  }
+}

@@ -6,7 +6,7 @@ import { readSearchCursor, searchCursor } from '../cursors'
 import type { Lister } from '../canvases/reads'
 import type { Visibility } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
-import { iso, type Services } from '../services'
+import { iso, isoOrNull, type Services } from '../services'
 import { matchExpression, parseQuery } from './query'
 
 // A workspace's canvases found by the words of their titles and text (docs/api.md#search): best
@@ -26,6 +26,8 @@ export type SearchQuery = {
   field?: string
   limit: number
   cursor?: string
+  /** Where in the ranking the page starts, when no cursor says so (the dashboard's pages). */
+  offset?: number
   /** The dashboard's filters, applied before the page is cut. */
   ext?: string
   visibility?: Visibility
@@ -37,7 +39,9 @@ export type SearchHit = {
   ext: string
   version: number
   visibility: Visibility
+  size: number
   updated_at: string
+  expires_at: string | null
   snippet: string
   /** Where the words found lie in `snippet`: [start, end) in UTF-16 code units. */
   highlights: [number, number][]
@@ -56,7 +60,7 @@ const CLOSE = '\u0003'
  */
 export function searchStatement(svc: Services, searcher: Lister, query: SearchQuery) {
   const terms = parseQuery(query.q, query.field)
-  const offset = query.cursor ? readSearchCursor(query.cursor, MAX_SEARCH_DEPTH) : 0
+  const offset = startOf(query)
   const db = svc.db
   // The workspace's term: given, or the key's workspace spliced in by SQL (unknown key: no term,
   // so nothing matches).
@@ -91,7 +95,9 @@ export function searchStatement(svc: Services, searcher: Lister, query: SearchQu
       ext: canvases.ext,
       version: canvases.version,
       visibility: canvases.visibility,
+      size: canvases.size,
       updated_at: canvases.updatedAt,
+      expires_at: canvases.expiresAt,
       snippet: sql<string>`m.snippet`.as('snippet'),
     })
     .from(sql`(${ranked}) AS m`)
@@ -115,7 +121,9 @@ export type SearchRow = {
   ext: string | null
   version: number | null
   visibility: Visibility | null
+  size: number | null
   updated_at: number | null
+  expires_at: number | null
   snippet: string
 }
 
@@ -130,8 +138,7 @@ export async function searchWorkspace(
 
 /** The page of what `searchStatement` read, with the cursor of the next page when there is one. */
 export function searchPage(rows: SearchRow[], query: SearchQuery): SearchPage {
-  const offset = query.cursor ? readSearchCursor(query.cursor, MAX_SEARCH_DEPTH) : 0
-  const next = offset + query.limit
+  const next = startOf(query) + query.limit
   return {
     results: rows
       .slice(0, query.limit)
@@ -149,10 +156,17 @@ function presentHit(row: SearchRow): SearchHit {
     ext: row.ext!,
     version: row.version!,
     visibility: row.visibility!,
+    size: row.size!,
     updated_at: iso(row.updated_at!),
+    expires_at: isoOrNull(row.expires_at),
     snippet: text,
     highlights,
   }
+}
+
+function startOf(query: SearchQuery): number {
+  if (query.cursor) return readSearchCursor(query.cursor, MAX_SEARCH_DEPTH)
+  return Math.min(query.offset ?? 0, MAX_SEARCH_DEPTH)
 }
 
 /** A snippet's text without its marks, and where the marks were. */

@@ -9,17 +9,20 @@ import { calendar, relative } from '../../lib/time'
 import { Ago } from './when'
 import { UploadForm } from './upload-form'
 import { lifeWords } from '../teams/settings-section'
+import { MAX_QUERY_LENGTH } from '../../domain/search/query'
 
 export type DashboardCanvas = {
   canvas_id: string
   title: string
   ext: string
-  renderer_id: string
   visibility: string
   version: number
   size: number
   updated_at: string
   expires_at: string | null
+  /** A search's match: the canvas's text around the words found, and where they lie in it. */
+  snippet?: string
+  highlights?: [number, number][]
 }
 
 /** What happens to a canvas published here, by the workspace's setting; admins may change it. */
@@ -52,6 +55,8 @@ export function Dashboard(props: {
   filters: DashboardFilters
   page: number
   hasMore: boolean
+  /** Why the words searched for are not a search. */
+  searchError?: string
   /** How long a new canvas of the workspace lives, as the API writes it; null: kept. */
   newCanvasLife: string | null
   flash?: Flash
@@ -88,10 +93,10 @@ export function Dashboard(props: {
           <input
             name="q"
             type="search"
-            placeholder="Search titles"
+            placeholder="Search titles and text"
             value={filters.search ?? ''}
-            aria-label="Search titles"
-            maxlength={100}
+            aria-label="Search titles and text"
+            maxlength={MAX_QUERY_LENGTH}
           />
         </div>
         <input
@@ -117,8 +122,13 @@ export function Dashboard(props: {
           </a>
         )}
       </form>
-      <p class="hint">Most recently changed first.</p>
-      {props.canvases.length === 0 ? (
+      <p class="hint">{filters.search ? 'Best matches first.' : 'Most recently changed first.'}</p>
+      {props.searchError ? (
+        <div class="panel empty" role="alert">
+          Search: {props.searchError}. Type words to find; "a phrase" in quotes; prefix* for words
+          that start so.
+        </div>
+      ) : props.canvases.length === 0 ? (
         filtered ? (
           <div class="panel empty">No canvas matches these filters.</div>
         ) : (
@@ -176,6 +186,7 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
             <div class="sub">
               <span class="chip">{c.ext}</span> {formatSize(c.size)} · <code>{c.canvas_id}</code>
             </div>
+            {c.snippet && <Snippet text={c.snippet} marks={c.highlights ?? []} />}
           </div>
         </td>
         <td data-label="Visibility">
@@ -239,4 +250,16 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
       )}
     </>
   )
+}
+
+/** A match's text with the words found marked. */
+function Snippet(props: { text: string; marks: [number, number][] }) {
+  const parts = []
+  let at = 0
+  for (const [from, to] of props.marks) {
+    parts.push(props.text.slice(at, from), <mark>{props.text.slice(from, to)}</mark>)
+    at = to
+  }
+  parts.push(props.text.slice(at))
+  return <p class="snippet">{parts}</p>
 }
