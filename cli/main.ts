@@ -19,6 +19,7 @@ const subCommands = {
   pull: () => import('./commands/pull').then((m) => m.default),
   open: () => import('./commands/open').then((m) => m.default),
   list: () => import('./commands/list').then((m) => m.default),
+  search: () => import('./commands/search').then((m) => m.default),
   share: () => import('./commands/share').then((m) => m.default),
   shares: () => import('./commands/shares').then((m) => m.default),
   unshare: () => import('./commands/unshare').then((m) => m.default),

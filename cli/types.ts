@@ -21,6 +21,7 @@ export type {
   Invite,
   CreatedInvite,
   AuditList,
+  SearchList,
 } from '../src/schema/responses'
 export type {
   CommentAnchor,

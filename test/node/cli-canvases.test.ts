@@ -205,6 +205,35 @@ describe('push, pull, list', () => {
     const forged = await svc(home, ['list', '--cursor', 'forged'])
     expect(forged.stderr).toBe('error: cursor: is not a cursor this API gave (invalid_request)\n')
   })
+
+  it('search finds by words of the text, with snippets, pages and JSON', async () => {
+    const home = await loggedIn()
+    const tag = `kestrel${randomBytes(4).toString('hex')}`
+    const ids = []
+    for (const n of [1, 2, 3]) {
+      const text = `# Survey ${n}\n\nThe ${tag} nests by the \u001b[31mriver.`
+      ids.push(idOf((await svc(home, ['push', file(`s${n}.md`, text), '--new'])).stdout))
+    }
+    // Words typed apart are one query; every word must be there.
+    const found = await svc(home, ['search', tag, 'nests', '--limit', '2'])
+    expect(found.code, found.stderr).toBe(0)
+    const lines = found.stdout.split('\n')
+    expect(lines[0]).toMatch(/^s\d\.md  md · v1 · (just now|\d+ (s|min) ago)$/)
+    // No control character reaches the terminal: the index keeps none.
+    expect(lines[2]).toContain(`The ${tag} nests by the [31mriver.`)
+    expect(found.stdout).not.toContain('\u001b[31m')
+    expect(found.stdout).toMatch(new RegExp(`more: svc search '${tag} nests' --cursor \\S+\\n$`))
+    const json = JSON.parse((await svc(home, ['search', `"${tag} nests"`, '--json'])).stdout)
+    expect(json.results.map((r: any) => r.canvas_id).sort()).toEqual([...ids].sort())
+    expect(json.results[0]).toMatchObject({
+      snippet: expect.stringContaining(tag),
+      view_url: `https://canvas.example/c/${json.results[0].canvas_id}`,
+    })
+    expect((await svc(home, ['search', 'nowhere'])).stdout).toBe('no canvas holds those words\n')
+    const bad = await svc(home, ['search', '"open'])
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toBe('error: q: a quote is opened and never closed (invalid_request)\n')
+  })
 })
 
 describe('versions, rollback, update, save, delete, view, usage', () => {
