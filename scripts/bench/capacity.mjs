@@ -155,6 +155,28 @@ try {
       ),
   )
   const afterDevices = await size()
+  // A canvas's entry in the search index, for 4 KB of text (a page of a report: words drawn from
+  // a vocabulary of 5,000, as prose repeats its words), written as a version writes it: into
+  // canvas_texts, whose triggers index it (the FTS5 index's own tables included).
+  const vocabulary = Array.from({ length: 5000 }, (_, i) => wordOf(i))
+  let seed = 7
+  const next = () => (seed = (seed * 48271) % 2147483647)
+  const text = () => {
+    const words = []
+    for (let length = 0; length < 4096; length += words.at(-1).length + 1) {
+      // Zipf-like: a few words often, most words rarely.
+      words.push(vocabulary[Math.floor(5000 ** (next() / 2147483647)) - 1])
+    }
+    return words.join(' ').slice(0, 4096)
+  }
+  await inBatches(people, (id) =>
+    db
+      .prepare(
+        `INSERT INTO canvas_texts (canvas_id, workspace_id, title, body) VALUES (?, ?, ?, ?)`,
+      )
+      .bind(`text${id}`, team, `Quarterly report ${id.slice(-6)}`, text()),
+  )
+  const afterTexts = await size()
 
   const rows = await db
     .prepare(
@@ -165,7 +187,8 @@ try {
               (SELECT count(*) FROM audit_events) AS audit_events,
               (SELECT count(*) FROM identities) AS identities,
               (SELECT count(*) FROM password_resets) AS password_resets,
-              (SELECT count(*) FROM device_authorizations) AS device_authorizations`,
+              (SELECT count(*) FROM device_authorizations) AS device_authorizations,
+              (SELECT count(*) FROM canvas_texts) AS search_entries`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -174,7 +197,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterDevices,
+        database_bytes: afterTexts,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -184,11 +207,20 @@ try {
         bytes_per_identity: per(afterEvents, afterIdentities),
         bytes_per_password_reset: per(afterIdentities, afterResets),
         bytes_per_device_sign_in: per(afterResets, afterDevices),
+        bytes_per_search_entry_of_4_kb: per(afterDevices, afterTexts),
       },
       null,
       2,
     ),
   )
+  /** A made-up word of 3 to 10 letters, the same for the same number. */
+  function wordOf(i) {
+    let word = ''
+    for (let n = i * 2654435761; word.length < 3 + (i % 8); n = Math.floor(n / 26)) {
+      word += String.fromCharCode(97 + (n % 26))
+    }
+    return word
+  }
   /** Runs a statement for each item, 100 to a batch. */
   async function inBatches(items, statement) {
     for (let i = 0; i < items.length; i += 100) {
