@@ -1,6 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { newAccount, ORIGIN } from './support/api'
-import { connect, fails, ok } from './support/mcp'
+import { wild, wrongType } from './support/hostile-values'
+import { connect, fails, ok, use } from './support/mcp'
 
 // Finding canvases from a chat app (docs/agents.md): search_canvases, and the search → fetch pair
 // in the shape ChatGPT's connectors and deep research call, over the workspace's own canvases.
@@ -74,6 +76,48 @@ describe('search over MCP', () => {
     }
     expect((await ok(client, 'search', { query: 'ibis' })).results).toEqual([])
     await fails(client, 'fetch', { id: secret.canvas_id }, 'canvas_not_found')
+    await client.close()
+    await other.close()
+  })
+
+  it('answers any generated argument with results or invalid_request, never another’s canvas', async () => {
+    const mine = await newAccount()
+    const theirs = await newAccount()
+    const other = await connect(theirs.key)
+    const secret = await ok(other, 'publish', { content: 'a b c 1 2 3 x y z', filename: 'x.md' })
+    const client = await connect(mine.key)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          wild.map((query) => ({ name: 'search', args: { query } })),
+          wild.map((query) => ({ name: 'search_canvases', args: { query } })),
+          fc.record({
+            name: fc.constantFrom('search', 'search_canvases', 'fetch'),
+            args: fc.oneof(
+              wrongType.map((query) => ({ query })),
+              fc.constantFrom(0, 51, 1.5, '10', null).map((limit) => ({ query: 'a', limit })),
+              fc.constantFrom('', '%%', 'czo5OTk5', 'x'.repeat(201)).map((cursor) => ({
+                query: 'a',
+                cursor,
+              })),
+              fc.constantFrom('', '../x', 'a/b', 'x'.repeat(65)).map((id) => ({ id })),
+              wrongType.map((id) => ({ id })),
+            ),
+          }),
+        ),
+        async ({ name, args }) => {
+          const result = await use(client, name, args as Record<string, unknown>)
+          if (result.isError) {
+            expect(result.content[0].text, JSON.stringify(args)).toMatch(
+              /^(invalid_request|canvas_not_found): /,
+            )
+          } else {
+            expect(JSON.stringify(result.structuredContent)).not.toContain(secret.canvas_id)
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
     await client.close()
     await other.close()
   })

@@ -1,5 +1,7 @@
 import { env } from 'cloudflare:test'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { percentEncode, wild } from './support/hostile-values'
 import {
   bytesOf,
   call,
@@ -349,6 +351,20 @@ describe('the dashboard', () => {
       expect(html).toContain(`Search: ${reason}`)
       expect(await titles(`?q=${query}`)).toEqual([])
     }
+  })
+
+  it('answers any search typed with its page, never an error or another’s canvas', async () => {
+    const mine = await newAccount()
+    const theirs = await newAccount()
+    await newCanvas(theirs.key, 'a b c 1 2 3 x y z', { title: 'Theirs x' })
+    await fc.assert(
+      fc.asyncProperty(wild, async (q) => {
+        const res = await call(`/?q=${percentEncode(q)}`, { cookie: mine.cookie })
+        expect(res.status, q).toBe(200)
+        expect(await res.text()).not.toContain('Theirs x')
+      }),
+      { numRuns: 60 },
+    )
   })
 })
 

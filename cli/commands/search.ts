@@ -1,13 +1,12 @@
 import { defineCommand } from 'citty'
 import { cursor, positiveInt } from '../flags'
+import { MAX_SEARCH_LIMIT, snippetParts } from '../../src/lib/search'
 import { Formatted, visible } from '../output'
 import { begin, bold, dim, globalArgs, print, printJson, viewUrl } from '../shared'
 import type { SearchList } from '../types'
 import { ago } from '../when'
 
 // `svc search`: the workspace's canvases by words of their titles and text, best match first.
-
-const MAX_SEARCH_LIMIT = 50
 
 export default defineCommand({
   meta: { name: 'search', description: 'Find canvases by words of their titles and text' },
@@ -56,13 +55,9 @@ export default defineCommand({
 
 /** A snippet with the words found in bold (where the terminal shows it), everything made safe. */
 function marked(snippet: string, highlights: [number, number][]): string {
-  let text = ''
-  let at = 0
-  for (const [from, to] of highlights) {
-    text += visible(snippet.slice(at, from)) + bold(snippet.slice(from, to)).text
-    at = to
-  }
-  return text + visible(snippet.slice(at))
+  return snippetParts(snippet, highlights)
+    .map((part) => (part.found ? bold(part.text).text : visible(part.text)))
+    .join('')
 }
 
 const quoted = (q: string) => `'${q.replace(/'/g, `'\\''`)}'`

@@ -1,7 +1,6 @@
 import { and, eq, isNull, ne, sql, type Placeholder } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, blobKeySql, checkObject } from '../storage/blobs'
-import { MAX_READ_BYTES } from './search/text'
 import { prepared, value, type Placeholders } from '../storage/db'
 import { apiKeys, files, workspaces } from '../storage/schema'
 import { presignUrl, uploadHeaders, type StorageTarget } from '../storage/presign'
@@ -270,7 +269,7 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
   if ((await checkObject(svc.bucket, key, sha256, size)) !== 'ok') {
     await svc.bucket.put(key, bytes, { sha256 })
   }
-  svc.stored?.set(file.file_id, { head: bytes.slice(0, MAX_READ_BYTES), mime: file.mime })
+  svc.stored?.set(file.file_id, { bytes, mime: file.mime })
   return file
 }
 

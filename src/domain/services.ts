@@ -17,10 +17,10 @@ export type Services = {
   /** Waits for a canvas's comments to change (an agent's long poll); absent where none waits. */
   waitForComment?: CommentWaiter
   /**
-   * Files this request stored itself, by id: the head of their bytes (as much as search indexes)
-   * and their type, so that a version made of them is indexed without reading them back.
+   * Files this request stored itself, by id: their bytes (held by the request already, not
+   * copied) and their type, so that a version made of them is indexed without reading them back.
    */
-  stored?: Map<string, { head: ArrayBuffer; mime: string }>
+  stored?: Map<string, { bytes: ArrayBuffer; mime: string }>
 }
 
 /**

@@ -6,6 +6,7 @@ import { AUDIT_ACTIONS } from '../lib/audit'
 import { EVENT_TYPES } from '../lib/events'
 import { HIDDEN_CHARACTERS, shownNameProblem } from '../lib/names'
 import { MAX_PUBLIC_URL_LENGTH } from '../lib/public-url'
+import { MAX_SEARCH_LIMIT } from '../lib/search'
 import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
@@ -175,7 +176,7 @@ export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
  */
 export const searchQuery = z.object({
   q: z.string().check(z.minLength(1, 'is required: the words to search for')),
-  limit: count(1, 50),
+  limit: count(1, MAX_SEARCH_LIMIT),
   cursor,
 })
 

@@ -348,6 +348,7 @@ export type Item = z.output<typeof item>
 export type VersionItemList = z.output<typeof versionItemList>
 export type CanvasList = z.output<typeof canvasList>
 export type SearchList = z.output<typeof searchList>
+export type SearchResult = z.output<typeof searchResult>
 export type Version = z.output<typeof version>
 export type VersionList = z.output<typeof versionList>
 export type Presign = z.output<typeof presign>

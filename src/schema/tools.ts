@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { MAX_SEARCH_LIMIT } from '../lib/search'
 import {
   COMMENT_STATUSES,
   IDEMPOTENCY_KEY,
@@ -157,7 +158,12 @@ export const searchCanvasesInput = z.strictObject({
   query,
   limit: z.optional(
     says(
-      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(50, 'must be at most 50')),
+      z
+        .int()
+        .check(
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(MAX_SEARCH_LIMIT, `must be at most ${MAX_SEARCH_LIMIT}`),
+        ),
       'At most this many, best match first (default 10).',
     ),
   ),

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
+import type { SearchResult } from '../../schema/responses'
 import type { Database } from '../../storage/db'
 import { canvases, canvasTexts } from '../../storage/schema'
 import { keyWorkspace } from '../keys'
@@ -16,7 +17,6 @@ import { matchExpression, parseQuery } from './query'
 // and only that page is joined to its canvases, so a page costs what its rows cost, not what the
 // words match. Paged by position in the ranking.
 
-export const MAX_SEARCH_LIMIT = 50
 /** The ranking is read this deep at most: a page past it is refused, not a scan. */
 export const MAX_SEARCH_DEPTH = 1000
 
@@ -33,19 +33,8 @@ export type SearchQuery = {
   visibility?: Visibility
 }
 
-export type SearchHit = {
-  canvas_id: string
-  title: string
-  ext: string
-  version: number
-  visibility: Visibility
-  size: number
-  updated_at: string
-  expires_at: string | null
-  snippet: string
-  /** Where the words found lie in `snippet`: [start, end) in UTF-16 code units. */
-  highlights: [number, number][]
-}
+/** A match as the API shows it, but its page's address (the HTTP layer knows the origin). */
+export type SearchHit = Omit<SearchResult, 'view_url'>
 
 export type SearchPage = { results: SearchHit[]; next_cursor: string | null }
 

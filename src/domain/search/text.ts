@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { htmlUnits } from '../../render/html-units'
 import { defaultRenderer } from '../../render/registry'
 import { files } from '../../storage/schema'
+import { pathExt } from '../canvases/site-items'
 import type { Services } from '../services'
 
 // The text a version is found by: of a single file, its text when it is text (Markdown, code,
@@ -40,7 +41,7 @@ export async function versionText(
   version: VersionFiles,
 ): Promise<string> {
   const chosen = chosenFiles(version)
-  const stored = svc.stored ?? new Map<string, { head: ArrayBuffer; mime: string }>()
+  const stored = svc.stored ?? new Map<string, { bytes: ArrayBuffer; mime: string }>()
   const unknown = chosen.filter((f) => !stored.has(f.fileId))
   const rows =
     unknown.length === 0
@@ -68,7 +69,10 @@ export async function versionText(
       const renderer = f.renderer ?? defaultRenderer('', mime).renderer_id
       if (mime === undefined || !TEXT_RENDERERS.has(renderer)) return ''
       const head = known
-        ? { bytes: new Uint8Array(known.head), whole: known.head.byteLength < MAX_READ_BYTES }
+        ? {
+            bytes: new Uint8Array(known.bytes, 0, Math.min(known.bytes.byteLength, MAX_READ_BYTES)),
+            whole: known.bytes.byteLength <= MAX_READ_BYTES,
+          }
         : await readHead(svc, row!.blobKey)
       return textOf(head && decoded(head.bytes, head.whole), renderer)
     }),
@@ -101,9 +105,8 @@ function chosenFiles(version: VersionFiles): Chosen[] {
 }
 
 function rendererOfPath(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1)
-  const dot = name.lastIndexOf('.')
-  return dot > 0 ? defaultRenderer(name.slice(dot + 1).toLowerCase()).renderer_id : 'download'
+  const ext = pathExt(path)
+  return ext ? defaultRenderer(ext).renderer_id : 'download'
 }
 
 /**

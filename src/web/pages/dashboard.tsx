@@ -10,6 +10,7 @@ import { Ago } from './when'
 import { UploadForm } from './upload-form'
 import { lifeWords } from '../teams/settings-section'
 import { MAX_QUERY_LENGTH } from '../../domain/search/query'
+import { snippetParts } from '../../lib/search'
 
 export type DashboardCanvas = {
   canvas_id: string
@@ -254,12 +255,6 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
 
 /** A match's text with the words found marked. */
 function Snippet(props: { text: string; marks: [number, number][] }) {
-  const parts = []
-  let at = 0
-  for (const [from, to] of props.marks) {
-    parts.push(props.text.slice(at, from), <mark>{props.text.slice(from, to)}</mark>)
-    at = to
-  }
-  parts.push(props.text.slice(at))
-  return <p class="snippet">{parts}</p>
+  const parts = snippetParts(props.text, props.marks)
+  return <p class="snippet">{parts.map((p) => (p.found ? <mark>{p.text}</mark> : p.text))}</p>
 }
