@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 import { cliTarName, packCli } from './cli-package.mjs'
+import { drawAssets } from './draw-assets.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values } = parseArgs({
@@ -74,15 +75,24 @@ for (const name of readdirSync(dir)) {
     rmSync(join(dir, name), { force: true })
 }
 
+// The drawing libraries of content frames, under their own folder (scripts/draw-assets.mjs).
+const draw = await drawAssets({
+  root,
+  source: join(source, 'draw'),
+  dir: join(dir, 'draw'),
+  write: writeIfChanged,
+  hashedName,
+})
+
 copyDocs(join(out, 'docs'))
 // The agent skill, which /skill.md serves with this deployment's address (src/api/reference.ts).
 writeIfChanged(join(out, 'skill', 'SKILL.md'), readFileSync(join(root, 'skills/canvas/SKILL.md')))
 const cliTar = packedCli(dir)
 
 const url = (name) => `/${FOLDER}/${name}`
-writeIfChanged(join(out, '_headers'), headersFile(built, url))
+writeIfChanged(join(out, '_headers'), headersFile(built, draw, url))
 // A build stopped between writing a file and renaming it leaves the temporary file behind.
-writeIfChanged(join(out, '.assetsignore'), '*.tmp\n')
+writeIfChanged(join(out, '.assetsignore'), '*.tmp\nassets/draw/manifest.json\n')
 writeIfChanged(
   resolve(values.urls),
   '// Written by scripts/build-assets.mjs: the URLs of the built script and stylesheet.\n' +
@@ -90,7 +100,8 @@ writeIfChanged(
     `export const APP_CSS = '${url(built.css.name)}'\n` +
     `export const BRIDGE_JS = ${JSON.stringify(bridge)}\n` +
     `export const BRIDGE_HASH = '${bridgeHash}'\n` +
-    `export const CLI_TAR = ${JSON.stringify(cliTar && url(cliTar))}\n`,
+    `export const CLI_TAR = ${JSON.stringify(cliTar && url(cliTar))}\n` +
+    `export const DRAW = ${JSON.stringify(Object.fromEntries(Object.entries(draw).map(([k, n]) => [k, url(`draw/${n}`)])))}\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
 
@@ -170,8 +181,15 @@ function hashedName(stem, ext, bytes) {
  * Workers static assets apply `_headers` to the files they serve (the Worker's own answers are
  * not affected). Each file gets a rule of its own, so no two rules' values are joined.
  */
-function headersFile(built, url) {
+function headersFile(built, draw, url) {
   const lines = ['# Written by scripts/build-assets.mjs.']
+  for (const name of Object.values(draw)) {
+    lines.push(
+      url(`draw/${name}`),
+      `  Cache-Control: ${IMMUTABLE}`,
+      '  X-Content-Type-Options: nosniff',
+    )
+  }
   for (const [ext, { name }] of Object.entries(built)) {
     lines.push(url(name), `  Cache-Control: ${IMMUTABLE}`, '  X-Content-Type-Options: nosniff')
     // The default Cache-Control: kept, but checked again at every use.

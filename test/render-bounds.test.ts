@@ -1,9 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { renderTextBody } from '../src/render/body'
+import { renderTextBody as renderBody } from '../src/render/body'
 import { MAX_FRAME_HTML_BYTES } from '../src/render/budget'
 import { WORST_CASES } from './support/worst-cases'
 import { runs } from './support/runs'
+
+const renderTextBody = async (...args: Parameters<typeof renderBody>) =>
+  (await renderBody(...args)).html
 
 // Rendered output is bounded whatever the input: generated worst cases of every text renderer, at
 // sizes up to the 5 MiB a frame renders, give at most 8 MiB of HTML, and say when they were cut.

@@ -280,7 +280,9 @@ describe('the pages around the comments', () => {
     const closed = await (await call(`/s/${await shareOf(false)}`)).text()
     expect(closed).not.toContain('data-comments=')
     expect(closed).not.toContain(hostile.slice(0, 8))
-    expect(closed).toMatch(/sandbox="allow-popups /)
+    // Without comments a Markdown frame still may draw (math, diagrams: test/drawings.test.ts),
+    // so its sandbox allows scripts, and its policy names each one it runs.
+    expect(closed).toMatch(/sandbox="allow-scripts allow-popups /)
   })
 
   it('rendered frames carry the bridge, allowed by its hash alone; HTML canvases get it last', async () => {

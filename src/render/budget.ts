@@ -11,8 +11,13 @@ const RESERVE = 64 * 1024
 // 800,000 cells of one CSV row took half a second. Past this many a frame is cut too.
 export const MAX_PIECES = 200_000
 
+/** What a frame's scripts draw in the browser (render/drawing.ts). */
+export type Drawing = 'mermaid' | 'vega' | 'math'
+
 export class HtmlBudget {
   private readonly parts: string[] = []
+  /** What the frame's scripts are to draw in what was written (render/drawing.ts). */
+  readonly draws = new Set<Drawing>()
   private used = 0
   private pieces = 0
   /** Set once a piece was refused: the output is a prefix of the whole. */

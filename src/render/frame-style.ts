@@ -32,4 +32,24 @@ a{color:var(--accent)}.table-wrap{overflow:auto}.csv tbody tr:nth-child(even){ba
 .card .name{font-weight:600;word-break:break-all}.card .meta{color:var(--muted);margin:.5em 0 1.2em}
 .button{display:inline-block;padding:8px 16px;border-radius:8px;background:var(--accent);color:#fff;text-decoration:none;font-weight:600}
 .notice{color:var(--muted);font-style:italic}
+.drawing{margin:0 0 16px}.drawing svg,.diagram svg,.chart svg{max-width:100%;height:auto}.diagram,.chart{text-align:center;overflow:auto}
+.draw-failed pre{white-space:pre-wrap}.math.display{display:block;overflow-x:auto;overflow-y:hidden;padding:4px 0}
+.notebook{max-width:1100px;margin:0 auto}.cell{display:grid;grid-template-columns:80px minmax(0,1fr);gap:0 12px;margin:0 0 14px}
+.cell.markdown,.cell.raw{padding-left:92px;display:block}.cell .prompt{color:var(--muted);font:12px/2.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;text-align:right}
+.cell pre.input{margin:0}.cell .output{margin:8px 0 0;max-width:100%;overflow:auto}.cell pre.output{background:none;border:0;padding:0 4px;white-space:pre-wrap;word-break:break-word}
+.cell pre.stderr{background:color-mix(in srgb,var(--kw) 10%,transparent);padding:4px 8px}.cell pre.error{background:color-mix(in srgb,var(--kw) 10%,transparent);padding:8px}
+.cell img.output{display:block;background:#fff}.html-output{display:block;width:100%;border:1px solid var(--line);border-radius:6px;margin-top:8px;background:#fff;resize:vertical;overflow:auto}
+@media (max-width:640px){.cell{display:block}.cell.markdown,.cell.raw{padding-left:0}.cell .prompt{text-align:left;line-height:1.8}body{padding:14px}}
+.ansi-black-fg{color:#3e4451}.ansi-red-fg{color:#c4001a}.ansi-green-fg{color:#1a7f37}.ansi-yellow-fg{color:#9a6700}.ansi-blue-fg{color:#0550ae}
+.ansi-magenta-fg{color:#8250df}.ansi-cyan-fg{color:#1b7c83}.ansi-white-fg{color:#6e7781}.ansi-bright-black-fg{color:#59636e}.ansi-bright-red-fg{color:#d1242f}
+.ansi-bright-green-fg{color:#2da44e}.ansi-bright-yellow-fg{color:#bf8700}.ansi-bright-blue-fg{color:#218bff}.ansi-bright-magenta-fg{color:#a475f9}
+.ansi-bright-cyan-fg{color:#3192aa}.ansi-bright-white-fg{color:#8c959f}
+.ansi-red-bg{background:#ffebe9}.ansi-green-bg{background:#dafbe1}.ansi-yellow-bg{background:#fff8c5}.ansi-blue-bg{background:#ddf4ff}
+.ansi-magenta-bg{background:#fbefff}.ansi-cyan-bg{background:#d8f5f3}.ansi-black-bg{background:#d1d9e0}.ansi-white-bg{background:#f6f8fa}
+@media (prefers-color-scheme:dark){.ansi-black-fg{color:#8b949e}.ansi-red-fg{color:#ff7b72}.ansi-green-fg{color:#3fb950}.ansi-yellow-fg{color:#d29922}
+.ansi-blue-fg{color:#58a6ff}.ansi-magenta-fg{color:#bc8cff}.ansi-cyan-fg{color:#39c5cf}.ansi-white-fg{color:#b1bac4}.ansi-bright-red-fg{color:#ffa198}
+.ansi-bright-green-fg{color:#56d364}.ansi-bright-yellow-fg{color:#e3b341}.ansi-bright-blue-fg{color:#79c0ff}.ansi-bright-magenta-fg{color:#d2a8ff}
+.ansi-bright-cyan-fg{color:#56d4dd}.ansi-bright-white-fg{color:#f0f6fc}.ansi-red-bg{background:#490202}.ansi-green-bg{background:#04260f}
+.ansi-yellow-bg{background:#341a00}.ansi-blue-bg{background:#0c2d6b}.ansi-magenta-bg{background:#271052}.ansi-cyan-bg{background:#012d33}
+.ansi-black-bg{background:#010409}.ansi-white-bg{background:#30363d}}
 `

@@ -1,12 +1,15 @@
 import { Marked, type Tokens } from 'marked'
 import { utf8Length, type HtmlBudget } from './budget'
 import { HIGHLIGHT_LIMIT, highlight } from './code'
+import { drawnSource, notesDrawings } from './drawing'
+import { MATH } from './math'
 import { escapeHtml } from '../lib/escape'
 import { renderPlain } from './plain'
 
 // GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks) rendered on the server.
 // Raw HTML is shown as text, never interpreted, and only http(s), mailto and relative links and
-// images survive; the frame runs no script either way.
+// images survive; no script of the document runs either way. Fences marked `mermaid` and math
+// (render/math.ts) are left for the frame's drawing scripts (render/drawing.ts).
 
 const SAFE_URL = /^(https?:|mailto:|#|\/(?!\/)|\.{0,2}\/|[^:]*$)/i
 
@@ -20,6 +23,8 @@ const marked = new Marked({
     code({ text, lang }: Tokens.Code) {
       // All code blocks of a document share one highlighting allowance; the rest stay plain.
       const language = (lang ?? '').trim().split(/\s+/)[0]
+      if (language === 'mermaid')
+        return `<div class="drawing">${drawnSource('mermaid', text)}</div>\n`
       highlightLeft -= text.length
       const html = highlightLeft >= 0 ? highlight(text, language) : escapeHtml(text)
       return `<pre><code class="hljs">${html}</code></pre>\n`
@@ -36,7 +41,7 @@ const marked = new Marked({
       return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${titleAttr} loading="lazy">`
     },
   },
-})
+}).use(MATH)
 
 let highlightLeft = 0
 
@@ -60,14 +65,20 @@ export function renderMarkdown(budget: HtmlBudget, source: string) {
     const end = text.lastIndexOf('\n', MARKDOWN_INPUT_LIMIT)
     text = text.slice(0, end > 0 ? end : MARKDOWN_INPUT_LIMIT)
   }
-  highlightLeft = HIGHLIGHT_LIMIT
-  const html = `<article class="markdown">${marked.parse(defuse(text), { async: false })}</article>`
+  const html = `<article class="markdown">${markdownHtml(text)}</article>`
   if (utf8Length(html) > budget.room) {
     budget.add('<p class="notice">Too large to show as Markdown; shown as text.</p>')
     return renderPlain(budget, source)
   }
   budget.add(html)
+  notesDrawings(budget, html)
   if (capped) budget.cut = true
+}
+
+/** Markdown as HTML (no more than MARKDOWN_INPUT_LIMIT of it: the caller cuts). */
+export function markdownHtml(text: string): string {
+  highlightLeft = HIGHLIGHT_LIMIT
+  return marked.parse(defuse(text), { async: false })
 }
 
 /**

@@ -20,6 +20,10 @@ export const RENDERERS: Renderer[] = [
     scripts: false,
   },
   { renderer_id: 'json', name: 'JSON', exts: ['json'], scripts: false },
+  { renderer_id: 'mermaid', name: 'Mermaid diagram', exts: ['mmd', 'mermaid'], scripts: false },
+  { renderer_id: 'notebook', name: 'Jupyter notebook', exts: ['ipynb'], scripts: false },
+  // Claims no extension: a JSON file is a chart when its $schema says so (chartOrJson).
+  { renderer_id: 'vega', name: 'Vega or Vega-Lite chart', exts: [], scripts: false },
   { renderer_id: 'csv', name: 'Table', exts: ['csv', 'tsv'], scripts: false },
   {
     renderer_id: 'image',
@@ -37,6 +41,20 @@ export const RENDERERS: Renderer[] = [
   { renderer_id: 'text', name: 'Plain text', exts: ['txt', 'log'], scripts: false },
   { renderer_id: 'download', name: 'Download', exts: [], scripts: false },
 ]
+
+/**
+ * Renderers whose frames may run the deployment's own drawing scripts (assets/draw/), never the
+ * content's: the page's sandbox allows scripts for them, the frame's policy names each script.
+ */
+export const DRAWING_RENDERERS = new Set(['markdown', 'mermaid', 'notebook', 'vega'])
+
+// A Vega or Vega-Lite specification names its schema, as the libraries' own examples do.
+const VEGA_SCHEMA = /"\$schema"\s*:\s*"https?:\/\/vega\.github\.io\/schema\/vega(?:-lite)?\//
+
+/** The renderer of a `json` file by what it holds: a chart when its `$schema` names Vega's. */
+export function chartOrJson(text: string): 'vega' | 'json' {
+  return VEGA_SCHEMA.test(text) ? 'vega' : 'json'
+}
 
 const byId = new Map(RENDERERS.map((r) => [r.renderer_id, r]))
 const byExt = new Map(RENDERERS.flatMap((r) => r.exts.map((ext) => [ext, r] as const)))

@@ -8,3 +8,10 @@ export declare const BRIDGE_JS: string
 export declare const BRIDGE_HASH: string
 /** The CLI's npm package, unzipped, with its endpoint marker; null where the CLI was not built. */
 export declare const CLI_TAR: string | null
+/** The drawing libraries of content frames (scripts/draw-assets.mjs), by what each draws. */
+export declare const DRAW: {
+  mermaid: string
+  math: string
+  mathCss: string
+  vega: string
+}

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { newId } from '../../lib/crypto'
-import { defaultRenderer, findRenderer } from '../../render/registry'
+import { chartOrJson, defaultRenderer, findRenderer } from '../../render/registry'
 import { value, type Database } from '../../storage/db'
 import { canvases, files, versionItems, versions } from '../../storage/schema'
 import {
@@ -72,7 +72,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             ext: value(canvases.ext, ext),
             rendererId: (rendererId !== null
               ? sql<string>`${rendererId}`
-              : rendererFor(ext, mainFile)
+              : rendererFor(ext, mainFile, text)
             ).as('renderer_id'),
             visibility: value(canvases.visibility, 'private'),
             version: value(canvases.version, 1),
@@ -223,11 +223,12 @@ export async function updateCanvas(
       title: input.title,
       visibility: input.visibility,
       ext,
-      // The renderer follows a change of ext, unless one is asked for.
+      // The renderer follows a change of ext, unless one is asked for; a JSON file's follows its
+      // content too (a chart or not), unless another renderer was asked for.
       rendererId:
         input.renderer_id ??
         (ext
-          ? sql`CASE WHEN ${canvases.ext} = ${ext} THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile!)} END`
+          ? sql`CASE WHEN ${canvases.ext} = ${ext} AND ${canvases.rendererId} NOT IN ('json', 'vega') THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile!, text)} END`
           : undefined),
       // Arithmetic on the column: the builder sets only values and SQL.
       version: plan ? sql`${canvases.version} + 1` : undefined,
@@ -455,10 +456,12 @@ function requireRenderer(rendererId: string) {
 }
 
 /**
- * The renderer an extension maps to; for an extension no renderer claims, the main file's type
- * decides between text and download (CASE: the builder has no conditional expression).
+ * The renderer an extension maps to; a JSON file's by its `text` (a chart or not); for an
+ * extension no renderer claims, the main file's type decides between text and download (CASE:
+ * the builder has no conditional expression).
  */
-function rendererFor(ext: string, mainFile: string): SQL<string> {
+function rendererFor(ext: string, mainFile: string, text: string): SQL<string> {
+  if (ext === 'json') return sql<string>`${chartOrJson(text)}`
   const renderer = defaultRenderer(ext)
   if (renderer.exts.includes(ext)) return sql<string>`${renderer.renderer_id}`
   const byType = sql`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`

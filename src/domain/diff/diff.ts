@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors'
+import { notebookSource } from '../../render/notebook-source'
 import { readContent, type StoredText } from '../canvases/publish'
 import type { Actor, Services } from '../services'
 import { diffTexts, type DiffHunk } from './text'
@@ -44,7 +45,11 @@ export async function diffVersions(
   ])
   const refusal = whyNot(before, from) ?? whyNot(after, to)
   if (refusal) return { kind: 'not_comparable', from, to, reason: refusal }
-  const changes = diffTexts(textOf(before), textOf(after))
+  const notebooks =
+    before.content.rendererId === 'notebook' && after.content.rendererId === 'notebook'
+  // Notebooks compare by their cells' source, not by the JSON around them and their outputs.
+  const sourceOf = (read: StoredText) => (notebooks ? notebookSource(textOf(read)) : textOf(read))
+  const changes = diffTexts(sourceOf(before), sourceOf(after))
   if (!changes) return { kind: 'not_comparable', from, to, reason: TOO_DIFFERENT }
   const rendered = renderedAs(before.content.rendererId, after.content.rendererId)
   return { kind: 'diff', from, to, ...changes, rendered }

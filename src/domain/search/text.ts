@@ -1,12 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { htmlUnits } from '../../render/html-units'
+import { notebookSource } from '../../render/notebook-source'
 import { defaultRenderer } from '../../render/registry'
 import { files } from '../../storage/schema'
 import { pathExt } from '../canvases/site-items'
 import type { Services } from '../services'
 
 // The text a version is found by: of a single file, its text when it is text (Markdown, code,
-// CSV, JSON, plain text, HTML as the text a reader sees, without scripts, styles or markup); of a
+// CSV, JSON, plain text, diagrams, a notebook's cells, HTML as the text a reader sees, without scripts, styles or markup); of a
 // site, its main file's and then its pages' (HTML, Markdown, plain text), in the order of their
 // paths. Bounded whatever the content's size: at most MAX_READ_BYTES of each file is read (one
 // ranged read of storage, never the whole object), at most MAX_FILES files, and MAX_INDEXED_CHARS
@@ -17,7 +18,16 @@ export const MAX_FILES = 10
 export const MAX_INDEXED_CHARS = 64 * 1024
 
 /** Renderers whose files hold text a person searches for. */
-const TEXT_RENDERERS = new Set(['html', 'markdown', 'code', 'json', 'csv', 'text'])
+const TEXT_RENDERERS = new Set([
+  'html',
+  'markdown',
+  'code',
+  'json',
+  'csv',
+  'text',
+  'mermaid',
+  'notebook',
+])
 /** Of a site's files beside its main one: its pages, not its scripts, styles or data. */
 const PAGE_RENDERERS = new Set(['html', 'markdown', 'text'])
 
@@ -145,7 +155,9 @@ function decoded(bytes: Uint8Array, whole: boolean): string | null {
 
 function textOf(text: string | null, renderer: string): string {
   if (text === null) return ''
-  return renderer === 'html' ? visibleText(text) : text
+  if (renderer === 'html') return visibleText(text)
+  // A notebook by its cells' text: not its outputs' images or its metadata.
+  return renderer === 'notebook' ? notebookSource(text) : text
 }
 
 /** An HTML document's text as a reader sees it: no markup, script, style or title. */

@@ -5,16 +5,20 @@ import type { VersionContent } from '../../domain/canvases/rows'
 import { shareUrlTtl, signedDownload } from '../../domain/downloads'
 import type { FrameGrant } from '../../domain/frame-access'
 import type { Services } from '../../domain/services'
-import { renderTextBody } from '../../render/body'
+import { renderNotebookBody, renderTextBody, type Body } from '../../render/body'
+import type { Drawing } from '../../render/budget'
 import { FRAME_CSS } from '../../render/frame-style'
+import { languageInTail } from '../../render/notebook-language'
 import { storageTarget } from '../../storage/target'
-import { BRIDGE_HASH, BRIDGE_JS } from '../asset-urls'
+import { BRIDGE_HASH, BRIDGE_JS, DRAW } from '../asset-urls'
 
 // What a content frame answers: its document, rendered by the canvas's renderer, or a redirect to
 // the bytes in storage (frame-links.ts signs and checks the URLs that reach here).
 
 // Text renderers read the whole file; above this they offer a download instead.
 const MAX_RENDERED_BYTES = 5 * 1024 * 1024
+// A notebook streams in (render/notebook.ts); its language is read from its end first.
+const NOTEBOOK_TAIL_BYTES = 64 * 1024
 
 /**
  * A redirect to the version's bytes in storage. Under a share link the URL lives at most a minute
@@ -46,14 +50,28 @@ export const SCRIPTED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
 const STATIC_CSP =
   "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
-// A rendered frame runs one script, the comments bridge (assets/frame-bridge.ts): it tells the
-// page what is selected or clicked and shows the comments' highlights. Its hash is the only
-// script the policy allows, so nothing of the content runs; the page's sandbox decides whether
-// even that does (only beside comments).
-const BRIDGED_CSP = STATIC_CSP.replace('sandbox ', 'sandbox allow-scripts ').replace(
-  "default-src 'none';",
-  `default-src 'none'; script-src '${BRIDGE_HASH}';`,
-)
+// A rendered frame runs the comments bridge (assets/frame-bridge.ts), which tells the page what is
+// selected or clicked and shows the comments' highlights, and the drawing scripts of what its body
+// holds (render/drawing.ts): the bridge by its hash, each drawing script by its exact URL on the
+// frame's own origin, and nothing else, so nothing of the content runs. The page's sandbox
+// decides whether even these do (viewer.tsx).
+function bridgedCsp(drawing: Drawing[], origin: string) {
+  const urls = drawing.map((d) => ` ${origin}${DRAW[d]}`).join('')
+  const sheet = drawing.includes('math') ? ` ${origin}${DRAW.mathCss}` : ''
+  return STATIC_CSP.replace('sandbox ', 'sandbox allow-scripts ')
+    .replace("default-src 'none';", `default-src 'none'; script-src '${BRIDGE_HASH}'${urls};`)
+    .replace("style-src 'unsafe-inline'", `style-src 'unsafe-inline'${sheet}`)
+}
+
+/** The tags that load a body's drawing scripts (and KaTeX's stylesheet) from `origin`. */
+function drawingTags(drawing: Drawing[], origin: string) {
+  const sheet = drawing.includes('math')
+    ? `<link rel="stylesheet" href="${escapeHtml(origin + DRAW.mathCss)}">`
+    : ''
+  return (
+    sheet + drawing.map((d) => `<script src="${escapeHtml(origin + DRAW[d])}"></script>`).join('')
+  )
+}
 
 /** The bridge as a frame carries it, told the app's origin, the only one it talks to. */
 const bridgeTag = (appOrigin: string) =>
@@ -66,7 +84,7 @@ const bridgeTag = (appOrigin: string) =>
 export async function renderFrame(
   svc: Services,
   content: VersionContent,
-  urls: { appOrigin: string; raw: string },
+  urls: { appOrigin: string; raw: string; origin: string },
 ): Promise<Response> {
   if (content.renderer_id === 'html') {
     const object = await svc.bucket.get(content.blob_key)
@@ -80,24 +98,27 @@ export async function renderFrame(
       .transform(page)
   }
   const body = await renderBody(svc, content, urls.raw)
-  return staticFrame(content.title, body, urls.appOrigin, '', true)
+  const drawing = body.draws.length > 0 ? { draws: body.draws, origin: urls.origin } : undefined
+  return staticFrame(content.title, body.html, urls.appOrigin, '', { drawing })
 }
 
 /**
  * A frame document rendered on the server (`css` added to its style): it runs no script but,
- * when `bridged`, the comments bridge.
+ * when `bridged`, the comments bridge and the `drawing` scripts of its body, from `origin`.
  */
 export function staticFrame(
   title: string,
   body: string,
   appOrigin: string,
   css = '',
-  bridged = false,
+  bridged?: { drawing?: { draws: Drawing[]; origin: string } },
 ) {
-  const bridge = bridged ? bridgeTag(appOrigin) : ''
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${FRAME_CSS}${css}</style></head><body>${body}${bridge}</body></html>`
+  const draws = bridged?.drawing?.draws ?? []
+  const origin = bridged?.drawing?.origin ?? ''
+  const tail = bridged ? drawingTags(draws, origin) + bridgeTag(appOrigin) : ''
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${FRAME_CSS}${css}</style></head><body>${body}${tail}</body></html>`
   return new Response(html, {
-    headers: frameHeaders(bridged ? BRIDGED_CSP : STATIC_CSP, appOrigin),
+    headers: frameHeaders(bridged ? bridgedCsp(draws, origin) : STATIC_CSP, appOrigin),
   })
 }
 
@@ -124,25 +145,46 @@ function frameHeaders(csp: string, appOrigin: string) {
   })
 }
 
-async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<string> {
+async function renderBody(svc: Services, content: VersionContent, raw: string): Promise<Body> {
   const download = `${raw}&dl=1`
+  const only = (html: string): Body => ({ html, draws: [] })
   switch (content.renderer_id) {
     case 'image':
-      return `<div class="media"><img src="${escapeHtml(raw)}" alt="${escapeHtml(content.title)}"></div>`
+      return only(
+        `<div class="media"><img src="${escapeHtml(raw)}" alt="${escapeHtml(content.title)}"></div>`,
+      )
     case 'media': {
       const tag = ['mp3', 'wav', 'ogg'].includes(content.ext) ? 'audio' : 'video'
-      return `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(raw)}"></${tag}></div>`
+      return only(
+        `<div class="media"><${tag} controls preload="metadata" src="${escapeHtml(raw)}"></${tag}></div>`,
+      )
     }
     case 'download':
     case 'pdf': // the pdf renderer chosen for a file that is not a PDF
-      return downloadCard(content, download)
+      return only(downloadCard(content, download))
+    case 'notebook':
+      return notebookBody(svc, content, download)
   }
   if (content.size > MAX_RENDERED_BYTES) {
-    return downloadCard(content, download, 'Too large to show here.')
+    return only(downloadCard(content, download, 'Too large to show here.'))
   }
   const object = await svc.bucket.get(content.blob_key)
   const text = object ? await object.text() : ''
   return renderTextBody(content.renderer_id, content.ext, text, download)
+}
+
+/**
+ * A notebook, streamed from storage into its renderer whatever its size (the renderer stops at the
+ * frame's budget); its language read first from its end, where Jupyter writes its metadata.
+ */
+async function notebookBody(svc: Services, content: VersionContent, download: string) {
+  const tail = await svc.bucket.get(content.blob_key, {
+    range: { suffix: Math.min(NOTEBOOK_TAIL_BYTES, content.size) },
+  })
+  const language = tail ? languageInTail(await tail.text()) : null
+  const object = await svc.bucket.get(content.blob_key)
+  const chunks = object ? object.body : []
+  return renderNotebookBody({ chunks, language }, download)
 }
 
 /** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */

@@ -67,7 +67,11 @@ frames.get('/:id/:version', checkedBy('signed'), async (c) => {
   }
   const raw = new URL(c.req.url)
   raw.pathname += '/raw'
-  return renderFrame(c.var.svc, content, { appOrigin: c.req.query('app') ?? '', raw: raw.href })
+  return renderFrame(c.var.svc, content, {
+    appOrigin: c.req.query('app') ?? '',
+    raw: raw.href,
+    origin: raw.origin,
+  })
 })
 
 frames.get('/:id/:version/raw', checkedBy('signed'), async (c) => {
@@ -96,7 +100,7 @@ frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, checkedBy('signed'),
     // A PDF goes to the browser's own viewer (see the frame route); any other main file is
     // shown by its renderer, so a Markdown report's relative images load from the site.
     if (isPdfFrame(found.renderer_id, found.ext)) return c.redirect(raw, 302)
-    return renderFrame(svc, found, { appOrigin: app, raw })
+    return renderFrame(svc, found, { appOrigin: app, raw, origin: new URL(c.req.url).origin })
   }
   if (!found.item) return siteNotFound(path, app)
   return siteFile(svc, found.item, path, c.req.raw, app)

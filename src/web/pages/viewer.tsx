@@ -1,4 +1,5 @@
 import type { Child } from 'hono/jsx'
+import { DRAWING_RENDERERS } from '../../render/registry'
 import { isPdfFrame } from '../frames/content'
 import { Layout } from './layout'
 import { Logo } from './logo'
@@ -14,8 +15,9 @@ const SCRIPTED = 'allow-scripts allow-forms allow-popups allow-modals allow-down
 export const STATIC = 'allow-popups allow-popups-to-escape-sandbox allow-downloads'
 
 /**
- * A frame rendered on the server beside comments: its one script is the comments bridge, the only
- * one its Content-Security-Policy lets run (frame-content.ts).
+ * A frame rendered on the server beside comments, or one that draws: its scripts are the comments
+ * bridge and the deployment's drawing scripts, the only ones its Content-Security-Policy lets run
+ * (frames/content.ts).
  */
 const BRIDGED = `allow-scripts ${STATIC}`
 
@@ -32,7 +34,7 @@ export type FrameProps = {
 function sandboxFor(rendererId: string, ext: string, bridged: boolean): string | undefined {
   if (isPdfFrame(rendererId, ext)) return undefined
   if (rendererId === 'html') return SCRIPTED
-  return bridged ? BRIDGED : STATIC
+  return bridged || DRAWING_RENDERERS.has(rendererId) ? BRIDGED : STATIC
 }
 
 /** The content, in a sandboxed frame of its own origin (never allow-same-origin). */

@@ -1,0 +1,24 @@
+import { JSONParser } from '@streamparser/json'
+import { joined } from './notebook-outputs'
+
+// A notebook as its source: each cell's text under a line naming its kind (the percent format
+// editors and jupytext read: `# %%`, `# %% [markdown]`), without outputs or metadata. What its
+// versions' diff compares, cell by cell, and what search finds it by. A notebook cut short (the
+// head of a large file) gives the cells before the cut.
+
+export function notebookSource(text: string): string {
+  const cells: string[] = []
+  const parser = new JSONParser({ paths: ['$.cells.*'], keepStack: false })
+  parser.onValue = ({ value }) => {
+    const cell = value as { cell_type?: unknown; source?: unknown }
+    const kind = cell.cell_type === 'code' ? '' : ` [${String(cell.cell_type)}]`
+    cells.push(`# %%${kind}\n${joined(cell.source).replace(/\n$/, '')}\n`)
+  }
+  try {
+    parser.write(text)
+    if (!parser.isEnded) parser.end()
+  } catch {
+    // Not JSON, or cut short: the cells read so far.
+  }
+  return cells.join('\n')
+}
