@@ -312,6 +312,30 @@ describe('POST /mcp', () => {
     expect(notes).toMatchObject({ version: 2, ext: 'md', renderer_id: 'markdown' })
   })
 
+  it('an agent’s diagram, chart and notebook get their renderers, named for the app view', async () => {
+    const client = await connect(owner.key)
+    const spec = '{"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "bar"}'
+    for (const [filename, content, renderer, name] of [
+      ['flow.mmd', 'flowchart LR\n  a --> b', 'mermaid', 'Mermaid diagram'],
+      ['chart.vl.json', spec, 'vega', 'Vega or Vega-Lite chart'],
+      [
+        'analysis.ipynb',
+        '{"cells": [], "metadata": {}, "nbformat": 4}',
+        'notebook',
+        'Jupyter notebook',
+      ],
+    ]) {
+      const canvas = await ok(client, 'publish', { content, filename })
+      expect(canvas.renderer_id, filename).toBe(renderer)
+      const got = await ok(client, 'get_canvas', { canvas_id: canvas.canvas_id })
+      expect(got.renderer, filename).toEqual({ renderer_id: renderer, name })
+    }
+    const usage = await ok(client, 'usage')
+    expect(usage.renderers.map((r: any) => r.renderer_id)).toEqual(
+      expect.arrayContaining(['mermaid', 'notebook', 'vega']),
+    )
+  })
+
   it('publishes binary content as base64 and reads it back as a download URL', async () => {
     const client = await connect(owner.key)
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])

@@ -4,6 +4,7 @@ import { renderMermaid, renderVega } from './drawing'
 import { escapeHtml } from '../lib/escape'
 import { renderJson } from './json'
 import type { NotebookInput } from './notebook'
+import { languageInTail, NOTEBOOK_TAIL } from './notebook-language'
 import { renderPlain } from './plain'
 
 // Markdown, code and notebooks bring their parsers (marked, highlight.js and its twenty languages,
@@ -69,7 +70,10 @@ async function renderWith(budget: HtmlBudget, rendererId: string, ext: string, t
     case 'vega':
       return renderVega(budget, text)
     case 'notebook':
-      return (await notebook()).renderNotebook(budget, { chunks: [text] })
+      return (await notebook()).renderNotebook(budget, {
+        chunks: [text],
+        language: languageInTail(text.slice(-NOTEBOOK_TAIL)),
+      })
     default:
       return renderPlain(budget, text)
   }

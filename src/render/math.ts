@@ -4,10 +4,10 @@ import { mathSource } from './drawing'
 // Math in Markdown, as GitHub writes it: `$…$` inline and `$$…$$` on lines of their own (or
 // inline). A dollar sign opens a formula only when text follows it at once, and closes one only
 // after text and before anything but a digit, so "costs $5 or $10" stays prose; `\$` is a dollar
-// sign. The formula's TeX is kept as text; the frame typesets it (assets/draw/math.ts).
+// sign; a formula never spans a code span's backtick. The formula's TeX is kept as text; the frame typesets it (assets/draw/math.ts).
 
-const INLINE = /^\$(?!\s)((?:\\[\s\S]|[^\\$])+?)(?<!\s)\$(?!\d)/
-const INLINE_DISPLAY = /^\$\$((?:\\[\s\S]|[^\\$])+?)\$\$/
+const INLINE = /^\$(?!\s)((?:\\[\s\S]|[^\\$`])+?)(?<!\s)\$(?!\d)/
+const INLINE_DISPLAY = /^\$\$((?:\\[\s\S]|[^\\$`])+?)\$\$/
 const BLOCK = /^ {0,3}\$\$[ \t]*\n?([\s\S]+?)\n?[ \t]*\$\$[ \t]*(?:\n+|$)/
 
 type MathToken = Tokens.Generic & { text: string; display: boolean }

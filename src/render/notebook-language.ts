@@ -2,6 +2,9 @@
 // order, so its metadata (and with it the kernel's language) comes after every cell: reading it
 // first lets the cells be highlighted as they stream in. Bounded: a search in a short text.
 
+/** How much of a notebook's end is read for its language. */
+export const NOTEBOOK_TAIL = 64 * 1024
+
 export function languageInTail(tail: string): string | null {
   return (
     after(tail, '"language_info"', /"name"\s*:\s*"([^"\\]{1,40})"/) ??

@@ -8,7 +8,7 @@ import type { Services } from '../../domain/services'
 import { renderNotebookBody, renderTextBody, type Body } from '../../render/body'
 import type { Drawing } from '../../render/budget'
 import { FRAME_CSS } from '../../render/frame-style'
-import { languageInTail } from '../../render/notebook-language'
+import { languageInTail, NOTEBOOK_TAIL } from '../../render/notebook-language'
 import { storageTarget } from '../../storage/target'
 import { BRIDGE_HASH, BRIDGE_JS, DRAW } from '../asset-urls'
 
@@ -17,8 +17,6 @@ import { BRIDGE_HASH, BRIDGE_JS, DRAW } from '../asset-urls'
 
 // Text renderers read the whole file; above this they offer a download instead.
 const MAX_RENDERED_BYTES = 5 * 1024 * 1024
-// A notebook streams in (render/notebook.ts); its language is read from its end first.
-const NOTEBOOK_TAIL_BYTES = 64 * 1024
 
 /**
  * A redirect to the version's bytes in storage. Under a share link the URL lives at most a minute
@@ -179,7 +177,7 @@ async function renderBody(svc: Services, content: VersionContent, raw: string): 
  */
 async function notebookBody(svc: Services, content: VersionContent, download: string) {
   const tail = await svc.bucket.get(content.blob_key, {
-    range: { suffix: Math.min(NOTEBOOK_TAIL_BYTES, content.size) },
+    range: { suffix: Math.min(NOTEBOOK_TAIL, content.size) },
   })
   const language = tail ? languageInTail(await tail.text()) : null
   const object = await svc.bucket.get(content.blob_key)
