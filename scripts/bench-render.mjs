@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Renderer benchmark: every worst case of test/support/worst-cases.ts at the largest size a frame
-// renders (5 MiB), through the same function the Worker's frames call, in Node (V8, as workerd).
+// renders (5 MiB), and the largest notebooks (streamed in, as from storage), through the same function the Worker's frames call, in Node (V8, as workerd).
 // Prints the CPU time of each (the median and the worst of the runs after one warm-up) and the
 // size of the HTML produced, which must stay within 8 MiB. Then, unless --cpu-only: the built
 // Worker on Miniflare's own server renders the costliest cases in a loop while /health is asked
@@ -45,21 +45,31 @@ const bundle = join(work, 'render.mjs')
 try {
   await build({
     stdin: {
-      contents: `export { renderTextBody } from './src/render/body'
-                 export { diffTexts } from './src/domain/text-diff'
-                 export { mergedHtml, mergedPieces } from './src/domain/rendered-diff'
-                 export { WORST_CASES, DIFF_WORST_CASES } from './test/support/worst-cases'`,
+      contents: `export { renderNotebookBody, renderTextBody } from './src/render/body'
+                 export { diffTexts } from './src/domain/diff/text'
+                 export { mergedHtml, mergedPieces } from './src/domain/diff/rendered'
+                 export { WORST_CASES, DIFF_WORST_CASES, NOTEBOOK_CASES } from './test/support/worst-cases'`,
       resolveDir: process.cwd(),
       loader: 'ts',
     },
     bundle: true,
     platform: 'neutral',
+    // As wrangler resolves packages that name only a `main` (ansi_up).
+    mainFields: ['module', 'main'],
     format: 'esm',
     outfile: bundle,
     logLevel: 'error',
   })
-  const { renderTextBody, diffTexts, mergedHtml, mergedPieces, WORST_CASES, DIFF_WORST_CASES } =
-    await import(pathToFileURL(bundle).href)
+  const {
+    renderNotebookBody,
+    renderTextBody,
+    diffTexts,
+    mergedHtml,
+    mergedPieces,
+    WORST_CASES,
+    DIFF_WORST_CASES,
+    NOTEBOOK_CASES,
+  } = await import(pathToFileURL(bundle).href)
   const rows = []
   for (const c of WORST_CASES) {
     if (values.only && !c.name.includes(values.only)) continue
@@ -68,7 +78,7 @@ try {
     let bytes = 0
     for (let i = 0; i <= runs; i++) {
       const started = process.cpuUsage()
-      const html = await renderTextBody(c.renderer, c.ext, input, '#download')
+      const { html } = await renderTextBody(c.renderer, c.ext, input, '#download')
       const used = process.cpuUsage(started)
       if (i > 0) times.push((used.user + used.system) / 1000)
       bytes = Buffer.byteLength(html)
@@ -81,6 +91,10 @@ try {
       'worst ms': times[times.length - 1].toFixed(0),
       'HTML MiB': (bytes / 2 ** 20).toFixed(2),
     })
+  }
+  for (const c of NOTEBOOK_CASES) {
+    if (values.only && !c.name.includes(values.only)) continue
+    rows.push(await notebookRow(renderNotebookBody, c))
   }
   if (rows.length) console.table(rows)
   const over = rows.filter((r) => Number(r['HTML MiB']) > 8)
@@ -116,6 +130,33 @@ try {
   }
 } finally {
   rmSync(work, { recursive: true, force: true })
+}
+
+/**
+ * A notebook as a frame reads it: streamed in from storage in chunks of 1 MiB (R2's are smaller),
+ * the parser stopping where the frame's budget ends.
+ */
+async function notebookRow(renderNotebookBody, c) {
+  const bytes = new TextEncoder().encode(c.make())
+  const times = []
+  let html = ''
+  for (let i = 0; i <= runs; i++) {
+    const chunks = (function* () {
+      for (let at = 0; at < bytes.length; at += 2 ** 20) yield bytes.subarray(at, at + 2 ** 20)
+    })()
+    const started = process.cpuUsage()
+    ;({ html } = await renderNotebookBody({ chunks, language: 'python' }, '#download'))
+    const used = process.cpuUsage(started)
+    if (i > 0) times.push((used.user + used.system) / 1000)
+  }
+  times.sort((a, b) => a - b)
+  return {
+    case: c.name,
+    'input MiB': (bytes.length / 2 ** 20).toFixed(1),
+    'median ms': times[times.length >> 1].toFixed(0),
+    'worst ms': times[times.length - 1].toFixed(0),
+    'HTML MiB': (Buffer.byteLength(html) / 2 ** 20).toFixed(2),
+  }
 }
 
 /** /health latency, sequential probes, while `renderers` clients load the frames in a loop. */

@@ -268,6 +268,22 @@ describe('notebooks', () => {
     expect(html).toContain('In [1]:')
     expect(html).not.toContain('In [99]:')
 
+    // One cell larger than a cell may be stops the reading there, before it is all parsed.
+    const giant = notebook([
+      code('first', [], 1),
+      code('second', [display({ 'image/png': 'A'.repeat(20 * 2 ** 20) })], 2),
+      code('third', [], 3),
+    ])
+    const pieces = (function* () {
+      for (let at = 0; at < giant.length; at += 1 << 20) yield giant.slice(at, at + (1 << 20))
+    })()
+    const stopped = await renderNotebookBody({ chunks: pieces }, '#dl')
+    expect(stopped.html).toContain('In [1]:')
+    expect(stopped.html).toMatch(
+      /Cell 2 is larger than 16[^:]*: it and the cells after it are not shown here\./,
+    )
+    expect(stopped.html).not.toContain('In [3]:')
+
     const huge = display({ 'image/png': 'A'.repeat(3 * 1024 * 1024) })
     const one = await renderTextBody(
       'notebook',

@@ -18,6 +18,10 @@ import { formatSize } from '../lib/format'
 export const MAX_CELLS = 5000
 /** Of the notebook's bytes, the most read. */
 export const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+// One cell is parsed whole before it is shown (its outputs' strings included): reading stops at a
+// cell larger than this, which costs the parser time and shows nothing (an output is shown up to
+// MAX_OUTPUT_BYTES).
+export const MAX_CELL_BYTES = 16 * 1024 * 1024
 // Highlighting costs time with the text (BENCHMARKS.md, rendering): the code cells of one
 // notebook share this allowance, the rest are shown plain.
 const HIGHLIGHT_ALLOWANCE = 4 * HIGHLIGHT_LIMIT
@@ -30,7 +34,7 @@ type Cell = {
 }
 
 /** Where a notebook's rendering stopped before its end, if it did. */
-type Stop = 'budget' | 'cells' | 'bytes' | { error: string } | null
+type Stop = 'budget' | 'cells' | 'bytes' | 'cell' | { error: string } | null
 
 export type NotebookInput = {
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>
@@ -45,6 +49,8 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
     highlightLeft: HIGHLIGHT_ALLOWANCE,
     stop: null as Stop,
     read: 0,
+    /** Bytes read since the last cell ended. */
+    inCell: 0,
     head: '',
   }
   const parser = new JSONParser({
@@ -56,8 +62,10 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
     if (stack.length === 1 && key === 'metadata') state.language ??= languageOf(value)
     else if (stack.length === 1 && key === 'nbformat' && value !== 4) {
       state.stop = { error: `nbformat ${String(value)}; only nbformat 4 is shown` }
-    } else if (stack.length === 2 && typeof key === 'number')
+    } else if (stack.length === 2 && typeof key === 'number') {
+      state.inCell = 0
       writeCell(budget, value as Cell, state)
+    }
   }
   budget.add('<div class="notebook">')
   try {
@@ -65,11 +73,13 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength
       if (state.head.length < 4096) state.head += textOf(chunk).slice(0, 4096)
       state.read += size
+      state.inCell += size
       // What follows the notebook's closing brace (a newline) is not the parser's.
       if (parser.isEnded) break
       parser.write(chunk)
       if (state.stop) break
       if (state.read > MAX_NOTEBOOK_BYTES) state.stop = 'bytes'
+      else if (state.inCell > MAX_CELL_BYTES) state.stop = 'cell'
       if (state.stop) break
     }
     // The parser ends by itself after the notebook's closing brace.
@@ -130,6 +140,14 @@ function codeInput(
 
 function ended(budget: HtmlBudget, stop: Stop, cells: number, head: string) {
   if (stop === null || stop === 'budget') return
+  if (stop === 'cell') {
+    const size = formatSize(MAX_CELL_BYTES)
+    budget.close(
+      `<p class="notice">Cell ${cells + 1} is larger than ${size}: it and the cells after it are not shown here.</p>`,
+    )
+    budget.cut = true
+    return
+  }
   if (stop === 'cells' || stop === 'bytes') {
     const what =
       stop === 'cells'

@@ -209,3 +209,50 @@ export const DIFF_WORST_CASES: DiffWorstCase[] = [
     ],
   },
 ]
+
+// The largest notebooks a frame is asked to show (render/notebook.ts streams them in): more cells
+// than it shows, 50 MiB of image outputs, one output of 50 MiB, and Markdown cells full of math.
+// `npm run bench:render` times each as it streams in from storage.
+const cellsOf = (cells: unknown[]) =>
+  JSON.stringify({ cells, metadata: { language_info: { name: 'python' } }, nbformat: 4 })
+const codeCell = (i: number, outputs: unknown[]) => ({
+  cell_type: 'code',
+  execution_count: i,
+  metadata: {},
+  source: [`for row in rows[${i}:]:\n`, `    total += row.value * ${i}  # a comment\n`],
+  outputs,
+})
+const png = (bytes: number) => ({
+  output_type: 'display_data',
+  data: { 'image/png': 'A'.repeat(bytes) },
+})
+
+export const NOTEBOOK_CASES: { name: string; make: () => string }[] = [
+  {
+    name: 'notebook: 6,000 code cells with output',
+    make: () =>
+      cellsOf(
+        Array.from({ length: 6000 }, (_, i) =>
+          codeCell(i, [
+            { output_type: 'stream', name: 'stdout', text: [`${i} rows\n`.repeat(10)] },
+          ]),
+        ),
+      ),
+  },
+  {
+    name: 'notebook: 50 MiB of PNG outputs',
+    make: () => cellsOf(Array.from({ length: 100 }, (_, i) => codeCell(i, [png(512 * 1024)]))),
+  },
+  { name: 'notebook: one 50 MiB output', make: () => cellsOf([codeCell(1, [png(50 * 2 ** 20)])]) },
+  {
+    name: 'notebook: 5,000 Markdown cells with math',
+    make: () =>
+      cellsOf(
+        Array.from({ length: 5000 }, (_, i) => ({
+          cell_type: 'markdown',
+          metadata: {},
+          source: `## Step ${i}\n\nWith $x_${i}^2$ and **bold** text, a [link](https://example.com).\n`,
+        })),
+      ),
+  },
+]
