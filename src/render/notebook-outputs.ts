@@ -5,6 +5,7 @@ import { renderJson } from './json'
 import { MARKDOWN_INPUT_LIMIT, markdownHtml } from './markdown'
 import { escapeHtml } from '../lib/escape'
 import { formatSize } from '../lib/format'
+import { joined } from './notebook-fields'
 
 // A code cell's outputs: stream text and errors (their terminal colours as styles), images (PNG,
 // JPEG, GIF as they were sent; SVG as an image, where no script of it runs), HTML in a frame of its
@@ -34,13 +35,6 @@ type Output = {
   evalue?: unknown
   traceback?: unknown
   data?: unknown
-}
-
-/** A notebook's text fields are a string or a list of lines. */
-export function joined(value: unknown): string {
-  if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join('')
-  return ''
 }
 
 /** Writes one output; false when the frame's budget is spent. */

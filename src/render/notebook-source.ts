@@ -1,5 +1,5 @@
 import { JSONParser } from '@streamparser/json'
-import { joined } from './notebook-outputs'
+import { joined } from './notebook-fields'
 
 // A notebook as its source: each cell's text under a line naming its kind (the percent format
 // editors and jupytext read: `# %%`, `# %% [markdown]`), without outputs or metadata. What its
