@@ -175,6 +175,27 @@ describe('drawn in the frame', () => {
     })
   })
 
+  it('a new version of a diagram is drawn again on the open page', async () => {
+    const { canvas_id: id } = await publish('flow.mmd')
+    const { page } = await opened(owner, `/c/${id}`, VIEWS[0])
+    await page.waitForSelector('[data-live-state=open]')
+    const form = new FormData()
+    form.append('file', new Blob(['flowchart LR\n  X[Redrawn live] --> Y']), 'flow.mmd')
+    const res = await callApi(url, key, `/v1/canvases/${id}`, { method: 'PATCH', body: form })
+    expect(res.status).toBe(200)
+    const drawn = async () => {
+      const frame = page.frames().find((f) => f !== page.mainFrame() && f.url().includes('/2'))
+      return frame
+        ? ((await frame
+            .locator('.diagram svg')
+            .textContent()
+            .catch(() => '')) ?? '')
+        : ''
+    }
+    await expect.poll(drawn, { timeout: 15_000 }).toContain('Redrawn live')
+    await page.close()
+  })
+
   it('asked nothing of any host but the deployment, and broke no policy', () => {
     expect([...hosts]).toEqual([new URL(url).host])
     expect(refusals).toEqual([])
