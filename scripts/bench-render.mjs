@@ -123,7 +123,11 @@ try {
   }
   if (diffRows.length) console.table(diffRows)
   if (!values['cpu-only']) {
-    const costliest = [...rows].sort((a, b) => b['worst ms'] - a['worst ms']).slice(0, 3)
+    // Of the text files' cases: a notebook of 50 MiB is more than a multipart publish takes.
+    const costliest = rows
+      .filter((r) => WORST_CASES.some((c) => c.name === r.case))
+      .sort((a, b) => b['worst ms'] - a['worst ms'])
+      .slice(0, 3)
     const cases = costliest.map((r) => WORST_CASES.find((c) => c.name === r.case))
     if (cases.length) await blocking(cases.map((c) => ({ ...c, input: c.make(size) })))
     if (diffCases.length) await diffPages(diffCases)
