@@ -75,14 +75,18 @@ for (const name of readdirSync(dir)) {
     rmSync(join(dir, name), { force: true })
 }
 
-// The drawing libraries of content frames, under their own folder (scripts/draw-assets.mjs).
-const draw = await drawAssets({
-  root,
-  source: join(source, 'draw'),
-  dir: join(dir, 'draw'),
-  write: writeIfChanged,
-  hashedName,
-})
+// The drawing libraries of content frames, under their own folder (scripts/draw-assets.mjs); none
+// from a source without them (the build's own tests).
+const drawSource = join(source, 'draw')
+const draw = existsSync(drawSource)
+  ? await drawAssets({
+      root,
+      source: drawSource,
+      dir: join(dir, 'draw'),
+      write: writeIfChanged,
+      hashedName,
+    })
+  : null
 
 copyDocs(join(out, 'docs'))
 // The agent skill, which /skill.md serves with this deployment's address (src/api/reference.ts).
@@ -101,7 +105,7 @@ writeIfChanged(
     `export const BRIDGE_JS = ${JSON.stringify(bridge)}\n` +
     `export const BRIDGE_HASH = '${bridgeHash}'\n` +
     `export const CLI_TAR = ${JSON.stringify(cliTar && url(cliTar))}\n` +
-    `export const DRAW = ${JSON.stringify(Object.fromEntries(Object.entries(draw).map(([k, n]) => [k, url(`draw/${n}`)])))}\n`,
+    `export const DRAW = ${JSON.stringify(Object.fromEntries(Object.entries(draw ?? {}).map(([k, n]) => [k, url(`draw/${n}`)])))}\n`,
 )
 console.log(`✔ assets: ${url(built.js.name)}, ${url(built.css.name)}`)
 
@@ -183,11 +187,14 @@ function hashedName(stem, ext, bytes) {
  */
 function headersFile(built, draw, url) {
   const lines = ['# Written by scripts/build-assets.mjs.']
-  for (const name of Object.values(draw)) {
+  // Every file of the drawing libraries is named by its bytes. Mermaid's are ES modules, which a
+  // sandboxed frame (an opaque origin) fetches with CORS.
+  if (draw) {
     lines.push(
-      url(`draw/${name}`),
+      url('draw/*'),
       `  Cache-Control: ${IMMUTABLE}`,
       '  X-Content-Type-Options: nosniff',
+      '  Access-Control-Allow-Origin: *',
     )
   }
   for (const [ext, { name }] of Object.entries(built)) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DRAW } from '../../src/web/asset-urls'
 import { sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // The browser code under assets/: built into static assets named by a hash of their bytes, and
@@ -111,6 +112,25 @@ describe('served by wrangler dev', () => {
       expect(alias.res.headers.get('X-Content-Type-Options'), old).toBe('nosniff')
       expect(alias.bytes).toEqual(bytes)
     }
+  })
+
+  it('the drawing libraries: immutable, typed, open to the sandboxed frames that load them', async () => {
+    for (const [url, type] of [
+      [DRAW.mermaid, 'text/javascript; charset=utf-8'],
+      [DRAW.math, 'text/javascript; charset=utf-8'],
+      [DRAW.vega, 'text/javascript; charset=utf-8'],
+      [DRAW.mathCss, 'text/css; charset=utf-8'],
+    ]) {
+      const { res } = await get(url)
+      expect(res.status, url).toBe(200)
+      expect(res.headers.get('Content-Type'), url).toBe(type)
+      expect(res.headers.get('Cache-Control'), url).toBe(IMMUTABLE)
+      expect(res.headers.get('X-Content-Type-Options'), url).toBe('nosniff')
+      // A module script of an opaque origin (a sandboxed frame) is fetched with CORS.
+      expect(res.headers.get('Access-Control-Allow-Origin'), url).toBe('*')
+    }
+    // Its build's own record is not served.
+    expect((await get('/assets/draw/manifest.json')).res.status).toBe(404)
   })
 
   it('any other path is the Worker’s: an unknown hash is its 404 page', async () => {

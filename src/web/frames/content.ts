@@ -48,13 +48,20 @@ export const SCRIPTED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads; default-src * data: blob: 'unsafe-inline' 'unsafe-eval'"
 const STATIC_CSP =
   "sandbox allow-popups allow-popups-to-escape-sandbox allow-downloads; default-src 'none'; style-src 'unsafe-inline'; img-src * data: blob:; media-src *; font-src data:"
+// Mermaid is an ES module whose diagram types are chunks of their own, loaded as they are needed
+// (scripts/draw-assets.mjs): its frames allow the folder of the drawing libraries, every file of
+// which is the deployment's own and named by its bytes.
+const DRAW_FOLDER = DRAW.mermaid.slice(0, DRAW.mermaid.lastIndexOf('/') + 1)
+const allowed = (drawing: Drawing) => (drawing === 'mermaid' ? DRAW_FOLDER : DRAW[drawing])
+
 // A rendered frame runs the comments bridge (assets/frame-bridge.ts), which tells the page what is
 // selected or clicked and shows the comments' highlights, and the drawing scripts of what its body
 // holds (render/drawing.ts): the bridge by its hash, each drawing script by its exact URL on the
-// frame's own origin, and nothing else, so nothing of the content runs. The page's sandbox
+// frame's own origin (Mermaid's by its folder, above), and nothing else, so nothing of the content
+// runs. The page's sandbox
 // decides whether even these do (viewer.tsx).
 function bridgedCsp(drawing: Drawing[], origin: string) {
-  const urls = drawing.map((d) => ` ${origin}${DRAW[d]}`).join('')
+  const urls = drawing.map((d) => ` ${origin}${allowed(d)}`).join('')
   const sheet = drawing.includes('math') ? ` ${origin}${DRAW.mathCss}` : ''
   return STATIC_CSP.replace('sandbox ', 'sandbox allow-scripts ')
     .replace("default-src 'none';", `default-src 'none'; script-src '${BRIDGE_HASH}'${urls};`)
@@ -66,9 +73,9 @@ function drawingTags(drawing: Drawing[], origin: string) {
   const sheet = drawing.includes('math')
     ? `<link rel="stylesheet" href="${escapeHtml(origin + DRAW.mathCss)}">`
     : ''
-  return (
-    sheet + drawing.map((d) => `<script src="${escapeHtml(origin + DRAW[d])}"></script>`).join('')
-  )
+  const tag = (d: Drawing) =>
+    `<script${d === 'mermaid' ? ' type="module"' : ''} src="${escapeHtml(origin + DRAW[d])}"></script>`
+  return sheet + drawing.map(tag).join('')
 }
 
 /** The bridge as a frame carries it, told the app's origin, the only one it talks to. */
