@@ -1,9 +1,11 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { renderNotebookBody, renderTextBody } from '../src/render/body'
 import { MAX_FRAME_HTML_BYTES } from '../src/render/budget'
 import { MAX_CELLS } from '../src/render/notebook'
 import { DRAW, BRIDGE_HASH } from '../src/web/asset-urls'
 import { call, json, newAccount, ORIGIN } from './support/api'
+import { runs } from './support/runs'
 
 // The renderers that draw in the browser (docs/web.md): what the server writes for Mermaid,
 // Vega and Vega-Lite, math and notebooks, which scripts a frame loads and its policy allows (by
@@ -374,5 +376,61 @@ describe('notebooks', () => {
     expect(await found('taxes')).toBe(1)
     expect(await found('quarterly')).toBe(1)
     expect(await found('QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo')).toBe(0)
+  })
+})
+
+describe('notebooks of any shape', () => {
+  const text = fc.oneof(
+    fc.string(),
+    fc.constantFrom('<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '\u001b[31m<b>'),
+  )
+  const lines = fc.oneof(text, fc.array(text, { maxLength: 4 }), fc.jsonValue())
+  const output = fc.record(
+    {
+      output_type: fc.constantFrom('stream', 'error', 'display_data', 'execute_result', 'other'),
+      name: fc.constantFrom('stdout', 'stderr'),
+      text: lines,
+      traceback: fc.oneof(fc.array(text, { maxLength: 3 }), fc.jsonValue()),
+      data: fc.oneof(
+        fc.dictionary(
+          fc.constantFrom(
+            'text/html',
+            'image/svg+xml',
+            'image/png',
+            'text/markdown',
+            'text/latex',
+            'application/json',
+            'text/plain',
+            'application/vnd.vegalite.v5+json',
+          ),
+          fc.oneof(lines, fc.jsonValue()),
+        ),
+        fc.jsonValue(),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  const cell = fc.record(
+    {
+      cell_type: fc.constantFrom('code', 'markdown', 'raw', 'other'),
+      source: lines,
+      execution_count: fc.oneof(fc.integer(), fc.jsonValue()),
+      outputs: fc.oneof(fc.array(output, { maxLength: 4 }), fc.jsonValue()),
+    },
+    { requiredKeys: [] },
+  )
+
+  it('never fail, stay within the frame, and let nothing of theirs run', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(cell, fc.jsonValue()), { maxLength: 8 }),
+        async (cells) => {
+          const { html } = await renderTextBody('notebook', 'ipynb', notebook(cells), '#')
+          expect(html.length).toBeLessThanOrEqual(MAX_FRAME_HTML_BYTES)
+          expect(html).not.toMatch(/<script|<svg|<img[^>]*onerror|<b>/i)
+        },
+      ),
+      { numRuns: runs(200) },
+    )
   })
 })
