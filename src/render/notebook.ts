@@ -52,8 +52,10 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
     read: 0,
     /** Bytes read since the last cell ended. */
     inCell: 0,
+    /** The beginning of the file, shown when it is not a notebook. */
     head: '',
   }
+  const decoder = new TextDecoder()
   const parser = new JSONParser({
     paths: ['$.cells.*', '$.metadata', '$.nbformat'],
     keepStack: false,
@@ -72,7 +74,7 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
   try {
     for await (const chunk of input.chunks) {
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength
-      if (state.head.length < 4096) state.head += textOf(chunk).slice(0, 4096)
+      if (state.head.length < HEAD_CHARS) state.head += textOf(chunk, decoder).slice(0, HEAD_CHARS)
       state.read += size
       state.inCell += size
       // What follows the notebook's closing brace (a newline) is not the parser's.
@@ -181,9 +183,10 @@ export function languageOf(metadata: unknown): string | null {
   return typeof name === 'string' ? name.toLowerCase() : null
 }
 
-const decoder = new TextDecoder()
-function textOf(chunk: Uint8Array | string): string {
+const HEAD_CHARS = 4096
+
+function textOf(chunk: Uint8Array | string, decoder: TextDecoder): string {
   return typeof chunk === 'string'
     ? chunk
-    : decoder.decode(chunk.subarray(0, 4096), { stream: true })
+    : decoder.decode(chunk.subarray(0, HEAD_CHARS), { stream: true })
 }
