@@ -69,12 +69,23 @@ function wav() {
   return bytes
 }
 
+// The renderers that draw in the frame, from the fixtures their tests draw; each shot by its
+// renderer's name (a chart is a .json too).
+const drawing = (name) => readFileSync(join(root, 'test/fixtures/drawings', name))
+const DRAWINGS = {
+  'flow.mmd': drawing('flow.mmd'),
+  'outputs.ipynb': drawing('outputs.ipynb'),
+  'chart.vl.json': drawing('chart.vl.json'),
+}
+const SHOT_NAMES = { 'flow.mmd': 'mermaid', 'outputs.ipynb': 'notebook', 'chart.vl.json': 'vega' }
+
 try {
   const { key, cookie } = await createAccount(base, 'ada@example.com')
   const ids = {}
   for (const [name, content] of Object.entries({
     ...SAMPLES,
     'hello.pdf': readFileSync(join(root, 'test/node/fixtures/hello.pdf')),
+    ...DRAWINGS,
   })) {
     const form = new FormData()
     form.append('file', new Blob([content]), name)
@@ -134,6 +145,11 @@ try {
       if ((await page.locator('iframe').count()) > 0 && !name.includes('pdf')) {
         await page.frameLocator('iframe').locator('body *').first().waitFor({ timeout: 15_000 })
       }
+      // A diagram or chart replaces its source once its library has drawn it.
+      if (name.startsWith('viewer-')) {
+        const sources = page.frameLocator('iframe').locator('.mermaid-source, .vega-source')
+        await sources.first().waitFor({ state: 'detached', timeout: 15_000 })
+      }
       // Chromium's PDF viewer draws its pages a while after the page has loaded.
       await page.waitForTimeout(name.includes('pdf') ? 3000 : 600)
       await page.screenshot({ path: join(out, `${name}-${scheme}.png`), fullPage })
@@ -158,7 +174,7 @@ try {
     await shot('/settings', 'settings-phone')
     await page.setViewportSize({ width: 1280, height: 760 })
     for (const [name, id] of Object.entries(ids))
-      await shot(`/c/${id}`, `viewer-${name.split('.').pop()}`)
+      await shot(`/c/${id}`, `viewer-${SHOT_NAMES[name] ?? name.split('.').pop()}`)
     // What a visitor without a session meets at /.
     await context.clearCookies()
     await shot('/', 'landing')

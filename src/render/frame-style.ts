@@ -32,8 +32,8 @@ a{color:var(--accent)}.table-wrap{overflow:auto}.csv tbody tr:nth-child(even){ba
 .card .name{font-weight:600;word-break:break-all}.card .meta{color:var(--muted);margin:.5em 0 1.2em}
 .button{display:inline-block;padding:8px 16px;border-radius:8px;background:var(--accent);color:#fff;text-decoration:none;font-weight:600}
 .notice{color:var(--muted);font-style:italic}
-.drawing{margin:0 0 16px}.drawing svg,.diagram svg,.chart svg{max-width:100%;height:auto}.diagram,.chart{text-align:center;overflow:auto}
-.draw-failed pre{white-space:pre-wrap}.math.display{display:block;overflow-x:auto;overflow-y:hidden;padding:4px 0}
+.drawing{margin:0 0 16px;display:flex;justify-content:center}.drawing>*{max-width:100%}.drawing>.diagram,.drawing>.draw-failed{width:100%}.drawing svg,.diagram svg,.chart svg{max-width:100%;height:auto}.diagram,.chart{text-align:center;overflow:auto}
+.draw-failed pre,.draw-failed .notice{white-space:pre-wrap}.math.display{display:block;overflow-x:auto;overflow-y:hidden;padding:4px 0}
 .notebook{max-width:1100px;margin:0 auto}.cell{display:grid;grid-template-columns:80px minmax(0,1fr);gap:0 12px;margin:0 0 14px}
 .cell.markdown,.cell.raw{padding-left:92px;display:block}.cell .prompt{color:var(--muted);font:12px/2.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;text-align:right}
 .cell pre.input{margin:0}.cell .output{margin:8px 0 0;max-width:100%;overflow:auto}.cell pre.output{background:none;border:0;padding:0 4px;white-space:pre-wrap;word-break:break-word}

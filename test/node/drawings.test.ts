@@ -75,15 +75,23 @@ async function opened(person: Person, path: string, view: (typeof VIEWS)[number]
   return { page, frame }
 }
 
-/** On each page and view: `check` on the drawn frame, which stays within the phone's width. */
-async function everywhere(name: string, check: (frame: Frame, page: Page) => Promise<void>) {
+/**
+ * `check` on the drawn frame, which stays within the phone's width: on the owner's page and a
+ * share page, each in both views, or (`paired`) the owner's on a laptop in the light and the
+ * share page on a phone in the dark.
+ */
+async function everywhere(
+  name: string,
+  check: (frame: Frame, page: Page) => Promise<void>,
+  paired = true,
+) {
   const { canvas_id: id } = await publish(name)
   const token = await shareOf(id)
-  for (const [person, path] of [
-    [owner, `/c/${id}`],
-    [visitor, `/s/${token}`],
+  for (const [person, path, views] of [
+    [owner, `/c/${id}`, paired ? [VIEWS[0]] : VIEWS],
+    [visitor, `/s/${token}`, paired ? [VIEWS[1]] : VIEWS],
   ] as const) {
-    for (const view of VIEWS) {
+    for (const view of views) {
       const { page, frame } = await opened(person, path, view)
       await check(frame, page)
       const background = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)
@@ -104,11 +112,15 @@ const texts = (frame: Frame, selector: string) =>
 
 describe('drawn in the frame', () => {
   it('a flowchart and a sequence diagram as SVG', async () => {
-    await everywhere('flow.mmd', async (frame) => {
-      await frame.waitForSelector('.diagram svg')
-      expect((await texts(frame, '.diagram svg')).join(' ')).toContain('Agent writes')
-      expect(await frame.locator('.mermaid-source').count()).toBe(0)
-    })
+    await everywhere(
+      'flow.mmd',
+      async (frame) => {
+        await frame.waitForSelector('.diagram svg')
+        expect((await texts(frame, '.diagram svg')).join(' ')).toContain('Agent writes')
+        expect(await frame.locator('.mermaid-source').count()).toBe(0)
+      },
+      false,
+    )
     await everywhere('sequence.mermaid', async (frame) => {
       await frame.waitForSelector('.diagram svg')
       expect((await texts(frame, '.diagram svg')).join(' ')).toContain('svc push flow.mmd')
@@ -132,27 +144,31 @@ describe('drawn in the frame', () => {
   })
 
   it('a notebook with an output of each kind, none of them run', async () => {
-    await everywhere('outputs.ipynb', async (frame, page) => {
-      await frame.waitForSelector('.chart svg')
-      await frame.waitForSelector('.katex-display')
-      for (const type of ['png', 'jpeg', 'svg+xml']) {
-        const image = frame.locator(`img[src^="data:image/${type}"]`)
-        await expect
-          .poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth))
-          .toBeGreaterThan(0)
-      }
-      expect(await frame.locator('.cell .hljs-keyword').count()).toBeGreaterThan(0)
-      expect(await frame.locator('pre.error .ansi-red-fg').count()).toBeGreaterThan(0)
-      expect(await frame.locator('pre.error').textContent()).not.toMatch(/\[0;31m|\u001b/)
-      expect(await frame.locator('pre.stderr').textContent()).toContain('a warning')
-      expect(await frame.locator('.json').textContent()).toContain('"answer"')
-      const table = page.frames().find((f) => f.url() === 'about:srcdoc')!
-      await table.waitForSelector('table.dataframe')
-      expect(await table.locator('td').first().textContent()).toBe('Oslo')
-      // The output's script and the SVG's did not run: nothing was marked.
-      expect(await frame.evaluate(() => document.body.dataset.owned ?? null)).toBeNull()
-      expect(await frame.evaluate(() => (window as { owned?: boolean }).owned ?? null)).toBeNull()
-    })
+    await everywhere(
+      'outputs.ipynb',
+      async (frame, page) => {
+        await frame.waitForSelector('.chart svg')
+        await frame.waitForSelector('.katex-display')
+        for (const type of ['png', 'jpeg', 'svg+xml']) {
+          const image = frame.locator(`img[src^="data:image/${type}"]`)
+          await expect
+            .poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth))
+            .toBeGreaterThan(0)
+        }
+        expect(await frame.locator('.cell .hljs-keyword').count()).toBeGreaterThan(0)
+        expect(await frame.locator('pre.error .ansi-red-fg').count()).toBeGreaterThan(0)
+        expect(await frame.locator('pre.error').textContent()).not.toMatch(/\[0;31m|\u001b/)
+        expect(await frame.locator('pre.stderr').textContent()).toContain('a warning')
+        expect(await frame.locator('.json').textContent()).toContain('"answer"')
+        const table = page.frames().find((f) => f.url() === 'about:srcdoc')!
+        await table.waitForSelector('table.dataframe')
+        expect(await table.locator('td').first().textContent()).toBe('Oslo')
+        // The output's script and the SVG's did not run: nothing was marked.
+        expect(await frame.evaluate(() => document.body.dataset.owned ?? null)).toBeNull()
+        expect(await frame.evaluate(() => (window as { owned?: boolean }).owned ?? null)).toBeNull()
+      },
+      false,
+    )
   })
 
   it('a broken diagram and a broken chart show their error and their source', async () => {

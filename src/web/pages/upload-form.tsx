@@ -50,7 +50,7 @@ export function UploadForm(props: {
           <p class="hint">
             {newVersion
               ? 'It becomes the next version; the ones before stay in the list below.'
-              : 'HTML, Markdown, a chart, a PDF, code, images; a folder becomes a site.'}
+              : 'HTML, Markdown, a chart, a diagram, a notebook, a PDF, code, images; a folder becomes a site.'}
           </p>
         </div>
       </div>
