@@ -58,8 +58,7 @@ const allowed = (drawing: Drawing) => (drawing === 'mermaid' ? DRAW_FOLDER : DRA
 // selected or clicked and shows the comments' highlights, and the drawing scripts of what its body
 // holds (render/drawing.ts): the bridge by its hash, each drawing script by its exact URL on the
 // frame's own origin (Mermaid's by its folder, above), and nothing else, so nothing of the content
-// runs. The page's sandbox
-// decides whether even these do (viewer.tsx).
+// runs. The page's sandbox decides whether even these do (viewer.tsx).
 function bridgedCsp(drawing: Drawing[], origin: string) {
   const urls = drawing.map((d) => ` ${origin}${allowed(d)}`).join('')
   const sheet = drawing.includes('math') ? ` ${origin}${DRAW.mathCss}` : ''
