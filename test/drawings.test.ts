@@ -84,6 +84,19 @@ describe('the renderers that draw', () => {
     expect((await update(chart.canvas_id, JSON.stringify(spec))).renderer_id).toBe('vega')
     const asCode = await publish(account.key, 'c.json', JSON.stringify(spec), 'code')
     expect((await update(asCode.canvas_id, JSON.stringify(spec))).renderer_id).toBe('code')
+    // A renderer asked for on another extension stays with its new versions.
+    const other = await publish(account.key, 'chart.vl', JSON.stringify(spec), 'vega')
+    const again = new FormData()
+    again.append('file', new File([JSON.stringify(spec)], 'chart.vl'))
+    const next = await call(`/v1/canvases/${other.canvas_id}`, {
+      method: 'PATCH',
+      key: account.key,
+      body: again,
+    })
+    expect((await json(next)).renderer_id).toBe('vega')
+    // An empty notebook's frame says so.
+    const empty = await publish(account.key, 'empty.ipynb', '')
+    expect((await frameOf(account, empty.canvas_id)).html).toContain('is not a notebook')
   })
 
   it('a frame loads the scripts its body draws with, by exact URL on its origin, and no other', async () => {
@@ -170,6 +183,14 @@ describe('the renderers that draw', () => {
     expect(md.html).not.toMatch(/<script|<img/)
   })
 
+  it('inline display math stays in its paragraph; a block of it is a block', async () => {
+    const { html } = await renderTextBody('markdown', 'md', 'See $$x$$ here.\n\n$$\ny\n$$\n', '#')
+    expect(html).toContain('<p>See <span class="math display">x</span> here.</p>')
+    expect(html).toContain('<div class="math display">y</div>')
+    const heading = await renderTextBody('markdown', 'md', '$$a$$ and $$b$$\n\n# Heading\n', '#')
+    expect(heading.html).toContain('<h1>Heading</h1>')
+  })
+
   it('reads math as GitHub writes it: prices, escapes and code stay text', async () => {
     const cases: [string, string[]][] = [
       ['$x$', ['x']],
@@ -180,6 +201,9 @@ describe('the renderers that draw', () => {
       ['$a$ and $b$', ['a', 'b']],
       ['$$\\frac{1}{2}$$ inline display', ['\\frac{1}{2}']],
       ['$10$5', []],
+      // Each formula ends at its own closing mark; a heading between them stays one.
+      ['$$a$$ and $$b$$\n\n# Heading\n\n$$\nc\n$$\n', ['a', 'b', 'c']],
+      ['$$ unclosed\n\nstill prose $$', []],
     ]
     for (const [text, formulas] of cases) {
       const { html } = await renderTextBody('markdown', 'md', text, '#')
@@ -306,7 +330,31 @@ describe('notebooks', () => {
     expect(one.html).toContain('In [1]:')
   })
 
+  it('names a text too large to show before escaping it, and cuts a source too long', async () => {
+    const angles = '<'.repeat(3 * 1024 * 1024)
+    const { html } = await renderTextBody(
+      'notebook',
+      'ipynb',
+      notebook([
+        code('a'.repeat(3 * 1024 * 1024), [
+          { output_type: 'stream', name: 'stdout', text: angles },
+        ]),
+        code('after', [display({ 'text/html': angles, 'image/svg+xml': angles })], 2),
+      ]),
+      '#',
+    )
+    expect(html).toContain("This cell's source is cut at 2.0 MB.")
+    expect(html).toMatch(/An output of 3\.0 MB \(text\) is too large to show here\./)
+    expect(html).toMatch(/An output of 3\.0 MB \(text\/html\) is too large to show here\./)
+    expect(html).toContain('In [2]:')
+    expect(html.length).toBeLessThanOrEqual(MAX_FRAME_HTML_BYTES)
+  })
+
   it('says what it could not read, and shows the source', async () => {
+    for (const empty of ['{}', notebook([])]) {
+      const { html } = await renderTextBody('notebook', 'ipynb', empty, '#')
+      expect(html, empty).toContain('This notebook has no cells to show.')
+    }
     const broken = await renderTextBody(
       'notebook',
       'ipynb',

@@ -7,13 +7,18 @@ import { sources } from './shown'
 for (const element of sources('.math')) {
   const tex = element.textContent ?? ''
   element.dataset.source = tex
-  // A formula KaTeX cannot read is shown with its error in place (throwOnError: false), in red.
-  katex.render(tex, element, {
-    displayMode: element.classList.contains('display'),
-    throwOnError: false,
-    // Links of \href and \url, and \htmlClass and the like: not a formula's to make.
-    trust: false,
-    maxSize: 50,
-    maxExpand: 1000,
-  })
+  try {
+    // A formula KaTeX cannot read is shown with its error in place (throwOnError: false), in red.
+    katex.render(tex, element, {
+      displayMode: element.classList.contains('display'),
+      throwOnError: false,
+      // Links of \href and \url, and \htmlClass and the like: not a formula's to make.
+      trust: false,
+      maxSize: 50,
+      maxExpand: 1000,
+    })
+  } catch {
+    // What KaTeX itself cannot survive (nesting past the stack) stays as its TeX; the rest go on.
+    element.textContent = tex
+  }
 }

@@ -11,6 +11,8 @@ async function draw() {
     const text = element.textContent ?? ''
     try {
       const spec = JSON.parse(text)
+      // vega-embed lets a spec set its own options (usermeta.embedOptions): not these.
+      if (spec?.usermeta && typeof spec.usermeta === 'object') delete spec.usermeta.embedOptions
       const chart = document.createElement('div')
       chart.className = 'chart'
       element.replaceWith(chart)

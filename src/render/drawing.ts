@@ -12,11 +12,13 @@ export function drawnSource(kind: 'mermaid' | 'vega', source: string): string {
   return `<pre class="${kind}-source">${escapeHtml(source)}</pre>`
 }
 
-/** A formula, typeset in the browser; `display`: on a line of its own. */
-export function mathSource(tex: string, display: boolean): string {
-  return display
-    ? `<div class="math display">${escapeHtml(tex)}</div>`
-    : `<span class="math">${escapeHtml(tex)}</span>`
+/**
+ * A formula, typeset in the browser; `display`: set on a line of its own; `block`: a block of the
+ * document (else inline in its paragraph, where a <div> would split it).
+ */
+export function mathSource(tex: string, display: boolean, block = false): string {
+  const tag = block ? 'div' : 'span'
+  return `<${tag} class="math${display ? ' display' : ''}">${escapeHtml(tex)}</${tag}>`
 }
 
 /** Marks what the HTML written by the Markdown renderer holds to draw. */

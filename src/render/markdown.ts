@@ -75,10 +75,15 @@ export function renderMarkdown(budget: HtmlBudget, source: string) {
   if (capped) budget.cut = true
 }
 
-/** Markdown as HTML (no more than MARKDOWN_INPUT_LIMIT of it: the caller cuts). */
-export function markdownHtml(text: string): string {
-  highlightLeft = HIGHLIGHT_LIMIT
-  return marked.parse(defuse(text), { async: false })
+/**
+ * Markdown as HTML (no more than MARKDOWN_INPUT_LIMIT of it: the caller cuts). Its code blocks
+ * draw on `allowance` for highlighting, which a notebook's cells share.
+ */
+export function markdownHtml(text: string, allowance = { left: HIGHLIGHT_LIMIT }): string {
+  highlightLeft = allowance.left
+  const html = marked.parse(defuse(text), { async: false })
+  allowance.left = Math.max(0, highlightLeft)
+  return html
 }
 
 /**

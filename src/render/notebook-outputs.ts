@@ -37,25 +37,40 @@ type Output = {
   data?: unknown
 }
 
-/** Writes one output; false when the frame's budget is spent. */
-export function notebookOutput(budget: HtmlBudget, value: unknown): boolean {
+/**
+ * Writes one output; false when the frame's budget is spent. Its Markdown's code blocks draw on
+ * the notebook's highlighting `allowance`.
+ */
+export function notebookOutput(
+  budget: HtmlBudget,
+  value: unknown,
+  allowance?: { left: number },
+): boolean {
   const output = (value ?? {}) as Output
-  let html: string | null
   switch (output.output_type) {
-    case 'stream':
-      html = `<pre class="output${output.name === 'stderr' ? ' stderr' : ''}">${ansiHtml(joined(output.text))}</pre>`
-      break
-    case 'error':
-      html = `<pre class="output error">${ansiHtml(errorText(output))}</pre>`
-      break
+    case 'stream': {
+      const text = joined(output.text)
+      if (text.length > MAX_OUTPUT_BYTES) return written(budget, tooLarge(text.length, 'text'), '')
+      const kind = output.name === 'stderr' ? ' stderr' : ''
+      return written(budget, `<pre class="output${kind}">${ansiHtml(text)}</pre>`, 'text')
+    }
+    case 'error': {
+      const text = errorText(output)
+      if (text.length > MAX_OUTPUT_BYTES) return written(budget, tooLarge(text.length, 'error'), '')
+      return written(budget, `<pre class="output error">${ansiHtml(text)}</pre>`, 'error')
+    }
     case 'execute_result':
     case 'display_data':
-      return displayed(budget, output.data)
+      return displayed(budget, output.data, allowance)
     default:
-      html = null
+      return true
   }
-  return html === null || written(budget, html, 'text')
 }
+
+// Escaping and encoding make text longer, never shorter: an output whose text is already over the
+// bound is named before any of that is done.
+const tooLarge = (size: number, type: string) =>
+  `<p class="notice">An output of ${formatSize(size)} (${escapeHtml(type)}) is too large to show here.</p>`
 
 function errorText(output: Output): string {
   const traceback = Array.isArray(output.traceback) ? joinedLines(output.traceback) : ''
@@ -65,7 +80,7 @@ function errorText(output: Output): string {
 const joinedLines = (lines: unknown[]) => lines.filter((l) => typeof l === 'string').join('\n')
 
 /** The richest of a display's types this renderer shows. */
-function displayed(budget: HtmlBudget, data: unknown): boolean {
+function displayed(budget: HtmlBudget, data: unknown, allowance?: { left: number }): boolean {
   if (!data || typeof data !== 'object') return true
   const bundle = data as Record<string, unknown>
   const vega = Object.keys(bundle).find((type) => VEGA.test(type))
@@ -79,19 +94,21 @@ function displayed(budget: HtmlBudget, data: unknown): boolean {
   const type = ORDER.find((t) => bundle[t] !== undefined)
   if (!type) return true
   if (type === 'application/json') return jsonOutput(budget, bundle[type])
-  return written(budget, displayHtml(type, joined(bundle[type])), type)
+  const text = joined(bundle[type])
+  if (text.length > MAX_OUTPUT_BYTES) return written(budget, tooLarge(text.length, type), type)
+  return written(budget, displayHtml(type, text, allowance), type)
 }
 
-function displayHtml(type: string, text: string): string {
+function displayHtml(type: string, text: string, allowance?: { left: number }): string {
   switch (type) {
     case 'text/html':
       return htmlOutput(text)
     case 'image/svg+xml':
       return `<img class="output" alt="SVG output" src="data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}">`
     case 'text/markdown':
-      return `<div class="output markdown">${markdownHtml(text.slice(0, MARKDOWN_INPUT_LIMIT))}</div>`
+      return `<div class="output markdown">${markdownHtml(text.slice(0, MARKDOWN_INPUT_LIMIT), allowance)}</div>`
     case 'text/latex':
-      return `<div class="output">${mathSource(text.trim().replace(/^\$\$?|\$\$?$/g, ''), true)}</div>`
+      return `<div class="output">${mathSource(text.trim().replace(/^\$\$?|\$\$?$/g, ''), true, true)}</div>`
     case 'text/plain':
       return `<pre class="output">${ansiHtml(text)}</pre>`
   }
@@ -129,10 +146,7 @@ function jsonOutput(budget: HtmlBudget, value: unknown): boolean {
 /** An output in the budget, or its note when it alone is larger than an output may be. */
 function written(budget: HtmlBudget, html: string, type: string): boolean {
   const size = utf8Length(html)
-  const shown =
-    size > MAX_OUTPUT_BYTES
-      ? `<p class="notice">An output of ${formatSize(size)} (${escapeHtml(type)}) is too large to show here.</p>`
-      : html
+  const shown = size > MAX_OUTPUT_BYTES ? tooLarge(size, type) : html
   if (!budget.add(shown)) return false
   notesDrawings(budget, shown)
   return true

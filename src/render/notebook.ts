@@ -5,7 +5,7 @@ import { HIGHLIGHT_LIMIT, highlight } from './code'
 import { notesDrawings } from './drawing'
 import { MARKDOWN_INPUT_LIMIT, markdownHtml } from './markdown'
 import { joined } from './notebook-fields'
-import { notebookOutput } from './notebook-outputs'
+import { MAX_OUTPUT_BYTES, notebookOutput } from './notebook-outputs'
 import { escapeHtml } from '../lib/escape'
 import { formatSize } from '../lib/format'
 
@@ -47,7 +47,7 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
   const state = {
     cells: 0,
     language: input.language ?? null,
-    highlightLeft: HIGHLIGHT_ALLOWANCE,
+    highlight: { left: HIGHLIGHT_ALLOWANCE },
     stop: null as Stop,
     read: 0,
     /** Bytes read since the last cell ended. */
@@ -85,6 +85,7 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
       else if (state.inCell > MAX_CELL_BYTES) state.stop = 'cell'
       if (state.stop) break
     }
+    if (state.read === 0) state.stop = { error: 'the file is empty' }
     // The parser ends by itself after the notebook's closing brace.
     if (!state.stop && !parser.isEnded) parser.end()
   } catch (error) {
@@ -97,17 +98,19 @@ export async function renderNotebook(budget: HtmlBudget, input: NotebookInput) {
 function writeCell(
   budget: HtmlBudget,
   cell: Cell,
-  state: { cells: number; language: string | null; highlightLeft: number; stop: Stop },
+  state: { cells: number; language: string | null; highlight: { left: number }; stop: Stop },
 ) {
   if (state.cells >= MAX_CELLS) {
     state.stop = 'cells'
     return
   }
   state.cells++
-  const source = joined(cell.source)
+  // Escaping makes text longer, never shorter: a source is cut before it is escaped.
+  const whole = joined(cell.source)
+  const source = whole.slice(0, MAX_OUTPUT_BYTES)
   const html =
     cell.cell_type === 'markdown'
-      ? `<div class="cell markdown">${markdownHtml(source.slice(0, MARKDOWN_INPUT_LIMIT))}</div>`
+      ? `<div class="cell markdown">${markdownHtml(source.slice(0, MARKDOWN_INPUT_LIMIT), state.highlight)}</div>`
       : cell.cell_type === 'code'
         ? codeInput(cell, source, state)
         : `<div class="cell raw"><pre>${escapeHtml(source)}</pre></div>`
@@ -116,9 +119,14 @@ function writeCell(
     return
   }
   notesDrawings(budget, html)
+  if (whole.length > source.length) {
+    budget.add(
+      `<p class="notice">This cell's source is cut at ${formatSize(MAX_OUTPUT_BYTES)}.</p>`,
+    )
+  }
   if (cell.cell_type !== 'code') return
   for (const output of Array.isArray(cell.outputs) ? cell.outputs : []) {
-    if (!notebookOutput(budget, output)) {
+    if (!notebookOutput(budget, output, state.highlight)) {
       state.stop = 'budget'
       break
     }
@@ -130,18 +138,22 @@ function writeCell(
 function codeInput(
   cell: Cell,
   source: string,
-  state: { language: string | null; highlightLeft: number },
+  state: { language: string | null; highlight: { left: number } },
 ) {
   const count = typeof cell.execution_count === 'number' ? String(cell.execution_count) : '&nbsp;'
-  state.highlightLeft -= source.length
+  state.highlight.left -= source.length
   const code =
-    state.highlightLeft >= 0 && state.language
+    state.highlight.left >= 0 && state.language
       ? highlight(source, state.language)
       : escapeHtml(source)
   return `<div class="cell code"><div class="prompt">In [${count}]:</div><div class="cell-body"><pre class="input"><code class="hljs">${code}</code></pre>`
 }
 
 function ended(budget: HtmlBudget, stop: Stop, cells: number, head: string) {
+  if (stop === null && cells === 0) {
+    budget.close('<p class="notice">This notebook has no cells to show.</p>')
+    return
+  }
   if (stop === null || stop === 'budget') return
   if (stop === 'cell') {
     const size = formatSize(MAX_CELL_BYTES)

@@ -128,6 +128,19 @@ export const WORST_CASES: WorstCase[] = [
     ext: 'md',
     make: (size) => fill('**_~~a', size),
   },
+  // Display math that never closes: each line looks for its closing `$$` (render/math.ts).
+  {
+    name: 'Markdown: lines opening display math',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('$$\\\n', size),
+  },
+  {
+    name: 'Markdown: inline display math',
+    renderer: 'markdown',
+    ext: 'md',
+    make: (size) => fill('$$ a $$b ', size),
+  },
   { name: 'text: quotes to escape', renderer: 'text', ext: 'txt', make: (size) => fill('"', size) },
   { name: 'text: wide characters', renderer: 'text', ext: 'txt', make: (size) => fill('漢', size) },
 ]

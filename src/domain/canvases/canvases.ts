@@ -72,7 +72,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             ext: value(canvases.ext, ext),
             rendererId: (rendererId !== null
               ? sql<string>`${rendererId}`
-              : rendererFor(ext, mainFile, text)
+              : rendererFor(ext, mainFile, plan.main === null ? text : '')
             ).as('renderer_id'),
             visibility: value(canvases.visibility, 'private'),
             version: value(canvases.version, 1),
@@ -224,12 +224,10 @@ export async function updateCanvas(
       visibility: input.visibility,
       ext,
       // The renderer follows a change of ext, unless one is asked for; a JSON file's follows its
-      // content too (a chart or not), unless another renderer was asked for.
+      // content too (a chart or not), unless it was given a renderer other than those two.
       rendererId:
         input.renderer_id ??
-        (ext
-          ? sql`CASE WHEN ${canvases.ext} = ${ext} AND ${canvases.rendererId} NOT IN ('json', 'vega') THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile!, text)} END`
-          : undefined),
+        (ext ? followedRenderer(ext, mainFile!, plan?.main === null ? text : '') : undefined),
       // Arithmetic on the column: the builder sets only values and SQL.
       version: plan ? sql`${canvases.version} + 1` : undefined,
       size,
@@ -456,9 +454,9 @@ function requireRenderer(rendererId: string) {
 }
 
 /**
- * The renderer an extension maps to; a JSON file's by its `text` (a chart or not); for an
- * extension no renderer claims, the main file's type decides between text and download (CASE:
- * the builder has no conditional expression).
+ * The renderer an extension maps to; a single JSON file's by its `text` (a chart or not: a site's
+ * text is its pages', so it is given ''); for an extension no renderer claims, the main file's
+ * type decides between text and download (CASE: the builder has no conditional expression).
  */
 function rendererFor(ext: string, mainFile: string, text: string): SQL<string> {
   if (ext === 'json') return sql<string>`${chartOrJson(text)}`
@@ -466,6 +464,15 @@ function rendererFor(ext: string, mainFile: string, text: string): SQL<string> {
   if (renderer.exts.includes(ext)) return sql<string>`${renderer.renderer_id}`
   const byType = sql`CASE WHEN ${files.mime} LIKE 'text/%' THEN 'text' ELSE 'download' END`
   return sql<string>`(SELECT ${byType} FROM ${files} WHERE ${files.fileId} = ${mainFile})`
+}
+
+/** A new version's renderer: the canvas's own while its ext stays (see updateCanvas). */
+function followedRenderer(ext: string, mainFile: string, text: string): SQL<string> {
+  const kept =
+    ext === 'json'
+      ? sql`${canvases.ext} = ${ext} AND ${canvases.rendererId} NOT IN ('json', 'vega')`
+      : sql`${canvases.ext} = ${ext}`
+  return sql<string>`CASE WHEN ${kept} THEN ${canvases.rendererId} ELSE ${rendererFor(ext, mainFile, text)} END`
 }
 
 /** Why the content named was refused: the first item whose file is missing or unfinished. */

@@ -182,9 +182,13 @@ async function renderBody(svc: Services, content: VersionContent, raw: string): 
  * frame's budget); its language read first from its end, where Jupyter writes its metadata.
  */
 async function notebookBody(svc: Services, content: VersionContent, download: string) {
-  const tail = await svc.bucket.get(content.blob_key, {
-    range: { suffix: Math.min(NOTEBOOK_TAIL, content.size) },
-  })
+  // An empty file has no end to read (R2 refuses a suffix of 0).
+  const tail =
+    content.size > 0
+      ? await svc.bucket.get(content.blob_key, {
+          range: { suffix: Math.min(NOTEBOOK_TAIL, content.size) },
+        })
+      : null
   const language = tail ? languageInTail(await tail.text()) : null
   const object = await svc.bucket.get(content.blob_key)
   const chunks = object ? object.body : []
