@@ -64,12 +64,16 @@ describe('search over MCP', () => {
     await client.close()
   })
 
+  /** A client of a new workspace, beside another workspace's client and its canvas of `content`. */
+  async function besideAnother(content: string) {
+    const other = await connect((await newAccount()).key)
+    const secret = await ok(other, 'publish', { content, filename: 'x.md' })
+    const client = await connect((await newAccount()).key)
+    return { client, other, secret }
+  }
+
   it('refuses a query that is not one by its field, and never shows another workspace', async () => {
-    const mine = await newAccount()
-    const theirs = await newAccount()
-    const other = await connect(theirs.key)
-    const secret = await ok(other, 'publish', { content: 'ibis plans', filename: 'plans.md' })
-    const client = await connect(mine.key)
+    const { client, other, secret } = await besideAnother('ibis plans')
     for (const query of ['"open', '***', '\ud800', 'a\u0000b', 'x'.repeat(201)]) {
       const result = await fails(client, 'search', { query }, 'invalid_request')
       expect(result).toMatch(/^invalid_request: query: /)
@@ -81,11 +85,7 @@ describe('search over MCP', () => {
   })
 
   it('answers any generated argument with results or invalid_request, never another’s canvas', async () => {
-    const mine = await newAccount()
-    const theirs = await newAccount()
-    const other = await connect(theirs.key)
-    const secret = await ok(other, 'publish', { content: 'a b c 1 2 3 x y z', filename: 'x.md' })
-    const client = await connect(mine.key)
+    const { client, other, secret } = await besideAnother('a b c 1 2 3 x y z')
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(

@@ -179,20 +179,18 @@ async function renderBody(svc: Services, content: VersionContent, raw: string): 
 
 /**
  * A notebook, streamed from storage into its renderer whatever its size (the renderer stops at the
- * frame's budget); its language read first from its end, where Jupyter writes its metadata.
+ * frame's budget); its language read first from its end, where Jupyter writes its metadata. One
+ * no larger than that end is read once, whole.
  */
 async function notebookBody(svc: Services, content: VersionContent, download: string) {
-  // An empty file has no end to read (R2 refuses a suffix of 0).
-  const tail =
-    content.size > 0
-      ? await svc.bucket.get(content.blob_key, {
-          range: { suffix: Math.min(NOTEBOOK_TAIL, content.size) },
-        })
-      : null
+  if (content.size <= NOTEBOOK_TAIL) {
+    const object = await svc.bucket.get(content.blob_key)
+    return renderTextBody('notebook', content.ext, object ? await object.text() : '', download)
+  }
+  const tail = await svc.bucket.get(content.blob_key, { range: { suffix: NOTEBOOK_TAIL } })
   const language = tail ? languageInTail(await tail.text()) : null
   const object = await svc.bucket.get(content.blob_key)
-  const chunks = object ? object.body : []
-  return renderNotebookBody({ chunks, language }, download)
+  return renderNotebookBody({ chunks: object ? object.body : [], language }, download)
 }
 
 /** Only a real PDF goes to the browser's viewer unsandboxed-by-attribute (see renderFrame). */
