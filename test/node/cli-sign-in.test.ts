@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { seriousViolations } from './support/axe'
 import { launchBrowser } from './support/browser'
 import { SVC, svc } from './support/cli'
-import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
+import { newDevAccount, ON_THIS_MACHINE, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // `svc login` through the browser and with a device code (docs/cli.md#logging-in), approved in
 // real Chromium on the consent and device pages of a real `wrangler dev`; `svc logout` revokes
@@ -55,7 +55,7 @@ function background(home: string, args: string[]) {
 
 async function signedInPage(email: string, width: number) {
   const account = await newDevAccount(url, email)
-  const person = await browser.newPerson()
+  const person = await browser.newPerson(undefined, ON_THIS_MACHINE)
   const [name, value] = account.cookie.split('=')
   await person.context.addCookies([{ name, value, url }])
   const page = await person.context.newPage()

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { newDevAccount, startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import {
+  newDevAccount,
+  ON_THIS_MACHINE,
+  startDevServer,
+  type DevServer,
+  SETUP_MS,
+} from './support/dev-server'
 import { callApi } from './support/api.ts'
 
 // `wrangler dev` answers through a proxy that hands each request to the local runtime over a
@@ -24,7 +30,7 @@ const ANSWER_WITHIN_MS = 20_000
 
 beforeAll(async () => {
   server = await startDevServer(['--var', 'TEMP_CANVAS_TTL:4'])
-  const account = await newDevAccount(server.url, 'proxy@example.com')
+  const account = await newDevAccount(server.url, 'proxy@example.com', undefined, ON_THIS_MACHINE)
   keys = [account.key, await account.newKey()]
 }, SETUP_MS)
 

@@ -1,6 +1,9 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-// @ts-expect-error: a script of the project's, in plain JavaScript
-import { setupArgs } from '../../scripts/lib/dev.mjs'
+import { listMigrations, setupArgs } from '../../scripts/lib/dev.mjs'
+import { SETUP_MS, migratedState } from './support/dev-server'
 
 // `npm run dev` bound beyond this machine (the review's fifth finding): the first account then
 // needs a setup token made for the run, since a client on the network could claim to be the
@@ -30,4 +33,24 @@ describe('npm run dev’s first account', () => {
       expect(setupArgs(args), args.join(' ')).toEqual({ args: [], token: null })
     }
   })
+})
+
+// The tests' servers start from a state migrated in one pass (applyMigrationsAtOnce): wrangler's
+// own `d1 migrations apply` must find it complete, as it finds a state it migrated itself.
+describe('the tests’ migrated state', () => {
+  it(
+    'leaves wrangler nothing to apply',
+    async () => {
+      const state = mkdtempSync(join(tmpdir(), 'canvas-dev-setup-'))
+      try {
+        cpSync(await migratedState(), state, { recursive: true })
+        const listed = await listMigrations(state)
+        expect(listed.code, listed.output).toBe(0)
+        expect(listed.output).toContain('No migrations to apply')
+      } finally {
+        rmSync(state, { recursive: true, force: true })
+      }
+    },
+    SETUP_MS,
+  )
 })

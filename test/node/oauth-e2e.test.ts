@@ -12,7 +12,13 @@ import { createServer, type Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchBrowser } from './support/browser'
-import { newDevAccount, SETUP_MS, startDevServer, type DevServer } from './support/dev-server'
+import {
+  newDevAccount,
+  ON_THIS_MACHINE,
+  SETUP_MS,
+  startDevServer,
+  type DevServer,
+} from './support/dev-server'
 
 // A chat app connecting by Canvas's URL alone, as the MCP SDK's own client and its OAuth client
 // provider do it, against `wrangler dev`, with the person's part in Chromium: discovery from the
@@ -128,12 +134,21 @@ async function approveInBrowser(page: Page, app: App, login?: { email: string; p
 
 const tokenEndpoint = () => `${server.url}/oauth/token`
 
+// This file's server starts with no account: what a new deployment shows its first visitor.
+it('sends the first visitor of a new deployment to signup', async () => {
+  const person = await browser.newPerson()
+  const page = await person.context.newPage()
+  await page.goto(server.url + '/')
+  expect(new URL(page.url()).pathname).toBe('/signup')
+  await person.close()
+})
+
 it('connects by the URL alone, approves in the browser, calls tools, refreshes, and is revoked', async () => {
   const email = `chat-${Date.now()}@example.com`
   const password = 'correct horse battery'
-  await newDevAccount(server.url, email)
+  await newDevAccount(server.url, email, undefined, ON_THIS_MACHINE)
   const app = new App()
-  const page = await (await browser.newPerson()).context.newPage()
+  const page = await (await browser.newPerson(undefined, ON_THIS_MACHINE)).context.newPage()
   const violations: string[] = []
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text())

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { callApi, type ApiInit } from './support/api.ts'
 import { seriousViolations } from './support/axe'
 import { launchBrowser, signUpWithKey, type Person } from './support/browser'
-import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { ON_THIS_MACHINE, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { publisher } from './support/publish.ts'
 
 // Every page of the web app, as an owner and as a visitor, on a phone (390x844) and a laptop
@@ -21,20 +21,19 @@ const CHROME_MAX = 120
 /** The least a control may measure each way on a phone. */
 const TOUCH = 44
 
-let server: DevServer
+let server: { url: string }
 let browser: Awaited<ReturnType<typeof launchBrowser>>
 let key: string
 const email = 'layout@example.com'
 const password = 'correct horse battery'
 
 beforeAll(async () => {
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   browser = await launchBrowser()
 }, SETUP_MS)
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
 })
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
@@ -100,7 +99,8 @@ describe('every page on a phone and a laptop, light and dark', () => {
   let strangerPage: Page
 
   beforeAll(async () => {
-    owner = await browser.newPerson()
+    // On the machine itself: its consent page is OAuth's, served over http to loopback alone.
+    owner = await browser.newPerson(undefined, ON_THIS_MACHINE)
     ownerPage = await owner.context.newPage()
     key = await signUpWithKey(ownerPage, server.url, email, password)
     const id = await canvas('A rather long title for a quarterly report that goes on.md', '# One\n')

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { launchBrowser, signUpWithKey } from './support/browser'
-import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { sharedDevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
 import { publisher } from './support/publish.ts'
 
@@ -18,7 +18,7 @@ const LAPTOP = { width: 1280, height: 800 }
 const SIZES = [PHONE, LAPTOP]
 const SCHEMES = ['light', 'dark'] as const
 
-let server: DevServer
+let server: { url: string }
 let browser: Awaited<ReturnType<typeof launchBrowser>>
 let page: Page
 let key: string
@@ -26,7 +26,7 @@ const email = 'people@example.com'
 const password = 'correct horse battery'
 
 beforeAll(async () => {
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   browser = await launchBrowser()
   page = await (await browser.newPerson()).context.newPage()
   key = await signUpWithKey(page, server.url, email, password)
@@ -34,7 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
 })
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)

@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { launchBrowser, type Person } from './support/browser'
 import { svc } from './support/cli'
-import { startDevServer, type DevServer, SETUP_MS } from './support/dev-server'
+import { sharedDevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
 import { publisher } from './support/publish.ts'
 
 // The web app in real Chromium against a real `wrangler dev`.
 
 const PDF = new URL('./fixtures/hello.pdf', import.meta.url)
-let server: DevServer
+let server: { url: string }
 let browser: Awaited<ReturnType<typeof launchBrowser>>
 let owner: Person
 let page: Page
@@ -21,7 +21,7 @@ const email = 'web@example.com'
 const password = 'correct horse battery'
 
 beforeAll(async () => {
-  server = await startDevServer(['--var', 'SIGNUP:open'])
+  server = await sharedDevServer()
   browser = await launchBrowser()
   owner = await browser.newPerson()
   page = await owner.context.newPage()
@@ -29,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
 })
 
 const api = (path: string, init?: ApiInit) => callApi(server.url, key, path, init)
@@ -43,9 +42,12 @@ async function frameText(target: Page, selector = 'body') {
 }
 
 describe('accounts and keys', () => {
-  it('sends a first visitor to signup, signs up, and lands on the dashboard', async () => {
+  it('shows a visitor what Canvas is, signs up from there, and lands on the dashboard', async () => {
+    // A deployment with no account yet sends its first visitor to signup (oauth-e2e.test.ts).
     await page.goto(server.url + '/')
-    expect(new URL(page.url()).pathname).toBe('/signup')
+    expect(new URL(page.url()).pathname).toBe('/')
+    await page.click('main a[href="/signup"]')
+    await page.waitForURL(server.url + '/signup')
     await page.fill('#email', email)
     await page.fill('#password', password)
     await page.click('button[type=submit]')

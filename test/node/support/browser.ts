@@ -5,6 +5,7 @@ import {
   CHROMIUM_PATH,
   HEADLESS_SHELL_PATH,
 } from '../../../scripts/lib/chromium.mjs'
+import { clientAddress } from './dev-server'
 
 // Debian's Chromium, never a downloaded browser.
 
@@ -12,7 +13,9 @@ export type Person = { context: BrowserContext; close: () => Promise<void> }
 
 /**
  * Chromium launched once for a test file; each person a test needs (the owner, a stranger) gets a
- * context of their own, with its own cookies, storage and cache, as a fresh profile would have.
+ * context of their own, with its own cookies, storage and cache, as a fresh profile would have,
+ * and a client address of their own (clientAddress) unless `address` says otherwise: OAuth over
+ * http is served to the machine itself alone (ON_THIS_MACHINE).
  * The headless shell unless the test needs what only the whole browser has (`pdfViewer`), or the
  * shell is not installed (scripts/ensure-chromium.mjs installs it when it can).
  */
@@ -25,11 +28,13 @@ export async function launchBrowser(options: { pdfViewer?: boolean } = {}) {
   return {
     async newPerson(
       storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+      { address = clientAddress() } = {},
     ): Promise<Person> {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         colorScheme: 'light',
         storageState,
+        extraHTTPHeaders: { 'CF-Connecting-IP': address },
       })
       return { context, close: () => context.close() }
     },

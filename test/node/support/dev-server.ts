@@ -4,7 +4,11 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
-import { applyMigrations, ensureSecrets, startWranglerDev } from '../../../scripts/lib/dev.mjs'
+import {
+  applyMigrationsAtOnce,
+  ensureSecrets,
+  startWranglerDev,
+} from '../../../scripts/lib/dev.mjs'
 
 export type DevServer = { url: string; stop: () => Promise<void>; output: () => string }
 
@@ -28,7 +32,7 @@ export function freePort(): Promise<number> {
 export async function prepareDevState(): Promise<string> {
   ensureSecrets()
   const template = mkdtempSync(join(tmpdir(), 'canvas-dev-template-'))
-  const { code, output } = await applyMigrations(template, 'pipe')
+  const { code, output } = await applyMigrationsAtOnce(template)
   if (code !== 0) {
     rmSync(template, { recursive: true, force: true })
     throw new Error(`applying the D1 migrations failed:\n${output}`)
@@ -44,7 +48,7 @@ export async function prepareDevState(): Promise<string> {
  * before it answers is started again, on new ports, up to three times.
  */
 export async function startDevServer(extraArgs: string[] = [], template?: string) {
-  const from = template ?? (await askControl('/state'))
+  const from = template ?? (await migratedState())
   let failure: unknown
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
@@ -123,6 +127,9 @@ async function startOnce(extraArgs: string[], template: string): Promise<DevServ
   throw new ExitedEarly(`wrangler dev exited before it answered:\n${log}`)
 }
 
+/** The run's migrated local state (prepareDevState), made by the global setup on first ask. */
+export const migratedState = () => askControl('/state')
+
 /**
  * The dev server this run's node files share (test/node/support/global-setup.ts), with SIGNUP
  * open, started on the first call. Each file works on an account of its own (newDevAccount); all
@@ -141,11 +148,34 @@ async function askControl(path: string) {
   return (await res.json()) as string
 }
 
-/** An account on a dev server, signed up, with its session cookie and a first key. */
-export async function newDevAccount(url: string, email: string, scopes?: string[]) {
+/**
+ * A client address of its own (in 10.0.0.0/8), for a test's account or browser person: wrangler dev
+ * keeps a CF-Connecting-IP the client sends, and the per-address budgets (signups and logins,
+ * frames, public links) are then each person's own, as they are for people on their own networks,
+ * not one budget shared by every file of the run.
+ */
+export function clientAddress() {
+  const part = () => 1 + Math.floor(Math.random() * 254)
+  return `10.${part()}.${part()}.${part()}`
+}
+
+/** The client address of a person, or a test, on the machine the server runs on. */
+export const ON_THIS_MACHINE = { address: '127.0.0.1' }
+
+/**
+ * An account on a dev server, signed up, with its session cookie and a first key, from a client
+ * address of its own unless `address` says otherwise: a server's first account comes from the
+ * machine itself (ON_THIS_MACHINE), as only that one may create it without a setup token.
+ */
+export async function newDevAccount(
+  url: string,
+  email: string,
+  scopes?: string[],
+  { address = clientAddress() } = {},
+) {
   const signup = await fetch(`${url}/auth/signup`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': address },
     body: JSON.stringify({ email, password: 'correct horse battery' }),
   })
   if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`)
@@ -153,7 +183,7 @@ export async function newDevAccount(url: string, email: string, scopes?: string[
   const newKey = async (keyScopes?: string[]) => {
     const res = await fetch(`${url}/auth/keys`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'CF-Connecting-IP': address },
       body: JSON.stringify({
         name: email.split('@')[0],
         ...(keyScopes ? { scopes: keyScopes } : {}),

@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net'
 import type { TestProject } from 'vitest/node'
 import { buildCli } from './cli'
 import { CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from './identity-provider'
-import { prepareDevState, startDevServer, type DevServer } from './dev-server'
+import {
+  newDevAccount,
+  ON_THIS_MACHINE,
+  prepareDevState,
+  startDevServer,
+  type DevServer,
+} from './dev-server'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -21,9 +27,9 @@ declare module 'vitest' {
  * local state that every dev server of the run starts from a copy of (see startDevServer); and
  * holds the one `wrangler dev` that the files without settings of their own share, each on an
  * account and workspace of its own (webhooks may send to 127.0.0.1, where the files run their
- * receivers). The state is made, and the server started, when a file first
- * asks for them, so a run of files that need none makes none; the server stops when the run ends,
- * whether the tests passed or not.
+ * receivers), with its owner's first account. The state is made, and the server started, when a
+ * file first asks for them, so a run of files that need none makes none; the server stops when the
+ * run ends, whether the tests passed or not.
  */
 /** The shared dev server's client at the tests' identity provider. */
 export const SSO_CLIENT_ID = 'canvas-shared-dev-server'
@@ -44,12 +50,16 @@ export default async function setup(project: TestProject) {
     const answer: Promise<string> =
       req.url === '/state'
         ? state
-        : (server ??= state.then((from) =>
-            startDevServer(
+        : (server ??= state.then(async (from) => {
+            const started = await startDevServer(
               ['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1', ...sso],
               from,
-            ),
-          )).then((started) => (req.url === '/output' ? started.output() : started.url))
+            )
+            // Its owner's account, made on the machine itself: every file then meets a
+            // deployment that has one, whichever file starts first.
+            await newDevAccount(started.url, 'owner@shared.example', undefined, ON_THIS_MACHINE)
+            return started
+          })).then((started) => (req.url === '/output' ? started.output() : started.url))
     answer.then(
       (value) => {
         res.setHeader('Content-Type', 'application/json')
