@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, type Person } from './support/browser'
-import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
+import { newDevAccount, ON_THIS_MACHINE, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { callApi } from './support/api.ts'
 
 // Diagrams, charts, math and notebooks drawn in real Chromium against a real `wrangler dev`
@@ -30,10 +30,11 @@ beforeAll(async () => {
   const account = await newDevAccount(url, `drawings-${Date.now()}@example.com`)
   key = account.key
   browser = await launchBrowser()
-  owner = await browser.newPerson()
+  // No address of their own (ON_THIS_MACHINE): the drawing libraries' requests would be preflighted.
+  owner = await browser.newPerson(undefined, ON_THIS_MACHINE)
   const [name, value] = account.cookie.split('=')
   await owner.context.addCookies([{ name, value, url }])
-  visitor = await browser.newPerson()
+  visitor = await browser.newPerson(undefined, ON_THIS_MACHINE)
 }, SETUP_MS)
 
 afterAll(async () => {

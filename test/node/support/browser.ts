@@ -5,36 +5,51 @@ import {
   CHROMIUM_PATH,
   HEADLESS_SHELL_PATH,
 } from '../../../scripts/lib/chromium.mjs'
-import { clientAddress } from './dev-server'
+import { clientAddress, sharedBrowserEndpoint } from './dev-server'
 
 // Debian's Chromium, never a downloaded browser.
 
 export type Person = { context: BrowserContext; close: () => Promise<void> }
 
+/** The headless shell, or the whole browser where the shell is not installed. */
+const shellPath = () => (existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH)
+
 /**
- * Chromium launched once for a test file; each person a test needs (the owner, a stranger) gets a
- * context of their own, with its own cookies, storage and cache, as a fresh profile would have,
- * and a client address of their own (clientAddress) unless `address` says otherwise: OAuth over
- * http is served to the machine itself alone (ON_THIS_MACHINE).
- * The headless shell unless the test needs what only the whole browser has (`pdfViewer`), or the
- * shell is not installed (scripts/ensure-chromium.mjs installs it when it can).
+ * The Chromium a run's browser files share (test/node/support/global-setup.ts starts it when a
+ * file first asks): each file connects to it, and starting one browser per file cost about as
+ * much as a small file's tests.
+ */
+export function launchBrowserServer() {
+  return chromium.launchServer({
+    executablePath: shellPath(),
+    args: CHROMIUM_ARGS,
+    host: '127.0.0.1',
+    port: 0,
+  })
+}
+
+/**
+ * Chromium for a test file: the run's shared one (launchBrowserServer), or a whole browser of its
+ * own when the test needs what only that has (`pdfViewer`). Each person a test needs (the owner, a
+ * stranger) gets a context of their own, with its own cookies, storage and cache, as a fresh
+ * profile would have, and a client address of their own (clientAddress) unless `address` says
+ * otherwise: OAuth over http is served to the machine itself alone (ON_THIS_MACHINE). Closing
+ * closes the file's contexts, not the shared browser.
  */
 export async function launchBrowser(options: { pdfViewer?: boolean } = {}) {
-  const browser = await chromium.launch({
-    executablePath:
-      options.pdfViewer || !existsSync(HEADLESS_SHELL_PATH) ? CHROMIUM_PATH : HEADLESS_SHELL_PATH,
-    args: CHROMIUM_ARGS,
-  })
+  const browser = options.pdfViewer
+    ? await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+    : await chromium.connect(await sharedBrowserEndpoint())
   return {
     async newPerson(
       storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
-      { address = clientAddress() } = {},
+      { address = clientAddress() as string | null } = {},
     ): Promise<Person> {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         colorScheme: 'light',
         storageState,
-        extraHTTPHeaders: { 'CF-Connecting-IP': address },
+        extraHTTPHeaders: address ? { 'CF-Connecting-IP': address } : undefined,
       })
       return { context, close: () => context.close() }
     },

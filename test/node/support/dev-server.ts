@@ -127,15 +127,18 @@ async function startOnce(extraArgs: string[], template: string): Promise<DevServ
   throw new ExitedEarly(`wrangler dev exited before it answered:\n${log}`)
 }
 
+/** Where the run's shared Chromium listens (launchBrowserServer), started on first ask. */
+export const sharedBrowserEndpoint = () => askControl('/browser')
+
 /** The run's migrated local state (prepareDevState), made by the global setup on first ask. */
 export const migratedState = () => askControl('/state')
 
 /**
  * The dev server this run's node files share (test/node/support/global-setup.ts), with SIGNUP
- * open, started on the first call. Each file works on an account of its own (newDevAccount); all
- * of them share the budgets wrangler.jsonc sets per client address (signups and logins, public
- * share routes, frames), so a file that needs many such requests, a setting of its own, or a
- * server with no account on it yet starts its own with startDevServer.
+ * open and its owner's account, started on the first call. Each file works on an account of its
+ * own (newDevAccount), and its browser persons come from addresses of their own (clientAddress),
+ * so the budgets wrangler.jsonc sets per client address are theirs. A file that needs a setting
+ * of its own, or a server with no account on it yet, starts its own with startDevServer.
  */
 export async function sharedDevServer() {
   return { url: await askControl('/'), output: () => askControl('/output') }
@@ -159,8 +162,12 @@ export function clientAddress() {
   return `10.${part()}.${part()}.${part()}`
 }
 
-/** The client address of a person, or a test, on the machine the server runs on. */
-export const ON_THIS_MACHINE = { address: '127.0.0.1' }
+/**
+ * A person, or a test, on the machine the server runs on: no address of its own, so the server
+ * sees the connection's, 127.0.0.1. Also for a browser that loads the drawing libraries, which a
+ * sandboxed frame fetches with CORS: a header added to those requests would make them preflighted.
+ */
+export const ON_THIS_MACHINE = { address: null }
 
 /**
  * An account on a dev server, signed up, with its session cookie and a first key, from a client
@@ -171,11 +178,12 @@ export async function newDevAccount(
   url: string,
   email: string,
   scopes?: string[],
-  { address = clientAddress() } = {},
+  { address = clientAddress() as string | null } = {},
 ) {
+  const from: Record<string, string> = address ? { 'CF-Connecting-IP': address } : {}
   const signup = await fetch(`${url}/auth/signup`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': address },
+    headers: { 'Content-Type': 'application/json', ...from },
     body: JSON.stringify({ email, password: 'correct horse battery' }),
   })
   if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`)
@@ -183,7 +191,7 @@ export async function newDevAccount(
   const newKey = async (keyScopes?: string[]) => {
     const res = await fetch(`${url}/auth/keys`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'CF-Connecting-IP': address },
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, ...from },
       body: JSON.stringify({
         name: email.split('@')[0],
         ...(keyScopes ? { scopes: keyScopes } : {}),

@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { BrowserServer } from 'playwright-core'
 import type { TestProject } from 'vitest/node'
+import { launchBrowserServer } from './browser'
 import { buildCli } from './cli'
 import { CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from './identity-provider'
 import {
@@ -27,8 +29,8 @@ declare module 'vitest' {
  * local state that every dev server of the run starts from a copy of (see startDevServer); and
  * holds the one `wrangler dev` that the files without settings of their own share, each on an
  * account and workspace of its own (webhooks may send to 127.0.0.1, where the files run their
- * receivers), with its owner's first account. The state is made, and the server started, when a
- * file first asks for them, so a run of files that need none makes none; the server stops when the
+ * receivers), with its owner's first account; and the Chromium the browser files share. The
+ * state is made, and the server and the browser started, when a file first asks for them, so a run of files that need none makes none; the server stops when the
  * run ends, whether the tests passed or not.
  */
 /** The shared dev server's client at the tests' identity provider. */
@@ -45,21 +47,27 @@ export default async function setup(project: TestProject) {
     ...['--var', `OIDC_ISSUER:${provider.url}`, '--var', `OIDC_CLIENT_ID:${SSO_CLIENT_ID}`],
     ...['--var', `OIDC_CLIENT_SECRET:${CLIENT_SECRET}`, '--var', 'OIDC_NAME:Acme SSO'],
   ]
+  let browser: Promise<BrowserServer> | undefined
+  const migrated = () => (state ??= prepareDevState())
+  const shared = () =>
+    (server ??= migrated().then(async (from) => {
+      const started = await startDevServer(
+        ['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1', ...sso],
+        from,
+      )
+      // Its owner's account, made on the machine itself: every file then meets a deployment that
+      // has one, whichever file starts first.
+      await newDevAccount(started.url, 'owner@shared.example', undefined, ON_THIS_MACHINE)
+      return started
+    }))
+  const answers: Record<string, () => Promise<string>> = {
+    '/': () => shared().then((started) => started.url),
+    '/output': () => shared().then((started) => started.output()),
+    '/state': migrated,
+    '/browser': () => (browser ??= launchBrowserServer()).then((started) => started.wsEndpoint()),
+  }
   const control = createServer((req, res) => {
-    state ??= prepareDevState()
-    const answer: Promise<string> =
-      req.url === '/state'
-        ? state
-        : (server ??= state.then(async (from) => {
-            const started = await startDevServer(
-              ['--var', 'SIGNUP:open', '--var', 'WEBHOOK_ALLOW_LOCAL:1', ...sso],
-              from,
-            )
-            // Its owner's account, made on the machine itself: every file then meets a
-            // deployment that has one, whichever file starts first.
-            await newDevAccount(started.url, 'owner@shared.example', undefined, ON_THIS_MACHINE)
-            return started
-          })).then((started) => (req.url === '/output' ? started.output() : started.url))
+    const answer = answers[req.url ?? '']?.() ?? Promise.reject(new Error(`no ${req.url} here`))
     answer.then(
       (value) => {
         res.setHeader('Content-Type', 'application/json')
@@ -80,6 +88,7 @@ export default async function setup(project: TestProject) {
     control.close()
     const started = await server?.catch(() => undefined)
     await started?.stop()
+    await (await browser?.catch(() => undefined))?.close()
     await provider.stop()
     const made = await state?.catch(() => undefined)
     if (made) rmSync(made, { recursive: true, force: true })
