@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { callApi, type ApiInit } from './support/api.ts'
@@ -10,7 +12,8 @@ import { publisher } from './support/publish.ts'
 // (1280x800), light and dark, in real Chromium against a real `wrangler dev`: nothing wider than
 // the window, menus and dialogs inside it, buttons of a row even, a phone's chrome leaving the
 // content its room and every control a finger's size, and axe-core finding nothing serious.
-// One walk holds every check, since loading the pages is what costs.
+// One walk holds every check, since loading the pages is what costs; the dark walk checks contrast
+// alone, since the dark scheme changes nothing but colours (held by the first test).
 
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
@@ -89,6 +92,39 @@ const unevenRows = (p: Page) =>
     }
     return found
   })
+
+/**
+ * The declarations of the app's stylesheets under `prefers-color-scheme: dark` that could move
+ * anything: all but custom properties of `:root` whose value is a colour or a shadow.
+ */
+function darkLayoutRules() {
+  const moving: string[] = []
+  for (const name of readdirSync('assets').filter((file) => file.endsWith('.css'))) {
+    const css = readFileSync(join('assets', name), 'utf8')
+    for (const block of css.split(/@media\s*\(prefers-color-scheme:\s*dark\)/).slice(1)) {
+      const body = block.match(/^\s*\{\s*:root\s*\{([^}]*)\}\s*\}/)
+      if (!body) {
+        moving.push(`${name}: a dark block that is not one :root of variables`)
+        continue
+      }
+      for (const declaration of body[1]
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean)) {
+        const [property, value] = declaration.split(/:(.*)/s).map((part) => part.trim())
+        const colour = /^(#[0-9a-f]{3,8}|rgba?\([^)]*\))$/i.test(value)
+        const shadow = /^(-?\d+(px)? ){2,3}\d*(px)? ?rgba?\([^)]*\)$/i.test(value)
+        if (!property.startsWith('--') || !(colour || shadow))
+          moving.push(`${name}: ${declaration}`)
+      }
+    }
+  }
+  return moving
+}
+
+it('the dark scheme changes colours alone: its pages are laid out as the light ones', () => {
+  expect(darkLayoutRules()).toEqual([])
+})
 
 describe('every page on a phone and a laptop, light and dark', () => {
   let owned: string[] = []
@@ -244,6 +280,22 @@ describe('every page on a phone and a laptop, light and dark', () => {
       return first ? Math.round(first.getBoundingClientRect().top) : -1
     })
 
+  /** What the walk finds wrong with the layout of the page at `path`, as it is now. */
+  async function layoutProblems(p: Page, phone: boolean, path: string) {
+    const found: string[] = []
+    const width = await p.evaluate(() => document.documentElement.scrollWidth)
+    if (width > p.viewportSize()!.width) found.push(`${width} px wide`)
+    found.push(...(await unevenRows(p)))
+    if (phone) {
+      // A comparison's choices (which versions, which view) are what its page is for.
+      const top = path.includes('/diff?') ? 0 : await contentTop(p)
+      if (top > CHROME_MAX) found.push(`the content starts at ${top} px`)
+      found.push(...(await smallControls(p)))
+    }
+    found.push(...(await openEach(p, phone)))
+    return found
+  }
+
   // Every rule in the light scheme; in the dark only contrast, the one thing the scheme changes.
   const axe = async (p: Page, colorScheme: (typeof SCHEMES)[number]) =>
     (await seriousViolations(p, colorScheme === 'dark' ? ['color-contrast'] : undefined)).map(
@@ -253,7 +305,8 @@ describe('every page on a phone and a laptop, light and dark', () => {
   for (const colorScheme of SCHEMES) {
     for (const size of SIZES) {
       const phone = size === PHONE
-      it(`${size.width}x${size.height}, ${colorScheme}: nothing too wide, rows even, menus and dialogs in the window, ${phone ? 'the content within 120 px and every control 44 px, ' : ''}no serious axe violation${colorScheme === 'dark' ? ' of contrast' : ''}`, async () => {
+      const layout = `nothing too wide, rows even, menus and dialogs in the window, ${phone ? 'the content within 120 px and every control 44 px, ' : ''}`
+      it(`${size.width}x${size.height}, ${colorScheme}: ${colorScheme === 'light' ? layout : ''}no serious axe violation${colorScheme === 'dark' ? ' of contrast' : ''}`, async () => {
         const found: string[] = []
         for (const [p, paths] of [
           [ownerPage, owned],
@@ -263,16 +316,13 @@ describe('every page on a phone and a laptop, light and dark', () => {
           await p.setViewportSize(size)
           for (const path of paths) {
             await p.goto(server.url + path)
-            const width = await p.evaluate(() => document.documentElement.scrollWidth)
-            if (width > size.width) found.push(`${path}: ${width} px wide`)
-            for (const row of await unevenRows(p)) found.push(`${path}: ${row}`)
-            if (phone) {
-              // A comparison's choices (which versions, which view) are what its page is for.
-              const top = path.includes('/diff?') ? 0 : await contentTop(p)
-              if (top > CHROME_MAX) found.push(`${path}: the content starts at ${top} px`)
-              for (const small of await smallControls(p)) found.push(`${path}: ${small}`)
+            // The dark scheme changes colour variables alone (held below), so the layout is the
+            // light pass's: in the dark, contrast is what there is to check.
+            if (colorScheme === 'light') {
+              for (const problem of await layoutProblems(p, phone, path)) {
+                found.push(`${path}: ${problem}`)
+              }
             }
-            for (const problem of await openEach(p, phone)) found.push(`${path}: ${problem}`)
             for (const violation of await axe(p, colorScheme)) found.push(`${path}: ${violation}`)
           }
         }
