@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { seriousViolations } from './support/axe'
+import { schemeViolations, seriousViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { callApi, type ApiInit } from './support/api.ts'
@@ -263,11 +263,7 @@ describe('on a phone and a laptop', () => {
         }
         const wide = await page.evaluate(() => document.documentElement.scrollWidth)
         expect(wide).toBeLessThanOrEqual(size.width)
-        // In the dark, contrast alone: the scheme changes only colours (web-layout.test.ts).
-        const serious = await seriousViolations(
-          page,
-          colorScheme === 'dark' ? ['color-contrast'] : undefined,
-        )
+        const serious = await schemeViolations(page, colorScheme)
         expect(serious.map((v) => `${size.width}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([])
       }
       await person.close()

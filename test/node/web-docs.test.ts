@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seriousViolations } from './support/axe'
+import { schemeViolations } from './support/axe'
 import { launchBrowser } from './support/browser'
 import { SETUP_MS, sharedDevServer } from './support/dev-server'
 
@@ -41,11 +41,7 @@ describe('the documentation pages', () => {
         await page.waitForURL(`${url}/docs/cli`)
         await page.locator('.doc a[href="#install-and-first-steps"]').click()
         expect(await page.evaluate(() => location.hash)).toBe('#install-and-first-steps')
-        // In the dark, contrast alone: the scheme changes only colours (web-layout.test.ts).
-        const serious = await seriousViolations(
-          page,
-          colorScheme === 'dark' ? ['color-contrast'] : undefined,
-        )
+        const serious = await schemeViolations(page, colorScheme)
         expect(serious.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([])
         await person.close()
       })

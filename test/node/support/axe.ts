@@ -28,3 +28,12 @@ export async function seriousViolations(page: Page, rules?: string[]): Promise<V
   }, rules)
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }
+
+/**
+ * The serious violations of a page shown in `colorScheme`: every rule in the light scheme; in the
+ * dark, contrast alone, since the dark scheme changes only colour variables (web-layout.test.ts
+ * holds the stylesheets to that).
+ */
+export function schemeViolations(page: Page, colorScheme: 'light' | 'dark') {
+  return seriousViolations(page, colorScheme === 'dark' ? ['color-contrast'] : undefined)
+}

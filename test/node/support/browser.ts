@@ -5,7 +5,7 @@ import {
   CHROMIUM_PATH,
   HEADLESS_SHELL_PATH,
 } from '../../../scripts/lib/chromium.mjs'
-import { clientAddress, sharedBrowserEndpoint } from './dev-server'
+import { addressHeaders, clientAddress, sharedBrowserEndpoint } from './dev-server'
 
 // Debian's Chromium, never a downloaded browser.
 
@@ -49,7 +49,7 @@ export async function launchBrowser(options: { pdfViewer?: boolean } = {}) {
         viewport: { width: 1280, height: 800 },
         colorScheme: 'light',
         storageState,
-        extraHTTPHeaders: address ? { 'CF-Connecting-IP': address } : undefined,
+        extraHTTPHeaders: addressHeaders(address),
       })
       return { context, close: () => context.close() }
     },

@@ -169,6 +169,11 @@ export function clientAddress() {
  */
 export const ON_THIS_MACHINE = { address: null }
 
+/** The header that names `address` as the client's; none for ON_THIS_MACHINE. */
+export function addressHeaders(address: string | null): Record<string, string> {
+  return address ? { 'CF-Connecting-IP': address } : {}
+}
+
 /**
  * An account on a dev server, signed up, with its session cookie and a first key, from a client
  * address of its own unless `address` says otherwise: a server's first account comes from the
@@ -180,7 +185,7 @@ export async function newDevAccount(
   scopes?: string[],
   { address = clientAddress() as string | null } = {},
 ) {
-  const from: Record<string, string> = address ? { 'CF-Connecting-IP': address } : {}
+  const from = addressHeaders(address)
   const signup = await fetch(`${url}/auth/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...from },

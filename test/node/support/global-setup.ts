@@ -30,8 +30,9 @@ declare module 'vitest' {
  * holds the one `wrangler dev` that the files without settings of their own share, each on an
  * account and workspace of its own (webhooks may send to 127.0.0.1, where the files run their
  * receivers), with its owner's first account; and the Chromium the browser files share. The
- * state is made, and the server and the browser started, when a file first asks for them, so a run of files that need none makes none; the server stops when the
- * run ends, whether the tests passed or not.
+ * state is made, and the server and the browser started, when a file first asks for them, so a
+ * run of files that need none makes none; both stop when the run ends, whether the tests passed
+ * or not.
  */
 /** The shared dev server's client at the tests' identity provider. */
 export const SSO_CLIENT_ID = 'canvas-shared-dev-server'
