@@ -8,6 +8,7 @@ import { wild } from './support/hostile-values'
 import { connect, fails, ok, use } from './support/mcp'
 import { snapshot } from './support/state'
 import { realServices } from './support/state'
+import { runs } from './support/runs'
 
 // edit_canvas: literal replacements in a text canvas (or one file of a site), all of them in one
 // new version or none at all.
@@ -420,7 +421,7 @@ describe('edit_canvas, hostile arguments', () => {
           expect(result).toBe(valid && !overlapping ? oracle(text, old, replacement) : null)
         },
       ),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 })

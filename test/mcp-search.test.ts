@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { newAccount, ORIGIN } from './support/api'
 import { wild, wrongType } from './support/hostile-values'
 import { connect, fails, ok, use } from './support/mcp'
+import { runs } from './support/runs'
 
 // Finding canvases from a chat app (docs/agents.md): search_canvases, and the search → fetch pair
 // in the shape ChatGPT's connectors and deep research call, over the workspace's own canvases.
@@ -116,7 +117,7 @@ describe('search over MCP', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
     await client.close()
     await other.close()

@@ -301,7 +301,7 @@ describe('the changed words of two lines', () => {
           }
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     )
   })
 })
@@ -323,7 +323,7 @@ describe('the merged text of the rendered view', () => {
         expect(side('add')).toBe(before)
         expect(side('del')).toBe(after)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
     expect(mergedPieces('# Title\n\nOne two three.\n', '# Title\n\nOne 2 three.\n')).toEqual([
       { kind: 'same', text: '# Title\n\nOne ' },
@@ -386,7 +386,7 @@ describe('the merged document of an HTML canvas', () => {
         at = 0
         for (const line of lines) expect(ends.has((at += line.length))).toBe(true)
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
     expect(
       htmlUnits('<p title="a>b">x &amp; y</p><!-- <b> -->\n<script>"</p>"</script>z', Infinity),
@@ -433,7 +433,7 @@ describe('the merged document of an HTML canvas', () => {
         // What is marked is text, never markup.
         for (const p of pieces) if (p.kind !== 'kept') expect(p.text).not.toMatch(/<[a-z/!]/i)
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 

@@ -18,6 +18,7 @@ import {
 import { withinOneWindow } from './support/limit-window'
 import { countRows } from './support/state'
 import { DIFF_WORST_CASES } from './support/worst-cases'
+import { runs } from './support/runs'
 
 // The web app for people at the HTTP level: publishing from the browser (the script's JSON routes
 // and the plain form), post-redirect-get with a message that shows once, the dashboard's order
@@ -363,7 +364,7 @@ describe('the dashboard', () => {
         expect(res.status, q).toBe(200)
         expect(await res.text()).not.toContain('Theirs x')
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   })
 })
