@@ -107,8 +107,9 @@ export default defineConfig(async () => {
             environment: 'node',
             // A file goes on in the process of the file before it, as the workers files do on
             // their runtime: a process started and its modules loaded again for each of the 45
-            // files cost more CPU than most of them use (BENCHMARKS.md, the test suite). Their
-            // own state is in their beforeAll: the support modules keep none between files.
+            // files cost more CPU than most of them use (BENCHMARKS.md, the test suite). A file
+            // sets its state in its own beforeAll (cli-account.ts's bindings included) and puts
+            // back what it changes of the process (time.test.ts's TZ, say).
             isolate: false,
             // expect.poll waits for what a page should soon show: a deadline for a loaded machine,
             // not a measure of speed (its 1 s default failed under another suite's load).
