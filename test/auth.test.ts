@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { HIDDEN_CHARACTERS } from '../src/lib/names'
 import { call, errorOf, json, newAccount, sessionCookie, SETUP_TOKEN } from './support/api'
 
 const password = 'correct horse battery'
@@ -246,6 +247,11 @@ describe('API keys', () => {
       [{ name: 'x', scopes: [] }, 'scopes: must name at least one scope'],
       [{ name: 'a\u0000b' }, 'name: must not contain control characters'],
       [{ name: 'a\ud83db' }, 'name: must not contain unpaired surrogates (half of a character)'],
+      // Names shown beside a person's in Settings and the audit log: none may pass for another.
+      ...['ci\u202eyek', 'ci\u200b', 'ci\u2028key', '\ufeffci', 'ci\u2066x'].map(
+        (name): [unknown, string] => [{ name }, `name: ${HIDDEN_CHARACTERS}`],
+      ),
+      [{ name: 'k'.repeat(101) }, 'name: must be at most 100 characters'],
     ]
     for (const [body, message] of cases) {
       const res = await call('/auth/keys', { method: 'POST', cookie: account.cookie, json: body })

@@ -58,14 +58,15 @@ const mime = z
     z.regex(/^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/, 'must be a media type such as text/html'),
   )
 export const rendererId = pattern(/^[a-z]{1,32}$/, 'is not a renderer id')
-const name = z
-  .string()
-  .check(
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(100, 'must be at most 100 characters'),
-    z.refine(noControl, 'must not contain control characters'),
-    wholeCharacters,
-  )
+// An API key's name: shown in Settings and the audit log beside the person's, so the characters
+// that let one name pass for another are refused, as in workspace and display names.
+const keyName = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(100, 'must be at most 100 characters'),
+  z.refine(noControl, 'must not contain control characters'),
+  wholeCharacters,
+  z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
+)
 export const visibility = z.enum(['private', 'public'], 'must be private or public')
 
 export const uploadBody = z.strictObject({
@@ -274,7 +275,7 @@ export const loginBody = z.strictObject({
 })
 
 export const createKeyBody = z.strictObject({
-  name,
+  name: keyName,
   // The workspace the key acts in: one of the person's; the session's current one by default.
   workspace_id: z.optional(id),
   scopes: z.optional(

@@ -20,7 +20,8 @@ import { checkCsrf, checkedHeader, limitBySession, signedIn } from './session'
 // finalized on its own, then one finish with the list of paths.
 export const upload = new Hono<SignedInEnv>()
 
-const fileFinish = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
+/** A file's finish: what was presigned, its name, and the canvas it is a new version of. */
+export const fileFinish = z.extend(uploadBody, { name: z.string(), canvas_id: z.optional(id) })
 const siteFinish = z.strictObject({
   name: z.string(),
   canvas_id: z.optional(id),

@@ -1,18 +1,10 @@
 import fc from 'fast-check'
+import { EVENT_TYPES } from '../../src/lib/events'
 import {
   badEmail,
-  badRole,
-  badWorkspaceName,
   badPersonName,
   badShownName,
   badExt,
-  badId,
-  badItems,
-  badMime,
-  badPath,
-  badSha,
-  badSize,
-  badTitle,
   huge,
   percentEncode,
   quoteless,
@@ -20,8 +12,9 @@ import {
   withControl,
   wrongType,
 } from './hostile-values'
+import { fieldAttacks, valuesOf } from './hostile-fields'
 import { formPost, ORIGIN } from './api'
-import { ROUTES, type Route } from './routes'
+import { routeName, ROUTES, type Route } from './routes'
 import { requestFor, type Prepared, type World } from './world'
 
 // Generators of hostile requests: each one is wrong in at least one way the contract refuses
@@ -31,124 +24,16 @@ import { requestFor, type Prepared, type World } from './world'
 
 export type Hostile = Prepared & { route: Route; attack: string }
 
-/** Valid base bodies of the routes that take JSON, and how each field can be made invalid. */
+/** A valid base body of a route that takes JSON, and how each of its fields is made invalid. */
 function jsonFields(
   route: Route,
   world: World,
 ): [Record<string, unknown>, Record<string, fc.Arbitrary<unknown>>] | null {
+  const attacks = fieldAttacks(world)[routeName(route)]
+  if (!attacks) return null
   const base = requestFor(route, world).init.json as Record<string, unknown> | undefined
-  const upload = { sha256: badSha, ext: badExt, size: badSize, mime: badMime, file_id: badId }
-  const byRoute: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
-    'POST /v1/upload/presign': upload,
-    'POST /v1/upload/finalize': upload,
-    // The web app's upload script: the same fields, and the file's name and canvas on finishing.
-    'POST /upload/presign': upload,
-    'POST /upload/finish': { ...upload, name: wrongType, canvas_id: badId },
-    'POST /v1/canvases': {
-      file_id: badId,
-      title: badTitle,
-      ext: badExt,
-      renderer_id: fc.oneof(fc.constantFrom('nope', 'HTML', ''), wrongType),
-      permanent: fc.oneof(fc.constantFrom('true', 1, 'yes'), fc.constant(null)),
-      items: badItems,
-      main: badPath,
-    },
-    'PATCH /v1/canvases/:id': {
-      title: badTitle,
-      visibility: fc.oneof(fc.constantFrom('Public', 'secret', ''), wrongType),
-      renderer_id: fc.oneof(fc.constantFrom('nope', 'pdf2'), wrongType),
-      file_id: badId,
-      items: badItems,
-      main: badPath,
-    },
-    'POST /v1/canvases/:id/shares': {
-      expires_in: fc.oneof(
-        fc.constantFrom('0s', '366d', '10y', '1.5h', '-1h', 'forever'),
-        wrongType,
-      ),
-      password: fc.oneof(fc.constantFrom('', 'abc'), huge(256), wrongType),
-      max_views: fc.oneof(fc.constantFrom(0, -1, 1_000_001, 1.5), fc.string()),
-      version: fc.oneof(fc.constantFrom(0, -1, 999, 2.5), fc.string()),
-      token: fc.oneof(fc.constantFrom('short', world.token, 'has space!'), withControl, wrongType),
-    },
-    'POST /v1/webhooks': {
-      url: fc.oneof(
-        fc.constantFrom(
-          'https://10.0.0.1/',
-          'https://169.254.169.254/',
-          'https://[::ffff:10.0.0.1]/',
-          'https://user:pw@hooks.example.com/',
-          'https://intranet/',
-          'https://printer.local/',
-          'https://hooks.example.com:25/',
-          'file:///etc/passwd',
-          '',
-        ),
-        withControl.map((c) => `https://hooks.example.com/${c}`),
-        huge(2049).map((h) => `https://hooks.example.com/${h}`),
-        wild.filter((w) => !/^https?:\/\//i.test(w)),
-        wrongType,
-      ),
-      events: fc.oneof(
-        fc.constant([]),
-        fc.constant(['canvas.created']),
-        fc.constant('canvas.deleted'),
-        fc.array(wild, { minLength: 1, maxLength: 3 }),
-        wrongType,
-      ),
-      exclude_self: fc.oneof(fc.constantFrom('true', 1, 'yes'), wrongType),
-    },
-    ...Object.fromEntries(
-      ['/share/:token', '/s/:token'].flatMap((base) =>
-        ['/comments', '/comments/:comment_id/replies'].map((tail) => [
-          `POST ${base}${tail}`,
-          {
-            name: fc.oneof(
-              badPersonName,
-              withControl.map((n) => `k${n}k`),
-              huge(61),
-              wrongType,
-            ),
-          },
-        ]),
-      ),
-    ),
-    'POST /auth/keys': {
-      name: fc.oneof(fc.constant(''), withControl, huge(100), wrongType),
-      scopes: fc.oneof(fc.constant([]), fc.constant(['admin']), fc.constant('read'), wrongType),
-      workspace_id: fc.oneof(fc.constantFrom('', 'a/b', '../x'), huge(65), wrongType),
-    },
-    'POST /v1/workspaces': { name: badWorkspaceName },
-    'PATCH /v1/workspaces/:workspace_id': {
-      name: badWorkspaceName,
-      default_expires_in: fc.oneof(
-        fc.constantFrom('0s', '366d', '1.5h', '-1h', 'forever', '', false),
-        wrongType.filter((v) => v !== null),
-      ),
-      quota_bytes: fc.oneof(
-        fc.constantFrom(0, -1, 1.5, 2 ** 51, Number.MAX_VALUE, '100', true),
-        fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
-      ),
-    },
-    'PATCH /v1/workspaces/:workspace_id/members/:user_id': { role: badRole },
-    'POST /v1/workspaces/:workspace_id/invites': {
-      role: badRole,
-      email: badEmail,
-      expires_in: fc.oneof(fc.constantFrom('0s', '31d', '5w', '1.5h', 'soon'), wrongType),
-    },
-    'POST /auth/switch': {
-      workspace_id: fc.oneof(fc.constantFrom('', 'a/b', '../x'), huge(65), wrongType),
-    },
-    'POST /auth/signup': {
-      email: badEmail,
-      password: fc.oneof(fc.constantFrom('', 'short'), huge(256), wrongType),
-    },
-    'POST /auth/login': {
-      password: fc.oneof(fc.constant('wrong password'), wild, huge(256), wrongType),
-    },
-  }
-  const fields = byRoute[`${route.method} ${route.path}`]
-  return fields ? [base ?? {}, fields] : null
+  const fields = Object.fromEntries(Object.entries(attacks).map(([n, a]) => [n, valuesOf(a)]))
+  return [base ?? {}, fields]
 }
 
 /** One or more fields made invalid, others left valid, maybe an unknown field on top. */
@@ -305,15 +190,7 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
           .map((url) => new URLSearchParams({ url, events: 'canvas.deleted' })),
         fc
           .oneof(fc.constantFrom('', 'canvas.created', 'CANVAS.DELETED'), wild)
-          .filter(
-            (e) =>
-              ![
-                'canvas.version_created',
-                'canvas.deleted',
-                'share.exhausted',
-                'comment.created',
-              ].includes(e),
-          )
+          .filter((e) => !(EVENT_TYPES as readonly string[]).includes(e.trim()))
           .map((events) => new URLSearchParams({ url: 'https://hooks.example.com/', events })),
         fc.constant(new URLSearchParams({ url: 'https://hooks.example.com/' })),
       )
