@@ -3,8 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type * as z from 'zod/mini'
 import { buildApp } from '../../src/app'
 import { partOf } from '../../src/http/route-docs'
+import { IDEMPOTENCY_KEY } from '../../src/schema/requests'
 import { fileFinish } from '../../src/web/upload'
 import { call } from '../support/api'
+import { badIdempotencyKeys } from '../support/hostile'
 import { fieldAttacks, type FieldAttack } from '../support/hostile-fields'
 import { routeName, ROUTES } from '../support/routes'
 import { runs } from '../support/runs'
@@ -120,6 +122,15 @@ describe('the hostile generators', () => {
         .map((body) => `${route}: ${body}`)
     })
     expect(found).toEqual([])
+  })
+
+  it('never give an Idempotency-Key a value a write takes, as the header arrives', () => {
+    // A header loses the spaces and tabs at its ends on the way.
+    const arriving = (v: string) => v.replace(/^[ \t]+|[ \t]+$/g, '')
+    const taken = fc
+      .sample(badIdempotencyKeys, SAMPLES)
+      .filter((v) => IDEMPOTENCY_KEY.test(arriving(v)))
+    expect(taken).toEqual([])
   })
 
   it('the audit finds a generator that can yield a valid value', () => {

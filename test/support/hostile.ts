@@ -654,6 +654,29 @@ const POST_KEY_ROUTES = new Set(
   ]),
 )
 
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
+})
+// Headers cannot carry NUL, CR or LF, and trim spaces and tabs at either end.
+const control = fc.constantFrom(
+  '\u0001',
+  '\u0008',
+  '\t',
+  '\u000b',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  'é',
+)
+/** Idempotency-Key values no write may take, as a header carries them. */
+export const badIdempotencyKeys = fc.oneof(
+  fc.constantFrom('', ' ', '\t'),
+  fc
+    .string({ minLength: 256, maxLength: 600, unit: 'binary-ascii' })
+    .map((s) => s.replace(/[\0\r\n]/g, 'x').replace(/^\s|\s$/g, 'x')),
+  fc.tuple(printable, control, printable).map(([a, c, b]) => `x${a}${c}${b}x`),
+)
+
 /** An Idempotency-Key no write may take: empty, too long, or with a character not printable ASCII. */
 function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | null {
   // A read takes none, even one that needs the write scope; of the routes without an API key,
@@ -661,28 +684,7 @@ function badIdempotencyKey(route: Route, world: World): fc.Arbitrary<Hostile> | 
   const keyed = route.auth === 'key' && route.scope === 'write' && route.method !== 'GET'
   if (!keyed && !POST_KEY_ROUTES.has(`${route.method} ${route.path}`)) return null
   const prepared = requestFor(route, world)
-  const printable = fc.string({
-    unit: fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
-  })
-  // Headers cannot carry NUL, CR or LF, and trim spaces and tabs at either end.
-  const control = fc.constantFrom(
-    '\u0001',
-    '\u0008',
-    '\t',
-    '\u000b',
-    '\u001b',
-    '\u001f',
-    '\u007f',
-    'é',
-  )
-  const key = fc.oneof(
-    fc.constantFrom('', ' ', '\t'),
-    fc
-      .string({ minLength: 256, maxLength: 600, unit: 'binary-ascii' })
-      .map((s) => s.replace(/[\0\r\n]/g, 'x').replace(/^\s|\s$/g, 'x')),
-    fc.tuple(printable, control, printable).map(([a, c, b]) => `x${a}${c}${b}x`),
-  )
-  return key.map((value) => ({
+  return badIdempotencyKeys.map((value) => ({
     ...prepared,
     route,
     attack: 'bad Idempotency-Key',
