@@ -133,12 +133,34 @@ describe('password reset links', () => {
     expect(outside.status).toBe(404)
     expect((await json(outside)).error.code).toBe('member_not_found')
 
-    // The editor is an owner elsewhere: a link would open that team too, so this admin makes none.
+    // The editor is an owner of a team of their own: alone there, the link opens nobody's else.
     const theirs = await newTeam(editor)
-    expect(theirs).toBeTruthy()
+    expect((await makeLink({ ...admin, key: adminKey }, team, editor.userId)).status).toBe(201)
+    // With someone else in it, a link would open that team too, so this admin makes none.
+    await joinedAs(editor, theirs, 'viewer')
     const refused = await makeLink({ ...admin, key: adminKey }, team, editor.userId)
     expect(refused.status).toBe(403)
     expect((await json(refused)).error.message).toMatch(/other workspaces/)
+  })
+
+  it("count a personal workspace others were invited into as another team's", async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner)
+    const { person: admin } = await joinedAs(owner, team, 'admin')
+    const { person: editor } = await joinedAs(owner, team, 'editor')
+    const adminKey = await keyIn(admin, team)
+    // The editor's personal workspace is theirs alone: the link opens nobody else's canvases.
+    expect((await makeLink({ ...admin, key: adminKey }, team, editor.userId)).status).toBe(201)
+    // Once they invite someone into it, a reset link would open that person's canvases there.
+    await joinedAs(editor, editor.workspaceId, 'editor')
+    const refused = await makeLink({ ...admin, key: adminKey }, team, editor.userId)
+    expect(refused.status).toBe(403)
+    expect((await json(refused)).error).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/other workspaces/),
+    })
+    // Its owner (the editor) outranks nobody there but themself: the team's owner still may not.
+    expect((await makeLink(owner, team, editor.userId)).status).toBe(403)
   })
 
   it('are not made, nor used, where passwords open nothing', async () => {

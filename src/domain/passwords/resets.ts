@@ -1,7 +1,8 @@
-import { and, eq, exists, gt, inArray, lte, not, sql } from 'drizzle-orm'
+import { and, eq, exists, gt, inArray, lte, ne, not, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../../lib/errors'
 import { hashPassword, randomBase62, sha256Hex } from '../../lib/crypto'
-import { deleteSome } from '../../storage/db'
+import { deleteSome, one } from '../../storage/db'
 import { members, passwordResets, sessions, users, workspaces } from '../../storage/schema'
 import type { Role } from '../../schema/requests'
 import { iso, type Actor, type Services } from '../services'
@@ -62,22 +63,24 @@ export async function createResetLink(svc: Services, actor: Actor, userId: strin
 
 /**
  * The maker must be an admin of the workspace ranking above the person, and so in every other
- * workspace the person belongs to but their own personal one, which is theirs alone. Answers the
- * person's email.
+ * workspace the person belongs to that anyone else does too: a personal workspace is no exception,
+ * since it takes invites like any other. Only a workspace of the person alone opens nothing of
+ * anyone else's. Answers the person's email.
  */
 async function requireOutranks(svc: Services, actor: Actor, userId: string) {
   const db = svc.db
+  const others = alias(members, 'others')
+  const shared = exists(
+    db
+      .select(one)
+      .from(others)
+      .where(and(eq(others.workspaceId, members.workspaceId), ne(others.userId, userId))),
+  )
   const theirs = await db
     .select({ workspaceId: members.workspaceId, role: members.role, email: users.email })
     .from(members)
-    .innerJoin(workspaces, eq(workspaces.workspaceId, members.workspaceId))
     .innerJoin(users, eq(users.userId, members.userId))
-    .where(
-      and(
-        eq(members.userId, userId),
-        not(and(workspaces.personal, eq(workspaces.ownerUserId, userId))!),
-      ),
-    )
+    .where(and(eq(members.userId, userId), shared))
   const here = theirs.find((m) => m.workspaceId === actor.workspaceId)
   if (!here) throw memberNotFound()
   const mine = await db
