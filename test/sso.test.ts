@@ -89,6 +89,22 @@ describe('OpenID Connect', () => {
     expect(newcomer.status).toBe(302)
   })
 
+  it('reads email_verified written as a string as the boolean it spells, and nothing else as true', async () => {
+    const env = oidcEnv()
+    const spelled = await oidcSignIn(env, { sub: 's6', email: unique('s'), email_verified: 'false' })
+    expect(spelled.status).toBe(403)
+    expect(await spelled.text()).toMatch(/has not verified/)
+    expect(sessionOf(spelled)).toBeNull()
+    for (const [i, said] of ['yes', 1, 'TRUE '].entries()) {
+      const odd = await oidcSignIn(env, { sub: `s7-${i}`, email: unique('o'), email_verified: said })
+      expect(odd.status).toBe(403)
+    }
+    // "true" binds an existing account, as true does.
+    const account = await newAccount()
+    const res = await oidcSignIn(env, { sub: 's8', email: account.email, email_verified: 'true' })
+    expect((await me(sessionOf(res)!)).workspace.workspace_id).toBe(account.workspaceId)
+  })
+
   const refusals: [Tamper, RegExp][] = [
     ['audience', /aud/],
     ['issuer', /iss/],
@@ -158,6 +174,39 @@ describe('who may come in', () => {
         details: expect.objectContaining({ role: 'editor', by: 'single sign-on' }),
       }),
     ])
+  })
+
+  it('SSO_WORKSPACE joins only accounts made by that sign-in, and never a removed member again', async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner, 'Acme')
+    const ownerKey = await keyIn(owner, team)
+    const env = oidcEnv({ SSO_WORKSPACE: `${team}:editor` })
+    const memberIds = async () =>
+      (await json(await call(`/v1/workspaces/${team}/members`, { key: ownerKey }))).members.map(
+        (m: { user_id: string }) => m.user_id,
+      )
+    // A password account's first SSO sign-in signs into it, and joins nothing.
+    const account = await newAccount()
+    const bound = await oidcSignIn(env, { sub: 'p1', email: account.email, email_verified: true })
+    expect((await me(sessionOf(bound)!)).workspace.workspace_id).toBe(account.workspaceId)
+    expect(await memberIds()).not.toContain(account.userId)
+    // A newcomer joins; removed, signing in again (by this provider or a second identity of
+    // theirs) does not bring them back: an invite does.
+    const email = unique('rem')
+    const first = await oidcSignIn(env, { sub: 'r1', email, email_verified: true })
+    const person = await json(await call('/v1/me', { key: await newKey(sessionOf(first)!) }))
+    expect(await memberIds()).toContain(person.user.user_id)
+    const removed = await call(`/v1/workspaces/${team}/members/${person.user.user_id}`, {
+      method: 'DELETE',
+      key: ownerKey,
+    })
+    expect(removed.status).toBe(200)
+    for (const sub of ['r1', 'r2']) {
+      const again = await oidcSignIn(env, { sub, email, email_verified: true })
+      expect(again.status).toBe(302)
+      expect((await me(sessionOf(again)!)).workspace.workspace_id).not.toBe(team)
+    }
+    expect(await memberIds()).not.toContain(person.user.user_id)
   })
 
   it('a key made after signing in by SSO is bound by the role, as any other key', async () => {

@@ -23,7 +23,7 @@ export function oidcEnv(extra: Record<string, string> = {}) {
   }
 }
 
-export type Claims = { sub?: string; email?: string; email_verified?: boolean }
+export type Claims = { sub?: string; email?: string; email_verified?: unknown }
 
 /**
  * A sign-in as a browser makes it: the login page's link, the provider's redirect back, and the

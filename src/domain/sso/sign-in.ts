@@ -60,7 +60,7 @@ async function boundUser(svc: Services, who: ProvenIdentity): Promise<string | n
 
 /**
  * A first sign-in: binds the identity to the account of its email (a verified one only: an
- * unverified claim to an address must not open someone's account), or to a new account, and
+ * unverified claim to an address must not open someone's account), or to a new account, which
  * joins SSO_WORKSPACE. Two first sign-ins at once bind once: the second finds the binding.
  */
 async function bind(svc: Services, who: ProvenIdentity): Promise<string> {
@@ -84,7 +84,9 @@ async function bind(svc: Services, who: ProvenIdentity): Promise<string> {
     .values({ issuer: who.issuer, subject: who.subject, userId, createdAt: now, lastSeenAt: now })
     .onConflictDoNothing()
     .returning({ userId: identities.userId })
-  const join = joinSsoWorkspace(svc, userId, who.email)
+  // Only an account this sign-in makes joins: an existing one chose its workspaces already, and a
+  // member removed from the team is not brought back by signing in again.
+  const join = existing ? [] : joinSsoWorkspace(svc, userId, who.email)
   // The account first: the binding and the membership refer to its row.
   const statements = [...account, binding, ...join] as [
     BatchItem<'sqlite'>,

@@ -106,6 +106,15 @@ export async function finishOidc(
   return identityOf(metadata.issuer, payload)
 }
 
+/**
+ * A provider's `email_verified`: `true` (or the string `"true"`, as some write it) is verified;
+ * absent, the provider does not say; anything else, `"false"` included, is not verified.
+ */
+function emailVerified(said: unknown): boolean | undefined {
+  if (said === undefined) return undefined
+  return said === true || said === 'true'
+}
+
 function identityOf(issuer: string, payload: JWTPayload): ProvenIdentity {
   if (typeof payload.email !== 'string' || !payload.email) {
     throw new AppError('forbidden', 'the identity provider did not say your email (scope email)')
@@ -115,7 +124,7 @@ function identityOf(issuer: string, payload: JWTPayload): ProvenIdentity {
     issuer,
     subject: payload.sub!,
     email: payload.email,
-    emailVerified: typeof verified === 'boolean' ? verified : verified === 'true' || undefined,
+    emailVerified: emailVerified(verified),
     method: 'oidc',
   }
 }
