@@ -91,12 +91,20 @@ describe('OpenID Connect', () => {
 
   it('reads email_verified written as a string as the boolean it spells, and nothing else as true', async () => {
     const env = oidcEnv()
-    const spelled = await oidcSignIn(env, { sub: 's6', email: unique('s'), email_verified: 'false' })
+    const spelled = await oidcSignIn(env, {
+      sub: 's6',
+      email: unique('s'),
+      email_verified: 'false',
+    })
     expect(spelled.status).toBe(403)
     expect(await spelled.text()).toMatch(/has not verified/)
     expect(sessionOf(spelled)).toBeNull()
     for (const [i, said] of ['yes', 1, 'TRUE '].entries()) {
-      const odd = await oidcSignIn(env, { sub: `s7-${i}`, email: unique('o'), email_verified: said })
+      const odd = await oidcSignIn(env, {
+        sub: `s7-${i}`,
+        email: unique('o'),
+        email_verified: said,
+      })
       expect(odd.status).toBe(403)
     }
     // "true" binds an existing account, as true does.
