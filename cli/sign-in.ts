@@ -47,6 +47,16 @@ export function appName(): string {
   return `svc on ${host || 'a computer'}`
 }
 
+/**
+ * The deployment's own CLI client (`cli_client_id` in its metadata): the one whose sign-ins the
+ * server turns into API keys. A deployment from before it names none: the CLI registers, as then.
+ */
+async function clientOf(server: Issuer, redirectUri: string): Promise<oauth.Client> {
+  const own = server.as.cli_client_id
+  if (typeof own === 'string' && own) return { client_id: own, token_endpoint_auth_method: 'none' }
+  return register(server, redirectUri)
+}
+
 async function register(server: Issuer, redirectUri: string): Promise<oauth.Client> {
   const res = await oauth.dynamicClientRegistrationRequest(
     server.as,
@@ -69,7 +79,7 @@ export async function browserSignIn(
   const callback = await loopback()
   try {
     const redirectUri = `http://127.0.0.1:${callback.port}/callback`
-    const client = await register(server, redirectUri)
+    const client = await clientOf(server, redirectUri)
     const verifier = oauth.generateRandomCodeVerifier()
     const state = oauth.generateRandomState()
     const url = new URL(server.as.authorization_endpoint!)
@@ -111,10 +121,12 @@ export async function browserSignIn(
 export async function deviceSignIn(endpoint: string, say: Say): Promise<string> {
   const server = await authorizationServer(endpoint)
   // Registration asks for a redirect URI; a device's sign-in never uses it.
-  const client = await register(server, 'http://127.0.0.1/callback')
+  const client = await clientOf(server, 'http://127.0.0.1/callback')
+  // The key's name, shown beside the code on the page where the person approves it.
+  const asked = { scope: SCOPE, key_name: appName() }
   const started = await settled(
     oauth
-      .deviceAuthorizationRequest(server.as, client, oauth.None(), { scope: SCOPE }, server.options)
+      .deviceAuthorizationRequest(server.as, client, oauth.None(), asked, server.options)
       .then((res) => oauth.processDeviceAuthorizationResponse(server.as, client, res)),
   )
   const code = `${started.user_code.slice(0, 4)}-${started.user_code.slice(4)}`
@@ -156,6 +168,7 @@ async function exchangeForKey(server: Issuer, client: oauth.Client, accessToken:
       subject_token: accessToken,
       subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
       requested_token_type: API_KEY_TYPE,
+      key_name: appName(),
     },
     server.options,
   )
@@ -187,7 +200,8 @@ async function loopback(): Promise<{ port: number; answer: Promise<URL>; close: 
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', `http://127.0.0.1`)
       if (url.pathname !== '/callback') {
-        res.writeHead(404).end()
+        // The browser asks for a tab icon too: nothing to say, and no error in its console.
+        res.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end()
         return
       }
       const denied = url.searchParams.has('error')
@@ -220,12 +234,29 @@ async function loopback(): Promise<{ port: number; answer: Promise<URL>; close: 
   }
 }
 
+// The tab the browser lands on: the deployment's look in small (its colours and type, light or
+// dark as the person's system is), with no asset to fetch from a server that is about to stop.
+const CALLBACK_STYLE =
+  ':root{color-scheme:light dark;--bg:#f6f8fa;--panel:#fff;--fg:#1f2328;--muted:#59636e;' +
+  '--line:#d1d9e0;--accent:#0969da}' +
+  '@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--panel:#151b23;--fg:#e6edf3;' +
+  '--muted:#9198a1;--line:#3d444d;--accent:#4493f8}}' +
+  'body{margin:0;min-height:100vh;display:grid;place-items:center;background:var(--bg);' +
+  'color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}' +
+  'main{background:var(--panel);border:1px solid var(--line);border-radius:12px;' +
+  'padding:24px 28px;margin:16px;max-width:30rem}' +
+  'h1{margin:0 0 8px;font-size:22px}p{margin:0;color:var(--muted)}' +
+  '.mark{color:var(--accent);font-weight:600;margin-bottom:12px}'
+
 const callbackPage = (denied: boolean) =>
-  '<!doctype html><meta charset="utf-8"><title>svc</title>' +
-  '<body style="font:16px system-ui;margin:3rem;max-width:32rem">' +
+  '<!doctype html><html lang="en"><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+  `<title>${denied ? 'Sign-in denied' : 'Signed in'} · svc</title><style>${CALLBACK_STYLE}</style>` +
+  '<main><div class="mark">svc</div>' +
   (denied
     ? '<h1>Sign-in denied</h1><p>The command line got nothing. You can close this tab.</p>'
-    : '<h1>Signed in</h1><p>Back to your terminal: you can close this tab.</p>')
+    : '<h1>Signed in</h1><p>Back to your terminal: you can close this tab.</p>') +
+  '</main></html>'
 
 function checked<T>(step: () => T): T {
   try {

@@ -1,7 +1,15 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { call, csrfOf, formPost, json, newAccount, type Account } from './support/api'
-import { HTTPS, connect, mcp, register, tokenRequest, type Client } from './support/oauth'
+import {
+  HTTPS,
+  cliClient,
+  connect,
+  mcp,
+  register,
+  tokenRequest,
+  type Client,
+} from './support/oauth'
 import { joinedAs, keyIn, newTeam } from './support/teams'
 
 // What `svc login` uses of the OAuth server (docs/cli.md#logging-in): the device authorization
@@ -10,9 +18,13 @@ import { joinedAs, keyIn, newTeam } from './support/teams'
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code'
 
-async function startDevice(client: Client, scope?: string) {
+async function startDevice(client: Client, scope?: string, keyName?: string) {
   const res = await call(`${HTTPS}/oauth/device_authorization`, {
-    ...formPost({ client_id: client.client_id, ...(scope && { scope }) }),
+    ...formPost({
+      client_id: client.client_id,
+      ...(scope && { scope }),
+      ...(keyName && { key_name: keyName }),
+    }),
   })
   return { res, body: await json(res.clone()) }
 }
@@ -34,8 +46,8 @@ describe('signing in a device (RFC 8628)', () => {
   it('gives the CLI a key for the workspace and access the person picked, once', async () => {
     const owner = await newAccount()
     const team = await newTeam(owner, 'Device team')
-    const client = await register({ client_name: 'svc on build-box' })
-    const { res, body } = await startDevice(client)
+    const client = await cliClient()
+    const { res, body } = await startDevice(client, undefined, 'svc on build-box')
     expect(res.status).toBe(200)
     expect(res.headers.get('Cache-Control')).toBe('no-store')
     expect(body).toEqual({
@@ -99,7 +111,7 @@ describe('signing in a device (RFC 8628)', () => {
 
   it('answers a denial, an expired code and a mistyped one as RFC 8628 says', async () => {
     const owner = await newAccount()
-    const client = await register()
+    const client = await cliClient()
     const denied = (await startDevice(client)).body
     await poll(client, denied.device_code)
     const no = await answer(owner, denied.user_code, { decision: 'deny' })
@@ -127,7 +139,17 @@ describe('signing in a device (RFC 8628)', () => {
 
   it('refuses unknown clients and scopes, and a member who left since approving', async () => {
     expect((await startDevice({ client_id: 'nope', redirect_uris: [] })).res.status).toBe(401)
-    const client = await register()
+    // Any app but the deployment's own CLI: its sign-in would end in a key of its own.
+    const app = await startDevice(await register({ client_name: 'svc on build-box' }))
+    expect(app.res.status).toBe(401)
+    expect(app.body).toEqual({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/own CLI/),
+    })
+    const client = await cliClient()
+    const named = await startDevice(client, undefined, 'svc\u202eevil')
+    expect(named.res.status).toBe(400)
+    expect(named.body.error_description).toMatch(/^key_name: must not contain invisible/)
     const scoped = await startDevice(client, 'canvas:admin')
     expect(scoped.res.status).toBe(400)
     expect(scoped.body.error).toBe('invalid_scope')
@@ -166,10 +188,10 @@ describe('an access token exchanged for an API key (RFC 8693)', () => {
       ...fields,
     })
 
-  it('makes a key of the grant, and ends the grant', async () => {
+  it("makes a key of the CLI's grant, bound to its workspace, and ends the grant", async () => {
     const owner = await newAccount()
-    const { tokens } = await connect(owner, 'canvas:read canvas:write')
-    const res = await exchange(tokens.access_token)
+    const { tokens } = await connect(owner, 'canvas:read canvas:write', await cliClient())
+    const res = await exchange(tokens.access_token, { key_name: 'svc on laptop' })
     expect(res.status).toBe(200)
     const made = await json(res)
     expect(made).toEqual({
@@ -179,16 +201,79 @@ describe('an access token exchanged for an API key (RFC 8693)', () => {
       scope: 'canvas:read canvas:write',
     })
     const me = await json(await call('/v1/me', { key: made.access_token }))
-    expect(me.key).toMatchObject({ name: 'Test App', scopes: ['read', 'write'] })
+    expect(me.key).toMatchObject({ name: 'svc on laptop', scopes: ['read', 'write'] })
     expect(me.workspace.workspace_id).toBe(owner.workspaceId)
     // The grant is over: its token opens nothing, and cannot be exchanged again.
     expect((await mcp(tokens.access_token, 'tools/list')).status).toBe(401)
     expect((await json(await exchange(tokens.access_token))).error).toBe('invalid_grant')
+    // Its end is in the log, beside the key it became.
+    const audit = await json(await call('/v1/audit', { key: owner.key }))
+    const actions = audit.events.map((e: { action: string }) => e.action)
+    expect(actions).toEqual(expect.arrayContaining(['key.created', 'oauth.disconnected']))
+  })
+
+  it("refuses any app but the deployment's own CLI, whose grant stands", async () => {
+    const owner = await newAccount()
+    const { tokens } = await connect(owner, 'canvas:read canvas:write')
+    const res = await exchange(tokens.access_token)
+    expect(res.status).toBe(400)
+    expect(await json(res)).toEqual({
+      error: 'unauthorized_client',
+      error_description: expect.stringMatching(/own CLI/),
+    })
+    expect((await mcp(tokens.access_token, 'tools/list')).status).toBe(200)
+    const keys = await env.DB.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ?')
+      .bind(owner.userId)
+      .first<{ n: number }>()
+    expect(keys!.n).toBe(1)
+  })
+
+  it('makes one key of one grant, however many exchanges run at once', async () => {
+    const owner = await newAccount()
+    const { tokens } = await connect(owner, 'canvas:read canvas:write', await cliClient())
+    const answers = await Promise.all([1, 2, 3, 4].map(() => exchange(tokens.access_token)))
+    const statuses = answers.map((r) => r.status).sort()
+    expect(statuses).toEqual([200, 400, 400, 400])
+    const keys = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM api_keys WHERE user_id = ? AND origin = 'exchange'",
+    )
+      .bind(owner.userId)
+      .first<{ n: number }>()
+    expect(keys!.n).toBe(1)
+  })
+
+  it("acts in the grant's workspace only, with the member's role", async () => {
+    const owner = await newAccount()
+    const team = await newTeam(owner, 'Other team')
+    const { person: viewer } = await joinedAs(owner, team, 'viewer')
+    // The owner's key from signing in to their personal workspace reaches no other.
+    const { tokens } = await connect(owner, 'canvas:read canvas:write', await cliClient())
+    const key = (await json(await exchange(tokens.access_token))).access_token
+    const invite = await call(`/v1/workspaces/${team}/invites`, {
+      method: 'POST',
+      key,
+      json: { role: 'owner' },
+    })
+    expect(invite.status).toBe(403)
+    expect((await json(invite)).error.message).toMatch(/acts only there/)
+    expect((await call(`/v1/workspaces/${team}/members`, { key })).status).toBe(403)
+    expect((await call(`/v1/workspaces/${owner.workspaceId}/members`, { key })).status).toBe(200)
+    // A viewer's approval of write becomes a key that reads only.
+    await call('/auth/switch', {
+      method: 'POST',
+      cookie: viewer.cookie,
+      json: { workspace_id: team },
+    })
+    const asViewer = await connect(viewer, 'canvas:read canvas:write', await cliClient())
+    const viewerKey = (await json(await exchange(asViewer.tokens.access_token))).access_token
+    const me = await json(await call('/v1/me', { key: viewerKey }))
+    expect(me.workspace).toMatchObject({ workspace_id: team, role: 'viewer' })
+    expect(me.key.scopes).toEqual(['read'])
   })
 
   it('refuses anything but an access token for an API key', async () => {
     const owner = await newAccount()
-    const { tokens } = await connect(owner)
+    const { tokens } = await connect(owner, undefined, await cliClient())
     const wrongType = await exchange(tokens.access_token, {
       requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
     })
@@ -198,6 +283,11 @@ describe('an access token exchanged for an API key (RFC 8693)', () => {
     expect((await json(refreshAsSubject)).error).toBe('invalid_grant')
     expect((await json(await exchange(owner.key))).error).toBe('invalid_grant')
     expect((await json(await exchange('a:b:c'))).error).toBe('invalid_grant')
+    const named = await exchange(tokens.access_token, { key_name: '' })
+    expect(await json(named)).toEqual({
+      error: 'invalid_request',
+      error_description: 'key_name: must not be empty',
+    })
     // Still standing after all that.
     expect((await mcp(tokens.access_token, 'tools/list')).status).toBe(200)
   })

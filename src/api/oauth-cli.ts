@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
 import { pollDevice, startDevice } from '../domain/oauth/devices'
-import { askedScopes, endGrant } from '../domain/oauth/grants'
+import { askedScopes } from '../domain/oauth/grants'
+import { exchangeGrantForKey, storedCliClient } from '../domain/oauth/cli'
 import { isDocumentUrl } from '../domain/oauth/client-documents'
-import { createKey } from '../domain/keys'
 import { open } from '../http/access'
 import type { AppEnv } from '../http/context'
 import { clientNetworkOf, limit } from '../http/limits'
@@ -19,6 +19,7 @@ import {
 import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
 import { AppError } from '../lib/errors'
+import { keyName } from '../schema/requests'
 import * as shapes from '../schema/responses'
 
 // What the CLI's `svc login` uses of the OAuth server (docs/cli.md#logging-in), beside the
@@ -42,10 +43,11 @@ oauthCli.post(
   documented({
     summary: 'Start a device sign-in',
     description:
-      'RFC 8628: for a registered public client (`token_endpoint_auth_method: none`), a ' +
+      'RFC 8628: for the deployment’s own CLI (`cli_client_id` in the metadata), a ' +
       '`device_code` to poll the token endpoint with (`grant_type=' +
       DEVICE_CODE_GRANT +
-      '`) and a `user_code` the person types at `verification_uri`, valid 10 min. ' +
+      '`) and a `user_code` the person types at `verification_uri`, valid 10 min; `key_name` ' +
+      'names the key it makes. ' +
       'Approved, the poll answers an API key. Form-encoded.',
     tag: 'OAuth',
     auth: 'none',
@@ -68,12 +70,20 @@ oauthCli.post(
         ? null
         : await (await oauthHelpers(c)).lookupClient(clientId)
       if (!client) return oauthError(401, 'invalid_client', 'unknown client: register it first')
-      if (client.tokenEndpointAuthMethod !== 'none') {
-        return oauthError(401, 'invalid_client', 'only public clients sign in by a device code')
+      // A device sign-in ends in an API key: it is the deployment's own CLI's alone.
+      if (clientId !== (await storedCliClient(c.var.svc))) {
+        return oauthError(
+          401,
+          'invalid_client',
+          'a device sign-in is for this deployment’s own CLI (svc login --device) only',
+        )
       }
       const scopes = askedScopes((form.get('scope') ?? '').split(' ').filter(Boolean))
       if (typeof scopes === 'string') return oauthError(400, 'invalid_scope', scopes)
-      const clientName = client.clientName ?? clientId
+      // The machine's name for the key (`svc on <host>`), shown on the device page beside the code.
+      const name = keyNameOf(form)
+      if (name instanceof Response) return name
+      const clientName = name ?? client.clientName ?? clientId
       const started = await startDevice(c.var.svc, { clientId, clientName }, scopes)
       const page = origin + DEVICE_PAGE_PATH
       return Response.json({
@@ -136,12 +146,35 @@ export async function exchangeForKey(c: Context<AppEnv>, form: URLSearchParams) 
   if (form.get('requested_token_type') !== API_KEY_TYPE) {
     return oauthError(400, 'invalid_request', `requested_token_type must be ${API_KEY_TYPE}`)
   }
+  const name = keyNameOf(form)
+  if (name instanceof Response) return name
   const grant = await grantOfAccessToken(c, token)
   if (!grant) return oauthError(400, 'invalid_grant', 'invalid or expired access token')
-  const made = await createKey(c.var.svc, grant, grant.keyName, grant.scopes)
-  await endGrant(c.var.svc, grant.grantId)
+  const svc = c.var.svc
+  if (grant.by.clientId !== (await storedCliClient(svc))) {
+    return oauthError(
+      400,
+      'unauthorized_client',
+      'only this deployment’s own CLI (svc login) may exchange its access for an API key',
+    )
+  }
+  const made = await exchangeGrantForKey(svc, grant, name ?? grant.keyName, grant.scopes)
+  if (!made) return oauthError(400, 'invalid_grant', 'invalid or expired access token')
   forgetGrants(c, [{ grantId: grant.grantId, subject: token.split(':')[0] }])
   return apiKeyAnswer(made.key, made.scopes, true)
+}
+
+/**
+ * The name the CLI asks its key to have (`key_name`: `svc on <host>`), checked as any key's
+ * name; undefined when it names none, or the refusal.
+ */
+function keyNameOf(form: URLSearchParams): string | undefined | Response {
+  const asked = form.get('key_name')
+  if (asked === null) return undefined
+  const checked = keyName.safeParse(asked)
+  if (checked.success) return checked.data
+  const why = checked.error.issues[0]?.message ?? 'is not a key name'
+  return oauthError(400, 'invalid_request', `key_name: ${why}`)
 }
 
 function apiKeyAnswer(key: string, scopes: string[], exchanged = false) {

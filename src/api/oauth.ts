@@ -13,6 +13,7 @@ import {
   RESOURCE_METADATA_PATH,
   SERVER_METADATA_PATH,
   TOKEN_PATH,
+  cliClientId,
   forgetGrants,
   guardClientDocument,
   libraryAnswer,
@@ -92,7 +93,8 @@ oauthApi.get(
     summary: 'Authorization server metadata',
     description:
       'RFC 8414: where to authorize, exchange codes and register, and what this server supports ' +
-      '(authorization code with PKCE S256, refresh tokens, client ID metadata documents).',
+      '(authorization code with PKCE S256, refresh tokens, client ID metadata documents), and ' +
+      '`cli_client_id`, the client id of the deployment’s own CLI.',
     tag: 'OAuth',
     auth: 'none',
     responses: { 200: { description: 'The metadata.', schema: shapes.serverMetadata } },
@@ -107,6 +109,8 @@ oauthApi.get(
       {
         ...metadata,
         device_authorization_endpoint: origin + DEVICE_AUTHORIZATION_PATH,
+        // The one client whose sign-ins become API keys (api/oauth-cli.ts): `svc login` uses it.
+        cli_client_id: await cliClientId(c),
         grant_types_supported: [
           ...(metadata.grant_types_supported ?? []),
           DEVICE_CODE_GRANT,

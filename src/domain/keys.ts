@@ -52,8 +52,36 @@ export function normalizeScopes(scopes: Scope[]): Scope[] {
  * A new key of the actor's for their workspace. Its role is read from their membership as it is
  * made; a viewer cannot make a key that writes.
  */
-export async function createKey(svc: Services, actor: Actor, name: string, scopes: Scope[]) {
+export async function createKey(
+  svc: Services,
+  actor: Actor,
+  name: string,
+  scopes: Scope[],
+  origin: KeyOrigin = 'person',
+) {
   if (scopes.includes('write')) requireRole(actor, 'write')
+  const { secret, row, keyHash } = await newKey(svc, name, scopes)
+  const [, recorded] = await svc.db.batch([
+    svc.db.insert(apiKeys).values({
+      ...row,
+      workspaceId: actor.workspaceId,
+      userId: actor.userId,
+      keyHash,
+      role: roleIn(svc.db, actor.workspaceId, actor.userId),
+      origin,
+    }),
+    recordOf(svc, actor, keyCreated(row)),
+  ])
+  announceAudit(svc, recorded)
+  // The secret leaves the server only in this response.
+  return { ...presentKey(row), key: secret }
+}
+
+/** How a key was made: by its person, or by the CLI's sign-in, which binds it to its workspace. */
+export type KeyOrigin = 'person' | 'exchange' | 'device'
+
+/** A new key's secret, its stored hash, and its row but for whose it is. */
+export async function newKey(svc: Services, name: string, scopes: Scope[]) {
   const secret = 'svc_' + randomBase62(40)
   const row: KeyRow = {
     keyId: newId(),
@@ -63,25 +91,16 @@ export async function createKey(svc: Services, actor: Actor, name: string, scope
     createdAt: svc.now(),
     lastUsedAt: null,
   }
-  const keyHash = await sha256Hex(secret)
-  const [, recorded] = await svc.db.batch([
-    svc.db.insert(apiKeys).values({
-      ...row,
-      workspaceId: actor.workspaceId,
-      userId: actor.userId,
-      keyHash,
-      role: roleIn(svc.db, actor.workspaceId, actor.userId),
-    }),
-    recordOf(svc, actor, {
-      action: 'key.created',
-      target: { type: 'key', id: row.keyId },
-      details: { name, scopes: normalizeScopes(scopes) },
-    }),
-  ])
-  announceAudit(svc, recorded)
-  // The secret leaves the server only in this response.
-  return { ...presentKey(row), key: secret }
+  return { secret, row, keyHash: await sha256Hex(secret) }
 }
+
+/** The audit entry of a key made. */
+export const keyCreated = (row: KeyRow) =>
+  ({
+    action: 'key.created',
+    target: { type: 'key', id: row.keyId },
+    details: { name: row.name, scopes: parseScopes(row.scopes) },
+  }) as const
 
 export async function listKeys(svc: Services, actor: Actor) {
   const rows = await svc.db
@@ -196,6 +215,7 @@ const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
       workspaceId: apiKeys.workspaceId,
       // The person's role at this moment: a key does at most what it allows.
       role: apiKeys.role,
+      origin: apiKeys.origin,
     })
     .from(apiKeys)
     .where(liveKey(p('keyHash'))),
@@ -212,7 +232,7 @@ export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
     userId: row.userId,
     workspaceId: row.workspaceId,
     role: row.role,
-    by: { kind: 'key', name: row.name, keyId: row.keyId },
+    by: { kind: 'key', name: row.name, keyId: row.keyId, keyOrigin: row.origin },
     lastUsedAt: row.lastUsedAt,
   }
 }

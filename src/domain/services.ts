@@ -70,6 +70,11 @@ export type ActingAs = {
   name: string
   /** The API key it came with. */
   keyId?: string
+  /**
+   * How that key was made: a key of the CLI's sign-in (`exchange`, `device`) acts only in the
+   * workspace the person approved, as an app's grant does.
+   */
+  keyOrigin?: 'person' | 'exchange' | 'device'
   /** The OAuth grant it came with, and the app that holds it. */
   grantId?: string
   clientId?: string

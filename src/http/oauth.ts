@@ -13,6 +13,7 @@ import {
   documentUrlProblem,
   isDocumentUrl,
 } from '../domain/oauth/client-documents'
+import { ownCliClient } from '../domain/oauth/cli'
 import { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
@@ -145,6 +146,24 @@ export async function libraryAnswer<E extends AppEnv>(
 export async function oauthHelpers<E extends AppEnv>(c: Context<E>) {
   return (await authorizationServer(requireOAuthOrigin(c))).getOAuthApi(c.env)
 }
+
+/** The deployment's own CLI's client id, registered with the library the first time it is asked. */
+export async function cliClientId<E extends AppEnv>(c: Context<E>): Promise<string> {
+  const helpers = await oauthHelpers(c)
+  const register = async () => {
+    const client = await helpers.createClient({
+      clientName: CLI_CLIENT_NAME,
+      // Any loopback port (RFC 8252 7.3): the CLI listens where it can for the browser's answer.
+      redirectUris: ['http://127.0.0.1/callback'],
+      tokenEndpointAuthMethod: 'none',
+    })
+    return client.clientId
+  }
+  return ownCliClient(c.var.svc, register, (id) => helpers.deleteClient(id))
+}
+
+/** What the consent page and the device page call the deployment's own CLI. */
+export const CLI_CLIENT_NAME = 'svc (the Canvas command line)'
 
 /** Removes a grant's records from the library's store, after the response (D1 has ended it). */
 export function forgetGrants<E extends AppEnv>(c: Context<E>, grants: LibraryGrant[]) {

@@ -60,7 +60,7 @@ const mime = z
 export const rendererId = pattern(/^[a-z]{1,32}$/, 'is not a renderer id')
 // An API key's name: shown in Settings and the audit log beside the person's, so the characters
 // that let one name pass for another are refused, as in workspace and display names.
-const keyName = z.string().check(
+export const keyName = z.string().check(
   z.minLength(1, 'must not be empty'),
   z.maxLength(100, 'must be at most 100 characters'),
   z.refine(noControl, 'must not contain control characters'),

@@ -395,6 +395,7 @@ export const serverMetadata = z.looseObject({
   code_challenge_methods_supported: z.array(z.string()),
   client_id_metadata_document_supported: z.boolean(),
   device_authorization_endpoint: z.string(),
+  cli_client_id: z.string(),
 })
 
 export const deviceAuthorization = z.object({

@@ -219,6 +219,11 @@ export const apiKeys = sqliteTable(
     // of it (domain/workspaces), so that a key's lookup reads this one row; a member's removal
     // revokes their keys in that batch too.
     role: roleColumn().notNull().default('owner'),
+    // How the key was made: by the person (Settings, POST /auth/keys), or by the CLI's sign-in
+    // (a token exchange, a device code), which binds it to the workspace the person approved.
+    origin: text('origin', { enum: ['person', 'exchange', 'device'] })
+      .notNull()
+      .default('person'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
@@ -462,6 +467,12 @@ export const shareExpiries = sqliteTable(
       .where(sql`settled = 0`),
   ],
 )
+
+// Values the deployment makes once and keeps, by name: the OAuth client id of its own CLI.
+export const serviceValues = sqliteTable('service_values', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+})
 
 // Small key-value state of the sweep, such as where its listing of storage objects resumes.
 export const sweepState = sqliteTable('sweep_state', {

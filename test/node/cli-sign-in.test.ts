@@ -73,11 +73,22 @@ it('svc login opens the consent page; approved, the CLI keeps a key; svc logout 
   const [, address] = await login.until(/go to:\n {2}(\S+)\n/)
   expect(address.startsWith(`${url}/oauth/authorize?`)).toBe(true)
   await page.goto(address)
-  expect(await page.textContent('h1')).toMatch(/Allow svc on .+ to use your Canvas\?/)
+  expect(await page.textContent('h1')).toBe(
+    'Allow svc (the Canvas command line) to use your Canvas?',
+  )
   expect(await seriousViolations(page)).toEqual([])
+  const errors: string[] = []
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  await page.emulateMedia({ colorScheme: 'dark' })
   await page.getByRole('button', { name: 'Allow' }).click()
   await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/)
   expect(await page.textContent('h1')).toBe('Signed in')
+  // The CLI's page follows the person's scheme, and the browser meets no missing icon there.
+  const ground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  expect(ground).toBe('rgb(13, 17, 23)')
+  expect(await seriousViolations(page)).toEqual([])
+  expect(errors).toEqual([])
+  await page.emulateMedia({ colorScheme: 'light' })
   expect(await login.done).toBe(0)
   expect(login.output().stdout).toMatch(/^logged in as browser-login-\d+@example\.com/)
 

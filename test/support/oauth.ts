@@ -108,9 +108,20 @@ export async function approvedCode(account: Account, client: Client, scope?: str
   return { code, verifier }
 }
 
-/** The whole flow: registration, approval, code exchange. */
-export async function connect(account: Account, scope?: string) {
-  const client = await register()
+/**
+ * The deployment's own CLI as a client (`cli_client_id` in the metadata, made on first asking):
+ * the one whose sign-ins become API keys.
+ */
+export async function cliClient(): Promise<Client> {
+  const res = await call(`${HTTPS}/.well-known/oauth-authorization-server`)
+  expect(res.status).toBe(200)
+  const { cli_client_id } = await json(res)
+  return { client_id: cli_client_id, redirect_uris: ['http://127.0.0.1/callback'] }
+}
+
+/** The whole flow: registration (or the client given), approval, code exchange. */
+export async function connect(account: Account, scope?: string, given?: Client) {
+  const client = given ?? (await register())
   const { code, verifier } = await approvedCode(account, client, scope)
   const res = await tokenRequest({
     grant_type: 'authorization_code',

@@ -9,7 +9,16 @@ import {
   sha256,
   type Account,
 } from './api'
-import { approvedCode, authorizeUrl, HTTPS, pkce, register, tokenRequest, REDIRECT } from './oauth'
+import {
+  approvedCode,
+  authorizeUrl,
+  cliClient,
+  HTTPS,
+  pkce,
+  register,
+  tokenRequest,
+  REDIRECT,
+} from './oauth'
 import type { Route } from './routes'
 import { newTeam } from './teams'
 import { createWebhook, hook } from './webhooks'
@@ -141,7 +150,7 @@ export async function buildWorld(): Promise<World> {
   const device = await json(
     await call(`${HTTPS}/oauth/device_authorization`, {
       method: 'POST',
-      body: new URLSearchParams({ client_id: client.client_id }).toString(),
+      body: new URLSearchParams({ client_id: (await cliClient()).client_id }).toString(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     }),
   )

@@ -180,7 +180,7 @@ export async function pollDevice(svc: Services, deviceCode: string, clientId: st
   // 404 when they are no longer a member: the key is not made.
   const actor = await actorIn(svc, person, spent.workspaceId)
   const scopes = (spent.scopes ?? 'read').split(',') as Scope[]
-  const made = await createKey(svc, actor, spent.clientName, scopes)
+  const made = await createKey(svc, actor, spent.clientName, scopes, 'device')
   return { outcome: 'approved', key: made.key, scopes: made.scopes } satisfies Poll
 }
 

@@ -49,10 +49,20 @@ export async function findRole(svc: Services, workspaceId: string, userId: strin
  */
 export async function actorIn(svc: Services, actor: Actor, workspaceId: string): Promise<Actor> {
   if (workspaceId === actor.workspaceId) return actor
+  if (boundToWorkspace(actor)) {
+    throw new AppError(
+      'forbidden',
+      'this credential was approved for one workspace and acts only there: sign in to the other (svc login) for a key of its own',
+    )
+  }
   const role = await findRole(svc, workspaceId, actor.userId)
   if (!role) throw workspaceNotFound()
   return { ...actor, workspaceId, role }
 }
+
+/** An app's grant, or a key the CLI's sign-in made of one: what the person approved, no more. */
+export const boundToWorkspace = (actor: Actor) =>
+  actor.by.kind === 'agent' || (actor.by.keyOrigin ?? 'person') !== 'person'
 
 export const workspaceNotFound = () =>
   new AppError('not_found', 'workspace_id: no workspace of yours has this id')
