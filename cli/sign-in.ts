@@ -200,7 +200,7 @@ async function loopback(): Promise<{ port: number; answer: Promise<URL>; close: 
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', `http://127.0.0.1`)
       if (url.pathname !== '/callback') {
-        // The browser asks for a tab icon too: nothing to say, and no error in its console.
+        // The browser asks for a tab icon too: nothing to give, and no error for it to show.
         res.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end()
         return
       }

@@ -82,7 +82,7 @@ describe('a chat app given only the URL', () => {
       // The CLI's sign-in without a browser (RFC 8628).
       device_authorization_endpoint: `${HTTPS}/oauth/device_authorization`,
       // The deployment's own CLI: the one client whose sign-ins become API keys.
-      cli_client_id: expect.stringMatching(/^\w{8,}$/),
+      cli_client_id: expect.stringMatching(/^[\w-]{8,}$/),
     })
     expect(meta.token_endpoint_auth_methods_supported).toContain('none')
     // Made once: every issuer and every later request name the same client.
