@@ -20,8 +20,9 @@ import { search } from './api/search'
 import { AppError } from './lib/errors'
 import { handleError, toAppError } from './http/errors'
 import { documentedHandler } from './http/route-docs'
-import { access } from './http/access-kind'
-import { keyAccess } from './http/access'
+import { stated } from './http/actor/statement'
+import { key } from './http/actor/steps'
+import { READ } from './http/actor/need'
 import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
 import { forThePage, isWebJsonPath, webApp } from './web'
@@ -49,6 +50,9 @@ const isApiPath = (path: string) =>
     isWebJsonPath(path) ||
     API_PREFIXES.some((prefix) => path.startsWith(prefix)))
 
+/** Whether the route of `path` (a request's, or a route's pattern) answers JSON, errors too. */
+export const answersJson = (path: string) => isWebJsonPath(path) || isApiPath(path)
+
 export function buildApp() {
   const app = new Hono<AppEnv>()
 
@@ -56,14 +60,13 @@ export function buildApp() {
   app.get(
     '/health',
     // Anyone may ask (access: none), on the route's only function.
-    access(
-      'none',
+    stated(
+      { kind: 'none' },
       documentedHandler(
         {
           summary: 'Health',
           description: 'Whether the service and its database answer. No key needed.',
           tag: 'Service',
-          auth: 'none',
           responses: {
             200: { description: 'Healthy.', schema: shapes.health },
             503: { description: 'The database does not answer.', schema: shapes.unhealthy },
@@ -88,7 +91,7 @@ export function buildApp() {
   app.route('/share', publicShares)
   app.route(LOCAL_STORAGE_PATH, storage)
 
-  // One sub-app per resource; each route checks its own access first (http/access.ts), so the
+  // One sub-app per resource; each route checks its own access first (http/actor/steps.ts), so the
   // order of these lines decides nothing.
   app.route('/v1/upload', upload)
   app.route('/v1/canvases/:id/shares', shares)
@@ -103,7 +106,7 @@ export function buildApp() {
   app.route('/', oauthApi)
   app.route('/', oauthCli)
   // Under /v1 a route that does not exist is told apart only to a valid key (401 before 404).
-  app.all('/v1/*', keyAccess, () => {
+  app.all('/v1/*', key(READ), () => {
     throw new AppError('not_found', 'no such route')
   })
 

@@ -313,6 +313,8 @@ describe('edit_canvas', () => {
       workspaceId: owner.workspaceId,
       userId: owner.userId,
       role: 'owner' as const,
+      person: { name: 'test', email: 'test@example.com' },
+      scopes: ['read' as const, 'write' as const],
       by: { kind: 'key' as const, name: 'test' },
     }
     const items = [{ path: 'index.txt', file_id: detail.file.file_id }]

@@ -102,7 +102,7 @@ describe('an access token on /mcp', () => {
     expect(res.status).toBe(200)
     const { result } = await json(res)
     expect(result.isError).toBe(true)
-    expect(result.content[0].text).toMatch(/^forbidden: .*role; yours in this workspace is viewer/)
+    expect(result.content[0].text).toMatch(/^forbidden: .*role; yours in “.+” is viewer/)
   })
 
   it('takes idempotency_key like a key does: a retry changes nothing twice', async () => {

@@ -1,15 +1,17 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
-import { keyAccess } from '../src/http/access'
-import { accessOf } from '../src/http/access-kind'
+import { READ } from '../src/http/actor/need'
+import { stated, statementOf } from '../src/http/actor/statement'
+import { key } from '../src/http/actor/steps'
 import { routeName, ROUTES } from './support/routes'
 
-// The route table is the list the security tests walk: it must be exactly the app's routes, and
-// each route's own first step must grant the access the table says (src/http/access.ts).
+// The route table the security tests walk is read off the app's routes (test/support/routes.ts):
+// each route's own first step states its access (src/http/actor/steps.ts), exactly once, and a
+// route that takes a member's credential states what it needs of it.
 
 /** What is wrong with the access steps of each route `app` registers; empty when nothing. */
-function accessProblems(app: Hono<any>, expected: Map<string, string>): string[] {
+function accessProblems(app: Hono<any>): string[] {
   const steps = new Map<string, unknown[]>()
   for (const route of app.routes.filter((r) => r.method !== 'ALL')) {
     const name = routeName(route)
@@ -17,48 +19,49 @@ function accessProblems(app: Hono<any>, expected: Map<string, string>): string[]
   }
   const problems: string[] = []
   for (const [name, handlers] of steps) {
-    const kinds = handlers.map(accessOf).filter((kind) => kind !== undefined)
+    const kinds = handlers.map(statementOf).filter((s) => s !== undefined)
     if (kinds.length !== 1) {
-      problems.push(`${name}: ${kinds.length} access steps (${kinds.join(', ') || 'none'})`)
-    } else if (accessOf(handlers[0]) === undefined) {
+      const said = kinds.map((s) => s.kind).join(', ') || 'none'
+      problems.push(`${name}: ${kinds.length} access steps (${said})`)
+    } else if (statementOf(handlers[0]) === undefined) {
       problems.push(`${name}: its access step is not its first`)
-    } else if (expected.has(name) && kinds[0] !== expected.get(name)) {
-      problems.push(`${name}: grants ${kinds[0]}, the table says ${expected.get(name)}`)
+    } else if (['key', 'session', 'page'].includes(kinds[0].kind) && !kinds[0].need) {
+      problems.push(`${name}: takes a member's credential and states no need`)
     }
   }
   return problems
 }
 
-const TABLE = new Map(ROUTES.map((r) => [routeName(r), r.auth as string]))
-
 describe('the route table', () => {
-  it('lists exactly the routes the app registers', () => {
+  it('every route checks its own access first, once, and states what it needs', () => {
+    expect(accessProblems(buildApp())).toEqual([])
+  })
+
+  it('is every route the app registers, each as its access step states it', () => {
     const app = buildApp()
-    const registered = new Set(
-      app.routes.filter((r) => r.method !== 'ALL').map((r) => routeName(r)),
-    )
-    expect([...registered].sort()).toEqual(ROUTES.map(routeName).sort())
+    const registered = new Set(app.routes.filter((r) => r.method !== 'ALL').map(routeName))
+    expect(ROUTES.map(routeName).sort()).toEqual([...registered].sort())
     // `use` and `all` both register ALL: only middleware on a whole prefix may do that.
     const all = app.routes.filter((r) => r.method === 'ALL').map((r) => r.path)
     expect(all.filter((path) => !path.endsWith('*'))).toEqual([])
+    const audit = ROUTES.find((r) => routeName(r) === 'GET /v1/audit')
+    expect(audit).toMatchObject({ auth: 'key', role: 'admin', scope: 'write', json: true })
   })
 
-  it('every route checks its own access first, the kind the security tests expect', () => {
-    expect(accessProblems(buildApp(), TABLE)).toEqual([])
-  })
-
-  it('a route written without an access step, or with it late or twice, is found', () => {
+  it('a route written without an access step, with it late or twice, or without a need, is found', () => {
     const app = new Hono()
     const handler = () => new Response('ok')
+    const needless = stated({ kind: 'key' }, (_c: unknown, next: () => Promise<void>) => next())
     app.get('/v1/forgotten', handler)
-    app.get('/v1/late', (_c, next) => next(), keyAccess, handler)
-    app.get('/v1/twice', keyAccess, keyAccess, handler)
-    app.get('/v1/wrong', keyAccess, handler)
-    expect(accessProblems(app, new Map([['GET /v1/wrong', 'none']]))).toEqual([
+    app.get('/v1/late', (_c, next) => next(), key(READ), handler)
+    app.get('/v1/twice', key(READ), key(READ), handler)
+    app.get('/v1/fine', key(READ), handler)
+    app.get('/v1/needless', needless, handler)
+    expect(accessProblems(app)).toEqual([
       'GET /v1/forgotten: 0 access steps (none)',
       'GET /v1/late: its access step is not its first',
       'GET /v1/twice: 2 access steps (key, key)',
-      'GET /v1/wrong: grants key, the table says none',
+      "GET /v1/needless: takes a member's credential and states no need",
     ])
   })
 })

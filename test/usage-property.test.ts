@@ -9,7 +9,8 @@ import {
 } from '../src/domain/canvases/canvases'
 import { finalizeUpload, presignUpload, storeDirect } from '../src/domain/files'
 import { openShareContent } from '../src/domain/shares/public'
-import type { Actor, Services } from '../src/domain/services'
+import type { Services } from '../src/domain/services'
+import type { Actor } from '../src/domain/actor'
 import { createShare, revokeShare, revokeShares } from '../src/domain/shares/shares'
 import { sweep } from '../src/domain/sweep'
 import { workspaceUsage } from '../src/domain/usage'
@@ -154,6 +155,8 @@ it('answers from the running totals what counting every row answers, at any time
           userId: a.userId,
           workspaceId: a.workspaceId,
           role: 'owner',
+          person: { name: 'property', email: a.email },
+          scopes: ['read', 'write'],
           by: { kind: 'key', name: 'property' },
         }))
         let clock = Date.now()

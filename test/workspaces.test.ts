@@ -239,7 +239,7 @@ describe('invites', () => {
     })
     expect([asEditor.status, (await json(asEditor)).error.message]).toEqual([
       403,
-      'managing this workspace needs the admin role; yours in this workspace is editor',
+      'managing this workspace needs the admin role; yours in “Team” is editor',
     ])
     const admin = await teamWith('admin')
     const owners = await call(`/v1/workspaces/${admin.workspaceId}/invites`, {
@@ -388,7 +388,7 @@ describe('a viewer’s session', () => {
     })
     expect([presign.status, (await json(presign)).error.message]).toEqual([
       403,
-      'Changing canvases needs the editor role; yours in this workspace is viewer.',
+      'Changing canvases needs the editor role; yours in “Team” is viewer.',
     ])
     const remove = await call(`/c/${canvas.canvas_id}/delete`, {
       ...formPost({ _csrf: csrf }),

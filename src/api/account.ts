@@ -3,7 +3,8 @@ import { keyOwner } from '../domain/keys'
 import { workspaceUsage } from '../domain/usage'
 import { RENDERERS } from '../render/registry'
 import type { AppEnv } from '../http/context'
-import { keyAccess } from '../http/access'
+import { key } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
 
@@ -11,46 +12,43 @@ export const account = new Hono<AppEnv>()
 
 account.get(
   '/me',
-  keyAccess,
+  key(READ),
   documented({
     summary: 'Who am I',
     description: 'The key’s user, workspace and scopes.',
     tag: 'Account',
-    auth: 'key',
     responses: { 200: { description: 'The key’s owner.', schema: shapes.me } },
   }),
   async (c) => {
-    const auth = c.var.auth
-    const owner = await keyOwner(c.var.svc, auth)
+    const { actor } = c.var
+    const owner = await keyOwner(c.var.svc, actor)
     return c.json({
-      user: { user_id: auth.userId, email: owner.email },
-      workspace: { workspace_id: auth.workspaceId, name: owner.workspaceName, role: auth.role },
-      key: { key_id: auth.keyId, name: auth.keyName, scopes: auth.scopes },
+      user: { user_id: actor.userId, email: owner.email },
+      workspace: { workspace_id: actor.workspaceId, name: owner.workspaceName, role: actor.role },
+      key: { key_id: actor.by.keyId!, name: actor.by.name, scopes: actor.scopes },
     })
   },
 )
 
 account.get(
   '/usage',
-  keyAccess,
+  key(READ),
   documented({
     summary: 'Usage',
     description: 'What the workspace holds, and the limits it works within.',
     tag: 'Account',
-    auth: 'key',
     responses: { 200: { description: 'Counts and bytes.', schema: shapes.usage } },
   }),
-  async (c) => c.json(await workspaceUsage(c.var.svc, c.var.auth)),
+  async (c) => c.json(await workspaceUsage(c.var.svc, c.var.actor)),
 )
 
 account.get(
   '/renderers',
-  keyAccess,
+  key(READ),
   documented({
     summary: 'Renderers',
     description: 'How each kind of file is shown, and which extensions choose each by default.',
     tag: 'Account',
-    auth: 'key',
     responses: { 200: { description: 'Every renderer.', schema: shapes.rendererList } },
   }),
   (c) => c.json({ renderers: RENDERERS }),

@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { listAudit } from '../domain/audit/log'
 import type { AppEnv } from '../http/context'
-import { keyAccess } from '../http/access'
+import { key } from '../http/actor/steps'
+import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
 import { auditQuery } from '../schema/requests'
@@ -12,7 +13,7 @@ export const audit = new Hono<AppEnv>()
 
 audit.get(
   '/',
-  keyAccess,
+  key(ADMIN),
   query(auditQuery),
   documented({
     summary: 'The audit log',
@@ -22,9 +23,8 @@ audit.get(
       '`cursor` at the same cost at any depth; filter by `action`, `actor` (a user id or a name) ' +
       'or `target` (an id).',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'A page of events.', schema: shapes.auditList } },
     errors: ['forbidden'],
   }),
-  async (c) => c.json(await listAudit(c.var.svc, c.var.auth, c.req.valid('query'))),
+  async (c) => c.json(await listAudit(c.var.svc, c.var.actor, c.req.valid('query'))),
 )

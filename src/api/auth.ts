@@ -1,10 +1,11 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
 import { createKey, listKeys, revokeKey } from '../domain/keys'
-import { endSession, login, sessionActor, signup } from '../domain/users'
+import { endSession, login, signup } from '../domain/users'
 import { fromThisMachine, type AppEnv } from '../http/context'
-import { open } from '../http/access'
-import { isHttps, requireSession, sameOrigin, SESSION_COOKIE, startSession } from '../http/auth'
+import { open, session } from '../http/actor/steps'
+import { isHttps, sameOrigin, SESSION_COOKIE, startSession } from '../http/actor/session'
+import { MEMBER, READ } from '../http/actor/need'
 import { limitByIp } from '../http/limits'
 import {
   createKeyBody,
@@ -15,7 +16,7 @@ import {
   switchBody,
 } from '../schema/requests'
 import { jsonBody, params, parse } from '../http/validate'
-import { actorIn } from '../domain/workspaces/members'
+import { actorIn } from '../http/actor/build'
 import { joinWithSession, switchWorkspace } from '../domain/workspaces/workspaces'
 import { documented } from '../http/route-docs'
 import * as shapes from '../schema/responses'
@@ -38,7 +39,6 @@ auth.post(
       'setting is open, or with an invite (`invite`, the token its link ends with), which also ' +
       'joins its workspace and starts the session there. Sets the session cookie.',
     tag: 'Web session',
-    auth: 'none',
     responses: { 201: { description: 'The new account.', schema: shapes.account } },
     errors: ['signup_closed', 'conflict', 'forbidden', 'invite_not_found', 'rate_limited'],
   }),
@@ -59,7 +59,6 @@ auth.post(
     summary: 'Log in',
     description: 'For the web app, from its own pages only. Sets the session cookie.',
     tag: 'Web session',
-    auth: 'none',
     responses: { 200: { description: 'The account.', schema: shapes.account } },
     errors: ['unauthorized', 'forbidden', 'rate_limited'],
   }),
@@ -78,7 +77,6 @@ auth.post(
     summary: 'Log out',
     description: 'Ends the session and clears its cookie.',
     tag: 'Web session',
-    auth: 'none',
     responses: { 200: { description: 'Logged out.', schema: shapes.success } },
     errors: ['forbidden', 'rate_limited'],
   }),
@@ -92,22 +90,21 @@ auth.post(
 
 auth.get(
   '/keys',
-  requireSession,
+  session(READ),
   documented({
     summary: 'List API keys',
     tag: 'Web session',
-    auth: 'session',
     responses: { 200: { description: 'The workspace’s keys.', schema: shapes.keyList } },
     errors: ['rate_limited'],
   }),
   async (c) => {
-    return c.json({ keys: await listKeys(c.var.svc, sessionActor(c.var.session)) })
+    return c.json({ keys: await listKeys(c.var.svc, c.var.actor) })
   },
 )
 
 auth.post(
   '/keys',
-  requireSession,
+  session(MEMBER),
   jsonBody(createKeyBody),
   documented({
     summary: 'Create an API key',
@@ -116,14 +113,13 @@ auth.post(
       '`workspace_id`, one of the person’s, by default the session’s current one. The secret is ' +
       'in this answer only.',
     tag: 'Web session',
-    auth: 'session',
     responses: { 201: { description: 'The key with its secret.', schema: shapes.createdKey } },
     errors: ['forbidden', 'not_found', 'rate_limited'],
   }),
   async (c) => {
     const body = c.req.valid('json')
     const svc = c.var.svc
-    const actor = sessionActor(c.var.session)
+    const actor = c.var.actor
     const where = body.workspace_id ? await actorIn(svc, actor, body.workspace_id) : actor
     return c.json(await createKey(svc, where, body.name, body.scopes ?? ['read', 'write']), 201)
   },
@@ -131,29 +127,27 @@ auth.post(
 
 auth.delete(
   '/keys/:key_id',
-  requireSession,
+  session(MEMBER),
   documented({
     summary: 'Revoke an API key',
     tag: 'Web session',
-    auth: 'session',
     responses: { 200: { description: 'Revoked.', schema: shapes.success } },
     errors: ['not_found', 'forbidden', 'rate_limited'],
   }),
   async (c) => {
-    await revokeKey(c.var.svc, sessionActor(c.var.session), parse(id, c.req.param('key_id')))
+    await revokeKey(c.var.svc, c.var.actor, parse(id, c.req.param('key_id')))
     return c.json({ success: true })
   },
 )
 
 auth.post(
   '/switch',
-  requireSession,
+  session(MEMBER),
   jsonBody(switchBody),
   documented({
     summary: 'Switch workspace',
     description: 'The workspace the session acts in from now on: one of the person’s.',
     tag: 'Web session',
-    auth: 'session',
     responses: { 200: { description: 'The workspace.', schema: shapes.workspaceEntry } },
     errors: ['not_found', 'forbidden', 'rate_limited'],
   }),
@@ -168,7 +162,7 @@ auth.post(
 
 auth.post(
   '/join/:token',
-  requireSession,
+  session(MEMBER),
   params(inviteTokenInPath),
   documented({
     summary: 'Join by invite',
@@ -176,7 +170,6 @@ auth.post(
       'Uses the invite (the token its link ends with) for the signed-in person, who joins its ' +
       'workspace with its role; the session switches to it. An invite works once.',
     tag: 'Web session',
-    auth: 'session',
     responses: { 200: { description: 'The workspace joined.', schema: shapes.joined } },
     errors: ['invite_not_found', 'conflict', 'forbidden', 'rate_limited'],
   }),

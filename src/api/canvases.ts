@@ -16,9 +16,10 @@ import {
 import { signedDownload } from '../domain/downloads'
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppContext, type AppEnv } from '../http/context'
-import { keyAccess, keyInBatch } from '../http/access'
+import { key, keyInBatch } from '../http/actor/steps'
+import { READ, WRITE } from '../http/actor/need'
 import { archiveResponse } from '../http/archive'
-import { authorize, authorizeKey } from '../http/auth'
+import { authorize, authorizeKey } from '../http/actor/key'
 import { findItem, listVersionItems } from '../domain/canvases/site-reads'
 import { canvasBody } from './multipart'
 import {
@@ -44,7 +45,7 @@ export const canvases = new Hono<AppEnv>()
 
 canvases.get(
   '/',
-  keyInBatch,
+  keyInBatch(READ),
   query(listQuery),
   documented({
     summary: 'List canvases',
@@ -53,7 +54,6 @@ canvases.get(
       'the last); pass it as `cursor` for the next page, which costs what the first does at any ' +
       'depth (`offset` still works, slower the deeper it goes; not both).',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
   }),
   async (c) => {
@@ -68,7 +68,7 @@ canvases.get(
 
 canvases.get(
   '/:id',
-  keyInBatch,
+  keyInBatch(READ),
   params(canvasInPath),
   documented({
     summary: 'Get a canvas',
@@ -76,20 +76,19 @@ canvases.get(
       'With its current file and renderer, and a site’s `items` and `main`. Another ' +
       'workspace’s canvas is not found.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'The canvas.', schema: shapes.canvasDetail } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
     const { id } = c.req.valid('param')
     const [canvas] = await authorize(c, canvasByIdStatement(c.var.svc, id))
-    return c.json(ownedCanvasDetail(canvas, c.var.auth))
+    return c.json(ownedCanvasDetail(canvas, c.var.actor))
   },
 )
 
 canvases.post(
   '/',
-  keyAccess,
+  key(WRITE),
   canvasBody(createCanvasBody, 'create'),
   documented({
     summary: 'Create a canvas',
@@ -98,19 +97,18 @@ canvases.post(
       'content as a part named `file` (up to the direct upload limit). A canvas expires unless ' +
       'made permanent.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 201: { description: 'The new canvas, at version 1.', schema: shapes.canvas } },
     errors: ['file_not_found', 'upload_incomplete', 'payload_too_large'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await createCanvas(c.var.svc, c.var.auth, body), 201)
+    return c.json(await createCanvas(c.var.svc, c.var.actor, body), 201)
   },
 )
 
 canvases.patch(
   '/:id',
-  keyAccess,
+  key(WRITE),
   params(canvasInPath),
   canvasBody(updateCanvasBody, 'update'),
   documented({
@@ -119,48 +117,45 @@ canvases.patch(
       'New content (`file_id`, or a multipart `file` part) makes a new version, even when the ' +
       'bytes equal an earlier one; `title`, `visibility` and `renderer_id` change in place.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'The canvas as updated.', schema: shapes.canvas } },
     errors: ['canvas_not_found', 'file_not_found', 'upload_incomplete', 'payload_too_large'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await updateCanvas(c.var.svc, c.var.auth, c.req.valid('param').id, body))
+    return c.json(await updateCanvas(c.var.svc, c.var.actor, c.req.valid('param').id, body))
   },
 )
 
 canvases.delete(
   '/:id',
-  keyAccess,
+  key(WRITE),
   params(canvasInPath),
   documented({
     summary: 'Delete a canvas',
     description: 'With its versions and share links.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'Deleted.', schema: shapes.success } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    await deleteCanvas(c.var.svc, c.var.auth, c.req.valid('param').id)
+    await deleteCanvas(c.var.svc, c.var.actor, c.req.valid('param').id)
     return c.json({ success: true })
   },
 )
 
 canvases.post(
   '/:id/permanent',
-  keyAccess,
+  key(WRITE),
   params(canvasInPath),
   documented({
     summary: 'Make a canvas permanent',
     description: 'It no longer expires. Doing it again changes nothing.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'The canvas, `expires_at: null`.', schema: shapes.canvas } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    return c.json(await makePermanent(c.var.svc, c.var.auth, c.req.valid('param').id))
+    return c.json(await makePermanent(c.var.svc, c.var.actor, c.req.valid('param').id))
   },
 )
 
@@ -173,14 +168,13 @@ const REDIRECT = {
 
 canvases.get(
   '/:id/content',
-  keyAccess,
+  key(READ, { content: true }),
   params(canvasInPath),
   query(downloadQuery),
   documented({
     summary: 'Download the latest version',
     description: '`dl=1` asks for an attachment rather than inline display.',
     tag: 'Versions and content',
-    auth: 'key',
     responses: REDIRECT,
     errors: ['canvas_not_found', 'storage_not_configured'],
   }),
@@ -189,7 +183,7 @@ canvases.get(
 
 canvases.get(
   '/:id/versions',
-  keyAccess,
+  key(READ),
   params(canvasInPath),
   query(versionsQuery),
   documented({
@@ -198,25 +192,23 @@ canvases.get(
       'Newest first: every version, or with `limit` (1 to 1000) a page of them with ' +
       '`next_cursor` (null on the last page), passed back as `cursor` for the next.',
     tag: 'Versions and content',
-    auth: 'key',
     responses: { 200: { description: 'The versions.', schema: shapes.versionList } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
     const page = c.req.valid('query')
-    return c.json(await listVersions(c.var.svc, c.var.auth, c.req.valid('param').id, page))
+    return c.json(await listVersions(c.var.svc, c.var.actor, c.req.valid('param').id, page))
   },
 )
 
 canvases.get(
   '/:id/versions/:version',
-  keyAccess,
+  key(READ, { content: true }),
   params(versionInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a version',
     tag: 'Versions and content',
-    auth: 'key',
     responses: REDIRECT,
     errors: ['canvas_not_found', 'version_not_found', 'storage_not_configured'],
   }),
@@ -227,7 +219,7 @@ canvases.get(
 
 canvases.get(
   '/:id/content/:path{.+}',
-  keyAccess,
+  key(READ, { content: true }),
   params(itemInPath),
   query(downloadQuery),
   documented({
@@ -236,7 +228,6 @@ canvases.get(
       'The file at `path` (relative, `/`-separated, percent-encoded as in any URL) in the ' +
       'latest version; for a single file, its path is `index.<ext>`.',
     tag: 'Versions and content',
-    auth: 'key',
     responses: REDIRECT,
     errors: ['canvas_not_found', 'not_found', 'storage_not_configured'],
   }),
@@ -245,13 +236,12 @@ canvases.get(
 
 canvases.get(
   '/:id/versions/:version/content/:path{.+}',
-  keyAccess,
+  key(READ, { content: true }),
   params(versionItemInPath),
   query(downloadQuery),
   documented({
     summary: 'Download a file of a version',
     tag: 'Versions and content',
-    auth: 'key',
     responses: REDIRECT,
     errors: ['canvas_not_found', 'version_not_found', 'not_found', 'storage_not_configured'],
   }),
@@ -262,7 +252,7 @@ canvases.get(
 
 canvases.get(
   '/:id/versions/:version/items',
-  keyAccess,
+  key(READ),
   params(versionInPath),
   documented({
     summary: 'List the files of a version',
@@ -270,19 +260,18 @@ canvases.get(
       'Every file of the version by path, with its `main` path: a single file is the one item ' +
       '`index.<ext>`. Sending these `items` and `main` back as an update brings the version back.',
     tag: 'Versions and content',
-    auth: 'key',
     responses: { 200: { description: 'The version’s files.', schema: shapes.versionItemList } },
     errors: ['canvas_not_found', 'version_not_found'],
   }),
   async (c) => {
     const { id, version } = c.req.valid('param')
-    return c.json(await listVersionItems(c.var.svc, c.var.auth, id, version))
+    return c.json(await listVersionItems(c.var.svc, c.var.actor, id, version))
   },
 )
 
 canvases.get(
   '/:id/versions/:version/archive',
-  keyAccess,
+  key(READ, { content: true }),
   params(versionInPath),
   documented({
     summary: 'Download a version as a zip',
@@ -290,7 +279,6 @@ canvases.get(
       'Every file of the version at its path, streamed as it is read from storage (files are ' +
       'stored, not compressed).',
     tag: 'Versions and content',
-    auth: 'key',
     responses: {
       200: { description: 'The zip archive (`application/zip`), as an attachment.' },
     },
@@ -298,7 +286,7 @@ canvases.get(
   }),
   async (c) => {
     const { id, version } = c.req.valid('param')
-    return archiveResponse(c.var.svc, c.var.auth, id, version)
+    return archiveResponse(c.var.svc, c.var.actor, id, version)
   },
 )
 
@@ -311,8 +299,8 @@ async function download(
   const svc = c.var.svc
   const content =
     path === undefined
-      ? await findContent(svc, c.var.auth, id, version)
-      : await findItem(svc, c.var.auth, id, path, version)
+      ? await findContent(svc, c.var.actor, id, version)
+      : await findItem(svc, c.var.actor, id, path, version)
   const target = storageTarget(svc.settings, requestOrigin(c))
   const url = await signedDownload(svc, target, content, dl === '1' || dl === 'true')
   return c.redirect(url, 302)

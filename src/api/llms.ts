@@ -9,7 +9,9 @@ export function llmsText(doc: OpenApiDocument, origin: string): string {
   const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => `- ${method.toUpperCase()} ${path}: ${op.summary}`),
   )
-  const tools = TOOLS.map((t) => `- \`${t.name}\`${t.write ? ' (write)' : ''}: ${t.description}`)
+  const tools = TOOLS.map(
+    (t) => `- \`${t.name}\`${t.need.scope === 'write' ? ' (write)' : ''}: ${t.description}`,
+  )
   return `# Canvas
 
 > Canvas publishes files as live, versioned, shareable web pages. Push an HTML page, a Markdown

@@ -10,8 +10,7 @@ import {
   worthKeeping,
   type Keyed,
 } from '../domain/idempotency'
-import { isGrantAuth } from '../domain/oauth/grants'
-import { presentedKeyHash } from '../http/auth'
+import { presentedKeyHash } from '../http/actor/key'
 import { requestId, type AppEnv } from '../http/context'
 import { logError, toAppError } from '../http/errors'
 
@@ -38,10 +37,8 @@ export async function once(
   }
   // The key or grant was authorized (with the write scope) before any tool ran: its claim cannot be
   // refused.
-  const auth = c.var.auth
-  const credential = isGrantAuth(auth)
-    ? { grantId: auth.grantId }
-    : { keyHash: await presentedKeyHash(c) }
+  const { grantId } = c.var.actor.by
+  const credential = grantId ? { grantId } : { keyHash: await presentedKeyHash(c) }
   const [, [row]] = await svc.db.batch(claimStatements(svc, credential, request))
   const stored = settle(row, request)
   if (stored) {
@@ -51,7 +48,7 @@ export async function once(
     const { code, message } = (kept as { error: { code: ErrorCode; message: string } }).error
     throw new AppError(ERROR_CODES.includes(code) ? code : 'internal_error', message)
   }
-  const workspaceId = c.var.auth.workspaceId
+  const workspaceId = c.var.actor.workspaceId
   let result: unknown
   try {
     result = await run()

@@ -1,4 +1,5 @@
 import { readContent } from '../domain/canvases/publish'
+import { READ } from '../http/actor/need'
 import { searchWorkspace } from '../domain/search/search'
 import { visibleText } from '../domain/search/text'
 import * as output from '../schema/tool-outputs'
@@ -21,9 +22,9 @@ export const SEARCH_TOOLS = [
       'there; "a phrase" in quotes; prefix* for words that start so.',
     input: input.searchCanvasesInput,
     output: output.searchCanvasesResult,
-    write: false,
+    need: READ,
     run: async (ctx, { query, limit = 10, cursor }) => {
-      const page = await searchWorkspace(ctx.svc, ctx.auth.workspaceId, {
+      const page = await searchWorkspace(ctx.svc, ctx.actor.workspaceId, {
         q: query,
         field: 'query',
         limit,
@@ -43,9 +44,9 @@ export const SEARCH_TOOLS = [
       'and text; answers ids to fetch, with titles and URLs, best match first.',
     input: input.searchInput,
     output: output.searchResult,
-    write: false,
+    need: READ,
     run: async (ctx, { query }) => {
-      const page = await searchWorkspace(ctx.svc, ctx.auth.workspaceId, {
+      const page = await searchWorkspace(ctx.svc, ctx.actor.workspaceId, {
         q: query,
         field: 'query',
         limit: 20,
@@ -67,9 +68,9 @@ export const SEARCH_TOOLS = [
       'main file; an HTML page’s text as a reader sees it), with its title and URL.',
     input: input.fetchInput,
     output: output.fetchResult,
-    write: false,
+    need: READ,
     run: async (ctx, { id }) => {
-      const read = await readContent(ctx.svc, ctx.auth, id)
+      const read = await readContent(ctx.svc, ctx.actor, id)
       const { title, ext, version, rendererId } = read.content
       const about = { id, title, url: pageOf(ctx, id) }
       if (read.kind !== 'text') {

@@ -18,7 +18,7 @@ import { toAppError, logError } from '../http/errors'
 import { database } from '../storage/db'
 import { storageTarget } from '../storage/target'
 import { FAVICON_PATH } from '../lib/brand'
-import { requireRole } from '../domain/workspaces/roles'
+import { may, requireNeed, type Need } from '../http/actor/need'
 import { APP_HTML, APP_META, APP_RESOURCE, APP_URI } from './mcp-app'
 import { once } from './mcp-once'
 import { TOOLS } from './mcp-tools'
@@ -44,6 +44,8 @@ const NO_ELICITATION: jsonSchemaValidator = {
 }
 
 type Listed = {
+  /** What a credential needs to call it: only those it may call are listed to it. */
+  need: Need
   name: string
   title: string
   description: string
@@ -58,15 +60,23 @@ type Listed = {
   outputSchema: Record<string, unknown>
   _meta?: { ui: { resourceUri: string } }
 }
+/** What a tool's description adds of its need, so an agent reading the list knows it up front. */
+function needed(need: Need): string {
+  if (need.scope === 'read') return ''
+  const role = need.role === 'viewer' ? '' : `the ${need.role} role and `
+  return ` Needs ${role}a credential that writes.`
+}
+
 let listed: Listed[]
 const listTools = () =>
   (listed ??= TOOLS.map((tool) => ({
+    need: tool.need,
     name: tool.name,
     title: tool.title,
-    description: tool.description + (tool.write ? ' Needs a key with the write scope.' : ''),
+    description: tool.description + needed(tool.need),
     annotations: {
       title: tool.title,
-      readOnlyHint: !tool.write,
+      readOnlyHint: tool.need.scope === 'read',
       ...(tool.effect && {
         destructiveHint: tool.effect.destructive,
         idempotentHint: tool.effect.idempotent,
@@ -108,7 +118,7 @@ function buildServer(c: AppContext) {
   const ctx: ToolContext = {
     svc: c.var.svc,
     primary: { ...c.var.svc, db: database(c.env.DB) },
-    auth: c.var.auth,
+    actor: c.var.actor,
     origin: publicOrigin(c).origin,
     storage: () => storageTarget(c.var.svc.settings, requestOrigin(c)),
   }
@@ -123,13 +133,12 @@ function buildServer(c: AppContext) {
       'answers them, `reply_comment` to say what changed, and `resolve_comment`.',
     jsonSchemaValidator: NO_ELICITATION,
   })
-  // A credential sees the tools it may call: a read-only key or grant, none that changes anything.
-  const writes = ctx.auth.scopes.includes('write')
+  // A credential sees the tools it may call: by its role and its scopes, as each tool states.
   const icons = iconsAt(ctx.origin)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: listTools()
-      .filter((t) => writes || t.annotations.readOnlyHint)
-      .map((t) => ({ ...t, icons })),
+      .filter((t) => may(ctx.actor, t.need))
+      .map(({ need: _, ...t }) => ({ ...t, icons })),
   }))
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [APP_RESOURCE] }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
@@ -145,12 +154,9 @@ function buildServer(c: AppContext) {
     const tool = TOOLS.find((t) => t.name === request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}`)
     try {
-      // An app's read-only grant was answered with a step-up already (mcp.ts): this is a key's,
-      // or a viewer's credential, which the role keeps to reading whatever its scopes (said so).
-      if (tool.write && !ctx.auth.scopes.includes('write')) {
-        requireRole(ctx.auth, 'write')
-        throw new AppError('forbidden', "this API key lacks the 'write' scope")
-      }
+      // An app's read-only grant was answered with a step-up already (mcp.ts): a refusal here
+      // says whether the role or the key's scope is the reason.
+      await requireNeed(ctx.svc, ctx.actor, tool.need)
       const args = tool.input.safeParse(request.params.arguments ?? {})
       if (!args.success) throw validationError(args.error)
       const { idempotency_key: key, ...rest } = args.data as { idempotency_key?: string }

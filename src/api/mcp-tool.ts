@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini'
-import type { KeyAuth } from '../domain/keys'
+import type { Actor } from '../domain/actor'
 import type { Services } from '../domain/services'
+import type { Need } from '../http/actor/need'
 import type { Canvas } from '../schema/responses'
 import type { StorageTarget } from '../storage/presign'
 
@@ -11,7 +12,7 @@ export type ToolContext = {
   svc: Services
   /** The same services reading D1's primary, for a read that must see a write as it lands. */
   primary: Services
-  auth: KeyAuth
+  actor: Actor
   /** This server's origin, for the URLs people open. */
   origin: string
   storage: () => StorageTarget
@@ -24,7 +25,8 @@ type Tool<S extends z.ZodMiniType, O extends z.ZodMiniType> = {
   description: string
   input: S
   output: O
-  write: boolean
+  /** What a credential needs to call it (http/actor/need.ts); the tools listed are those it may. */
+  need: Need
   /**
    * What a tool that changes something does, as MCP's annotations say it: `destructive`, it
    * removes or ends what cannot be had back; `idempotent`, calling it again with the same

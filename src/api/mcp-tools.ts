@@ -1,4 +1,5 @@
 import { AppError } from '../lib/errors'
+import { MEMBER, READ, WRITE } from '../http/actor/need'
 import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases/canvases'
 import {
   canvasByIdStatement,
@@ -43,15 +44,15 @@ const shareWithUrl = (ctx: ToolContext, share: Share) => ({
 })
 
 const place = (ctx: ToolContext, canvasId: string): CommentPlace => ({
-  workspaceId: ctx.auth.workspaceId,
+  workspaceId: ctx.actor.workspaceId,
   canvasId,
 })
 // What a tool writes is signed by the app (an OAuth client's name) or the key it was given.
 const agent = (ctx: ToolContext) => ({
-  name: ctx.auth.keyName,
+  name: ctx.actor.by.name,
   kind: 'agent' as const,
-  userId: ctx.auth.userId,
-  by: ctx.auth.by,
+  userId: ctx.actor.userId,
+  by: ctx.actor.by,
 })
 
 type Content = { content?: string; content_base64?: string }
@@ -89,7 +90,7 @@ export const TOOLS = [
       'give a person.',
     input: input.publishInput,
     output: output.canvasResult,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, args) => {
@@ -106,13 +107,13 @@ export const TOOLS = [
         }))
         return withUrl(
           ctx,
-          await publishSite(ctx.svc, ctx.auth, { ...options, files, main: args.main }),
+          await publishSite(ctx.svc, ctx.actor, { ...options, files, main: args.main }),
         )
       }
       const bytes = decode(ctx, args)
       return withUrl(
         ctx,
-        await publish(ctx.svc, ctx.auth, { ...options, bytes, filename: args.filename! }),
+        await publish(ctx.svc, ctx.actor, { ...options, bytes, filename: args.filename! }),
       )
     },
   }),
@@ -124,10 +125,10 @@ export const TOOLS = [
       'back as cursor for the next page.',
     input: input.listCanvasesInput,
     output: output.canvasListResult,
-    write: false,
+    need: READ,
     run: async (ctx, { limit = 20, offset = 0, ...filters }) => {
       // With `cursor`, the page after the one that gave it (as GET /v1/canvases?cursor=).
-      const page = await listCanvases(ctx.svc, ctx.auth, { ...filters, limit, offset })
+      const page = await listCanvases(ctx.svc, ctx.actor, { ...filters, limit, offset })
       return { ...page, canvases: page.canvases.map((c) => withUrl(ctx, c)) }
     },
   }),
@@ -139,11 +140,11 @@ export const TOOLS = [
       'also its files (`items`, by path) and `main`.',
     input: input.canvasInput,
     output: output.canvasDetailResult,
-    write: false,
+    need: READ,
     shows: 'canvas',
     run: async (ctx, { canvas_id }) => {
       const rows = await canvasByIdStatement(ctx.svc, canvas_id).all()
-      return withUrl(ctx, ownedCanvasDetail(rows, ctx.auth))
+      return withUrl(ctx, ownedCanvasDetail(rows, ctx.actor))
     },
   }),
   tool({
@@ -155,9 +156,9 @@ export const TOOLS = [
       'content is not returned; the answer says so and gives a download URL instead.',
     input: input.readCanvasInput,
     output: output.readResult,
-    write: false,
+    need: READ,
     run: async (ctx, { canvas_id, version, path }) => {
-      const read = await readContent(ctx.svc, ctx.auth, canvas_id, version, path)
+      const read = await readContent(ctx.svc, ctx.actor, canvas_id, version, path)
       const about = { canvas_id, version: read.content.version, ext: read.content.ext, path }
       if (read.kind === 'text') return { ...about, text: read.text }
       return {
@@ -178,8 +179,8 @@ export const TOOLS = [
     description: 'Every version of a canvas, newest first.',
     input: input.canvasInput,
     output: output.versionList,
-    write: false,
-    run: async (ctx, { canvas_id }) => listVersions(ctx.svc, ctx.auth, canvas_id),
+    need: READ,
+    run: async (ctx, { canvas_id }) => listVersions(ctx.svc, ctx.actor, canvas_id),
   }),
   tool({
     name: 'update_canvas',
@@ -188,11 +189,11 @@ export const TOOLS = [
       'Change a canvas’s title, visibility (private or public) or renderer. New content: publish.',
     input: input.updateCanvasInput,
     output: output.canvasResult,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, { canvas_id, ...changes }) =>
-      withUrl(ctx, await updateCanvas(ctx.svc, ctx.auth, canvas_id, changes)),
+      withUrl(ctx, await updateCanvas(ctx.svc, ctx.actor, canvas_id, changes)),
   }),
   tool({
     name: 'edit_canvas',
@@ -205,11 +206,11 @@ export const TOOLS = [
       'main file). Binary content cannot be edited: publish it instead.',
     input: input.editCanvasInput,
     output: output.canvasResult,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: false },
     shows: 'canvas',
     run: async (ctx, { canvas_id, edits, path }) =>
-      withUrl(ctx, await editCanvas(ctx.svc, ctx.auth, canvas_id, { edits, path })),
+      withUrl(ctx, await editCanvas(ctx.svc, ctx.actor, canvas_id, { edits, path })),
   }),
   tool({
     name: 'delete_canvas',
@@ -217,10 +218,10 @@ export const TOOLS = [
     description: 'Delete a canvas with its versions and share links. It cannot be undone.',
     input: input.changeCanvasInput,
     output: output.success,
-    write: true,
+    need: WRITE,
     effect: { destructive: true, idempotent: true },
     run: async (ctx, { canvas_id }) => {
-      await deleteCanvas(ctx.svc, ctx.auth, canvas_id)
+      await deleteCanvas(ctx.svc, ctx.actor, canvas_id)
       return { success: true as const }
     },
   }),
@@ -230,10 +231,10 @@ export const TOOLS = [
     description: 'Keep a canvas: it no longer expires.',
     input: input.changeCanvasInput,
     output: output.canvasResult,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: true },
     run: async (ctx, { canvas_id }) =>
-      withUrl(ctx, await makePermanent(ctx.svc, ctx.auth, canvas_id)),
+      withUrl(ctx, await makePermanent(ctx.svc, ctx.actor, canvas_id)),
   }),
   tool({
     name: 'share_canvas',
@@ -245,10 +246,10 @@ export const TOOLS = [
       'ends the link sooner than asked.',
     input: input.shareCanvasInput,
     output: output.newShareResult,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, ...options }) => {
-      const share = await createShare(ctx.svc, ctx.auth, canvas_id, options)
+      const share = await createShare(ctx.svc, ctx.actor, canvas_id, options)
       const ends = endsWithCanvas(share, options.expires_in)
       return { ...shareWithUrl(ctx, share), ...(ends && { note: `Tell the person: ${ends}.` }) }
     },
@@ -259,9 +260,9 @@ export const TOOLS = [
     description: 'A canvas’s share links, with views, expiry and whether each has a password.',
     input: input.canvasInput,
     output: output.shareListResult,
-    write: false,
+    need: READ,
     run: async (ctx, { canvas_id }) => {
-      const shares = await listShares(ctx.svc, ctx.auth, canvas_id)
+      const shares = await listShares(ctx.svc, ctx.actor, canvas_id)
       return { shares: shares.map((s) => shareWithUrl(ctx, s)) }
     },
   }),
@@ -271,13 +272,16 @@ export const TOOLS = [
     description: 'Revoke one share link (`token`), or every link of the canvas.',
     input: input.revokeSharesInput,
     output: output.revoked,
-    write: true,
+    need: WRITE,
     effect: { destructive: true, idempotent: true },
     run: async (ctx, { canvas_id, token }) => {
       if (token === undefined) {
-        return { success: true as const, revoked: await revokeShares(ctx.svc, ctx.auth, canvas_id) }
+        return {
+          success: true as const,
+          revoked: await revokeShares(ctx.svc, ctx.actor, canvas_id),
+        }
       }
-      await revokeShare(ctx.svc, ctx.auth, canvas_id, token)
+      await revokeShare(ctx.svc, ctx.actor, canvas_id, token)
       return { success: true as const, revoked: 1 }
     },
   }),
@@ -292,7 +296,7 @@ export const TOOLS = [
       'then reply_comment to say what changed, and resolve_comment.',
     input: input.listCommentsInput,
     output: output.commentList,
-    write: false,
+    need: READ,
     run: async (ctx, { canvas_id, ...query }) => ({
       comments: await listComments(ctx.svc, place(ctx, canvas_id), query),
     }),
@@ -307,7 +311,7 @@ export const TOOLS = [
       'an agent that asked a person for review.',
     input: input.waitForCommentsInput,
     output: output.commentNews,
-    write: false,
+    need: READ,
     run: async (ctx, { canvas_id, since, timeout_s: seconds }) => {
       const from = since === undefined ? ctx.svc.now() : Date.parse(since)
       return waitForComments(ctx.primary, place(ctx, canvas_id), from, (seconds ?? 30) * 1000)
@@ -321,7 +325,7 @@ export const TOOLS = [
       'the people reviewing it to read. To answer a comment, use reply_comment.',
     input: input.addCommentInput,
     output: output.comment,
-    write: true,
+    need: MEMBER,
     effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, ...comment }) =>
       createComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment),
@@ -334,7 +338,7 @@ export const TOOLS = [
       'you need to know. Replies are one level deep. Then resolve_comment once it is dealt with.',
     input: input.replyCommentInput,
     output: output.reply,
-    write: true,
+    need: MEMBER,
     effect: { destructive: false, idempotent: false },
     run: async (ctx, { canvas_id, comment_id, body }) =>
       replyToComment(ctx.svc, place(ctx, canvas_id), agent(ctx), comment_id, body),
@@ -347,10 +351,10 @@ export const TOOLS = [
       'replying): it leaves the open comments. Resolving one already resolved changes nothing.',
     input: input.commentActionInput,
     output: output.comment,
-    write: true,
+    need: WRITE,
     effect: { destructive: false, idempotent: true },
     run: async (ctx, { canvas_id, comment_id }) =>
-      setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved', ctx.auth.by),
+      setCommentStatus(ctx.svc, place(ctx, canvas_id), comment_id, 'resolved', ctx.actor.by),
   }),
   tool({
     name: 'usage',
@@ -360,9 +364,9 @@ export const TOOLS = [
       'live), and the renderers with the file extensions each shows.',
     input: input.noInput,
     output: output.usageResult,
-    write: false,
+    need: READ,
     run: async (ctx) => ({
-      ...(await workspaceUsage(ctx.svc, ctx.auth)),
+      ...(await workspaceUsage(ctx.svc, ctx.actor)),
       renderers: RENDERERS,
     }),
   }),
@@ -374,11 +378,11 @@ export const TOOLS = [
       'marks the one every other tool acts in (the one chosen when the app or key was made).',
     input: input.noInput,
     output: output.workspacesResult,
-    write: false,
+    need: READ,
     run: async (ctx) => ({
-      workspaces: (await listWorkspaces(ctx.svc, ctx.auth.userId)).map((w) => ({
+      workspaces: (await listWorkspaces(ctx.svc, ctx.actor.userId)).map((w) => ({
         ...w,
-        current: w.workspace_id === ctx.auth.workspaceId,
+        current: w.workspace_id === ctx.actor.workspaceId,
       })),
     }),
   }),

@@ -1,11 +1,11 @@
 import { Hono } from 'hono'
 import { AppError } from '../lib/errors'
-import { keyOrToken, open } from '../http/access'
-import { authorizeFor } from '../http/auth'
+import { keyOrToken, open } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
+import { authorize } from '../http/actor/key'
 import type { AppEnv } from '../http/context'
 import { insufficientScope } from '../http/oauth'
 import { documented } from '../http/route-docs'
-import { isGrantAuth } from '../domain/oauth/grants'
 import { allows } from '../domain/workspaces/roles'
 import { readBytes } from '../http/validate'
 import { TOOLS } from './mcp-tools'
@@ -22,7 +22,7 @@ export const mcp = new Hono<AppEnv>()
 
 mcp.post(
   '/',
-  keyOrToken,
+  keyOrToken(READ),
   documented({
     summary: 'MCP server',
     description:
@@ -32,14 +32,12 @@ mcp.post(
       'Takes an API key, or an OAuth access token (a chat app connecting by this URL alone ' +
       'gets a 401 whose `WWW-Authenticate` names the protected resource metadata).',
     tag: 'Agents',
-    auth: 'key',
-    token: true,
     responses: { 200: { description: 'The JSON-RPC answer.', contentType: 'application/json' } },
     errors: ['invalid_request', 'payload_too_large'],
   }),
   async (c) => {
     // An access token was judged by the access step already.
-    if (!c.var.auth) await authorizeFor(c, 'read')
+    if (!c.var.actor) await authorize(c)
     const limit = Math.ceil((c.var.svc.settings.maxDirectUploadBytes * 4) / 3) + BODY_OVERHEAD
     const parsedBody = parseJson(await readBytes(c, limit, 'MCP message'))
     // One message per request (the protocol dropped batches in 2025-06-18): a batch would run its
@@ -53,8 +51,9 @@ mcp.post(
     // write access. Not when the person's role is what stops it (a viewer: approving again would
     // change nothing), nor for a key, which cannot be widened: those calls are answered as a
     // failed tool (mcp-server.ts), saying why.
-    const auth = c.var.auth
-    if (isGrantAuth(auth) && !auth.scopes.includes('write') && allows(auth.role, 'write')) {
+    const { actor } = c.var
+    const granted = actor.by.granted ?? actor.scopes
+    if (actor.by.kind === 'agent' && !granted.includes('write') && allows(actor.role, 'write')) {
       if (callsWriteTool(parsedBody)) {
         throw new AppError(
           'forbidden',
@@ -84,7 +83,6 @@ for (const method of ['GET', 'DELETE'] as const) {
       summary: `MCP: ${method} (not used)`,
       description: 'This server is stateless: clients POST every message.',
       tag: 'Agents',
-      auth: 'none',
       responses: {},
       errors: ['method_not_allowed'],
     }),
@@ -128,7 +126,7 @@ function callsWriteTool(message: unknown) {
     return false
   }
   const name = message.params.name
-  return TOOLS.some((tool) => tool.name === name && tool.write)
+  return TOOLS.some((tool) => tool.name === name && tool.need.scope === 'write')
 }
 
 function parseJson(bytes: Uint8Array): unknown {

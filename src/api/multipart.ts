@@ -72,7 +72,7 @@ async function readMultipart<S extends z.ZodMiniType>(
     parse(schema, { ...fields, file_id: 'pending' })
     const stored = await storeDirect(
       svc,
-      c.var.auth,
+      c.var.actor,
       await file.arrayBuffer(),
       file.type || 'application/octet-stream',
     )

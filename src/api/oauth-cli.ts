@@ -1,16 +1,17 @@
 import { Hono, type Context } from 'hono'
-import { pollDevice, startDevice } from '../domain/oauth/devices'
+import { pollDevice, startDevice, type Approval } from '../domain/oauth/devices'
+import { createKey } from '../domain/keys'
+import { deviceApprover } from '../http/actor/build'
 import { askedScopes } from '../domain/oauth/grants'
 import { exchangeGrantForKey, storedCliClient } from '../domain/oauth/cli'
 import { isDocumentUrl } from '../domain/oauth/client-documents'
-import { open } from '../http/access'
+import { openOverHttps } from '../http/actor/steps'
 import type { AppEnv } from '../http/context'
 import { clientNetworkOf, limit } from '../http/limits'
 import {
   DEVICE_AUTHORIZATION_PATH,
   DEVICE_PAGE_PATH,
   forgetGrants,
-  grantOfAccessToken,
   oauthAnswer,
   oauthError,
   oauthHelpers,
@@ -20,6 +21,7 @@ import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
 import { AppError } from '../lib/errors'
 import { keyName } from '../schema/requests'
+import { grantOfAccessToken } from '../http/actor/token'
 import * as shapes from '../schema/responses'
 
 // What the CLI's `svc login` uses of the OAuth server (docs/cli.md#logging-in), beside the
@@ -39,7 +41,7 @@ export const oauthCli = new Hono<AppEnv>()
 
 oauthCli.post(
   DEVICE_AUTHORIZATION_PATH,
-  open,
+  openOverHttps,
   documented({
     summary: 'Start a device sign-in',
     description:
@@ -50,7 +52,6 @@ oauthCli.post(
       'names the key it makes. ' +
       'Approved, the poll answers an API key. Form-encoded.',
     tag: 'OAuth',
-    auth: 'none',
     responses: { 200: { description: 'The codes.', schema: shapes.deviceAuthorization } },
     oauthErrors: {
       400: '`invalid_request`, `invalid_scope`',
@@ -104,18 +105,10 @@ export async function deviceToken(c: Context<AppEnv>, form: URLSearchParams) {
   if (!deviceCode || !clientId) {
     return oauthError(400, 'invalid_request', 'device_code and client_id are required')
   }
-  let poll
-  try {
-    poll = await pollDevice(c.var.svc, deviceCode, clientId)
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) {
-      return oauthError(400, 'access_denied', 'the person is no longer a member of the workspace')
-    }
-    throw err
-  }
+  const poll = await pollDevice(c.var.svc, deviceCode, clientId)
   switch (poll.outcome) {
     case 'approved':
-      return apiKeyAnswer(poll.key, poll.scopes)
+      return approvedKey(c, poll.approval)
     case 'pending':
       return oauthError(400, 'authorization_pending', 'not yet approved: keep polling')
     case 'slow_down':
@@ -127,6 +120,25 @@ export async function deviceToken(c: Context<AppEnv>, form: URLSearchParams) {
     default:
       return oauthError(400, 'invalid_grant', 'unknown device code')
   }
+}
+
+/**
+ * The key of an approved device code: the person's, in the workspace they chose, by the role they
+ * hold there now; none once they are no longer a member.
+ */
+async function approvedKey(c: Context<AppEnv>, approval: Approval) {
+  const svc = c.var.svc
+  let approver
+  try {
+    approver = await deviceApprover(svc, approval)
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) {
+      return oauthError(400, 'access_denied', 'the person is no longer a member of the workspace')
+    }
+    throw err
+  }
+  const made = await createKey(svc, approver, approval.keyName, approval.scopes, 'device')
+  return apiKeyAnswer(made.key, made.scopes)
 }
 
 /**
@@ -158,9 +170,9 @@ export async function exchangeForKey(c: Context<AppEnv>, form: URLSearchParams) 
       'only this deployment’s own CLI (svc login) may exchange its access for an API key',
     )
   }
-  const made = await exchangeGrantForKey(svc, grant, name ?? grant.keyName, grant.scopes)
+  const made = await exchangeGrantForKey(svc, grant, name ?? grant.by.name, grant.scopes)
   if (!made) return oauthError(400, 'invalid_grant', 'invalid or expired access token')
-  forgetGrants(c, [{ grantId: grant.grantId, subject: token.split(':')[0] }])
+  forgetGrants(c, [{ grantId: grant.by.grantId!, subject: token.split(':')[0] }])
   return apiKeyAnswer(made.key, made.scopes, true)
 }
 

@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono'
 import { OAUTH_SCOPES, endGrant } from '../domain/oauth/grants'
-import { revokeKeyBySecret } from '../domain/keys'
+import { keyOfSecret, revokeKey } from '../domain/keys'
+import { keyActor } from '../http/actor/build'
 import { claimSecret, grantOfSecret, recordTokens, releaseSecret } from '../domain/oauth/secrets'
-import { open } from '../http/access'
+import { openOverHttps } from '../http/actor/steps'
 import type { AppEnv } from '../http/context'
 import { clientNetworkOf, limit } from '../http/limits'
 import { CLI_GRANTS, DEVICE_CODE_GRANT, TOKEN_EXCHANGE_GRANT } from './oauth-cli'
@@ -57,14 +58,13 @@ const preflight = (c: Context) =>
 for (const path of [RESOURCE_METADATA_PATH, RESOURCE_METADATA_PATH + MCP_PATH]) {
   oauthApi.get(
     path,
-    open,
+    openOverHttps,
     documented({
       summary: `Protected resource metadata${path.endsWith(MCP_PATH) ? ' (of /mcp)' : ''}`,
       description:
         'RFC 9728: the MCP endpoint as an OAuth protected resource, and this server as its ' +
         'authorization server. A 401 of `POST /mcp` points here.',
       tag: 'OAuth',
-      auth: 'none',
       responses: { 200: { description: 'The metadata.', schema: shapes.resourceMetadata } },
     }),
     (c) => {
@@ -83,12 +83,12 @@ for (const path of [RESOURCE_METADATA_PATH, RESOURCE_METADATA_PATH + MCP_PATH]) 
       )
     },
   )
-  oauthApi.options(path, open, preflight)
+  oauthApi.options(path, openOverHttps, preflight)
 }
 
 oauthApi.get(
   SERVER_METADATA_PATH,
-  open,
+  openOverHttps,
   documented({
     summary: 'Authorization server metadata',
     description:
@@ -96,7 +96,6 @@ oauthApi.get(
       '(authorization code with PKCE S256, refresh tokens, client ID metadata documents), and ' +
       '`cli_client_id`, the client id of the deployment’s own CLI.',
     tag: 'OAuth',
-    auth: 'none',
     responses: { 200: { description: 'The metadata.', schema: shapes.serverMetadata } },
   }),
   async (c) => {
@@ -122,18 +121,17 @@ oauthApi.get(
     )
   },
 )
-oauthApi.options(SERVER_METADATA_PATH, open, preflight)
+oauthApi.options(SERVER_METADATA_PATH, openOverHttps, preflight)
 
 oauthApi.post(
   REGISTER_PATH,
-  open,
+  openOverHttps,
   documented({
     summary: 'Register a client',
     description:
       'RFC 7591 dynamic client registration. Redirect URIs must be https, or http on a loopback ' +
       'host (any port); each authorization request must name one of them exactly.',
     tag: 'OAuth',
-    auth: 'none',
     responses: { 201: { description: 'Registered.', schema: shapes.registeredClient } },
     oauthErrors: {
       400: '`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`',
@@ -149,11 +147,11 @@ oauthApi.post(
       return libraryAnswer(c, forwarded(c, body))
     }),
 )
-oauthApi.options(REGISTER_PATH, open, preflight)
+oauthApi.options(REGISTER_PATH, openOverHttps, preflight)
 
 oauthApi.post(
   TOKEN_PATH,
-  open,
+  openOverHttps,
   documented({
     summary: 'Token endpoint',
     description:
@@ -162,7 +160,6 @@ oauthApi.post(
       'once, and one used again revokes its whole grant. With `token` instead of `grant_type` it ' +
       'revokes (RFC 7009): any token of a grant ends the grant. Form-encoded.',
     tag: 'OAuth',
-    auth: 'none',
     responses: { 200: { description: 'The tokens.', schema: shapes.tokens } },
     oauthErrors: {
       400: '`invalid_grant`, `invalid_request`, `unsupported_grant_type`, `invalid_scope`',
@@ -199,7 +196,7 @@ oauthApi.post(
       return exchange(c, kind, await sha256Hex(secret), library)
     }),
 )
-oauthApi.options(TOKEN_PATH, open, preflight)
+oauthApi.options(TOKEN_PATH, openOverHttps, preflight)
 
 /**
  * A code or refresh token for tokens: claimed in D1 first (a second use ends the grant), then
@@ -253,7 +250,9 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
   const svc = c.var.svc
   // An API key the CLI got by signing in (api/oauth-cli.ts) ends the same way: `svc logout`.
   if (token.startsWith('svc_')) {
-    await revokeKeyBySecret(svc, token)
+    // Whoever holds the key ends it, recorded as the key's own doing.
+    const holder = keyActor((await keyOfSecret(svc, token)) ?? undefined)
+    if (holder) await revokeKey(svc, holder, holder.by.keyId!)
     return new Response(null, { status: 200 })
   }
   let grant = await grantOfSecret(svc, await sha256Hex(token))

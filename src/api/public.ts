@@ -1,4 +1,4 @@
-import { checkedBy } from '../http/access'
+import { checkedBy } from '../http/actor/steps'
 import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata } from '../domain/shares/public'
@@ -39,7 +39,6 @@ publicShares.get(
     summary: 'A share link’s metadata',
     description: 'What the link shows; never counts a view.',
     tag: 'Public shares',
-    auth: 'none',
     headers: [PASSWORD],
     responses: { 200: { description: 'The canvas and link.', schema: shapes.publicShare } },
     errors: [...UNUSABLE],
@@ -49,14 +48,13 @@ publicShares.get(
 
 publicShares.get(
   '/:token/content',
-  checkedBy('share'),
+  checkedBy('share', { content: true }),
   params(linkInPath),
   query(downloadQuery),
   documented({
     summary: 'Download through a share link',
     description: 'Counts one view. `dl=1` asks for an attachment.',
     tag: 'Public shares',
-    auth: 'none',
     headers: [PASSWORD],
     responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'storage_not_configured'],
@@ -66,7 +64,7 @@ publicShares.get(
 
 publicShares.get(
   '/:token/content/:path{.+}',
-  checkedBy('share'),
+  checkedBy('share', { content: true }),
   params(linkItemInPath),
   query(downloadQuery),
   documented({
@@ -75,7 +73,6 @@ publicShares.get(
       'The file at `path` of the version the link shows. Counts one view; a path the version ' +
       'does not hold answers 404 and costs none.',
     tag: 'Public shares',
-    auth: 'none',
     headers: [PASSWORD],
     responses: SHARE_REDIRECT,
     errors: [...UNUSABLE, 'not_found', 'storage_not_configured'],

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { selfOrigin, type AppEnv } from '../http/context'
 import type { OpenApiDocument } from '../http/openapi'
-import { open } from '../http/access'
+import { open } from '../http/actor/steps'
 import { documented } from '../http/route-docs'
 import { AppError } from '../lib/errors'
 import { llmsText } from './llms'
@@ -19,7 +19,6 @@ export function reference(describe: () => OpenApiDocument) {
       summary: 'This API description',
       description: 'OpenAPI 3.1, generated from the schemas the service validates with.',
       tag: 'Agents',
-      auth: 'none',
       responses: { 200: { description: 'The description.', contentType: 'application/json' } },
     }),
     (c) => c.json({ ...describe(), servers: [{ url: selfOrigin(c) }] }),
@@ -31,7 +30,6 @@ export function reference(describe: () => OpenApiDocument) {
       summary: 'Canvas for agents, in brief',
       description: 'How an agent publishes, updates, shares and reads back: MCP, the API, the CLI.',
       tag: 'Agents',
-      auth: 'none',
       responses: { 200: { description: 'Markdown.', contentType: 'text/markdown' } },
     }),
     (c) => {
@@ -49,7 +47,6 @@ export function reference(describe: () => OpenApiDocument) {
         'comments with `svc --json` and MCP), naming this deployment. Save it as ' +
         '`~/.claude/skills/canvas/SKILL.md` (or where an agent keeps its skills).',
       tag: 'Agents',
-      auth: 'none',
       responses: { 200: { description: 'Markdown.', contentType: 'text/markdown' } },
     }),
     async (c) => {

@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
 import { searchPage, searchStatement, type SearchPage } from '../domain/search/search'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
-import { keyInBatch } from '../http/access'
-import { authorizeKey } from '../http/auth'
+import { keyInBatch } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
+import { authorizeKey } from '../http/actor/key'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
 import { searchQuery } from '../schema/requests'
@@ -14,7 +15,7 @@ export const search = new Hono<AppEnv>()
 
 search.get(
   '/',
-  keyInBatch,
+  keyInBatch(READ),
   query(searchQuery),
   documented({
     summary: 'Search canvases',
@@ -24,7 +25,6 @@ search.get(
       'where the words found lie in it (`highlights`). `limit` 1 to 50 (default 20); pass ' +
       '`next_cursor` as `cursor` for the next page. A query with nothing to search for is 400.',
     tag: 'Canvases',
-    auth: 'key',
     responses: { 200: { description: 'A page of matches.', schema: shapes.searchList } },
   }),
   async (c) => {

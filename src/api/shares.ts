@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { createShare, listShares, revokeShare, revokeShares } from '../domain/shares/shares'
 import type { AppEnv } from '../http/context'
-import { keyAccess } from '../http/access'
+import { key } from '../http/actor/steps'
+import { READ, WRITE } from '../http/actor/need'
 import { canvasInPath, createShareBody, shareInPath } from '../schema/requests'
 import { jsonBody, params } from '../http/validate'
 import { documented } from '../http/route-docs'
@@ -12,7 +13,7 @@ export const shares = new Hono<AppEnv>()
 
 shares.post(
   '/',
-  keyAccess,
+  key(WRITE),
   params(canvasInPath),
   jsonBody(createShareBody, { optional: true }),
   documented({
@@ -22,63 +23,59 @@ shares.post(
       '`version`; optionally until `expires_in` (such as `24h`), for `max_views` downloads, or ' +
       'behind a `password`. `token` chooses the link’s token.',
     tag: 'Shares',
-    auth: 'key',
     responses: { 201: { description: 'The link.', schema: shapes.share } },
     errors: ['canvas_not_found', 'version_not_found', 'share_token_taken'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await createShare(c.var.svc, c.var.auth, c.req.valid('param').id, body), 201)
+    return c.json(await createShare(c.var.svc, c.var.actor, c.req.valid('param').id, body), 201)
   },
 )
 
 shares.get(
   '/',
-  keyAccess,
+  key(READ),
   params(canvasInPath),
   documented({
     summary: 'List share links',
     tag: 'Shares',
-    auth: 'key',
     responses: { 200: { description: 'The canvas’s links.', schema: shapes.shareList } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    return c.json({ shares: await listShares(c.var.svc, c.var.auth, c.req.valid('param').id) })
+    return c.json({ shares: await listShares(c.var.svc, c.var.actor, c.req.valid('param').id) })
   },
 )
 
 shares.delete(
   '/',
-  keyAccess,
+  key(WRITE),
   params(canvasInPath),
   documented({
     summary: 'Revoke every share link',
     tag: 'Shares',
-    auth: 'key',
     responses: { 200: { description: 'How many were revoked.', schema: shapes.revoked } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
-    const revoked = await revokeShares(c.var.svc, c.var.auth, c.req.valid('param').id)
+    const revoked = await revokeShares(c.var.svc, c.var.actor, c.req.valid('param').id)
     return c.json({ success: true, revoked })
   },
 )
 
 shares.delete(
   '/:token',
-  keyAccess,
+  key(WRITE),
   params(shareInPath),
   documented({
     summary: 'Revoke a share link',
     tag: 'Shares',
-    auth: 'key',
     responses: { 200: { description: 'Revoked.', schema: shapes.success } },
     errors: ['canvas_not_found', 'share_not_found'],
   }),
   async (c) => {
     const { id, token } = c.req.valid('param')
-    await revokeShare(c.var.svc, c.var.auth, id, token)
+    await revokeShare(c.var.svc, c.var.actor, id, token)
     return c.json({ success: true })
   },
 )

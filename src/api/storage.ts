@@ -1,4 +1,4 @@
-import { checkedBy } from '../http/access'
+import { checkedBy } from '../http/actor/steps'
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { AppError } from '../lib/errors'

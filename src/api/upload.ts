@@ -3,8 +3,9 @@ import { finalizeUpload, presignAnswer, presignStatement, presignUpload } from '
 import { storageTarget } from '../storage/target'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { uploadBody } from '../schema/requests'
-import { keyAccess, keyInBatch } from '../http/access'
-import { authorizeWrite } from '../http/auth'
+import { key, keyInBatch } from '../http/actor/steps'
+import { WRITE } from '../http/actor/need'
+import { authorizeWrite } from '../http/actor/key'
 import { IDEMPOTENCY_HEADER, idempotent, keepAnswerFor } from '../http/idempotency'
 import { jsonBody } from '../http/validate'
 import { handleError } from '../http/errors'
@@ -18,7 +19,7 @@ export const upload = new Hono<AppEnv>()
 // registration runs under it as any write does.
 upload.post(
   '/presign',
-  keyInBatch,
+  keyInBatch(WRITE),
   jsonBody(uploadBody),
   documented({
     summary: 'Start an upload',
@@ -28,7 +29,6 @@ upload.post(
       'needed; a PUT answered 412 means they arrived meanwhile). Then call finalize with the ' +
       'same body.',
     tag: 'Uploads',
-    auth: 'key',
     responses: { 200: { description: 'Where to send the bytes.', schema: shapes.presign } },
     errors: ['payload_too_large', 'storage_not_configured'],
   }),
@@ -47,7 +47,7 @@ upload.post(
         async () => {
           // As a route's own answer: an error becomes the answer, kept when worth replaying.
           try {
-            c.res = c.json(await presignUpload(svc, c.var.auth, input, target))
+            c.res = c.json(await presignUpload(svc, c.var.actor, input, target))
           } catch (err) {
             c.error = err as Error
             c.res = handleError(err, c)
@@ -61,14 +61,14 @@ upload.post(
     const register = presignStatement(svc, hash, input)
     const [registered] = await authorizeWrite(c, hash, [register.statement], limit)
     return c.json(
-      await presignAnswer(svc, c.var.auth.workspaceId, registered, register.fileId, input, target),
+      await presignAnswer(svc, c.var.actor.workspaceId, registered, register.fileId, input, target),
     )
   },
 )
 
 upload.post(
   '/finalize',
-  keyAccess,
+  key(WRITE),
   jsonBody(uploadBody),
   documented({
     summary: 'Finish an upload',
@@ -76,12 +76,11 @@ upload.post(
       'Checks the stored bytes against the declared size and SHA-256; the file can then make ' +
       'canvases and versions. Finalizing again answers the same file (`reused: true`).',
     tag: 'Uploads',
-    auth: 'key',
     responses: { 200: { description: 'The file.', schema: shapes.finalized } },
     errors: ['file_not_found', 'upload_incomplete', 'checksum_mismatch', 'payload_too_large'],
   }),
   async (c) => {
     const body = c.req.valid('json')
-    return c.json(await finalizeUpload(c.var.svc, c.var.auth, body))
+    return c.json(await finalizeUpload(c.var.svc, c.var.actor, body))
   },
 )

@@ -7,7 +7,8 @@ import {
   sendTestEvent,
 } from '../domain/webhooks/webhooks'
 import type { AppEnv } from '../http/context'
-import { writeKeyAccess } from '../http/access'
+import { key } from '../http/actor/steps'
+import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { jsonBody, params } from '../http/validate'
 import { createWebhookBody, webhookInPath } from '../schema/requests'
@@ -19,7 +20,7 @@ export const webhooks = new Hono<AppEnv>()
 
 webhooks.post(
   '/',
-  writeKeyAccess,
+  key(ADMIN),
   jsonBody(createWebhookBody),
   documented({
     summary: 'Create a webhook',
@@ -29,49 +30,46 @@ webhooks.post(
       '`exclude_self: true`, events caused by the API key or app that made it are not sent to it ' +
       '(an agent listening for comments does not hear its own). At most 20 a workspace.',
     tag: 'Webhooks',
-    auth: 'key',
     responses: {
       201: { description: 'The webhook and its secret.', schema: shapes.createdWebhook },
     },
     errors: ['webhook_limit'],
   }),
-  async (c) => c.json(await createWebhook(c.var.svc, c.var.auth, c.req.valid('json')), 201),
+  async (c) => c.json(await createWebhook(c.var.svc, c.var.actor, c.req.valid('json')), 201),
 )
 
 webhooks.get(
   '/',
-  writeKeyAccess,
+  key(ADMIN),
   documented({
     summary: 'List webhooks',
     description: 'Newest first, without their secrets.',
     tag: 'Webhooks',
-    auth: 'key',
     responses: { 200: { description: 'The workspace’s webhooks.', schema: shapes.webhookList } },
   }),
-  async (c) => c.json({ webhooks: await listWebhooks(c.var.svc, c.var.auth) }),
+  async (c) => c.json({ webhooks: await listWebhooks(c.var.svc, c.var.actor) }),
 )
 
 webhooks.delete(
   '/:webhook_id',
-  writeKeyAccess,
+  key(ADMIN),
   params(webhookInPath),
   documented({
     summary: 'Delete a webhook',
     description: 'Nothing more is sent to it, retries included; its deliveries’ log goes with it.',
     tag: 'Webhooks',
-    auth: 'key',
     responses: { 200: { description: 'Deleted.', schema: shapes.success } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {
-    await deleteWebhook(c.var.svc, c.var.auth, c.req.valid('param').webhook_id)
+    await deleteWebhook(c.var.svc, c.var.actor, c.req.valid('param').webhook_id)
     return c.json({ success: true })
   },
 )
 
 webhooks.get(
   '/:webhook_id/deliveries',
-  writeKeyAccess,
+  key(ADMIN),
   params(webhookInPath),
   documented({
     summary: 'A webhook’s deliveries',
@@ -79,19 +77,18 @@ webhooks.get(
       'Its last 100 events, newest first: attempts so far, the last answer, and when the next ' +
       'attempt is due, or when it was delivered.',
     tag: 'Webhooks',
-    auth: 'key',
     responses: { 200: { description: 'The deliveries.', schema: shapes.deliveryList } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {
     const webhookId = c.req.valid('param').webhook_id
-    return c.json({ deliveries: await listDeliveries(c.var.svc, c.var.auth, webhookId) })
+    return c.json({ deliveries: await listDeliveries(c.var.svc, c.var.actor, webhookId) })
   },
 )
 
 webhooks.post(
   '/:webhook_id/test',
-  writeKeyAccess,
+  key(ADMIN),
   params(webhookInPath),
   documented({
     summary: 'Send a test event',
@@ -99,12 +96,11 @@ webhooks.post(
       'A signed `webhook.test` event (`data`: `{webhook_id, actor}`) is sent to the webhook at ' +
       'once, whatever it listens for; its delivery shows in the deliveries’ log.',
     tag: 'Webhooks',
-    auth: 'key',
     responses: { 202: { description: 'On its way.', schema: shapes.webhookTest } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {
     const webhookId = c.req.valid('param').webhook_id
-    return c.json(await sendTestEvent(c.var.svc, c.var.auth, webhookId), 202)
+    return c.json(await sendTestEvent(c.var.svc, c.var.actor, webhookId), 202)
   },
 )

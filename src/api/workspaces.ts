@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { actorIn, changeRole, listMembers, removeMember } from '../domain/workspaces/members'
+import { changeRole, listMembers, removeMember } from '../domain/workspaces/members'
 import { createInvite, listInvites, revokeInvite } from '../domain/workspaces/invites'
 import { createResetLink } from '../domain/passwords/resets'
 import {
@@ -9,7 +9,8 @@ import {
   updateWorkspace,
 } from '../domain/workspaces/workspaces'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
-import { keyAccess } from '../http/access'
+import { key } from '../http/actor/steps'
+import { ADMIN, OWNER, READ, WRITE } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { jsonBody, params } from '../http/validate'
 import {
@@ -24,47 +25,43 @@ import {
 import * as shapes from '../schema/responses'
 
 // /v1/workspaces (docs/teams.md): the workspaces of the person behind the key, their members and
-// invites. A route about one workspace acts with the person's role there, which need not be the
-// workspace the key publishes into; the key's own scope still bounds what it may ask.
+// invites. A route about one workspace acts in the one its path names, with the person's role
+// there (its access step places the actor: http/actor); the key's own scope still bounds what it
+// may ask, and a key of the CLI's sign-in reaches no workspace but its own.
 export const workspacesApi = new Hono<AppEnv>()
-
-/** The person behind the request, in the workspace the path names. */
-const inPath = (c: AppContext, workspaceId: string) => actorIn(c.var.svc, c.var.auth, workspaceId)
 
 workspacesApi.get(
   '/',
-  keyAccess,
+  key(READ),
   documented({
     summary: 'List workspaces',
     description: 'Those of the person behind the key, with their role in each; personal first.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The workspaces.', schema: shapes.workspaceList } },
   }),
-  async (c) => c.json({ workspaces: await listWorkspaces(c.var.svc, c.var.auth.userId) }),
+  async (c) => c.json({ workspaces: await listWorkspaces(c.var.svc, c.var.actor.userId) }),
 )
 
 workspacesApi.post(
   '/',
-  keyAccess,
+  key(WRITE),
   jsonBody(workspaceBody),
   documented({
     summary: 'Create a workspace',
     description: 'The caller is its owner. A person belongs to at most 100 workspaces.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 201: { description: 'The workspace.', schema: shapes.workspaceEntry } },
     errors: ['conflict'],
   }),
   async (c) => {
     const { name } = c.req.valid('json')
-    return c.json(await createWorkspace(c.var.svc, c.var.auth.userId, name), 201)
+    return c.json(await createWorkspace(c.var.svc, c.var.actor.userId, name), 201)
   },
 )
 
 workspacesApi.patch(
   '/:workspace_id',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(workspaceInPath),
   jsonBody(updateWorkspaceBody),
   documented({
@@ -75,15 +72,13 @@ workspacesApi.patch(
       'workspace may store (`null`: the deployment’s `WORKSPACE_QUOTA_BYTES`). Answers the ' +
       'settings that now apply.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The workspace.', schema: shapes.workspaceSettings } },
     errors: ['not_found', 'forbidden'],
   }),
   async (c) => {
-    const { workspace_id } = c.req.valid('param')
     const body = c.req.valid('json')
     return c.json(
-      await updateWorkspace(c.var.svc, c.var.auth, workspace_id, {
+      await updateWorkspace(c.var.svc, c.var.actor, {
         name: body.name,
         defaultExpiresIn: body.default_expires_in,
         quotaBytes: body.quota_bytes,
@@ -94,7 +89,7 @@ workspacesApi.patch(
 
 workspacesApi.delete(
   '/:workspace_id',
-  keyAccess,
+  key(OWNER, { workspace: 'path' }),
   params(workspaceInPath),
   documented({
     summary: 'Delete a workspace',
@@ -103,37 +98,34 @@ workspacesApi.delete(
       'deleted as deleting each does (the sweep removes them and their files). A personal ' +
       'workspace cannot be deleted (409 `conflict`).',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'What was deleted.', schema: shapes.deletedWorkspace } },
     errors: ['not_found', 'forbidden', 'conflict'],
   }),
   async (c) => {
-    const { workspace_id } = c.req.valid('param')
-    return c.json(await deleteWorkspace(c.var.svc, c.var.auth, workspace_id))
+    return c.json(await deleteWorkspace(c.var.svc, c.var.actor))
   },
 )
 
 workspacesApi.get(
   '/:workspace_id/members',
-  keyAccess,
+  key(READ, { workspace: 'path' }),
   params(workspaceInPath),
   documented({
     summary: 'List members',
     description: 'Every member with their role, longest-standing first. Any member may read it.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The members.', schema: shapes.memberList } },
     errors: ['not_found'],
   }),
   async (c) => {
-    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    const { actor } = c.var
     return c.json({ members: await listMembers(c.var.svc, actor) })
   },
 )
 
 workspacesApi.patch(
   '/:workspace_id/members/:user_id',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(memberInPath),
   jsonBody(roleBody),
   documented({
@@ -142,20 +134,19 @@ workspacesApi.patch(
       'Admins; an owner’s role, or making an owner, only by an owner. The member’s keys and ' +
       'connected apps follow at once. The last owner cannot be demoted.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The new role.', schema: shapes.memberRole } },
     errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner', 'conflict'],
   }),
   async (c) => {
-    const { workspace_id, user_id } = c.req.valid('param')
-    const actor = await inPath(c, workspace_id)
+    const { user_id } = c.req.valid('param')
+    const actor = c.var.actor
     return c.json(await changeRole(c.var.svc, actor, user_id, c.req.valid('json').role))
   },
 )
 
 workspacesApi.delete(
   '/:workspace_id/members/:user_id',
-  keyAccess,
+  key(ADMIN, { workspace: 'path', self: 'user_id' }),
   params(memberInPath),
   documented({
     summary: 'Remove a member, or leave',
@@ -164,20 +155,19 @@ workspacesApi.delete(
       'keys, connected apps and sessions lose the workspace at once; their canvases stay in it. ' +
       'The last owner cannot leave.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The member removed.', schema: shapes.memberRole } },
     errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner'],
   }),
   async (c) => {
-    const { workspace_id, user_id } = c.req.valid('param')
-    const actor = await inPath(c, workspace_id)
+    const { user_id } = c.req.valid('param')
+    const actor = c.var.actor
     return c.json(await removeMember(c.var.svc, actor, user_id))
   },
 )
 
 workspacesApi.post(
   '/:workspace_id/members/:user_id/reset-link',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(memberInPath),
   documented({
     summary: 'Make a password reset link',
@@ -186,13 +176,12 @@ workspacesApi.post(
       'member. `{web_url}/reset/<token>`, shown in this answer only, lets the member choose a ' +
       'new password once within 24 h; a newer link replaces it. Using it ends their sessions.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 201: { description: 'The link.', schema: shapes.resetLink } },
     errors: ['not_found', 'member_not_found', 'forbidden'],
   }),
   async (c) => {
-    const { workspace_id, user_id } = c.req.valid('param')
-    const actor = await inPath(c, workspace_id)
+    const { user_id } = c.req.valid('param')
+    const actor = c.var.actor
     const { token, expiresAt } = await createResetLink(c.var.svc, actor, user_id)
     const url = `${publicOrigin(c).origin}/reset/${token}`
     return c.json({ user_id, url, expires_at: new Date(expiresAt).toISOString() }, 201)
@@ -201,7 +190,7 @@ workspacesApi.post(
 
 workspacesApi.post(
   '/:workspace_id/invites',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(workspaceInPath),
   jsonBody(createInviteBody),
   documented({
@@ -211,12 +200,11 @@ workspacesApi.post(
       'joins with `role` (an `owner` invite only by an owner), or only the person with `email` ' +
       'when it is given. `expires_in` defaults to 7d, at most 30d. At most 100 pending invites.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 201: { description: 'The invite and its link.', schema: shapes.createdInvite } },
     errors: ['not_found', 'forbidden', 'conflict'],
   }),
   async (c) => {
-    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    const { actor } = c.var
     const body = c.req.valid('json')
     const { invite, token } = await createInvite(c.var.svc, actor, {
       role: body.role,
@@ -229,37 +217,35 @@ workspacesApi.post(
 
 workspacesApi.get(
   '/:workspace_id/invites',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(workspaceInPath),
   documented({
     summary: 'List pending invites',
     description: 'Admins. Newest first, without their links.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'The invites.', schema: shapes.inviteList } },
     errors: ['not_found', 'forbidden'],
   }),
   async (c) => {
-    const actor = await inPath(c, c.req.valid('param').workspace_id)
+    const { actor } = c.var
     return c.json({ invites: await listInvites(c.var.svc, actor) })
   },
 )
 
 workspacesApi.delete(
   '/:workspace_id/invites/:invite_id',
-  keyAccess,
+  key(ADMIN, { workspace: 'path' }),
   params(inviteInPath),
   documented({
     summary: 'Revoke an invite',
     description: 'Admins. Its link stops working at once.',
     tag: 'Workspaces',
-    auth: 'key',
     responses: { 200: { description: 'Revoked.', schema: shapes.success } },
     errors: ['not_found', 'forbidden', 'invite_not_found'],
   }),
   async (c) => {
-    const { workspace_id, invite_id } = c.req.valid('param')
-    await revokeInvite(c.var.svc, await inPath(c, workspace_id), invite_id)
+    const { invite_id } = c.req.valid('param')
+    await revokeInvite(c.var.svc, c.var.actor, invite_id)
     return c.json({ success: true })
   },
 )

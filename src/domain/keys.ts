@@ -1,21 +1,15 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../lib/crypto'
 import { SCOPES, type Scope } from '../schema/requests'
 import type { Key } from '../schema/responses'
 import { prepared, type Bindable, type Database, type Placeholders } from '../storage/db'
-import { apiKeys, users, workspaces } from '../storage/schema'
-import { isoOrNull, iso, type Actor, type Services } from './services'
+import { apiKeys, members, users, workspaces } from '../storage/schema'
+import { isoOrNull, iso, type Services } from './services'
+import { type Actor } from './actor'
 import { roleIn } from './workspaces/members'
 import { announceAudit, recordOf } from './audit/record'
-import { allows, requireRole, rolesWith, scopesOf } from './workspaces/roles'
-
-export type KeyAuth = Actor & {
-  keyId: string
-  keyName: string
-  scopes: Scope[]
-  lastUsedAt: number | null
-}
+import { allows, requireRole, rolesWith } from './workspaces/roles'
 
 const KEY_PATTERN = /^svc_[A-Za-z0-9]{32,128}$/
 // last_used_at is written at most once a minute per key, off the request's critical path.
@@ -146,27 +140,36 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string): Pro
 }
 
 /**
- * RFC 7009 for an API key: whoever holds a key may end it (`svc logout`), recorded as the key's
- * own doing. Answers whether a standing key was revoked.
+ * The live key whose secret this is, by its stored hash, with its row's person: for ending it by
+ * holding it (RFC 7009, `svc logout`), which is recorded as the key's own doing.
  */
-export async function revokeKeyBySecret(svc: Services, secret: string): Promise<boolean> {
+export async function keyOfSecret(svc: Services, secret: string) {
   const keyHash = await keyHashOf(secret)
-  if (!keyHash) return false
+  return keyHash ? ((await keyStatement(svc, keyHash).get()) ?? null) : null
+}
+
+/**
+ * Why the key of this hash opens nothing, when it once did: null for a key never made, or revoked
+ * while its person is still a member; `removed` when its person is no longer a member of its
+ * workspace (removed, or left), or the workspace is gone. A refusal's words, read only then.
+ */
+export async function whyKeyEnded(svc: Services, keyHash: string) {
   const row = await svc.db
     .select({
-      keyId: apiKeys.keyId,
-      name: apiKeys.name,
-      userId: apiKeys.userId,
-      workspaceId: apiKeys.workspaceId,
-      role: apiKeys.role,
+      workspace: workspaces.name,
+      deletedAt: workspaces.deletedAt,
+      member: members.role,
     })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, apiKeys.workspaceId), eq(members.userId, apiKeys.userId)),
+    )
+    .where(and(eq(apiKeys.keyHash, keyHash), isNotNull(apiKeys.revokedAt)))
     .get()
-  if (!row) return false
-  const actor: Actor = { ...row, by: { kind: 'key', name: row.name } }
-  await revokeKey(svc, actor, row.keyId)
-  return true
+  if (!row) return null
+  return { workspace: row.workspace, removed: row.member === null || row.deletedAt !== null }
 }
 
 /** The stored hash of a presented key, or null when it cannot be a key at all. */
@@ -176,8 +179,9 @@ export async function keyHashOf(secret: string): Promise<string | null> {
 
 /**
  * The lookup of a key, as a statement, so a route can batch it with its own query and answer in
- * one D1 round trip. The key row alone: it names its user and workspace, and every request pays
- * for the rows it reads (D1 bills them), so their names are read only where shown (keyOwner).
+ * one D1 round trip: the key row (its workspace, and the person's role there, kept on it) and its
+ * person's row, who the request acts for. Every request pays for the rows it reads (D1 bills
+ * them): the workspace's name is read only where shown (keyOwner, a refusal).
  */
 export function keyStatement(svc: Services, keyHash: string) {
   return keyLookup(svc.db, { keyHash })
@@ -216,26 +220,15 @@ const keyLookup = prepared((db, p: Placeholders<{ keyHash: string }>) =>
       // The person's role at this moment: a key does at most what it allows.
       role: apiKeys.role,
       origin: apiKeys.origin,
+      email: users.email,
+      displayName: users.displayName,
     })
     .from(apiKeys)
+    .innerJoin(users, eq(users.userId, apiKeys.userId))
     .where(liveKey(p('keyHash'))),
 )
 
-type KeyLookupRow = ReturnType<typeof keyStatement>['_']['result'][number]
-
-export function keyFromRow(row: KeyLookupRow | undefined): KeyAuth | null {
-  if (!row) return null
-  return {
-    keyId: row.keyId,
-    keyName: row.name,
-    scopes: scopesOf(row.role, parseScopes(row.scopes)),
-    userId: row.userId,
-    workspaceId: row.workspaceId,
-    role: row.role,
-    by: { kind: 'key', name: row.name, keyId: row.keyId, keyOrigin: row.origin },
-    lastUsedAt: row.lastUsedAt,
-  }
-}
+export type KeyLookupRow = ReturnType<typeof keyStatement>['_']['result'][number]
 
 /** The email of the key's user and the name of its workspace. */
 export async function keyOwner(svc: Services, actor: Actor) {
@@ -249,20 +242,14 @@ export async function keyOwner(svc: Services, actor: Actor) {
   return row
 }
 
-/** One D1 round trip: the key, or null for unknown and revoked keys. */
-export async function authenticateKey(svc: Services, secret: string): Promise<KeyAuth | null> {
-  const hash = await keyHashOf(secret)
-  if (!hash) return null
-  return keyFromRow(await keyStatement(svc, hash).get())
-}
-
 /** Returns the write to run after the response, or null when the stored time is recent enough. */
-export function touchKey(svc: Services, auth: KeyAuth): Promise<unknown> | null {
+export function touchKey(svc: Services, actor: Actor): Promise<unknown> | null {
+  const { keyId, lastUsedAt } = actor.by
   const now = svc.now()
-  if (auth.lastUsedAt !== null && now - auth.lastUsedAt < TOUCH_INTERVAL_MS) return null
-  return svc.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.keyId, auth.keyId)).run()
+  if (!keyId || (lastUsedAt != null && now - lastUsedAt < TOUCH_INTERVAL_MS)) return null
+  return svc.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.keyId, keyId)).run()
 }
 
-function parseScopes(value: string): Scope[] {
+export function parseScopes(value: string): Scope[] {
   return value.split(',').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s))
 }

@@ -1,7 +1,6 @@
 import type { EventSink } from '../lib/events'
 import type { CommentWaiter, LiveNotifier } from '../lib/live-events'
 import { readSettings, type Bindings, type Settings } from '../lib/settings'
-import type { Role } from '../schema/requests'
 import { database, type Database } from '../storage/db'
 
 /** What domain code may touch: no Hono context, so the cron job and tests call it the same way. */
@@ -47,37 +46,6 @@ export function servicesOf(
     ...(parts.events && { events: parts.events }),
     ...(parts.waitForComment && { waitForComment: parts.waitForComment }),
   }
-}
-
-/**
- * The caller of a workspace-scoped operation, from an API key, an OAuth grant or a web session:
- * who, in which workspace, with the role they hold there at this request (domain/workspaces), and
- * how they came, as the audit log names them (domain/audit.ts).
- */
-export type Actor = {
-  userId: string
-  workspaceId: string
-  role: Role
-  by: ActingAs
-}
-
-/**
- * How an actor came: a member in their own session (named by email), a member's API key (by the
- * key's name), an app a member connected by OAuth (an agent, by the app's name).
- */
-export type ActingAs = {
-  kind: 'member' | 'key' | 'agent'
-  name: string
-  /** The API key it came with. */
-  keyId?: string
-  /**
-   * How that key was made: a key of the CLI's sign-in (`exchange`, `device`) acts only in the
-   * workspace the person approved, as an app's grant does.
-   */
-  keyOrigin?: 'person' | 'exchange' | 'device'
-  /** The OAuth grant it came with, and the app that holds it. */
-  grantId?: string
-  clientId?: string
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString()

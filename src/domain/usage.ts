@@ -20,7 +20,8 @@ import {
   workspaceUsage as totals,
   workspaces,
 } from '../storage/schema'
-import type { Actor, Services } from './services'
+import type { Services } from './services'
+import type { Actor } from './actor'
 import { presentSettings } from './workspaces/settings'
 import { unexpired } from './canvases/unexpired'
 

@@ -12,7 +12,8 @@ import {
 import { one, prepared, value, type Database, type Placeholders } from '../storage/db'
 import type { Role } from '../schema/requests'
 import { invites, members, sessions, users, workspaces } from '../storage/schema'
-import type { Actor, Services } from './services'
+import type { Services } from './services'
+import type { Actor } from './actor'
 import { personalWorkspace } from './workspaces/members'
 import { announceAudit, auditEveryWorkspace, type AuditRow } from './audit/record'
 import {
@@ -30,7 +31,13 @@ export type Account = {
   workspace: { workspace_id: string; name: string; role: Role }
 }
 
-export type SessionInfo = Account & { sessionHash: string; sessionId: string; expiresAt: number }
+export type SessionInfo = Account & {
+  sessionHash: string
+  sessionId: string
+  expiresAt: number
+  /** The name the person chose to be shown by (Settings), or null for their email's local part. */
+  displayName: string | null
+}
 
 type Credentials = { email: string; password: string }
 
@@ -206,6 +213,7 @@ export async function login(svc: Services, input: Credentials) {
     .select({
       userId: users.userId,
       email: users.email,
+      displayName: users.displayName,
       passwordHash: users.passwordHash,
       workspaceId: workspaces.workspaceId,
       name: workspaces.name,
@@ -237,6 +245,7 @@ export async function login(svc: Services, input: Credentials) {
 type SessionRow = {
   userId: string
   email: string
+  displayName: string | null
   workspaceId: string
   name: string
   role: Role
@@ -282,6 +291,7 @@ export async function openSession(
     sessionHash: session.hash,
     sessionId: session.id,
     expiresAt,
+    displayName: row.displayName,
   }
   return { account, session: info, sessionToken: session.token, expiresAt }
 }
@@ -301,6 +311,7 @@ export async function sessionRowOf(
       .select({
         userId: users.userId,
         email: users.email,
+        displayName: users.displayName,
         workspaceId: workspaces.workspaceId,
         name: workspaces.name,
         role: members.role,
@@ -322,13 +333,21 @@ const personalMember = and(
   eq(members.userId, users.userId),
 )
 
-export async function resolveSession(svc: Services, token: string): Promise<SessionInfo | null> {
+/**
+ * The session of `token`, or null. `leftFrom` names the workspace the session was in when its
+ * person is no longer a member of it (removed, or left in another tab): the session goes on in
+ * their personal workspace, and sees nothing of the other.
+ */
+export async function resolveSession(
+  svc: Services,
+  token: string,
+): Promise<(SessionInfo & { leftFrom?: string }) | null> {
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
   let row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  let leftFrom: string | undefined
   if (row && row.role === null) {
-    // No longer a member of the session's workspace (removed, or left in another tab): the
-    // session goes on in the person's personal workspace, and sees nothing of the other.
+    leftFrom = row.name
     await toPersonalWorkspace(svc, hash, row.userId)
     row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
   }
@@ -339,8 +358,10 @@ export async function resolveSession(svc: Services, token: string): Promise<Sess
     sessionHash: row.sessionHash,
     sessionId: row.sessionId,
     expiresAt: row.expiresAt,
+    displayName: row.displayName,
     user: { user_id: row.userId, email: row.email },
     workspace: { workspace_id: row.workspaceId, name: row.name, role: row.role },
+    ...(leftFrom !== undefined && { leftFrom }),
   }
 }
 
@@ -361,6 +382,7 @@ const sessionLookup = prepared((db, p: Placeholders<{ hash: string; now: number 
       expiresAt: sessions.expiresAt,
       userId: users.userId,
       email: users.email,
+      displayName: users.displayName,
       workspaceId: workspaces.workspaceId,
       name: workspaces.name,
       role: members.role,
@@ -424,14 +446,4 @@ export const publicNameOf = (db: Database, userId: string) =>
 async function newSession() {
   const token = randomBase62(43)
   return { token, hash: await sha256Hex(token), id: newId() }
-}
-
-/** The workspace-scoped caller behind a web session. */
-export function sessionActor(session: Account): Actor {
-  return {
-    userId: session.user.user_id,
-    workspaceId: session.workspace.workspace_id,
-    role: session.workspace.role,
-    by: { kind: 'member', name: session.user.email },
-  }
 }

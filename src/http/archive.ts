@@ -11,7 +11,8 @@ import {
   releaseArchive,
   storedArchive,
 } from '../domain/archives/store'
-import type { Actor, Services } from '../domain/services'
+import type { Services } from '../domain/services'
+import type { Actor } from '../domain/actor'
 import { archiveEntries } from '../domain/canvases/site-reads'
 import { contentDisposition } from '../lib/content-types'
 import { objectWriter } from '../storage/object-writer'

@@ -8,7 +8,7 @@ import {
   setCommentStatus,
   type Author,
 } from '../domain/comments/comments'
-import type { Actor } from '../domain/services'
+import type { Actor } from '../domain/actor'
 import { waitForComments } from '../domain/comments/wait'
 import {
   canvasInPath,
@@ -28,11 +28,16 @@ import { jsonBody, params, query } from './validate'
 
 // A canvas's comments for the members of its workspace, written once and mounted twice: under the
 // API (`/v1/canvases/:id/comments`, a key or an app) and under the owner's page (`/c/:id/comments`,
-// a web session, for the page's script). A mount says how its credential gets in and who that is;
-// what each route does, and the rules of who may do it, are the same for both.
+// a web session, for the page's script). A mount says how its credential gets in, by access steps
+// that state what each kind of route needs; what each route does is the same for both.
 
-/** Who acts, as the domain takes them: the actor, and the author their comments are signed with. */
-export type CommentActor = { actor: Actor; author: Author }
+/** What a member's comments are signed with: their key's or app's name, or their email. */
+const authorOf = (actor: Actor): Author => ({
+  name: actor.by.name,
+  kind: 'member',
+  userId: actor.userId,
+  by: actor.by,
+})
 
 export type CommentMount = {
   /**
@@ -42,8 +47,6 @@ export type CommentMount = {
   read: MiddlewareHandler
   write: MiddlewareHandler
   moderate: MiddlewareHandler
-  /** Who the request's credential is, once the access steps have let it in. */
-  who: (c: Context<AppEnv>) => CommentActor
   /**
    * The post's Idempotency-Key with its sender, for a mount whose access does not keep one
    * itself (the API's key access answers a repeated post before the route runs).
@@ -55,10 +58,10 @@ export type CommentMount = {
 
 export function commentRoutes(mount: CommentMount) {
   const routes = new Hono<AppEnv>()
-  const doc = (d: Omit<RouteDoc, 'tag' | 'auth'>) =>
-    mount.documented ? documented({ ...d, tag: 'Comments', auth: 'key' }) : documentedNot
+  const doc = (d: Omit<RouteDoc, 'tag'>) =>
+    mount.documented ? documented({ ...d, tag: 'Comments' }) : documentedNot
   const placeOf = (c: Context<AppEnv>, canvasId: string) => ({
-    workspaceId: mount.who(c).actor.workspaceId,
+    workspaceId: c.var.actor.workspaceId,
     canvasId,
   })
   const keyOf = (c: Context<AppEnv>) => mount.requestKey?.(c) ?? Promise.resolve(undefined)
@@ -125,7 +128,7 @@ export function commentRoutes(mount: CommentMount) {
     async (c) => {
       const where = placeOf(c, c.req.valid('param').id)
       const input = { ...c.req.valid('json'), requestKey: await keyOf(c) }
-      return c.json(await createComment(c.var.svc, where, mount.who(c).author, input), 201)
+      return c.json(await createComment(c.var.svc, where, authorOf(c.var.actor), input), 201)
     },
   )
 
@@ -143,7 +146,7 @@ export function commentRoutes(mount: CommentMount) {
     async (c) => {
       const { id, comment_id: commentId } = c.req.valid('param')
       const { body } = c.req.valid('json')
-      const { author } = mount.who(c)
+      const author = authorOf(c.var.actor)
       const reply = await replyToComment(
         c.var.svc,
         placeOf(c, id),
@@ -175,7 +178,7 @@ export function commentRoutes(mount: CommentMount) {
       }),
       async (c) => {
         const { id, comment_id: commentId } = c.req.valid('param')
-        const { by } = mount.who(c).actor
+        const { by } = c.var.actor
         return c.json(await setCommentStatus(c.var.svc, placeOf(c, id), commentId, status, by))
       },
     )
@@ -193,7 +196,7 @@ export function commentRoutes(mount: CommentMount) {
     }),
     async (c) => {
       const { id, comment_id: commentId } = c.req.valid('param')
-      await deleteComment(c.var.svc, placeOf(c, id), commentId, mount.who(c).actor)
+      await deleteComment(c.var.svc, placeOf(c, id), commentId, c.var.actor)
       return c.json({ success: true })
     },
   )
@@ -209,7 +212,7 @@ export function commentRoutes(mount: CommentMount) {
     }),
     async (c) => {
       const { id, comment_id: commentId, reply_id: replyId } = c.req.valid('param')
-      const { actor } = mount.who(c)
+      const { actor } = c.var
       await deleteReply(c.var.svc, placeOf(c, id), commentId, replyId, actor)
       return c.json({ success: true })
     },

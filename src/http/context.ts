@@ -3,7 +3,8 @@ import { addressKind } from '../lib/addresses'
 import { randomBase62 } from '../lib/crypto'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
-import type { KeyAuth } from '../domain/keys'
+import type { Actor } from '../domain/actor'
+import type { Access } from './actor/statement'
 import type { Services } from '../domain/services'
 import type { SessionInfo } from '../domain/users'
 
@@ -11,9 +12,12 @@ export type AppEnv = {
   Bindings: Bindings
   Variables: {
     svc: Services
-    auth: KeyAuth
-    /** Set on web pages for a signed-in person, and by requireSession. */
-    session?: SessionInfo
+    /** Who acts: set by the route's access step once the credential passed (http/actor). */
+    actor: Actor
+    /** What the route's access step needs of its actor (http/actor/steps.ts). */
+    access?: Access
+    /** Set on web pages for a signed-in person, and by the session access steps. */
+    session?: SessionInfo & { leftFrom?: string }
     requestId: string
     /** The presented API key's hash and its rate-limit verdict, on routes that batch its check. */
     keyCheck?: { hash: string; limit: Promise<boolean> }
@@ -32,7 +36,7 @@ export type AppContext = Context<AppEnv>
 /** Routes behind a session middleware: the session is there, and the type says so. */
 export type SignedInEnv = {
   Bindings: Bindings
-  Variables: AppEnv['Variables'] & { session: SessionInfo }
+  Variables: AppEnv['Variables'] & { session: SessionInfo & { leftFrom?: string } }
 }
 
 // Cloudflare sets cf-ray on every request it forwards; locally, or for a header no one sane would

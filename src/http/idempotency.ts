@@ -13,7 +13,8 @@ import {
   type Answer,
   type Keyed,
 } from '../domain/idempotency'
-import { authorize, authorizeKey, presentedKeyHash } from './auth'
+import { authenticateKey, authorize, holdToNeed, presentedKeyHash } from './actor/key'
+import { needOf } from './actor/admit'
 import { requestId, type AppEnv } from './context'
 import { logError, toAppError } from './errors'
 import { requestFingerprint } from './fingerprint'
@@ -68,20 +69,32 @@ export async function idempotent(
     claim: randomBase62(20),
     at: svc.now(),
   }
-  const [, [row]] = await authorizeKey(
+  const { actor, results } = await authenticateKey(
     c,
     hash,
     claimStatements(svc, hash, request),
-    async (results, auth) => {
-      // The claim requires a live key with the write scope: only a rate-limited one can hold it.
-      if (auth && claimedBy(results[1][0], request)) {
-        await releaseKey(svc, auth.workspaceId, request)
+    async (results, actor) => {
+      // The claim requires a live key that writes: a refused one (its rate limit) may hold it,
+      // and lets it go.
+      if (actor && claimedBy(results[1][0], request)) {
+        await releaseKey(svc, actor.workspaceId, request)
       }
     },
   )
+  const release = () => releaseKey(svc, actor.workspaceId, request)
+  // A credential that cannot write claims nothing: refused as the route's need says why.
+  if (!actor.scopes.includes(needOf(c).need.scope)) await holdToNeed(c, actor, release)
+  // A repeat is answered by its first answer, wherever that request acted (a workspace deleted
+  // since): the rest of the route's need is held to a request that runs.
+  const [, [row]] = results
   const stored = settle(row, request)
-  if (stored) return replay(c, stored)
-  const workspaceId = c.var.auth.workspaceId
+  if (stored) {
+    c.set('actor', actor)
+    return replay(c, stored)
+  }
+  await holdToNeed(c, actor, release)
+  // The credential's own workspace, where its claim is, whichever workspace the route acts in.
+  const workspaceId = c.var.actor.by.home ?? c.var.actor.workspaceId
   try {
     await next()
   } catch (err) {

@@ -1,13 +1,6 @@
 import type { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider'
 import type { Context } from 'hono'
-import {
-  GRANT_IDLE_MS,
-  OAUTH_SCOPES,
-  grantFromRow,
-  grantStatement,
-  touchGrant,
-  type LibraryGrant,
-} from '../domain/oauth/grants'
+import { GRANT_IDLE_MS, OAUTH_SCOPES, type LibraryGrant } from '../domain/oauth/grants'
 import {
   documentHostProblem,
   documentUrlProblem,
@@ -17,9 +10,8 @@ import { ownCliClient } from '../domain/oauth/cli'
 import { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
-import { database } from '../storage/db'
 import { afterResponse, fromThisMachine, requestId, type AppEnv } from './context'
-import { clientNetworkOf, limit, rateLimited, withinLimit } from './limits'
+import { clientNetworkOf, limit } from './limits'
 
 // Canvas as an OAuth 2.1 authorization server for its own MCP endpoint, on Cloudflare's
 // workers-oauth-provider (docs/agents.md says why that library). It keeps clients,
@@ -176,60 +168,6 @@ export function forgetGrants<E extends AppEnv>(c: Context<E>, grants: LibraryGra
   })
   // A signed-in page's context is an AppEnv one with the session made certain.
   afterResponse(c as unknown as Context<AppEnv>, work)
-}
-
-/** The Bearer value when it has the shape of an access token (API keys have no colon). */
-export function presentedAccessToken(c: Context): string | null {
-  const match = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')
-  return match && match[1].includes(':') ? match[1] : null
-}
-
-const INVALID = 'invalid or expired access token'
-
-/**
- * The standing grant an access token belongs to, when the library validates the token for this
- * origin's MCP endpoint and D1 says the grant still stands (in the primary database: a replica
- * may not have seen a revocation yet); null otherwise. Its scopes are the token's, which may be
- * fewer than the grant's (a client can ask for less when refreshing).
- */
-export async function grantOfAccessToken(c: Context<AppEnv>, token: string) {
-  const origin = oauthOrigin(c)
-  // The library's tokens are `<subject>:<grant>:<secret>` (the grant's subject, not the person).
-  const parts = token.split(':')
-  if (!origin || parts.length !== 3) return null
-  const grantId = parts[1]
-  const server = await authorizationServer(origin)
-  const [validated, row] = await Promise.all([
-    server.validateToken<{ userId: string; workspaceId: string }>(origin + MCP_PATH, token, c.env),
-    grantStatement(database(c.env.DB), grantId, c.var.svc.now()).get(),
-  ])
-  const auth = grantFromRow(grantId, row)
-  const agrees =
-    validated !== null &&
-    auth !== null &&
-    validated.props.userId === auth.userId &&
-    validated.props.workspaceId === auth.workspaceId
-  if (!agrees) return null
-  if (!validated.scope.includes('canvas:write')) auth.scopes = ['read']
-  return auth
-}
-
-/**
- * Admits a request whose access token belongs to a standing grant (grantOfAccessToken), for that
- * grant's workspace and scopes. 401 otherwise; 429 past its rate limit, which an access token
- * shares with nothing else.
- */
-export async function authorizeAccessToken(c: Context<AppEnv>, token: string) {
-  const grantId = token.split(':')[1] ?? ''
-  const [auth, allowed] = await Promise.all([
-    grantOfAccessToken(c, token),
-    withinLimit(c.env.API_LIMITER, `grant:${grantId}`),
-  ])
-  if (!auth) throw new AppError('unauthorized', INVALID)
-  if (!allowed) throw rateLimited()
-  c.set('auth', auth)
-  const touch = touchGrant(c.var.svc, auth)
-  if (touch) afterResponse(c, touch)
 }
 
 /** The challenge a 401 of the MCP endpoint carries: where to find how to get a token. */

@@ -2,6 +2,8 @@ import * as z from 'zod/mini'
 import { statusOf, type ErrorCode } from '../lib/errors'
 import { IDEMPOTENCY_KEY, id, itemPathLookup, shareToken, versionParam } from '../schema/requests'
 import * as responses from '../schema/responses'
+import type { Need } from './actor/need'
+import { statementOf, type Statement } from './actor/statement'
 import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
 
 // The API description, OpenAPI 3.1, built from the app's own route table: each documented handler
@@ -24,6 +26,8 @@ export type Operation = {
   description?: string
   operationId: string
   security: Record<string, string[]>[]
+  /** What the route needs of a member's credential: the least role, and the scope. */
+  'x-needs'?: Need
   parameters?: Parameter[]
   requestBody?: { required: boolean; content: Record<string, { schema: Json }> }
   responses: Record<
@@ -89,11 +93,24 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   OAuthError: responses.oauthError,
 }
 
-export type DocumentedRoute = { method: string; path: string; doc: RouteDoc; parts: RequestPart[] }
+export type DocumentedRoute = {
+  method: string
+  path: string
+  doc: RouteDoc
+  parts: RequestPart[]
+  /** What its access step states: the credential it takes and what it needs of it. */
+  statement: Statement
+}
 
 /** The documented routes, in the order the app declares them; middleware for all methods aside. */
 export function documentedRoutes(routes: Route[]): DocumentedRoute[] {
-  type Entry = { method: string; path: string; doc?: RouteDoc; parts: RequestPart[] }
+  type Entry = {
+    method: string
+    path: string
+    doc?: RouteDoc
+    parts: RequestPart[]
+    statement?: Statement
+  }
   const found = new Map<string, Entry>()
   for (const route of routes) {
     if (route.method === 'ALL') continue
@@ -101,10 +118,13 @@ export function documentedRoutes(routes: Route[]): DocumentedRoute[] {
     let entry = found.get(key)
     if (!entry) found.set(key, (entry = { method: route.method, path: route.path, parts: [] }))
     entry.doc ??= docOf(route.handler)
+    entry.statement ??= statementOf(route.handler)
     const part = partOf(route.handler)
     if (part) entry.parts.push(part)
   }
-  return [...found.values()].filter((r): r is DocumentedRoute => r.doc !== undefined)
+  return [...found.values()].filter(
+    (r): r is DocumentedRoute => r.doc !== undefined && r.statement !== undefined,
+  )
 }
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>
@@ -249,25 +269,42 @@ function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json)
   return {
     tags: [doc.tag],
     summary: doc.summary,
-    description: doc.description,
+    description: described(doc.description, route.statement),
     operationId: operationId(route),
-    security: doc.token ? [{ apiKey: [] }, { oauth: ['canvas:read'] }] : SECURITY[doc.auth],
+    security: securityOf(route.statement),
+    'x-needs': route.statement.need,
     parameters: parameters.length ? parameters : undefined,
     requestBody: body ? requestBody(body) : undefined,
     responses: answers,
   }
 }
 
-const SECURITY = { key: [{ apiKey: [] }], session: [{ session: [] }], none: [] }
+/** How a route's credential is sent, as its access step states it. */
+function securityOf(statement: Statement): Record<string, string[]>[] {
+  if (statement.kind === 'key') {
+    return statement.token ? [{ apiKey: [] }, { oauth: ['canvas:read'] }] : [{ apiKey: [] }]
+  }
+  return statement.kind === 'session' ? [{ session: [] }] : []
+}
+
+/** The route's description, and what it needs of its caller, in words. */
+function described(description: string | undefined, { need, workspace }: Statement) {
+  if (!need) return description
+  const where = workspace === 'path' ? 'the workspace of the path' : 'the workspace'
+  const role =
+    need.role === 'viewer' ? `Any member of ${where}` : `The ${need.role} role in ${where}`
+  const says = `${role}, with the \`${need.scope}\` scope.`
+  return description ? `${description}\n\nNeeds: ${says}` : `Needs: ${says}`
+}
 
 /** The codes a route can answer, grouped by status: its own and those of every route like it. */
 export function errorCodes(route: DocumentedRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.doc.errors)
   if (route.parts.length || route.path.includes(':')) codes.add('invalid_request')
-  if (route.doc.auth === 'key') {
+  if (route.statement.kind === 'key') {
     codes.add('unauthorized').add('forbidden').add('rate_limited')
   }
-  if (route.doc.auth === 'session') codes.add('unauthorized')
+  if (route.statement.kind === 'session') codes.add('unauthorized').add('forbidden')
   if (idempotent(route)) codes.add('idempotency_in_progress').add('idempotency_key_reused')
   codes.add('internal_error')
   return [...codes]
@@ -275,7 +312,7 @@ export function errorCodes(route: DocumentedRoute): ErrorCode[] {
 
 /** Every write under /v1 takes Idempotency-Key (http/idempotency.ts). */
 const idempotent = (route: DocumentedRoute) =>
-  route.doc.auth === 'key' && route.method !== 'GET' && route.path.startsWith('/v1/')
+  route.statement.kind === 'key' && route.method !== 'GET' && route.path.startsWith('/v1/')
 
 function errorsByStatus(route: DocumentedRoute): [number, ErrorCode[]][] {
   const byStatus = new Map<number, ErrorCode[]>()

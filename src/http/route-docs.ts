@@ -36,10 +36,6 @@ export type RouteDoc = {
   summary: string
   description?: string
   tag: Tag
-  /** `key`: a Bearer API key; `session`: the web session cookie; `none`: public. */
-  auth: 'key' | 'session' | 'none'
-  /** With `key`: an OAuth access token is taken as well (the MCP endpoint). */
-  token?: true
   responses: Record<number, Answer>
   /** Error codes this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[]

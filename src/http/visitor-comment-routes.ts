@@ -9,7 +9,7 @@ import {
   visitorReplyBody,
 } from '../schema/requests'
 import * as shapes from '../schema/responses'
-import { checkedBy } from './access'
+import { checkedBy } from './actor/steps'
 import type { AppEnv } from './context'
 import { POST_KEY_HEADER, postKeyOf } from './idempotency'
 import { limitCommentPosts } from './limits'
@@ -34,8 +34,8 @@ const REFUSED = [...UNUSABLE, 'canvas_not_found', 'comments_disabled'] as const
 
 export function visitorCommentRoutes(mount: VisitorMount) {
   const routes = new Hono<AppEnv>()
-  const doc = (d: Omit<RouteDoc, 'tag' | 'auth'>) =>
-    mount.documented ? documented({ ...d, tag: 'Public shares', auth: 'none' }) : documentedNot
+  const doc = (d: Omit<RouteDoc, 'tag'>) =>
+    mount.documented ? documented({ ...d, tag: 'Public shares' }) : documentedNot
   const keyOf = (c: Context<AppEnv>, token: string) => postKeyOf(c, `share:${token}`)
 
   routes.get(

@@ -1,8 +1,9 @@
 import { viewerOf } from './session'
-import { checkedBy, open } from '../http/access'
+import { checkedBy, open } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie } from 'hono/cookie'
-import { isHttps, SESSION_COOKIE, startSession } from '../http/auth'
+import { isHttps, SESSION_COOKIE, startSession } from '../http/actor/session'
 import { fromThisMachine, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { credentialsBody, loginBody } from '../schema/requests'
@@ -108,7 +109,7 @@ auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {
   }
 })
 
-auth.get('/logout', checkedBy('page'), async (c) => {
+auth.get('/logout', checkedBy('page', { need: READ }), async (c) => {
   const session = c.var.session
   if (!session) return c.redirect('/login')
   return c.html(

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { open } from '../http/access'
+import { open } from '../http/actor/steps'
 import { selfOrigin, type AppEnv } from '../http/context'
 import { documented } from '../http/route-docs'
 import { AppError } from '../lib/errors'
@@ -28,7 +28,6 @@ cliPackage.get(
       'This release’s `svc` as an npm package whose default endpoint is this deployment: ' +
       '`npm install -g <web_url>/cli/svc.tgz`. No key needed.',
     tag: 'Service',
-    auth: 'none',
     responses: { 200: { description: 'A gzipped npm package.', contentType: 'application/gzip' } },
   }),
   async (c) => {

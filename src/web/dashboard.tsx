@@ -1,5 +1,6 @@
 import { publicOrigin } from '../http/context'
-import { checkedBy } from '../http/access'
+import { checkedBy } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
 import { ext as extSchema, listQuery } from '../schema/requests'
@@ -8,8 +9,8 @@ import { recentCanvases } from '../domain/canvases/recent'
 import { searchWorkspace } from '../domain/search/search'
 import { MAX_QUERY_LENGTH } from '../domain/search/query'
 import { AppError } from '../lib/errors'
-import type { Actor, Services } from '../domain/services'
-import { sessionActor } from '../domain/users'
+import type { Services } from '../domain/services'
+import type { Actor } from '../domain/actor'
 import { takeFlash } from './flash'
 import { Dashboard } from './pages/dashboard'
 import { Landing } from './pages/landing'
@@ -23,7 +24,7 @@ export const dashboard = new Hono<AppEnv>()
 
 const PAGE_SIZE = 20
 
-dashboard.get('/', checkedBy('page'), async (c) => {
+dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
   const svc = c.var.svc
   const session = c.var.session
   if (!session) {
@@ -41,8 +42,8 @@ dashboard.get('/', checkedBy('page'), async (c) => {
   const offset = (page - 1) * PAGE_SIZE
   const [listed, settings] = await Promise.all([
     search
-      ? searched(svc, sessionActor(session), { q: search, ...filters, offset })
-      : recentCanvases(svc, sessionActor(session), {
+      ? searched(svc, c.var.actor, { q: search, ...filters, offset })
+      : recentCanvases(svc, c.var.actor, {
           ...filters,
           limit: PAGE_SIZE + 1,
           offset,

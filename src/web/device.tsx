@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono'
+import { page } from '../http/actor/steps'
+import { MEMBER, READ } from '../http/actor/need'
 import {
   decideDevice,
   normalizeUserCode,
@@ -6,14 +8,14 @@ import {
   shownUserCode,
 } from '../domain/oauth/devices'
 import { apiScopes, chosenScopes, OAUTH_SCOPES } from '../domain/oauth/grants'
-import { sessionActor } from '../domain/users'
-import { actorIn } from '../domain/workspaces/members'
+
+import { actorIn } from '../http/actor/build'
 import type { SignedInEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { consentPage } from './oauth'
 import { Layout } from './pages/layout'
 import { FormError } from './pages/notice'
-import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
+import { checkedForm, csrfToken, viewerOf } from './session'
 
 // /oauth/device: where a person types the code `svc login --device` shows (RFC 8628), then sees
 // which app asks and picks the workspace and the access, as on the consent page; the CLI's next
@@ -21,13 +23,13 @@ import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
 
 export const device = new Hono<SignedInEnv>()
 
-device.get('/device', signedIn, async (c) => {
+device.get('/device', page(READ), async (c) => {
   const typed = c.req.query('user_code')
   if (typed === undefined) return enterCode(c)
   return confirm(c, typed)
 })
 
-device.post('/device', signedIn, limitByIp('AUTH_LIMITER'), checkedForm, async (c) => {
+device.post('/device', page(MEMBER), limitByIp('AUTH_LIMITER'), checkedForm, async (c) => {
   const form = c.var.form
   const typed = form.get('user_code') ?? ''
   const decision = form.get('decision')
@@ -37,7 +39,7 @@ device.post('/device', signedIn, limitByIp('AUTH_LIMITER'), checkedForm, async (
   let decided = false
   if (code && decision === 'approve') {
     const chosen = form.get('workspace_id') || c.var.session.workspace.workspace_id
-    const actor = await actorIn(svc, sessionActor(c.var.session), chosen)
+    const actor = await actorIn(svc, c.var.actor, chosen)
     const scopes = apiScopes(chosenScopes(form.get('access'), [...OAUTH_SCOPES]))
     decided = await decideDevice(svc, code, { approve: true, actor, scopes })
   } else if (code) {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { open } from '../http/access'
+import { open } from '../http/actor/steps'
 import type { AppEnv } from '../http/context'
 import { FAVICON_PATH } from '../lib/brand'
 

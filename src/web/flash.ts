@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import * as z from 'zod/mini'
-import { isHttps } from '../http/auth'
+import { isHttps } from '../http/actor/session'
 import type { SignedInEnv } from '../http/context'
 import type { Services } from '../domain/services'
 import type { SessionInfo } from '../domain/users'
@@ -60,8 +60,18 @@ export async function setFlash<E extends SignedInEnv>(c: Context<E>, flash: Flas
   })
 }
 
-/** The message waiting for this page, if any; it is shown once. */
+/**
+ * The message waiting for this page, if any; it is shown once. A session that has just lost its
+ * workspace (its person removed, or gone in another tab) is told first, where it landed.
+ */
 export async function takeFlash(c: Context, signer: Signer): Promise<Flash | undefined> {
+  const left = (signer.session as { leftFrom?: string }).leftFrom
+  if (left !== undefined) {
+    const text =
+      `You are no longer a member of ${quoted(left)}: an admin removed you, or you left it. ` +
+      'You are in your personal workspace; an invite from its admins brings you back.'
+    return { tone: 'error', text }
+  }
   const raw = getCookie(c, FLASH_COOKIE)
   if (raw === undefined) return undefined
   clearFlash(c)

@@ -1,4 +1,6 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider'
+import { page } from '../http/actor/steps'
+import { MEMBER, READ } from '../http/actor/need'
 import { Hono, type Context } from 'hono'
 import {
   apiScopes,
@@ -7,8 +9,8 @@ import {
   recordGrant,
   type OAuthScope,
 } from '../domain/oauth/grants'
-import { sessionActor } from '../domain/users'
-import { actorIn } from '../domain/workspaces/members'
+
+import { actorIn } from '../http/actor/build'
 import { listWorkspaces } from '../domain/workspaces/workspaces'
 import type { SignedInEnv } from '../http/context'
 import { forgetGrants, guardClientDocument, oauthHelpers, oauthLibrary } from '../http/oauth'
@@ -16,7 +18,7 @@ import { newId, sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
 import { Consent, type ConsentView } from './pages/consent'
 import { ErrorPage } from './pages/error'
-import { checkedForm, csrfToken, signedIn, viewerOf } from './session'
+import { checkedForm, csrfToken, viewerOf } from './session'
 
 // The authorize step of the OAuth server (docs/agents.md): a page of the web app. A
 // person not signed in logs in and comes back to the same request; a signed-in one sees which app
@@ -28,7 +30,7 @@ export const consent = new Hono<SignedInEnv>()
 type Helpers = Awaited<ReturnType<typeof oauthHelpers>>
 type Asked = { request: AuthRequest; scopes: OAuthScope[] }
 
-consent.get('/authorize', signedIn, (c) =>
+consent.get('/authorize', page(READ, { https: true }), (c) =>
   answering(c, async (api) => {
     const asked = await authorizationRequest(c, api)
     if (asked instanceof Response) return asked
@@ -49,7 +51,7 @@ consent.get('/authorize', signedIn, (c) =>
   }),
 )
 
-consent.post('/authorize', signedIn, checkedForm, (c) =>
+consent.post('/authorize', page(MEMBER, { https: true }), checkedForm, (c) =>
   answering(c, async (api) => {
     const asked = await authorizationRequest(c, api)
     if (asked instanceof Response) return asked
@@ -64,7 +66,7 @@ consent.post('/authorize', signedIn, checkedForm, (c) =>
     // The person chose the workspace and the access on the page, whatever the app asked for.
     const form = c.var.form
     const workspaceId = form.get('workspace_id') || c.var.session.workspace.workspace_id
-    const actor = await actorIn(c.var.svc, sessionActor(c.var.session), workspaceId)
+    const actor = await actorIn(c.var.svc, c.var.actor, workspaceId)
     const scopes = chosenScopes(form.get('access'), asked.scopes)
     // The library files the grant under a subject of its own, the first part of every token it
     // makes: the person's id stays out of the tokens (props, which it keeps encrypted, hold it).

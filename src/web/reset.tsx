@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
-import { open } from '../http/access'
-import { startSession } from '../http/auth'
+import { open } from '../http/actor/steps'
+import { actAs, startSession } from '../http/actor/session'
 import type { AppEnv, SignedInEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { openResetLink, useResetLink } from '../domain/passwords/resets'
@@ -45,8 +45,8 @@ resetPages.post('/:token', open, limitByIp('AUTH_LIMITER'), async (c) => {
     )
   }
   startSession(c, opened.sessionToken, opened.expiresAt)
+  actAs(c, opened.session)
   const signedIn = c as unknown as Context<SignedInEnv>
-  signedIn.set('session', opened.session)
   await setFlash(signedIn, {
     tone: 'ok',
     text: 'Your new password is set; every other session of yours has ended.',

@@ -1,10 +1,7 @@
-import { access } from '../http/access-kind'
-import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import { SESSION_COOKIE } from '../http/auth'
 import { limit } from '../http/limits'
 import type { AppEnv, SignedInEnv } from '../http/context'
-import { resolveSession, type SessionInfo } from '../domain/users'
+import type { SessionInfo } from '../domain/users'
 import type { Services } from '../domain/services'
 import { constantTimeEqual, hmacHex } from '../lib/crypto'
 import { AppError } from '../lib/errors'
@@ -24,34 +21,6 @@ export function viewerOf(session: SessionInfo | undefined | null): User | null
 export function viewerOf(session: SessionInfo | undefined | null): User | null {
   return session ? { email: session.user.email, workspace: session.workspace } : null
 }
-
-/** Every page knows who is looking, if anyone: the header shows it, the viewer depends on it. */
-export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
-  const token = getCookie(c, SESSION_COOKIE)
-  const session = token ? await resolveSession(c.var.svc, token) : null
-  if (session) c.set('session', session)
-  await next()
-})
-
-/**
- * The pages of a signed-in person. Without a session a page goes to login and back again; a post
- * goes to login only, since what it would have done cannot be replayed.
- */
-export const signedIn = access(
-  'page',
-  createMiddleware<SignedInEnv>(async (c, next) => {
-    // The one place the type's promise is kept: SignedInEnv says the session is there.
-    if (!(c.var as AppEnv['Variables']).session) {
-      // The whole address comes back after login, query included: an app's authorization request
-      // is all in its query (/oauth/authorize).
-      const url = new URL(c.req.url)
-      const back = url.pathname + url.search
-      const login = c.req.method === 'GET' ? `/login?next=${encodeURIComponent(back)}` : '/login'
-      return c.redirect(login)
-    }
-    await next()
-  }),
-)
 
 /** A signed-in form post, refused unless it carries this session's CSRF token. */
 export const checkedForm = createMiddleware<FormEnv>(async (c, next) => {

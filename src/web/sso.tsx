@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import { open } from '../http/access'
-import { isHttps, startSession } from '../http/auth'
+import { open } from '../http/actor/steps'
+import { actAs, isHttps, startSession } from '../http/actor/session'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { signInBySso } from '../domain/sso/sign-in'
@@ -84,7 +84,7 @@ export const accessSignIn = createMiddleware<AppEnv>(async (c, next) => {
     const who = await (await providers()).verifyAccessToken(settings, token)
     const result = await signInBySso(c.var.svc, who)
     startSession(c, result.sessionToken, result.expiresAt)
-    c.set('session', result.session)
+    actAs(c, result.session)
     return null
   })
   if (refused) return refused

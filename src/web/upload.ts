@@ -1,16 +1,17 @@
 import { Hono, type Context } from 'hono'
+import { page } from '../http/actor/steps'
+import { WRITE } from '../http/actor/need'
 import * as z from 'zod/mini'
 import { requestOrigin, type SignedInEnv } from '../http/context'
 import { jsonBody, jsonOf, parse, readFormBytes } from '../http/validate'
 import { createCanvasBody, id, title, uploadBody } from '../schema/requests'
 import { finalizeUpload, presignUpload } from '../domain/files'
 import { publish, publishFile, publishItems } from '../domain/canvases/publish'
-import { sessionActor } from '../domain/users'
 import { AppError } from '../lib/errors'
 import { formatSize } from '../lib/format'
 import { storageTarget } from '../storage/target'
 import { quoted, setFlash } from './flash'
-import { checkCsrf, checkedHeader, limitBySession, signedIn } from './session'
+import { checkCsrf, checkedHeader, limitBySession } from './session'
 
 // Publishing from the browser. With JavaScript the bytes go straight to storage, as the CLI's do
 // (presign, PUT with progress, finish), so the Worker never holds a large upload; without it, a
@@ -31,13 +32,13 @@ const siteFinish = z.strictObject({
 
 upload.post(
   '/presign',
-  signedIn,
+  page(WRITE),
   limitBySession,
   checkedHeader,
   jsonBody(uploadBody),
   async (c) => {
     const target = storageTarget(c.var.svc.settings, requestOrigin(c))
-    const actor = sessionActor(c.var.session)
+    const actor = c.var.actor
     return c.json(await presignUpload(c.var.svc, actor, c.req.valid('json'), target))
   },
 )
@@ -45,19 +46,19 @@ upload.post(
 // One file of a site, its bytes sent: checked against what was presigned, then ready to be listed.
 upload.post(
   '/finalize',
-  signedIn,
+  page(WRITE),
   limitBySession,
   checkedHeader,
   jsonBody(uploadBody),
   async (c) => {
     const { svc, session } = c.var
-    const { file } = await finalizeUpload(svc, sessionActor(session), c.req.valid('json'))
+    const { file } = await finalizeUpload(svc, c.var.actor, c.req.valid('json'))
     return c.json({ file_id: file.file_id })
   },
 )
 
 // A file (its hash and type), or a site (`items`: the paths of files finalized above).
-upload.post('/finish', signedIn, limitBySession, checkedHeader, async (c) => {
+upload.post('/finish', page(WRITE), limitBySession, checkedHeader, async (c) => {
   const body: unknown = await jsonOf(c, z.unknown())
   const site = typeof body === 'object' && body !== null && 'items' in body
   return site ? finishSite(c, parse(siteFinish, body)) : finishFile(c, parse(fileFinish, body))
@@ -66,7 +67,7 @@ upload.post('/finish', signedIn, limitBySession, checkedHeader, async (c) => {
 async function finishFile(c: Context<SignedInEnv>, body: z.output<typeof fileFinish>) {
   const { name, canvas_id: canvasId, ...stored } = body
   const { svc, session } = c.var
-  const actor = sessionActor(session)
+  const actor = c.var.actor
   const { file, reused } = await finalizeUpload(svc, actor, stored)
   const canvas = await publishFile(
     svc,
@@ -83,7 +84,7 @@ async function finishSite(c: Context<SignedInEnv>, body: z.output<typeof siteFin
   const canvasId = body.canvas_id
   const canvas = await publishItems(
     svc,
-    sessionActor(session),
+    c.var.actor,
     { items: body.items, main: body.main, name: titleOf(body.name) },
     { canvasId },
   )
@@ -97,7 +98,7 @@ async function finishSite(c: Context<SignedInEnv>, body: z.output<typeof siteFin
 
 // Without JavaScript: multipart/form-data with the CSRF token among its fields. What it refuses
 // comes back as a page saying why, with the status the API would give; nothing is stored.
-upload.post('/', signedIn, limitBySession, async (c) => {
+upload.post('/', page(WRITE), limitBySession, async (c) => {
   const { svc, session } = c.var
   const form = await readUploadForm(c)
   const token = form.get('_csrf')
@@ -112,7 +113,7 @@ upload.post('/', signedIn, limitBySession, async (c) => {
     throw new AppError('invalid_request', 'Choose a file to publish.')
   }
   if (file.size > svc.settings.maxDirectUploadBytes) throw tooLargeForPage(svc.settings)
-  const canvas = await publish(svc, sessionActor(session), {
+  const canvas = await publish(svc, c.var.actor, {
     bytes: new Uint8Array(await file.arrayBuffer()),
     filename: file.name,
     // A new version keeps its canvas's title.

@@ -1,5 +1,6 @@
 import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm'
-import type { Actor, Services } from '../../src/domain/services'
+import type { Services } from '../../src/domain/services'
+import type { Actor } from '../../src/domain/actor'
 import { unexpired } from '../../src/domain/canvases/unexpired'
 import { canvases, files, shareLinks, versions } from '../../src/storage/schema'
 

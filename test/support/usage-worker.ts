@@ -16,6 +16,8 @@ export default {
       userId: '',
       workspaceId: url.searchParams.get('workspace') ?? '',
       role: 'owner' as const,
+      person: { name: 'usage', email: 'usage@example.com' },
+      scopes: ['read' as const, 'write' as const],
       by: { kind: 'key' as const, name: 'usage' },
     }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))

@@ -1,7 +1,8 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm'
 import { archives, canvases } from '../../storage/schema'
 import { unexpired, unexpiredCanvasOf } from '../canvases/unexpired'
-import type { Actor, Services } from '../services'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 
 // Where a version's archive is kept once made (docs/sites.md): one object per version, made by the
 // first download that claims it while streaming it to its client, then served from storage.

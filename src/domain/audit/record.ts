@@ -2,7 +2,8 @@ import { and, eq, notExists, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { AuditAction, AuditActorKind } from '../../lib/audit'
 import { newId } from '../../lib/crypto'
 import { auditEvents, members } from '../../storage/schema'
-import { iso, type Actor, type Services } from '../services'
+import { iso, type Services } from '../services'
+import { type Actor } from '../actor'
 
 // How a change is recorded in the audit log (docs/teams.md#the-audit-log): its event is one more
 // statement of the change's own D1 batch, so that the change and its record are kept or lost

@@ -14,9 +14,9 @@ import {
 import { eachItem, itemField, readyItems } from './item-list'
 import { unexpiredCanvasOf } from './unexpired'
 import { pathExt, planContent, type ContentInput, type ContentPlan } from './site-items'
-import { iso, type Actor, type Services } from '../services'
+import { iso, type Services } from '../services'
+import { type Actor } from '../actor'
 import { eventActor } from '../webhooks/events'
-import { requireRole } from '../workspaces/roles'
 import { expiryFor } from '../workspaces/settings'
 import { announceAudit, recordOf, type AuditRow } from '../audit/record'
 import { dropEntry, indexVersion } from '../search/entries'
@@ -37,7 +37,6 @@ export type CreateInput = ContentInput & {
  * being a finalized file of this workspace, so no canvas ever exists without its content.
  */
 export async function createCanvas(svc: Services, actor: Actor, input: CreateInput) {
-  requireRole(actor, 'write')
   const rendererId = input.renderer_id ?? null
   if (rendererId) requireRenderer(rendererId)
   const plan = planContent(input, svc.settings.maxSiteItems)
@@ -203,7 +202,6 @@ export async function updateCanvas(
   canvasId: string,
   input: UpdateInput,
 ) {
-  requireRole(actor, 'write')
   if (input.renderer_id) requireRenderer(input.renderer_id)
   const plan = planContent(input, svc.settings.maxSiteItems)
   const now = svc.now()
@@ -387,7 +385,6 @@ function insertVersion(
  * it reads one row, whatever the canvas holds.
  */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
-  requireRole(actor, 'write')
   const now = svc.now()
   const [[deleted], recorded] = await svc.db.batch([
     svc.db
@@ -415,7 +412,6 @@ export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function makePermanent(svc: Services, actor: Actor, canvasId: string) {
-  requireRole(actor, 'write')
   const now = svc.now()
   const [kept, recorded, selected] = await svc.db.batch([
     svc.db

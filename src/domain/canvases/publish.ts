@@ -7,8 +7,8 @@ import { createCanvas, makePermanent, updateCanvas } from './canvases'
 import { storeDirect } from '../files'
 import { findItem } from './site-reads'
 import { pathExt, planContent, type ContentInput, type Item } from './site-items'
-import type { Actor, Services } from '../services'
-import { requireRole } from '../workspaces/roles'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 
 // Publishing and reading back in one step each, for callers that hold the content itself rather
 // than going through the upload flow (agents over MCP). Built from the same operations as the API.
@@ -24,7 +24,6 @@ export type PublishInput = {
 }
 
 export async function publish(svc: Services, actor: Actor, input: PublishInput): Promise<Canvas> {
-  requireRole(actor, 'write')
   const limit = svc.settings.maxDirectUploadBytes
   if (input.bytes.byteLength > limit) {
     throw new AppError(
@@ -53,7 +52,6 @@ export async function publishSite(
   actor: Actor,
   input: Omit<PublishInput, 'bytes' | 'filename'> & { files: SiteFile[]; main?: string },
 ): Promise<Canvas> {
-  requireRole(actor, 'write')
   const { files, main, ...options } = input
   const limit = Math.min(svc.settings.maxSiteItems, MAX_PUBLISH_FILES)
   if (files.length > limit) {

@@ -19,7 +19,8 @@ import {
 } from './rows'
 import { keyWorkspace } from '../keys'
 import { unexpired, unexpiredCanvasOf } from './unexpired'
-import { iso, type Actor, type Services } from '../services'
+import { iso, type Services } from '../services'
+import { type Actor } from '../actor'
 
 // Reading canvases: lists, versions, the content behind a version, and the web viewer's view.
 

@@ -3,7 +3,8 @@ import type { Canvas } from '../../schema/responses'
 import { canvases } from '../../storage/schema'
 import { listColumns, presentCanvas, type Visibility } from './rows'
 import { unexpired } from './unexpired'
-import type { Actor, Services } from '../services'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 
 // The web dashboard's list: the most recently changed canvases first (a canvas just updated to v6
 // leads the list), filtered by type and visibility. Searching it by words: domain/search.

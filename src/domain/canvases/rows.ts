@@ -7,7 +7,8 @@ import type { Canvas, CanvasDetail, Item } from '../../schema/responses'
 import type { Bindable, Database } from '../../storage/db'
 import { canvases, files, versionItems, versions } from '../../storage/schema'
 import { unexpiredCanvasOf } from './unexpired'
-import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { iso, isoOrNull, type Services } from '../services'
+import { type Actor } from '../actor'
 
 // The shapes every canvas query shares: the row of a canvas with its current version and file,
 // how the API presents it, and the version content a frame or a download reads.

@@ -6,7 +6,8 @@ import { canvases, files, versionItems, versions } from '../../storage/schema'
 import { canvasNotFound } from './rows'
 import { unexpired, unexpiredCanvasOf } from './unexpired'
 import { baseName, pathExt } from './site-items'
-import type { Actor, Services } from '../services'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 
 // Reading the files of a version: a site's list, one item by path, and what an archive holds.
 

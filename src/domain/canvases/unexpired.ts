@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, or } from 'drizzle-orm'
 import { one, type Bindable } from '../../storage/db'
 import { canvases } from '../../storage/schema'
-import type { Actor, Services } from '../services'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 
 // "Unexpired": a canvas whose time has not run out (a deleted canvas is one expired at once), as
 // distinct from live/, the viewers that follow a canvas in real time.

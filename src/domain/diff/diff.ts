@@ -1,7 +1,8 @@
 import { AppError } from '../../lib/errors'
 import { notebookSource } from '../../render/notebook-source'
 import { readContent, type StoredText } from '../canvases/publish'
-import type { Actor, Services } from '../services'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 import { diffTexts, type DiffHunk } from './text'
 
 // What changed between two versions of a text canvas (the diff page), within the bounds of every

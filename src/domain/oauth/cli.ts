@@ -5,7 +5,8 @@ import { value } from '../../storage/db'
 import type { Services } from '../services'
 import { keyCreated, newKey, presentKey } from '../keys'
 import { announceAudit, auditStatement, recordOf, type AuditRow } from '../audit/record'
-import { liveGrant, type GrantAuth } from './grants'
+import type { Actor } from '../actor'
+import { liveGrant } from './grants'
 
 // The deployment's own CLI as an OAuth client (docs/cli.md#logging-in). `svc login` signs in as
 // this one client, which the deployment registers with the OAuth library the first time it is
@@ -52,12 +53,13 @@ export async function storedCliClient(svc: Services): Promise<string | null> {
  */
 export async function exchangeGrantForKey(
   svc: Services,
-  grant: GrantAuth,
+  grant: Actor,
   name: string,
   scopes: Scope[],
 ) {
   const db = svc.db
   const now = svc.now()
+  const grantId = grant.by.grantId!
   const { secret, row, keyHash } = await newKey(svc, name, scopes)
   const [made, recordedKey, , recordedEnd] = await db.batch([
     db
@@ -86,21 +88,18 @@ export async function exchangeGrantForKey(
               eq(members.userId, oauthGrants.userId),
             ),
           )
-          .where(liveGrant(grant.grantId, now)),
+          .where(liveGrant(grantId, now)),
       )
       .returning({ keyId: apiKeys.keyId }),
     recordOf(svc, grant, keyCreated(row)),
-    db
-      .update(oauthGrants)
-      .set({ revokedAt: now, expiresAt: now })
-      .where(liveGrant(grant.grantId, now)),
+    db.update(oauthGrants).set({ revokedAt: now, expiresAt: now }).where(liveGrant(grantId, now)),
     auditStatement(
       svc,
       grant.workspaceId,
       { kind: grant.by.kind, userId: grant.userId, name: grant.by.name },
       {
         action: 'oauth.disconnected',
-        target: { type: 'app', id: grant.grantId },
+        target: { type: 'app', id: grantId },
         details: { app: grant.by.name, reason: 'exchanged' },
       },
     ),

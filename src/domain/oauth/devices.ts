@@ -3,9 +3,8 @@ import { randomBase62, sha256Hex } from '../../lib/crypto'
 import type { Scope } from '../../schema/requests'
 import { deleteSome } from '../../storage/db'
 import { deviceAuthorizations, users } from '../../storage/schema'
-import { createKey } from '../keys'
-import type { Actor, Services } from '../services'
-import { actorIn } from '../workspaces/members'
+import type { Services } from '../services'
+import type { Actor } from '../actor'
 import { apiScopes, type OAuthScope } from './grants'
 
 // The CLI's sign-in on a machine without a browser (RFC 8628, docs/cli.md#logging-in): the CLI
@@ -122,14 +121,24 @@ export async function decideDevice(
   return decided.length === 1
 }
 
+/** Whom an approved code was approved by, for what, and the name its key is to have. */
+export type Approval = {
+  userId: string
+  workspaceId: string
+  email: string
+  displayName: string | null
+  keyName: string
+  scopes: Scope[]
+}
+
 export type Poll =
   | { outcome: 'pending' | 'slow_down' | 'denied' | 'expired' | 'unknown' }
-  | { outcome: 'approved'; key: string; scopes: Scope[] }
+  | { outcome: 'approved'; approval: Approval }
 
 /**
  * The CLI's poll with its device code: still waiting (or too soon after the last poll), refused,
- * expired, or approved, when it gets its key, once. An approved code is spent by the poll that
- * makes the key; the key's role is the person's at that moment.
+ * expired, or approved, once: an approved code is spent by the poll that finds it, which then
+ * makes the key of the approval (http), by the role the person holds at that moment.
  */
 export async function pollDevice(svc: Services, deviceCode: string, clientId: string) {
   const hash = await sha256Hex(deviceCode)
@@ -166,22 +175,23 @@ export async function pollDevice(svc: Services, deviceCode: string, clientId: st
       email: sql<
         string | null
       >`(SELECT ${users.email} FROM ${users} WHERE ${users.userId} = ${deviceAuthorizations.userId})`,
+      displayName: sql<
+        string | null
+      >`(SELECT ${users.displayName} FROM ${users} WHERE ${users.userId} = ${deviceAuthorizations.userId})`,
     })
   if (!spent) return { outcome: 'unknown' } satisfies Poll
-  if (spent.status !== 'approved' || !spent.userId || !spent.workspaceId) {
+  if (spent.status !== 'approved' || !spent.userId || !spent.workspaceId || !spent.email) {
     return { outcome: 'denied' } satisfies Poll
   }
-  const person: Actor = {
+  const approval: Approval = {
     userId: spent.userId,
-    workspaceId: '',
-    role: 'viewer',
-    by: { kind: 'member', name: spent.email ?? spent.userId },
+    workspaceId: spent.workspaceId,
+    email: spent.email,
+    displayName: spent.displayName,
+    keyName: spent.clientName,
+    scopes: (spent.scopes ?? 'read').split(',') as Scope[],
   }
-  // 404 when they are no longer a member: the key is not made.
-  const actor = await actorIn(svc, person, spent.workspaceId)
-  const scopes = (spent.scopes ?? 'read').split(',') as Scope[]
-  const made = await createKey(svc, actor, spent.clientName, scopes, 'device')
-  return { outcome: 'approved', key: made.key, scopes: made.scopes } satisfies Poll
+  return { outcome: 'approved', approval } satisfies Poll
 }
 
 /** Codes past their ten minutes, deleted by the sweep. */

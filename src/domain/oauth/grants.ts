@@ -8,12 +8,12 @@ import {
   type Database,
   type Placeholders,
 } from '../../storage/db'
-import { oauthGrants, oauthSecrets } from '../../storage/schema'
-import type { KeyAuth } from '../keys'
-import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { oauthGrants, oauthSecrets, users } from '../../storage/schema'
+import { iso, isoOrNull, type Services } from '../services'
+import { type Actor } from '../actor'
 import { roleIn } from '../workspaces/members'
 import { announceAudit, recordOf } from '../audit/record'
-import { rolesWith, scopesOf } from '../workspaces/roles'
+import { rolesWith } from '../workspaces/roles'
 
 // Connected apps (docs/agents.md): the grants a person gave chat apps through the
 // OAuth server, as D1 knows them. The OAuth library keeps each grant's tokens in KV, which is
@@ -32,11 +32,6 @@ export const CODE_TTL_MS = 10 * 60_000
 const TOUCH_INTERVAL_MS = 60_000
 // Revoked and ended grants are kept this long (the sweep then deletes them and their secrets).
 const GRANT_RETENTION_MS = 30 * 24 * 3600_000
-
-/** A request admitted by an access token: the API's view of it, and the grant it came from. */
-export type GrantAuth = KeyAuth & { grantId: string }
-
-export const isGrantAuth = (auth: KeyAuth): auth is GrantAuth => 'grantId' in auth
 
 /** The scopes a request names (none: both), or what is wrong with them. */
 export function askedScopes(asked: readonly string[]): OAuthScope[] | string {
@@ -168,37 +163,25 @@ const grantLookup = prepared((db, p: Placeholders<{ grantId: string; now: number
       lastUsedAt: oauthGrants.lastUsedAt,
       // As a key's, the person's role at this moment bounds the grant (domain/keys.ts).
       role: oauthGrants.role,
+      email: users.email,
+      displayName: users.displayName,
     })
     .from(oauthGrants)
+    .innerJoin(users, eq(users.userId, oauthGrants.userId))
     .where(and(eq(oauthGrants.grantId, p('grantId')), standing(p('now')))),
 )
 
-type GrantRow = ReturnType<typeof grantStatement>['_']['result'][number]
-
-/** The request's view of a standing grant, or null. */
-export function grantFromRow(grantId: string, row: GrantRow | undefined): GrantAuth | null {
-  if (!row) return null
-  return {
-    grantId,
-    keyId: grantId,
-    keyName: row.clientName,
-    scopes: scopesOf(row.role, row.scopes.split(',') as Scope[]),
-    userId: row.userId,
-    workspaceId: row.workspaceId,
-    role: row.role,
-    by: { kind: 'agent', name: row.clientName, grantId, clientId: row.clientId },
-    lastUsedAt: row.lastUsedAt,
-  }
-}
+export type GrantRow = ReturnType<typeof grantStatement>['_']['result'][number]
 
 /** Returns the write to run after the response, or null when the stored time is recent enough. */
-export function touchGrant(svc: Services, auth: GrantAuth): Promise<unknown> | null {
+export function touchGrant(svc: Services, actor: Actor): Promise<unknown> | null {
+  const { grantId, lastUsedAt } = actor.by
   const now = svc.now()
-  if (auth.lastUsedAt !== null && now - auth.lastUsedAt < TOUCH_INTERVAL_MS) return null
+  if (!grantId || (lastUsedAt != null && now - lastUsedAt < TOUCH_INTERVAL_MS)) return null
   return svc.db
     .update(oauthGrants)
     .set({ lastUsedAt: now })
-    .where(eq(oauthGrants.grantId, auth.grantId))
+    .where(eq(oauthGrants.grantId, grantId))
     .run()
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../storage/db'
 import { canvases, canvasTexts, versions } from '../../storage/schema'
-import type { Actor } from '../services'
+import type { Actor } from '../actor'
 
 // The statements that keep a canvas's entry in the search index in step with it, each written
 // into the batch that changes the canvas (domain/canvases/canvases.ts): a version's text lands

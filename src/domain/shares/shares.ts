@@ -6,10 +6,10 @@ import { hashPassword, newToken } from '../../lib/crypto'
 import type { Share as ShareJson } from '../../schema/responses'
 import { one, value } from '../../storage/db'
 import { canvases, shareLinks, versions } from '../../storage/schema'
-import { iso, isoOrNull, type Actor, type Services } from '../services'
+import { iso, isoOrNull, type Services } from '../services'
+import { type Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
-import { requireRole } from '../workspaces/roles'
 
 // What a share answer shows: the link's own columns (its workspace is its canvas's).
 export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
@@ -72,7 +72,6 @@ export async function createShare(
   canvasId: string,
   input: CreateShareInput,
 ) {
-  requireRole(actor, 'write')
   const now = svc.now()
   const token = input.token ?? newToken()
   const passwordHash = input.password ? await hashPassword(input.password) : null
@@ -184,7 +183,6 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
-  requireRole(actor, 'write')
   const [canvas, deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db
@@ -204,7 +202,6 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
-  requireRole(actor, 'write')
   const [canvas, deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
     svc.db

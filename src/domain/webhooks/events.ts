@@ -1,7 +1,8 @@
 import { newId } from '../../lib/crypto'
 import type { DomainEvent, EventActor, EventSink, EventType, TEST_EVENT } from '../../lib/events'
 import { logError } from '../../lib/log'
-import { iso, type ActingAs } from '../services'
+import { iso } from '../services'
+import { type ActingAs } from '../actor'
 
 // The messages of the webhooks queue: an event announced by a write, and later attempts of one
 // delivery scheduled by the consumer itself (domain/webhooks/delivery.ts).

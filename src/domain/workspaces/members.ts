@@ -3,7 +3,8 @@ import { AppError } from '../../lib/errors'
 import type { Role } from '../../schema/requests'
 import type { Database } from '../../storage/db'
 import { apiKeys, members, oauthGrants, sessions, users, workspaces } from '../../storage/schema'
-import { iso, type Actor, type Services } from '../services'
+import { iso, type Services } from '../services'
+import { type Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { atLeast, requireRole } from './roles'
 
@@ -43,27 +44,6 @@ export async function findRole(svc: Services, workspaceId: string, userId: strin
   return row?.role
 }
 
-/**
- * The person's role in the workspace `workspaceId`, which need not be the one their credential
- * acts in (a person may manage any workspace they belong to): 404 when they are not a member.
- */
-export async function actorIn(svc: Services, actor: Actor, workspaceId: string): Promise<Actor> {
-  if (workspaceId === actor.workspaceId) return actor
-  if (boundToWorkspace(actor)) {
-    throw new AppError(
-      'forbidden',
-      'this credential was approved for one workspace and acts only there: sign in to the other (svc login) for a key of its own',
-    )
-  }
-  const role = await findRole(svc, workspaceId, actor.userId)
-  if (!role) throw workspaceNotFound()
-  return { ...actor, workspaceId, role }
-}
-
-/** An app's grant, or a key the CLI's sign-in made of one: what the person approved, no more. */
-export const boundToWorkspace = (actor: Actor) =>
-  actor.by.kind === 'agent' || (actor.by.keyOrigin ?? 'person') !== 'person'
-
 export const workspaceNotFound = () =>
   new AppError('not_found', 'workspace_id: no workspace of yours has this id')
 
@@ -99,12 +79,11 @@ async function roleOf(svc: Services, workspaceId: string, userId: string): Promi
 }
 
 /**
- * Who may change or remove the member holding `role`: an admin, and for an owner (or to make
- * one) an owner. A person may always remove themself (leave).
+ * Who may change or remove the member holding `role`, beyond the admin role their route needs:
+ * for an owner (or to make one), an owner. A person may always remove themself (leave).
  */
 function mayManage(actor: Actor, target: { userId: string; role: Role }, newRole?: Role) {
   if (target.userId === actor.userId && newRole === undefined) return
-  requireRole(actor, 'admin')
   if (target.role === 'owner' || newRole === 'owner') requireRole(actor, 'owner')
 }
 
@@ -232,9 +211,11 @@ export const personalWorkspace = (db: Database, userId: string | AnyColumn) =>
     .orderBy(asc(workspaces.createdAt))
     .limit(1)
 
-/** Whether `role` may be given by `actor` (an invite, a change): never above their own. */
+/**
+ * Whether `role` may be given by `actor` (an invite, a change), beyond the admin role their route
+ * needs: never above their own.
+ */
 export function mayGive(actor: Actor, role: Role) {
-  requireRole(actor, 'admin')
   if (!atLeast(actor.role, role)) requireRole(actor, 'owner')
 }
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors'
 import type { Role, Scope } from '../../schema/requests'
-import type { Actor } from '../services'
+import type { Actor } from '../actor'
 
 // What a member's role lets them do in the workspace, asked at the moment of each request: the
 // role comes with the actor (read with the key, grant or session in the same D1 round trip), so

@@ -27,12 +27,12 @@ import {
   webhooks,
   workspaces,
 } from '../../storage/schema'
-import { iso, type Actor, type Services } from '../services'
+import { iso, type Services } from '../services'
+import { type Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { joinInvite } from './invites'
-import { actorIn, isMember, personalWorkspace, workspaceNotFound } from './members'
+import { isMember, personalWorkspace, workspaceNotFound } from './members'
 import { durationText, presentSettings } from './settings'
-import { requireRole } from './roles'
 
 // Workspaces a person belongs to: their personal one (made at signup) and any they made or joined.
 
@@ -131,17 +131,11 @@ export type WorkspaceChange = {
 }
 
 /**
- * Renames the workspace `workspaceId`, or changes its settings (admins). Answers it with the
- * settings that now apply.
+ * Renames the actor's workspace, or changes its settings (its admins, as their route needs).
+ * Answers it with the settings that now apply.
  */
-export async function updateWorkspace(
-  svc: Services,
-  actor: Actor,
-  workspaceId: string,
-  change: WorkspaceChange,
-) {
-  const member = await actorIn(svc, actor, workspaceId)
-  requireRole(member, 'admin')
+export async function updateWorkspace(svc: Services, member: Actor, change: WorkspaceChange) {
+  const workspaceId = member.workspaceId
   const target = { type: 'workspace', id: workspaceId } as const
   const settings = {
     ...(change.defaultExpiresIn !== undefined && {
@@ -200,9 +194,8 @@ const UPDATED = {
  * canvases expire as a deleted canvas does; the sweep removes them, their files, and at last the
  * workspace's row with its audit log.
  */
-export async function deleteWorkspace(svc: Services, actor: Actor, workspaceId: string) {
-  const member = await actorIn(svc, actor, workspaceId)
-  requireRole(member, 'owner')
+export async function deleteWorkspace(svc: Services, member: Actor) {
+  const workspaceId = member.workspaceId
   const db = svc.db
   const now = svc.now()
   const gone = exists(

@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono'
+import { page } from '../../http/actor/steps'
+import { WRITE } from '../../http/actor/need'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { params, parse } from '../../http/validate'
 import { canvasInPath, createShareBody, shareInPath, updateCanvasBody } from '../../schema/requests'
@@ -6,12 +8,11 @@ import { findViewable } from '../../domain/canvases/reads'
 import { deleteCanvas, makePermanent, updateCanvas } from '../../domain/canvases/canvases'
 import { createShare, endsWithCanvas, revokeShare, revokeShares } from '../../domain/shares/shares'
 import { calendar } from '../../lib/time'
-import { sessionActor } from '../../domain/users'
 import { AppError } from '../../lib/errors'
 import { ownerPage } from './owner-page'
 import { quoted, setFlash } from '../flash'
 import { formFields } from '../forms'
-import { checkedForm, limitBySession, signedIn, type FormEnv } from '../session'
+import { checkedForm, limitBySession, type FormEnv } from '../session'
 
 // The owner's actions on a canvas, each a form post that ends on a page saying what it did
 // (post, redirect, get: a reload repeats nothing). Those posted from the dashboard go back there.
@@ -19,13 +20,13 @@ export const canvasActions = new Hono<AppEnv>()
 
 canvasActions.post(
   '/:id/:action{permanent|visibility|delete|unshare}',
-  signedIn,
+  page(WRITE),
   params(canvasInPath),
   limitBySession,
   checkedForm,
   async (c) => {
     const { svc, session, form } = c.var
-    const actor = sessionActor(session)
+    const actor = c.var.actor
     const canvasId = c.req.valid('param').id
     // The message shows beside the button that was used: on the canvas's row of the dashboard,
     // or under the bar of the canvas's page, at its top.
@@ -69,7 +70,7 @@ canvasActions.post(
 
 canvasActions.post(
   '/:id/share',
-  signedIn,
+  page(WRITE),
   params(canvasInPath),
   limitBySession,
   checkedForm,
@@ -88,7 +89,7 @@ canvasActions.post(
       const { allow_comments: allow, ...rest } = withNumbers(fields, ['max_views', 'version'])
       // A checkbox sends its value when ticked and nothing otherwise.
       const input = parse(createShareBody, { ...rest, allow_comments: allow === 'true' })
-      const link = await createShare(svc, sessionActor(session), canvasId, input)
+      const link = await createShare(svc, c.var.actor, canvasId, input)
       const url = `${requestOrigin(c)}/s/${link.token}`
       // What the page says of the link's end is when it ends: its own time, or its canvas's.
       const ends = endsWithCanvas(link, input.expires_in)
@@ -122,7 +123,7 @@ const SHARE_FORM_ERRORS = new Set(['invalid_request', 'version_not_found', 'shar
 
 canvasActions.post(
   '/:id/shares/:token/revoke',
-  signedIn,
+  page(WRITE),
   params(shareInPath),
   checkedForm,
   async (c) => {
@@ -130,7 +131,7 @@ canvasActions.post(
     const { id: canvasId, token } = c.req.valid('param')
     if (!token) throw new AppError('share_not_found', 'no such link')
     try {
-      await revokeShare(svc, sessionActor(session), canvasId, token)
+      await revokeShare(svc, c.var.actor, canvasId, token)
       await setFlash(c, {
         tone: 'ok',
         text: `The link …${token.slice(-6)} is revoked: it opens nothing.`,

@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
-import { checkedBy } from '../../http/access'
+import { page } from '../../http/actor/steps'
+import { READ, WRITE } from '../../http/actor/need'
+import { checkedBy } from '../../http/actor/steps'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { params } from '../../http/validate'
 import { clientKey, limit, limitByIp } from '../../http/limits'
@@ -7,7 +9,6 @@ import { canvasInPath } from '../../schema/requests'
 import { findVersionContent, findViewable } from '../../domain/canvases/reads'
 import { diffVersions } from '../../domain/diff/diff'
 import { signedDownload } from '../../domain/downloads'
-import { sessionActor } from '../../domain/users'
 import { archiveResponse } from '../../http/archive'
 import { chargeDownload } from '../../domain/archives/budget'
 import { AppError } from '../../lib/errors'
@@ -19,7 +20,7 @@ import { changesFrameUrl, frameUrls, liveUrl } from '../frames/links'
 import { ConfirmDelete } from './confirm-delete'
 import { DIFF_VIEWS, DiffPage, type DiffView } from './diff-page'
 import { FullView, Viewer } from '../pages/viewer'
-import { csrfToken, signedIn, viewerOf } from '../session'
+import { csrfToken, viewerOf } from '../session'
 
 // /c/:id: one canvas. Its owner gets its page, with every tool; anyone sees it while it is public,
 // at its latest version and with no owner's tools.
@@ -59,7 +60,7 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
 // while the canvas is public, at its latest. It follows new versions when it shows the latest.
 // Content withdrawn (a session ended, a canvas made private, deleted or expired) is refused here
 // at once, not sent on to log in: the page is opened from the canvas's own.
-canvas.get('/:id/full', checkedBy('viewer'), params(canvasInPath), async (c) => {
+canvas.get('/:id/full', checkedBy('viewer', { content: true }), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   const canvasId = c.req.valid('param').id
   const view = await findViewable(svc, canvasId, session?.workspace.workspace_id ?? null)
@@ -87,7 +88,7 @@ canvas.get('/:id/full', checkedBy('viewer'), params(canvasInPath), async (c) => 
 })
 
 // The parts of the owner's page that name versions (its script fetches them as a version lands).
-canvas.get('/:id/parts', signedIn, params(canvasInPath), async (c) => {
+canvas.get('/:id/parts', page(READ), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
@@ -97,7 +98,7 @@ canvas.get('/:id/parts', signedIn, params(canvasInPath), async (c) => {
 // A download may be a site's whole version as a zip, streamed through the Worker: bounded per client.
 canvas.get(
   '/:id/download',
-  checkedBy('viewer'),
+  checkedBy('viewer', { content: true }),
   params(canvasInPath),
   limitByIp('FRAME_LIMITER'),
   async (c) => {
@@ -134,7 +135,7 @@ canvas.get(
   },
 )
 
-canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
+canvas.get('/:id/delete', page(WRITE), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
@@ -150,7 +151,7 @@ canvas.get('/:id/delete', signedIn, params(canvasInPath), async (c) => {
 // The costliest page an owner can ask for: each diff is bounded by its work, and a session gets a
 // budget of them (DIFF_LIMITER), so a script holding a session cannot keep an isolate busy. Its
 // rendered view is a content frame, which draws on the same budget.
-canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
+canvas.get('/:id/diff', page(READ), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   await limit(c.env.DIFF_LIMITER, `session:${session.sessionId}`)
   const canvasId = c.req.valid('param').id
@@ -159,7 +160,7 @@ canvas.get('/:id/diff', signedIn, params(canvasInPath), async (c) => {
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
   const shown = viewParam(c.req.query('view'))
-  const diff = await diffVersions(svc, sessionActor(session), canvasId, from, to)
+  const diff = await diffVersions(svc, c.var.actor, canvasId, from, to)
   const rendered = shown === 'rendered' && diff.kind === 'diff' && diff.rendered !== null
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
   return c.html(

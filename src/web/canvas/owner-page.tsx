@@ -4,7 +4,7 @@ import type { findViewable } from '../../domain/canvases/reads'
 import { listShares } from '../../domain/shares/shares'
 import { listComments } from '../../domain/comments/comments'
 import { versionItemList } from '../../domain/canvases/site-reads'
-import { sessionActor, type SessionInfo } from '../../domain/users'
+import { type SessionInfo } from '../../domain/users'
 import type { Services } from '../../domain/services'
 import { takeFlash } from '../flash'
 import { frameUrls, liveUrl } from '../frames/links'
@@ -34,7 +34,7 @@ export async function ownerPage<E extends AppEnv>(
   const [parts, live, shares, csrf, comments] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
-    listShares(svc, sessionActor(session), canvas.canvas_id),
+    listShares(svc, c.var.actor, canvas.canvas_id),
     csrfToken(svc, session),
     listComments(svc, place, { status: 'open' }),
   ])

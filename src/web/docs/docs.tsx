@@ -1,5 +1,5 @@
 import { viewerOf } from '../session'
-import { open } from '../../http/access'
+import { open } from '../../http/actor/steps'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../http/context'
 import type { OpenApiDocument } from '../../http/openapi'
@@ -20,7 +20,6 @@ export function docs(describe: () => OpenApiDocument) {
     documented({
       summary: 'This API reference, for people',
       tag: 'Agents',
-      auth: 'none',
       responses: { 200: { description: 'The page.', contentType: 'text/html' } },
     }),
     (c) => c.html(<ApiDocs doc={describe()} user={viewerOf(c.var.session)} />),

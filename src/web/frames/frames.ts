@@ -1,4 +1,4 @@
-import { checkedBy, open } from '../../http/access'
+import { checkedBy, open } from '../../http/actor/steps'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { id as idSchema } from '../../schema/requests'
@@ -48,7 +48,7 @@ frames.options(`/:id/:version${SITE_SEGMENT}/*`, open, (c) => {
   return sitePreflight()
 })
 
-frames.get('/:id/:version', checkedBy('signed'), async (c) => {
+frames.get('/:id/:version', checkedBy('signed', { content: true }), async (c) => {
   const { content, grant } = await frameContent(c)
   // A site: its files are served by path, below a URL that carries the signature in its path.
   if (content.item_count > 1) {
@@ -74,41 +74,45 @@ frames.get('/:id/:version', checkedBy('signed'), async (c) => {
   })
 })
 
-frames.get('/:id/:version/raw', checkedBy('signed'), async (c) => {
+frames.get('/:id/:version/raw', checkedBy('signed', { content: true }), async (c) => {
   const { content, grant } = await frameContent(c)
   const attachment = c.req.query('dl') === '1'
   return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
 })
 
-frames.get(`/:id/:version${SITE_SEGMENT}/:token/:path{.*}`, checkedBy('signed'), async (c) => {
-  const { id, version, token } = c.req.param()
-  const svc = c.var.svc
-  const query = readSiteToken(token ?? '')
-  const grant = query ? await checkedGrant(c, id, version, query) : null
-  if (!grant) throw forbidden()
-  const app = query!.app ?? ''
-  // A folder's own page, as static hosts serve it: `docs/` is `docs/index.html`.
-  let path = c.req.param('path') ?? ''
-  if (path === '' || path.endsWith('/')) path += 'index.html'
-  const found = await itemUnderGrant(svc, grant, id!, Number(version), path)
-  // The site's own address opens its main file, wherever that is.
-  if (c.req.param('path') === '' && found.main_path !== path) {
-    return c.redirect(encodePath(found.main_path), 302)
-  }
-  if (path === found.main_path && found.renderer_id !== 'html') {
-    const raw = `${FRAME_PATH}/${id}/${version}/raw?${new URLSearchParams(query!)}`
-    // A PDF goes to the browser's own viewer (see the frame route); any other main file is
-    // shown by its renderer, so a Markdown report's relative images load from the site.
-    if (isPdfFrame(found.renderer_id, found.ext)) return c.redirect(raw, 302)
-    return renderFrame(svc, found, { appOrigin: app, raw, origin: new URL(c.req.url).origin })
-  }
-  if (!found.item) return siteNotFound(path, app)
-  return siteFile(svc, found.item, path, c.req.raw, app)
-})
+frames.get(
+  `/:id/:version${SITE_SEGMENT}/:token/:path{.*}`,
+  checkedBy('signed', { content: true }),
+  async (c) => {
+    const { id, version, token } = c.req.param()
+    const svc = c.var.svc
+    const query = readSiteToken(token ?? '')
+    const grant = query ? await checkedGrant(c, id, version, query) : null
+    if (!grant) throw forbidden()
+    const app = query!.app ?? ''
+    // A folder's own page, as static hosts serve it: `docs/` is `docs/index.html`.
+    let path = c.req.param('path') ?? ''
+    if (path === '' || path.endsWith('/')) path += 'index.html'
+    const found = await itemUnderGrant(svc, grant, id!, Number(version), path)
+    // The site's own address opens its main file, wherever that is.
+    if (c.req.param('path') === '' && found.main_path !== path) {
+      return c.redirect(encodePath(found.main_path), 302)
+    }
+    if (path === found.main_path && found.renderer_id !== 'html') {
+      const raw = `${FRAME_PATH}/${id}/${version}/raw?${new URLSearchParams(query!)}`
+      // A PDF goes to the browser's own viewer (see the frame route); any other main file is
+      // shown by its renderer, so a Markdown report's relative images load from the site.
+      if (isPdfFrame(found.renderer_id, found.ext)) return c.redirect(raw, 302)
+      return renderFrame(svc, found, { appOrigin: app, raw, origin: new URL(c.req.url).origin })
+    }
+    if (!found.item) return siteNotFound(path, app)
+    return siteFile(svc, found.item, path, c.req.raw, app)
+  },
+)
 
 // The rendered view of the diff page, for the owner only: its diff is bounded like the page's, and
 // comes out of the same budget of diffs per session (DIFF_LIMITER).
-frames.get(`/:id/:pair${CHANGES_SEGMENT}`, checkedBy('signed'), async (c) => {
+frames.get(`/:id/:pair${CHANGES_SEGMENT}`, checkedBy('signed', { content: true }), async (c) => {
   const { id, pair } = c.req.param()
   const versions = /^([1-9]\d{0,8})-([1-9]\d{0,8})$/.exec(pair ?? '')
   const valid = versions && idSchema.safeParse(id).success

@@ -1,4 +1,4 @@
-import { checkedBy } from '../../http/access'
+import { checkedBy } from '../../http/actor/steps'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../../http/context'
 import { limitByIp } from '../../http/limits'

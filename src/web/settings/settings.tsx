@@ -1,4 +1,6 @@
 import { publicOrigin } from '../../http/context'
+import { page } from '../../http/actor/steps'
+import { MEMBER, READ } from '../../http/actor/need'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../../http/context'
 import {
@@ -13,12 +15,12 @@ import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants
 import { workspaceUsage } from '../../domain/usage'
 import { webhooksWithDeliveries } from '../../domain/webhooks/webhooks'
 import { forgetGrants } from '../../http/oauth'
-import { displayNameOf, sessionActor, setDisplayName } from '../../domain/users'
+import { displayNameOf, setDisplayName } from '../../domain/users'
 import { AppError } from '../../lib/errors'
 import { quoted, setFlash, takeFlash } from '../flash'
 import { sentence } from '../forms'
 import { Settings } from './settings-page'
-import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
+import { checkedForm, csrfToken, viewerOf } from '../session'
 import { webhookForms } from './webhooks'
 import { members } from '../teams/members'
 import { activity } from '../teams/activity'
@@ -27,7 +29,7 @@ import { allows } from '../../domain/workspaces/roles'
 // /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
 
-settings.get('/', signedIn, async (c) => renderSettings(c))
+settings.get('/', page(READ), async (c) => renderSettings(c))
 settings.route('/members', members)
 settings.route('/activity', activity)
 settings.route(
@@ -35,7 +37,7 @@ settings.route(
   webhookForms((c, extra) => renderSettings(c, extra, 400)),
 )
 
-settings.post('/name', signedIn, checkedForm, async (c) => {
+settings.post('/name', page(MEMBER), checkedForm, async (c) => {
   const given = (c.var.form.get('display_name') ?? '').trim()
   const checked = displayNameBody.safeParse({ display_name: given === '' ? null : given })
   if (!checked.success) {
@@ -53,7 +55,7 @@ settings.post('/name', signedIn, checkedForm, async (c) => {
   return c.redirect('/settings#name')
 })
 
-settings.post('/password', signedIn, checkedForm, async (c) => {
+settings.post('/password', page(MEMBER), checkedForm, async (c) => {
   const form = c.var.form
   const checked = passwordChangeBody.safeParse({
     current: form.get('current') ?? '',
@@ -76,7 +78,7 @@ settings.post('/password', signedIn, checkedForm, async (c) => {
   }
 })
 
-settings.post('/keys', signedIn, checkedForm, async (c) => {
+settings.post('/keys', page(MEMBER), checkedForm, async (c) => {
   const form = c.var.form
   // The form's access choice names the API's scopes: write implies read.
   const scope = form.get('scope') ?? 'write'
@@ -86,7 +88,7 @@ settings.post('/keys', signedIn, checkedForm, async (c) => {
   })
   if (!checked.success) return renderSettings(c, { error: sentence(checked.error) }, 400)
   const { name, scopes } = checked.data
-  const actor = sessionActor(c.var.session)
+  const actor = c.var.actor
   const created = await createKey(c.var.svc, actor, name, scopes ?? ['read', 'write'])
   // The key is shown once, on the page the redirect lands on: a reload makes no second key.
   await setFlash(c, {
@@ -103,13 +105,13 @@ settings.post('/keys', signedIn, checkedForm, async (c) => {
   return c.redirect('/settings')
 })
 
-settings.post('/keys/:keyId/revoke', signedIn, checkedForm, async (c) => {
+settings.post('/keys/:keyId/revoke', page(MEMBER), checkedForm, async (c) => {
   const keyId = c.req.param('keyId')
   // Revoking a key that is already gone leaves the page as it would be anyway, and says so.
   let text = 'That key was revoked already.'
   if (idSchema.safeParse(keyId).success) {
     try {
-      const name = await revokeKey(c.var.svc, sessionActor(c.var.session), keyId)
+      const name = await revokeKey(c.var.svc, c.var.actor, keyId)
       text = `${quoted(name)} is revoked: requests with it are refused from now on.`
     } catch (err) {
       if (!(err instanceof AppError)) throw err
@@ -119,13 +121,13 @@ settings.post('/keys/:keyId/revoke', signedIn, checkedForm, async (c) => {
   return c.redirect('/settings')
 })
 
-settings.post('/apps/:grantId/revoke', signedIn, checkedForm, async (c) => {
+settings.post('/apps/:grantId/revoke', page(MEMBER), checkedForm, async (c) => {
   const grantId = c.req.param('grantId')
   // Disconnecting an app that is gone already leaves the page as it would be anyway, and says so.
   let text = 'That app was disconnected already.'
   if (/^[A-Za-z0-9_-]{1,64}$/.test(grantId)) {
     try {
-      const actor = sessionActor(c.var.session)
+      const actor = c.var.actor
       const { name, grant } = await revokeConnectedApp(c.var.svc, actor, grantId)
       // Ended in D1 at once, for every request anywhere; its tokens leave KV after the response.
       forgetGrants(c, [grant])
@@ -144,7 +146,7 @@ async function renderSettings<E extends SignedInEnv>(
   status: 200 | 400 = 200,
 ) {
   const { svc, session } = c.var
-  const actor = sessionActor(session)
+  const actor = c.var.actor
   const [keys, apps, usage, webhooks, name, password] = await Promise.all([
     listKeys(svc, actor),
     listConnectedApps(svc, actor),

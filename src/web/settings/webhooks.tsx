@@ -1,12 +1,14 @@
 import { Hono, type Context } from 'hono'
+import { page } from '../../http/actor/steps'
+import { ADMIN } from '../../http/actor/need'
 import type { SignedInEnv } from '../../http/context'
 import { createWebhook, deleteWebhook, sendTestEvent } from '../../domain/webhooks/webhooks'
-import { sessionActor } from '../../domain/users'
+
 import { AppError } from '../../lib/errors'
 import { createWebhookBody, id as idSchema } from '../../schema/requests'
 import { setFlash } from '../flash'
 import { sentence } from '../forms'
-import { checkedForm, signedIn } from '../session'
+import { checkedForm } from '../session'
 
 // /settings/webhooks: the Settings page's forms that add and delete webhooks. A form refused is
 // the page again, its message beside the form; the page is drawn by the settings app.
@@ -19,7 +21,7 @@ type Render = <E extends SignedInEnv>(
 export function webhookForms(render: Render) {
   const forms = new Hono<SignedInEnv>()
 
-  forms.post('/', signedIn, checkedForm, async (c) => {
+  forms.post('/', page(ADMIN), checkedForm, async (c) => {
     const form = c.var.form
     const checked = createWebhookBody.safeParse({
       url: (form.get('url') ?? '').trim(),
@@ -28,7 +30,7 @@ export function webhookForms(render: Render) {
     if (!checked.success) return render(c, { webhookError: sentence(checked.error) })
     let created
     try {
-      created = await createWebhook(c.var.svc, sessionActor(c.var.session), checked.data)
+      created = await createWebhook(c.var.svc, c.var.actor, checked.data)
     } catch (err) {
       // The URL's rules and the workspace's limit are the domain's: said as the API says them.
       if (!(err instanceof AppError) || err.status >= 500) throw err
@@ -44,13 +46,13 @@ export function webhookForms(render: Render) {
     return c.redirect('/settings#webhooks')
   })
 
-  forms.post('/:webhookId/delete', signedIn, checkedForm, async (c) => {
+  forms.post('/:webhookId/delete', page(ADMIN), checkedForm, async (c) => {
     const webhookId = c.req.param('webhookId')
     // Deleting one that is gone already leaves the page as it would be anyway, and says so.
     let text = 'That webhook was deleted already.'
     if (idSchema.safeParse(webhookId).success) {
       try {
-        await deleteWebhook(c.var.svc, sessionActor(c.var.session), webhookId)
+        await deleteWebhook(c.var.svc, c.var.actor, webhookId)
         text = 'The webhook was deleted: nothing more is sent to it.'
       } catch (err) {
         if (!(err instanceof AppError)) throw err
@@ -60,12 +62,12 @@ export function webhookForms(render: Render) {
     return c.redirect('/settings#webhooks')
   })
 
-  forms.post('/:webhookId/test', signedIn, checkedForm, async (c) => {
+  forms.post('/:webhookId/test', page(ADMIN), checkedForm, async (c) => {
     const webhookId = c.req.param('webhookId')
     let text = 'That webhook was deleted: there is nothing to test.'
     if (idSchema.safeParse(webhookId).success) {
       try {
-        const sent = await sendTestEvent(c.var.svc, sessionActor(c.var.session), webhookId)
+        const sent = await sendTestEvent(c.var.svc, c.var.actor, webhookId)
         text = `A test event (${sent.event_id}) is on its way: its delivery shows below in a moment.`
       } catch (err) {
         if (!(err instanceof AppError) || err.code !== 'webhook_not_found') throw err

@@ -1,4 +1,4 @@
-import { checkedBy } from '../../http/access'
+import { checkedBy } from '../../http/actor/steps'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { clientNetworkOf, limit, limitByIp } from '../../http/limits'
@@ -23,12 +23,12 @@ export const share = new Hono<AppEnv>()
 
 share.use('*', limitByIp('PUBLIC_LIMITER'))
 
-share.get('/:token', checkedBy('share'), (c) => sharePage(c, false))
-share.post('/:token', checkedBy('share'), (c) => openShare(c, false))
+share.get('/:token', checkedBy('share', { content: true }), (c) => sharePage(c, false))
+share.post('/:token', checkedBy('share', { content: true }), (c) => openShare(c, false))
 // The content alone, filling the window: the same link, the same checks, its password form and
 // Open button on this path too, so that they lead back to it.
-share.get('/:token/full', checkedBy('share'), (c) => sharePage(c, true))
-share.post('/:token/full', checkedBy('share'), (c) => openShare(c, true))
+share.get('/:token/full', checkedBy('share', { content: true }), (c) => sharePage(c, true))
+share.post('/:token/full', checkedBy('share', { content: true }), (c) => openShare(c, true))
 share.route('/', shareComments)
 
 /** The link's own path, or its full-page view's. */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { isHttps } from '../../http/auth'
+import { isHttps } from '../../http/actor/session'
 import type { AppEnv } from '../../http/context'
 import { constantTimeEqual, hmacHex } from '../../lib/crypto'
 import { secretFor } from '../../lib/settings'

@@ -1,22 +1,23 @@
 import { Hono } from 'hono'
+import { page } from '../../http/actor/steps'
+import { ADMIN } from '../../http/actor/need'
 import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { listAudit } from '../../domain/audit/log'
-import { sessionActor } from '../../domain/users'
 import { auditQuery } from '../../schema/requests'
-import { csrfToken, signedIn, viewerOf } from '../session'
+import { csrfToken, viewerOf } from '../session'
 import { ActivityPage } from './activity-page'
 
 // /settings/activity: the audit log of the session's workspace (its admins'), with the filters
 // of GET /v1/audit as the page's query. A member who is not an admin gets the API's 403 page.
 export const activity = new Hono<SignedInEnv>()
 
-activity.get('/', signedIn, async (c) => {
+activity.get('/', page(ADMIN), async (c) => {
   const { svc, session } = c.var
   // The form sends its empty fields too: an empty filter is no filter.
   const given = [...new URL(c.req.url).searchParams].filter(([, value]) => value !== '')
   const query = parse(auditQuery, Object.fromEntries(given))
-  const page = await listAudit(svc, sessionActor(session), query)
+  const page = await listAudit(svc, c.var.actor, query)
   return c.html(
     <ActivityPage
       user={viewerOf(session)}

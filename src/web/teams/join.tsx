@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
-import { open } from '../../http/access'
+import { page } from '../../http/actor/steps'
+import { MEMBER } from '../../http/actor/need'
+import { open } from '../../http/actor/steps'
 import type { AppEnv, SignedInEnv } from '../../http/context'
 import { inviteTokenInPath } from '../../schema/requests'
 import { params } from '../../http/validate'
@@ -11,7 +13,7 @@ import { quoted, setFlash } from '../flash'
 import { waysOf } from '../auth'
 import { AuthPage } from '../pages/auth'
 import { ErrorPage } from '../pages/error'
-import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
+import { checkedForm, csrfToken, viewerOf } from '../session'
 import { JoinPage } from './join-page'
 
 // /join/<token>: the page an invite's link opens. Signed in, one click joins; without an account,
@@ -37,7 +39,7 @@ joinPages.get('/:token', open, params(inviteTokenInPath), async (c) => {
   return c.html(<JoinPage user={viewerOf(session)} csrf={csrf} token={token} invite={invite} />)
 })
 
-joinForms.post('/:token', signedIn, checkedForm, params(inviteTokenInPath), async (c) => {
+joinForms.post('/:token', page(MEMBER), checkedForm, params(inviteTokenInPath), async (c) => {
   const { svc, session } = c.var
   let workspace
   try {

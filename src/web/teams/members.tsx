@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono'
+import { page } from '../../http/actor/steps'
+import { ADMIN, MEMBER, OWNER, READ } from '../../http/actor/need'
 import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { publicOrigin } from '../../http/context'
-import { sessionActor } from '../../domain/users'
 import { createResetLink } from '../../domain/passwords/resets'
 import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
 import { changeRole, listMembers, removeMember } from '../../domain/workspaces/members'
@@ -25,7 +26,7 @@ import {
 } from '../../schema/requests'
 import { quoted, setFlash, takeFlash, type Flash } from '../flash'
 import { forPeople } from '../people'
-import { checkedForm, csrfToken, signedIn, viewerOf } from '../session'
+import { checkedForm, csrfToken, viewerOf } from '../session'
 import { MembersPage } from './members-page'
 import { lifeWords } from './settings-section'
 
@@ -33,9 +34,9 @@ import { lifeWords } from './settings-section'
 // workspaces (switch, make a new one). Every action ends back on this page, saying what it did.
 export const members = new Hono<SignedInEnv>()
 
-members.get('/', signedIn, async (c) => {
+members.get('/', page(READ), async (c) => {
   const { svc, session } = c.var
-  const actor = sessionActor(session)
+  const actor = c.var.actor
   const admin = allows(actor.role, 'admin')
   const [people, invites, workspaces, settings] = await Promise.all([
     listMembers(svc, actor),
@@ -74,7 +75,7 @@ async function act<E extends SignedInEnv>(c: Context<E>, at: string, action: () 
   return c.redirect(`/settings/members#${at}`)
 }
 
-members.post('/invites', signedIn, checkedForm, (c) =>
+members.post('/invites', page(ADMIN), checkedForm, (c) =>
   act(c, 'invites', async () => {
     const form = c.var.form
     const body = parse(createInviteBody, {
@@ -82,7 +83,7 @@ members.post('/invites', signedIn, checkedForm, (c) =>
       ...(form.get('email') && { email: form.get('email') }),
       ...(form.get('expires_in') && { expires_in: form.get('expires_in') }),
     })
-    const { invite, token } = await createInvite(c.var.svc, sessionActor(c.var.session), {
+    const { invite, token } = await createInvite(c.var.svc, c.var.actor, {
       role: body.role,
       email: body.email,
       expiresInSeconds: body.expires_in,
@@ -95,25 +96,25 @@ members.post('/invites', signedIn, checkedForm, (c) =>
   }),
 )
 
-members.post('/invites/:inviteId/revoke', signedIn, checkedForm, (c) =>
+members.post('/invites/:inviteId/revoke', page(ADMIN), checkedForm, (c) =>
   act(c, 'invites', async () => {
-    await revokeInvite(c.var.svc, sessionActor(c.var.session), c.req.param('inviteId'))
+    await revokeInvite(c.var.svc, c.var.actor, c.req.param('inviteId'))
     return 'The invite is revoked: its link no longer works.'
   }),
 )
 
-members.post('/:userId/role', signedIn, checkedForm, (c) =>
+members.post('/:userId/role', page(ADMIN), checkedForm, (c) =>
   act(c, 'members', async () => {
     const { role } = parse(roleBody, { role: c.var.form.get('role') ?? '' })
-    const actor = sessionActor(c.var.session)
+    const actor = c.var.actor
     await changeRole(c.var.svc, actor, c.req.param('userId'), role)
     return `Their role is now ${role}, for their keys and apps too.`
   }),
 )
 
-members.post('/:userId/reset-link', signedIn, checkedForm, (c) =>
+members.post('/:userId/reset-link', page(ADMIN), checkedForm, (c) =>
   act(c, 'members', async () => {
-    const actor = sessionActor(c.var.session)
+    const actor = c.var.actor
     const { token, email } = await createResetLink(c.var.svc, actor, c.req.param('userId'))
     return {
       text: `A link for ${email} to choose a new password, for 24 hours. Copy it now and hand it over yourself: it is shown once, works once, and signs them out everywhere.`,
@@ -122,9 +123,9 @@ members.post('/:userId/reset-link', signedIn, checkedForm, (c) =>
   }),
 )
 
-members.post('/:userId/remove', signedIn, checkedForm, (c) =>
+members.post('/:userId/remove', page(ADMIN, { self: 'userId' }), checkedForm, (c) =>
   act(c, 'members', async () => {
-    const actor = sessionActor(c.var.session)
+    const actor = c.var.actor
     const leaving = c.req.param('userId') === actor.userId
     await removeMember(c.var.svc, actor, c.req.param('userId'))
     return leaving
@@ -133,7 +134,7 @@ members.post('/:userId/remove', signedIn, checkedForm, (c) =>
   }),
 )
 
-members.post('/switch', signedIn, checkedForm, (c) =>
+members.post('/switch', page(MEMBER), checkedForm, (c) =>
   act(c, 'workspaces', async () => {
     const { workspace_id } = parse(switchBody, {
       workspace_id: c.var.form.get('workspace_id') ?? '',
@@ -144,7 +145,7 @@ members.post('/switch', signedIn, checkedForm, (c) =>
   }),
 )
 
-members.post('/settings', signedIn, checkedForm, (c) =>
+members.post('/settings', page(ADMIN), checkedForm, (c) =>
   act(c, 'settings', async () => {
     const form = c.var.form
     const life = form.get('default_expires_in') ?? ''
@@ -161,7 +162,7 @@ members.post('/settings', signedIn, checkedForm, (c) =>
       quota_bytes: mb === '' ? null : Number(mb) * 1024 * 1024,
     })
     const { svc, session } = c.var
-    await updateWorkspace(svc, sessionActor(session), session.workspace.workspace_id, {
+    await updateWorkspace(svc, c.var.actor, {
       name: body.name,
       defaultExpiresIn: body.default_expires_in,
       quotaBytes: body.quota_bytes,
@@ -172,7 +173,7 @@ members.post('/settings', signedIn, checkedForm, (c) =>
   }),
 )
 
-members.post('/delete', signedIn, checkedForm, (c) =>
+members.post('/delete', page(OWNER), checkedForm, (c) =>
   act(c, 'workspaces', async () => {
     const { svc, session } = c.var
     const name = session.workspace.name
@@ -182,12 +183,12 @@ members.post('/delete', signedIn, checkedForm, (c) =>
         `type the workspace’s name, ${quoted(name)}, to delete it`,
       )
     }
-    const gone = await deleteWorkspace(svc, sessionActor(session), session.workspace.workspace_id)
+    const gone = await deleteWorkspace(svc, c.var.actor)
     return `${quoted(name)} is deleted, with its ${gone.canvases} canvases; you are back in your own workspace.`
   }),
 )
 
-members.post('/workspaces', signedIn, checkedForm, (c) =>
+members.post('/workspaces', page(MEMBER), checkedForm, (c) =>
   act(c, 'workspaces', async () => {
     const { name } = parse(workspaceBody, { name: c.var.form.get('name') ?? '' })
     const { svc, session } = c.var
