@@ -55,6 +55,7 @@ function pageOf(root: HTMLElement) {
       private: 'This canvas is no longer public.',
       revoked: 'This link was revoked.',
       expired: shared ? 'This link has expired.' : 'This canvas has expired.',
+      signed_out: 'You were signed out, or are no longer a member of this workspace.',
     } as Record<string, string>,
     ended: false,
     /** Says what changed; news of a version goes after a while, an end of access stays. */

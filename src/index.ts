@@ -9,6 +9,7 @@ import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
 
 export { CanvasLive } from './live/canvas-live'
+export { PersonLive } from './live/person-live'
 
 const app = buildApp()
 

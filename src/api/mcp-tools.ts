@@ -1,5 +1,6 @@
 import { AppError } from '../lib/errors'
 import { MEMBER, READ, WRITE } from '../http/actor/need'
+import { listenAs, requireStillActing } from '../http/actor/listen'
 import { makePermanent, deleteCanvas, updateCanvas } from '../domain/canvases/canvases'
 import {
   canvasByIdStatement,
@@ -314,7 +315,12 @@ export const TOOLS = [
     need: READ,
     run: async (ctx, { canvas_id, since, timeout_s: seconds }) => {
       const from = since === undefined ? ctx.svc.now() : Date.parse(since)
-      return waitForComments(ctx.primary, place(ctx, canvas_id), from, (seconds ?? 30) * 1000)
+      const wait = (seconds ?? 30) * 1000
+      const where = place(ctx, canvas_id)
+      const tags = await listenAs(ctx.primary, ctx.actor, where)
+      const news = await waitForComments(ctx.primary, where, from, wait, tags)
+      await requireStillActing(ctx.primary, ctx.actor)
+      return news
     },
   }),
   tool({

@@ -263,7 +263,7 @@ async function revoke(c: Context<AppEnv>, token: string, library: () => Promise<
   }
   const answer = await library()
   if (answer.status === 200 && grant) {
-    await endGrant(svc, grant.grantId)
+    await endGrant(svc, grant.grantId, 'revoked')
     forgetGrants(c, [grant])
   }
   return answer

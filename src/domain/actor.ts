@@ -53,6 +53,22 @@ export type ActingAs = {
   lastUsedAt?: number | null
 }
 
+/**
+ * The tags a live socket or a wait of this actor is held under: its person, and the credential it
+ * came with, so that the end of either reaches it (live/person-live.ts).
+ */
+export function accessTags(actor: Actor): string[] {
+  const { sessionId, keyId, grantId } = actor.by
+  const credential = sessionId
+    ? `session:${sessionId}`
+    : keyId
+      ? `key:${keyId}`
+      : grantId
+        ? `grant:${grantId}`
+        : null
+  return [`person:${actor.userId}`, ...(credential ? [credential] : [])]
+}
+
 /** An app's grant, or a key the CLI's sign-in made of one: what the person approved, no more. */
 export const boundToWorkspace = (actor: Actor) =>
   actor.by.kind === 'agent' || (actor.by.keyOrigin ?? 'person') !== 'person'

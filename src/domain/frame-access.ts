@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, isNull, or, type SQL } from 'drizzle-orm'
+import { and, eq, exists, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
@@ -129,6 +129,10 @@ export type LiveAccess = {
    * before, and of no new version. Null for a socket that follows the latest.
    */
   upTo: number | null
+  /** The canvas's workspace. */
+  workspaceId: string
+  /** The person whose session the socket is opened under (an owner's page), else null. */
+  userId: string | null
 }
 
 /**
@@ -158,16 +162,25 @@ export async function liveUnderGrant(
         linkExpiresAt: shareLinks.expiresAt,
         comments: shareLinks.allowComments,
         upTo: shareLinks.version,
+        workspaceId: canvases.workspaceId,
       })
       .from(canvases)
       .innerJoin(shareLinks, linkUsable(grant.token, now, hears))
       .where(canvas)
       .get()
     // A pinned link's socket announces, and its frame route serves, its own version only.
-    return row ? { ...row, version: row.upTo ?? row.version } : null
+    return row ? { ...row, version: row.upTo ?? row.version, userId: null } : null
   }
+  const owner = grant.kind === 'owner' ? grant.sessionId : null
   const row = await db
-    .select({ version: canvases.version, canvasExpiresAt: canvases.expiresAt })
+    .select({
+      version: canvases.version,
+      canvasExpiresAt: canvases.expiresAt,
+      workspaceId: canvases.workspaceId,
+      userId: sql<
+        string | null
+      >`(SELECT ${sessions.userId} FROM ${sessions} WHERE ${sessions.sessionId} = ${owner})`,
+    })
     .from(canvases)
     .where(and(canvas, condition(db, grant, now)))
     .get()

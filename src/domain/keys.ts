@@ -125,7 +125,7 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string): Pro
           isNull(apiKeys.revokedAt),
         ),
       )
-      .returning({ name: apiKeys.name }),
+      .returning({ name: apiKeys.name, userId: apiKeys.userId }),
     recordOf(svc, actor, {
       action: 'key.revoked',
       target: { type: 'key', id: keyId },
@@ -136,6 +136,8 @@ export async function revokeKey(svc: Services, actor: Actor, keyId: string): Pro
   ])
   if (revoked.length !== 1) throw new AppError('not_found', 'key_id: no such API key')
   announceAudit(svc, recorded)
+  // Its waits end before the answer.
+  await svc.access?.end(revoked[0].userId, { tag: `key:${keyId}` })
   return revoked[0].name
 }
 

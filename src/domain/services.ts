@@ -1,5 +1,5 @@
 import type { EventSink } from '../lib/events'
-import type { CommentWaiter, LiveNotifier } from '../lib/live-events'
+import type { AccessWatch, CommentWaiter, LiveNotifier } from '../lib/live-events'
 import { readSettings, type Bindings, type Settings } from '../lib/settings'
 import { database, type Database } from '../storage/db'
 
@@ -15,6 +15,11 @@ export type Services = {
   events?: EventSink
   /** Waits for a canvas's comments to change (an agent's long poll); absent where none waits. */
   waitForComment?: CommentWaiter
+  /**
+   * Where a person's credentials listen (live sockets, waits), and their end: a credential that
+   * ends reaches them before the request that ended it answers. Absent where none listens.
+   */
+  access?: AccessWatch
   /**
    * Files this request stored itself, by id: their bytes (held by the request already, not
    * copied) and their type, so that a version made of them is indexed without reading them back.
@@ -34,6 +39,7 @@ export function servicesOf(
     live?: LiveNotifier
     events?: EventSink
     waitForComment?: CommentWaiter
+    access?: AccessWatch
   } = {},
 ): Services {
   return {
@@ -45,6 +51,7 @@ export function servicesOf(
     ...(parts.live && { live: parts.live }),
     ...(parts.events && { events: parts.events }),
     ...(parts.waitForComment && { waitForComment: parts.waitForComment }),
+    ...(parts.access && { access: parts.access }),
   }
 }
 

@@ -397,8 +397,13 @@ const sessionLookup = prepared((db, p: Placeholders<{ hash: string; now: number 
     .where(and(eq(sessions.sessionHash, p('hash')), gt(sessions.expiresAt, p('now')))),
 )
 
+/** Ends a session (a logout): its live sockets close and its waits end before this returns. */
 export async function endSession(svc: Services, token: string): Promise<void> {
-  await svc.db.delete(sessions).where(eq(sessions.sessionHash, await sha256Hex(token)))
+  const [ended] = await svc.db
+    .delete(sessions)
+    .where(eq(sessions.sessionHash, await sha256Hex(token)))
+    .returning({ userId: sessions.userId, sessionId: sessions.sessionId })
+  if (ended?.sessionId) await svc.access?.end(ended.userId, { tag: `session:${ended.sessionId}` })
 }
 
 export function normalizeEmail(email: string): string {

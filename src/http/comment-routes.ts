@@ -25,6 +25,7 @@ import { database } from '../storage/db'
 import type { AppEnv } from './context'
 import { documented, documentedNot, type RouteDoc } from './route-docs'
 import { jsonBody, params, query } from './validate'
+import { listenAs, requireStillActing } from './actor/listen'
 
 // A canvas's comments for the members of its workspace, written once and mounted twice: under the
 // API (`/v1/canvases/:id/comments`, a key or an app) and under the owner's page (`/c/:id/comments`,
@@ -106,7 +107,11 @@ export function commentRoutes(mount: CommentMount) {
       // Read from the primary: woken by a comment just stored, a replica may not have it yet.
       const svc = { ...c.var.svc, db: database(c.env.DB) }
       c.header('Cache-Control', 'no-store')
-      const news = await waitForComments(svc, where, since ?? svc.now(), (seconds ?? 30) * 1000)
+      const { actor } = c.var
+      const wait = (seconds ?? 30) * 1000
+      const tags = await listenAs(svc, actor, where)
+      const news = await waitForComments(svc, where, since ?? svc.now(), wait, tags)
+      await requireStillActing(svc, actor)
       return c.json(news)
     },
   )

@@ -7,7 +7,7 @@ export type LiveEvent =
   // it now stands (the API's comment object), sent only to sockets that may read comments.
   | { type: 'comment'; comment: { comment_id: string } & Record<string, unknown> }
   | { type: 'comment_deleted'; comment_id: string }
-  | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' | 'expired' }
+  | { type: 'gone'; reason: 'deleted' | 'private' | 'revoked' | 'expired' | 'signed_out' }
 
 /** Why a socket's access ended. */
 export type GoneReason = Extract<LiveEvent, { type: 'gone' }>['reason']
@@ -21,6 +21,7 @@ export const LIVE_CLOSE_CODES: Record<GoneReason, number> = {
   private: 4002,
   revoked: 4003,
   expired: 4004,
+  signed_out: 4005,
 }
 
 /**
@@ -48,18 +49,43 @@ export type LiveAudience =
 /** Tells a canvas's open viewers what changed, after the write; it never fails the write. */
 export type LiveNotifier = (canvasId: string, notice: LiveNotice, audience?: LiveAudience) => void
 
+/**
+ * A live socket opened, or a wait begun, on a canvas under a person's credential: the tags it was
+ * accepted with (`person:<user id>`, and `session:`, `key:` or `grant:` with the credential's id).
+ */
+export type Watch = { canvasId: string; workspaceId: string; tags: string[] }
+
+/**
+ * Which of a person's credentials ended: every one in a workspace (they were removed from it),
+ * one by its tag (a logout, a key revoked, an app disconnected), or all their sessions.
+ */
+export type AccessEnd = { workspaceId: string } | { tag: string } | { sessions: true }
+
+/**
+ * A person's credentials that end reach everything they opened: their live sockets close, their
+ * waits end. `watch` records a socket or a wait; `end` returns once what it ends is gone.
+ */
+export type AccessWatch = {
+  watch: (userId: string, watch: Watch) => Promise<void>
+  end: (userId: string, end: AccessEnd) => Promise<void>
+}
+
 /** The longest an agent's wait for comments holds its request, in seconds. */
 export const MAX_WAIT_SECONDS = 60
 
 /**
- * Waits, through the canvas's Durable Object, until one of its comments changes (true; at once
- * when one did after `sinceMs`) or `timeoutMs` passes (false).
+ * Waits, through the canvas's Durable Object, until one of its comments changes (`comment`; at
+ * once when one did after `sinceMs`), `timeoutMs` passes (`timeout`), or the credential of the
+ * waiter, by its `tags`, ends (`ended`).
  */
 export type CommentWaiter = (
   canvasId: string,
   sinceMs: number,
   timeoutMs: number,
-) => Promise<boolean>
+  tags: string[],
+) => Promise<WaitOutcome>
+
+export type WaitOutcome = 'comment' | 'timeout' | 'ended'
 
 /**
  * The headers in which the Worker tells a canvas's object what it checked of a socket: its tags

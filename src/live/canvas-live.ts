@@ -10,6 +10,7 @@ import {
   type LiveAudience,
   type LiveEvent,
   type LiveNotice,
+  type WaitOutcome,
 } from '../lib/live-events'
 
 // One Durable Object per canvas holds the WebSockets of everyone looking at it, and tells them
@@ -34,8 +35,8 @@ type Expiries = { canvas: number | null; link: number | null; upTo?: number | nu
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
 
 export class CanvasLive extends DurableObject<Env> {
-  /** Callers waiting for the next comment (waitForComment), woken by notify. */
-  private waiters = new Set<() => void>()
+  /** Callers waiting for the next comment (waitForComment), by the tags of their credential. */
+  private waiters = new Map<(outcome: WaitOutcome) => void, string[]>()
   /** When this object last heard of a comment, since it came into memory. */
   private lastComment = 0
 
@@ -98,28 +99,47 @@ export class CanvasLive extends DurableObject<Env> {
   }
 
   /**
-   * Resolves true as soon as a comment of the canvas changes (one heard after `sinceMs` counts at
-   * once), false after `timeoutMs`. An agent's long poll: it holds a promise and a timer, no CPU.
+   * Resolves `comment` as soon as a comment of the canvas changes (one heard after `sinceMs`
+   * counts at once), `timeout` after `timeoutMs`, `ended` when the waiter's credential (by its
+   * `tags`) ends first. An agent's long poll: it holds a promise and a timer, no CPU.
    */
-  waitForComment(sinceMs: number, timeoutMs: number): Promise<boolean> {
-    if (this.lastComment > sinceMs) return Promise.resolve(true)
+  waitForComment(sinceMs: number, timeoutMs: number, tags: string[] = []): Promise<WaitOutcome> {
+    if (this.lastComment > sinceMs) return Promise.resolve('comment')
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (outcome: WaitOutcome) => {
         clearTimeout(timer)
         this.waiters.delete(wake)
-        resolve(true)
+        resolve(outcome)
       }
-      const timer = setTimeout(() => {
-        this.waiters.delete(wake)
-        resolve(false)
-      }, timeoutMs)
-      this.waiters.add(wake)
+      const timer = setTimeout(() => wake('timeout'), timeoutMs)
+      this.waiters.set(wake, tags)
     })
   }
 
   private commentHeard() {
     this.lastComment = Date.now()
-    for (const wake of [...this.waiters]) wake()
+    for (const wake of [...this.waiters.keys()]) wake('comment')
+  }
+
+  /**
+   * A credential ended (its person removed, a logout, a key revoked, an app disconnected): the
+   * sockets and waits held under any of `tags` end now, and hear nothing more.
+   */
+  async endAccess(tags: string[]): Promise<number> {
+    let ended = 0
+    for (const tag of tags) {
+      for (const socket of this.ctx.getWebSockets(tag)) {
+        end(socket, 'signed_out')
+        ended++
+      }
+    }
+    for (const [wake, held] of [...this.waiters]) {
+      if (held.some((t) => tags.includes(t))) {
+        wake('ended')
+        ended++
+      }
+    }
+    return ended
   }
 
   /** Closes the sockets whose access has expired, and sets the alarm for the next. */

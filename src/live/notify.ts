@@ -1,6 +1,13 @@
 import { logError } from '../lib/log'
-import type { CommentWaiter, LiveAudience, LiveNotice, LiveNotifier } from '../lib/live-events'
+import type {
+  AccessWatch,
+  CommentWaiter,
+  LiveAudience,
+  LiveNotice,
+  LiveNotifier,
+} from '../lib/live-events'
 import type { CanvasLive } from './canvas-live'
+import type { PersonLive } from './person-live'
 
 /**
  * The notifier the Worker's writes call: it reaches the canvas's object after the response, under
@@ -26,9 +33,28 @@ export function liveNotifier(
 export function commentWaiter(
   namespace: DurableObjectNamespace<CanvasLive> | undefined,
 ): CommentWaiter {
-  return async (canvasId, sinceMs, timeoutMs) => {
-    if (!namespace) return false
+  return async (canvasId, sinceMs, timeoutMs, tags) => {
+    if (!namespace) return 'timeout'
     const stub = namespace.get(namespace.idFromName(canvasId))
-    return stub.waitForComment(sinceMs, timeoutMs)
+    return stub.waitForComment(sinceMs, timeoutMs, tags)
+  }
+}
+
+/**
+ * Where a person's credentials listen, and their end (live/person-live.ts): each person's object
+ * is asked, and an end is awaited, so the request that ended a credential answers after its
+ * sockets and waits are gone.
+ */
+export function accessWatch(
+  namespace: DurableObjectNamespace<PersonLive> | undefined,
+): AccessWatch {
+  const stub = (userId: string) => namespace!.get(namespace!.idFromName(userId))
+  return {
+    watch: async (userId, watch) => {
+      if (namespace) await stub(userId).watch(watch)
+    },
+    end: async (userId, end) => {
+      if (namespace) await stub(userId).end(end)
+    },
   }
 }

@@ -1,7 +1,7 @@
 import { and, eq, notExists, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { AuditAction, AuditActorKind } from '../../lib/audit'
 import { newId } from '../../lib/crypto'
-import { auditEvents, members } from '../../storage/schema'
+import { auditEvents, members, oauthGrants } from '../../storage/schema'
 import { iso, type Services } from '../services'
 import { type Actor } from '../actor'
 
@@ -107,6 +107,26 @@ function auditInsert(
 
 const whenRecorded = (recorded: Recorded) =>
   recorded === 'changed' ? sql`changes() > 0` : sql`changes() > 0 AND ${recorded}`
+
+/**
+ * The events of grants that ended, one per grant `where` selects (in the batch right after the
+ * statement that ended them): `oauth.disconnected`, by `who`, or by the app itself when the app
+ * ended it (its own token revoked) or the service did (a secret used twice).
+ */
+export function grantsEnded(svc: Services, where: SQL, reason: string, who?: AuditActor) {
+  const g = oauthGrants
+  const actor = who
+    ? sql`${who.kind}, ${who.userId}, ${who.name}`
+    : sql`'agent', ${g.userId}, ${g.clientName}`
+  return svc.db
+    .insert(auditEvents)
+    .select(
+      sql`SELECT lower(hex(randomblob(16))), ${g.workspaceId}, ${svc.now()}, ${actor},
+      'oauth.disconnected', 'app', ${g.grantId}, json_object('app', ${g.clientName}, 'reason', ${reason})
+      FROM ${g} WHERE ${where}`,
+    )
+    .returning()
+}
 
 /** `auditStatement` for the change an actor makes in their workspace. */
 export const recordOf = (svc: Services, actor: Actor, entry: AuditEntry, recorded?: Recorded) =>

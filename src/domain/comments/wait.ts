@@ -1,5 +1,6 @@
 import type { Comment } from '../../schema/responses'
 import { iso, type Services } from '../services'
+import { AppError } from '../../lib/errors'
 import { listComments, type CommentPlace } from './comments'
 
 // An agent waiting for people's comments (docs/comments-and-webhooks.md): a long poll that
@@ -32,13 +33,15 @@ async function commentsAfter(svc: Services, place: CommentPlace, since: number) 
 /**
  * The threads with something new after `since`, as soon as there are any, or none after
  * `timeoutMs`; with the time to wait from next. `svc` should read D1's primary: the wait is woken
- * when a comment is stored, and a read replica may not have it yet.
+ * when a comment is stored, and a read replica may not have it yet. The wait is held under the
+ * waiter's `tags` (http/actor/listen.ts): it ends (401) as soon as their credential does.
  */
 export async function waitForComments(
   svc: Services,
   place: CommentPlace,
   since: number,
   timeoutMs: number,
+  tags: string[],
 ) {
   const deadline = svc.now() + timeoutMs
   for (let wakes = 0; ; wakes++) {
@@ -48,6 +51,14 @@ export async function waitForComments(
     if (comments.length > 0 || left <= 0 || wakes === MAX_WAKES || !svc.waitForComment) {
       return { comments, since: iso(newest) }
     }
-    await svc.waitForComment(place.canvasId, checkedAt, left)
+    const outcome = await svc.waitForComment(place.canvasId, checkedAt, left, tags)
+    if (outcome === 'ended') throw accessEnded()
   }
 }
+
+/** The answer to a wait whose credential ended while it waited. */
+export const accessEnded = () =>
+  new AppError(
+    'unauthorized',
+    'your access ended while you waited (signed out, removed from the workspace, or the key or app revoked)',
+  )

@@ -106,5 +106,6 @@ export async function exchangeGrantForKey(
   ])
   if (made.length !== 1) return null
   announceAudit(svc, recordedKey as AuditRow[], recordedEnd as AuditRow[])
+  await svc.access?.end(grant.userId, { tag: `grant:${grantId}` })
   return { ...presentKey(row), key: secret }
 }

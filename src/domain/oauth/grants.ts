@@ -12,7 +12,7 @@ import { oauthGrants, oauthSecrets, users } from '../../storage/schema'
 import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
 import { roleIn } from '../workspaces/members'
-import { announceAudit, recordOf } from '../audit/record'
+import { announceAudit, auditActorOf, grantsEnded, recordOf } from '../audit/record'
 import { rolesWith } from '../workspaces/roles'
 
 // Connected apps (docs/agents.md): the grants a person gave chat apps through the
@@ -88,20 +88,24 @@ export async function recordGrant(
 ): Promise<LibraryGrant[]> {
   const now = svc.now()
   const db = svc.db
-  const [replaced, , recorded] = await db.batch([
+  const sameConnection = and(
+    eq(oauthGrants.userId, actor.userId),
+    eq(oauthGrants.workspaceId, actor.workspaceId),
+    eq(oauthGrants.clientId, grant.clientId),
+    eq(oauthGrants.redirectUri, grant.redirectUri),
+  )
+  const [replaced, replacedEvents, , recorded] = await db.batch([
     db
       .update(oauthGrants)
       .set(ended(now))
-      .where(
-        and(
-          eq(oauthGrants.userId, actor.userId),
-          eq(oauthGrants.workspaceId, actor.workspaceId),
-          eq(oauthGrants.clientId, grant.clientId),
-          eq(oauthGrants.redirectUri, grant.redirectUri),
-          isNull(oauthGrants.revokedAt),
-        ),
-      )
+      .where(and(sameConnection, isNull(oauthGrants.revokedAt)))
       .returning({ grantId: oauthGrants.grantId, subject: subjectOf }),
+    grantsEnded(
+      svc,
+      and(sameConnection, eq(oauthGrants.revokedAt, now))!,
+      'replaced',
+      auditActorOf(actor),
+    ),
     db.insert(oauthGrants).values({
       grantId: grant.grantId,
       userId: actor.userId,
@@ -126,16 +130,37 @@ export async function recordGrant(
       .insert(oauthSecrets)
       .values({ secretHash: grant.codeHash, grantId: grant.grantId, kind: 'code', createdAt: now }),
   ])
-  announceAudit(svc, recorded)
+  announceAudit(svc, replacedEvents, recorded)
+  await Promise.all(
+    replaced.map((r) => svc.access?.end(actor.userId, { tag: `grant:${r.grantId}` })),
+  )
   return replaced
 }
 
-/** Ends a grant (a secret used twice, or the app itself revoking a token). */
-export async function endGrant(svc: Services, grantId: string) {
-  await svc.db
-    .update(oauthGrants)
-    .set(ended(svc.now()))
-    .where(and(eq(oauthGrants.grantId, grantId), isNull(oauthGrants.revokedAt)))
+/**
+ * Ends a grant, by the app itself (its token revoked) or the service (a secret used twice):
+ * recorded as the app's disconnection, and its waits end before this returns.
+ */
+export async function endGrant(
+  svc: Services,
+  grantId: string,
+  reason: 'revoked' | 'secret_reused',
+) {
+  const now = svc.now()
+  const [ended_, recorded] = await svc.db.batch([
+    svc.db
+      .update(oauthGrants)
+      .set(ended(now))
+      .where(and(eq(oauthGrants.grantId, grantId), isNull(oauthGrants.revokedAt)))
+      .returning({ userId: oauthGrants.userId }),
+    grantsEnded(
+      svc,
+      and(eq(oauthGrants.grantId, grantId), eq(oauthGrants.revokedAt, now))!,
+      reason,
+    ),
+  ])
+  announceAudit(svc, recorded)
+  for (const { userId } of ended_) await svc.access?.end(userId, { tag: `grant:${grantId}` })
 }
 
 /** A revoked grant's expiry is its revocation too: the sweep finds ended grants by one index. */
@@ -249,6 +274,7 @@ export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: s
   ])
   if (!row) throw new AppError('not_found', 'grant_id: no such connected app')
   announceAudit(svc, recorded)
+  await svc.access?.end(actor.userId, { tag: `grant:${grantId}` })
   return { name: row.name, grant: { grantId, subject: row.subject } satisfies LibraryGrant }
 }
 

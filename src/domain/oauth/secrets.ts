@@ -59,7 +59,7 @@ export async function claimSecret(
   const { grantId, subject } = known
   if (claimed.length === 1) return { outcome: 'claimed', grantId, subject }
   if (known.usedAt === null || known.revokedAt !== null) return { outcome: 'unknown' }
-  await endGrant(svc, grantId)
+  await endGrant(svc, grantId, 'secret_reused')
   return { outcome: 'reused', grantId, subject }
 }
 

@@ -180,6 +180,7 @@ export async function useResetLink(svc: Services, token: string, password: strin
   ])
   if (changed.length !== 1) throw resetNotFound()
   announceAudit(svc, recorded)
+  await svc.access?.end(link.userId, { sessions: true })
   const row = await sessionRowOf(svc, link.userId, link.workspaceId)
   if (!row) throw resetNotFound()
   return openSession(svc, row, 'password')

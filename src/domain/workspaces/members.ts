@@ -199,6 +199,8 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
   ])
   if (removed.length === 0) throw lastOwner()
   announceAudit(svc, recorded)
+  // What they had open there closes now: their sockets, their waits, by any credential.
+  await svc.access?.end(userId, { workspaceId })
   return { user_id: userId, role: removed[0].role }
 }
 

@@ -206,7 +206,7 @@ export async function deleteWorkspace(svc: Services, member: Actor) {
   )
   const inIt = <T extends { workspaceId: AnyColumn }>(table: T) =>
     and(eq(table.workspaceId, workspaceId), gone)
-  const [deleted, expired] = await db.batch([
+  const [deleted, expired, , , , , , members_] = await db.batch([
     db
       .update(workspaces)
       .set({ deletedAt: now })
@@ -240,7 +240,7 @@ export async function deleteWorkspace(svc: Services, member: Actor) {
       .update(sessions)
       .set({ workspaceId: sql`(${personalWorkspace(db, sessions.userId)})` })
       .where(inIt(sessions)),
-    db.delete(members).where(inIt(members)),
+    db.delete(members).where(inIt(members)).returning({ userId: members.userId }),
   ])
   if (deleted.length === 0) {
     const row = await db
@@ -254,6 +254,8 @@ export async function deleteWorkspace(svc: Services, member: Actor) {
     throw workspaceNotFound()
   }
   for (const { canvasId } of expired) svc.live?.(canvasId, { type: 'gone', reason: 'deleted' })
+  // Every member's waits there end too, before the answer.
+  await Promise.all(members_.map(({ userId }) => svc.access?.end(userId, { workspaceId })))
   return { workspace_id: workspaceId, deleted: true, canvases: expired.length }
 }
 

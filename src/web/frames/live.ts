@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../../http/context'
 import { limitByIp } from '../../http/limits'
 import { id as idSchema } from '../../schema/requests'
-import { liveUnderGrant, type FrameGrant } from '../../domain/frame-access'
+import { liveUnderGrant, type FrameGrant, type LiveAccess } from '../../domain/frame-access'
 import { AppError } from '../../lib/errors'
 import {
   LIVE_CANVAS_EXPIRES_HEADER,
@@ -28,8 +28,15 @@ live.get('/:id', checkedBy('signed'), async (c) => {
   }
   const { canvasId, grant, access } = await underGrant(c)
   const namespace = c.env.LIVE
+  const tags = tagsOf(grant, access)
+  // A member's socket is where their session listens: its end (a logout, a removal) closes it.
+  if (access.userId !== null) {
+    const watched = tags.filter((t) => t.startsWith('person:') || t.startsWith('session:'))
+    const watch = { canvasId, workspaceId: access.workspaceId, tags: watched }
+    await c.var.svc.access?.watch(access.userId, watch)
+  }
   const headers = new Headers(c.req.raw.headers)
-  headers.set(LIVE_TAGS_HEADER, JSON.stringify(tagsOf(grant, access.comments)))
+  headers.set(LIVE_TAGS_HEADER, JSON.stringify(tags))
   headers.set(LIVE_VERSION_HEADER, String(access.version))
   // Set or removed, never left as the client sent them.
   numberHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
@@ -80,10 +87,11 @@ function numberHeader(headers: Headers, name: string, value: number | null) {
  * The tags a socket is accepted with, so that an end of access reaches exactly its sockets, and
  * comments only the sockets of those who may read them.
  */
-function tagsOf(grant: FrameGrant, comments: boolean): string[] {
+function tagsOf(grant: FrameGrant, access: LiveAccess): string[] {
+  const { comments, userId } = access
   const tags =
     grant.kind === 'owner'
-      ? ['owner', `session:${grant.sessionId}`]
+      ? ['owner', `session:${grant.sessionId}`, ...(userId ? [`person:${userId}`] : [])]
       : grant.kind === 'share'
         ? ['share', `share:${grant.token}`]
         : ['public']
