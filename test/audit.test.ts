@@ -5,6 +5,7 @@ import { sweep } from '../src/domain/sweep'
 import { call, errorOf, json, newAccount, newCanvas, type Account } from './support/api'
 import { realServices } from './support/state'
 import { joinedAs, keyIn, newTeam } from './support/teams'
+import { connect, tokenRequest, tool } from './support/oauth'
 import { createWebhook, eventually, hook, received } from './support/webhooks'
 
 // The audit log (docs/teams.md#the-audit-log): every change in a workspace, with who made it,
@@ -67,6 +68,7 @@ it('records the changes of a team, with who made each, newest first, and no secr
     ['member.joined', 'member', person.email],
     ['member.invited', 'key', 'test key'],
     ['workspace.renamed', 'key', 'test key'],
+    ['workspace.created', 'key', 'test key'],
   ])
   expect(events[0].details).toEqual({ email: person.email, role: 'viewer', left: false })
   expect(events[1].details).toEqual({ title: 'Plan 2' })
@@ -87,9 +89,82 @@ it('records the changes of a team, with who made each, newest first, and no secr
   })
   expect(events[10].details).toMatchObject({ email: person.email, role: 'editor' })
   expect(events[12].details).toEqual({ name: 'Audited team' })
+  expect(events[13]).toMatchObject({
+    target: { type: 'workspace', id: workspaceId },
+    details: { name: 'Audited' },
+  })
+  // A key's event names the person behind it.
+  expect(events[1].actor).toEqual({
+    kind: 'key',
+    user_id: owner.userId,
+    name: 'ci',
+    person: { user_id: owner.userId, name: owner.email.split('@')[0], email: owner.email },
+  })
   // No secret: the link's token and password, the key, the webhook's secret and query.
   for (const secret of [share.token, 'open sesame', key, webhook.secret, 's3cr3t']) {
     expect(text.includes(secret), secret).toBe(false)
+  }
+})
+
+it('finds everything a person did, by any credential, by their email; never a key named like it', async () => {
+  const owner = await newAccount()
+  const workspaceId = await newTeam(owner, 'People')
+  const ownerKey = await keyIn(owner, workspaceId, 'ci')
+  const { person } = await joinedAs(owner, workspaceId, 'editor')
+  // A member names a key after the owner's email, hoping to pass for them.
+  const posing = await keyIn(person, workspaceId, owner.email)
+  await newCanvas(posing, 'posing', { title: 'By the poser' })
+  await newCanvas(ownerKey, 'owned', { title: 'By the owner' })
+  await call('/auth/switch', {
+    method: 'POST',
+    cookie: owner.cookie,
+    json: { workspace_id: workspaceId },
+  })
+  const { tokens } = await connect(owner, 'canvas:read canvas:write')
+  const published = await tool(tokens.access_token, 'publish', {
+    content: 'by the owner’s app',
+    filename: 'app.txt',
+  })
+  expect(published.isError).toBeUndefined()
+  for (const query of [owner.email, owner.email.toUpperCase(), owner.userId]) {
+    const found = await log(ownerKey, `&actor=${encodeURIComponent(query)}`)
+    expect(found.length, query).toBeGreaterThan(0)
+    for (const event of found) {
+      expect(event.actor.user_id, `${query}: ${event.action}`).toBe(owner.userId)
+    }
+    const kinds = new Set(found.map((e) => e.actor.kind))
+    expect([...kinds].sort(), query).toEqual(['agent', 'key', 'member'])
+    expect(found.map((e) => e.details.title)).not.toContain('By the poser')
+  }
+  // The poser's key is found by its name, and names its true person.
+  const named = await log(ownerKey, `&actor=${encodeURIComponent(person.email)}`)
+  const posed = named.find((e) => e.action === 'canvas.created')!
+  expect(posed.actor).toMatchObject({
+    kind: 'key',
+    name: owner.email,
+    person: { user_id: person.userId, email: person.email },
+  })
+})
+
+it('records every grant that ends as oauth.disconnected: replaced, reused, revoked by the app', async () => {
+  const owner = await newAccount()
+  const first = await connect(owner)
+  // A new approval of the same app replaces the connection.
+  await connect(owner, undefined, first.client)
+  // A refresh token used twice ends the grant it belongs to.
+  const second = await connect(owner)
+  const refresh = { grant_type: 'refresh_token', client_id: second.client.client_id }
+  await tokenRequest({ ...refresh, refresh_token: second.tokens.refresh_token })
+  await tokenRequest({ ...refresh, refresh_token: second.tokens.refresh_token })
+  // An app may end its own grant (RFC 7009).
+  const third = await connect(owner)
+  await tokenRequest({ token: third.tokens.access_token, client_id: third.client.client_id })
+  const ended = await log(owner.key, '&action=oauth.disconnected')
+  const reasons = ended.map((e) => e.details.reason).sort()
+  expect(reasons).toEqual(['replaced', 'revoked', 'secret_reused'])
+  for (const event of ended) {
+    expect(event.actor.person).toMatchObject({ user_id: owner.userId, email: owner.email })
+    expect(event.target.type).toBe('app')
   }
 })
 

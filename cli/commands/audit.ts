@@ -14,7 +14,10 @@ export default defineCommand({
   args: {
     ...globalArgs,
     action: { type: 'string', description: 'Only this action, e.g. member.removed' },
-    actor: { type: 'string', description: 'Only what this person, key or app did (email or name)' },
+    actor: {
+      type: 'string',
+      description: 'Only what this person did, by any key or app (email), or a key or app (name)',
+    },
     target: { type: 'string', description: 'Only what concerns this id (a canvas, a member, ...)' },
     limit: { type: 'string', description: 'How many events at most (default 50)' },
   },
@@ -39,10 +42,18 @@ export default defineCommand({
     if (args.json) return printJson({ events, next_cursor: cursor })
     const rows = events.map((e) => [
       ago(e.at),
-      `${e.actor.name} (${e.actor.kind})`,
+      who(e.actor),
       e.action,
       `${e.target.type} ${e.target.id}`,
     ])
     print(table(['WHEN', 'WHO', 'ACTION', 'TARGET'], rows))
   },
 })
+
+/** A key's or app's name beside its person's email ("svc on vm · ada@…"), a member by email. */
+function who(actor: AuditList['events'][number]['actor']): string {
+  const byCredential = actor.kind === 'key' || actor.kind === 'agent'
+  const person = actor.person?.email
+  if (byCredential) return `${actor.name}${person ? ` · ${person}` : ''} (${actor.kind})`
+  return `${person ?? actor.name} (${actor.kind})`
+}

@@ -10,7 +10,7 @@ import {
 } from '../domain/workspaces/workspaces'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
 import { key } from '../http/actor/steps'
-import { ADMIN, OWNER, READ, WRITE } from '../http/actor/need'
+import { ADMIN, MEMBER, OWNER, READ } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { jsonBody, params } from '../http/validate'
 import {
@@ -44,7 +44,7 @@ workspacesApi.get(
 
 workspacesApi.post(
   '/',
-  key(WRITE),
+  key(MEMBER, { workspace: 'new' }),
   jsonBody(workspaceBody),
   documented({
     summary: 'Create a workspace',
@@ -55,7 +55,7 @@ workspacesApi.post(
   }),
   async (c) => {
     const { name } = c.req.valid('json')
-    return c.json(await createWorkspace(c.var.svc, c.var.actor.userId, name), 201)
+    return c.json(await createWorkspace(c.var.svc, c.var.actor, name), 201)
   },
 )
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, exists, gt, isNull, not, notExists, or, sql, type SQL } from 'drizzle-orm'
+import { localPart, publicName } from '../lib/names'
 import { AppError } from '../lib/errors'
 import {
   burnPasswordCheck,
@@ -260,7 +261,12 @@ export async function openSession(
   row: SessionRow,
   method: 'password' | 'oidc' | 'access',
 ) {
-  const person = { kind: 'member', userId: row.userId, name: row.email } as const
+  const person = {
+    kind: 'member',
+    userId: row.userId,
+    name: row.email,
+    person: { name: publicName(row), email: row.email },
+  } as const
   const target = { type: 'person', id: row.userId } as const
   const now = svc.now()
   const session = await newSession()
@@ -409,16 +415,6 @@ export async function endSession(svc: Services, token: string): Promise<void> {
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
-
-/** The part of an email before its @: what stands for a person who chose no display name. */
-export function localPart(email: string): string {
-  const at = email.indexOf('@')
-  return at === -1 ? email : email.slice(0, at)
-}
-
-/** The name people outside the workspace know a person by: never their email. */
-export const publicName = (user: { email: string; displayName: string | null }) =>
-  user.displayName ?? localPart(user.email)
 
 /**
  * A person's display name as they set it (null: none), the name people outside the workspace

@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'workspace.created',
   'workspace.renamed',
   'workspace.settings_changed',
   'auth.login',

@@ -23,3 +23,13 @@ export function appNameProblem(name: string): string | null {
   if (name.length > MAX_APP_NAME) return `must be at most ${MAX_APP_NAME} characters`
   return shownNameProblem(name)
 }
+
+/** The part of an email before its @: what stands for a person who chose no display name. */
+export function localPart(email: string): string {
+  const at = email.indexOf('@')
+  return at === -1 ? email : email.slice(0, at)
+}
+
+/** The name people outside the workspace know a person by: never their email. */
+export const publicName = (user: { email: string; displayName: string | null }) =>
+  user.displayName ?? localPart(user.email)

@@ -188,6 +188,8 @@ export const auditEvent = z.object({
     kind: z.enum(AUDIT_ACTOR_KINDS),
     user_id: z.optional(z.string()),
     name: z.string(),
+    /** The person behind a member, a key or an app, as they were named then. */
+    person: z.optional(z.object({ user_id: z.string(), name: z.string(), email: z.string() })),
   }),
   action: z.enum(AUDIT_ACTIONS),
   target: z.object({ type: z.string(), id: z.string() }),

@@ -720,6 +720,11 @@ export const auditEvents = sqliteTable(
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
     details: text('details').notNull(),
+    // The person behind the actor, as they were named when it happened: a key's or an app's
+    // event names its person too (their display name and email). Null for visitors, the system
+    // and events written before it was kept.
+    actorPersonName: text('actor_person_name'),
+    actorEmail: text('actor_email'),
   },
   (t) => [
     // Its entries end in the rowid, the order events were written: ties of `at` break by it.

@@ -29,7 +29,7 @@ export type Route = {
   /** The least role a member needs in the workspace (docs/teams.md). */
   role?: 'viewer' | 'editor' | 'admin' | 'owner'
   /** Where it acts: the credential's workspace, or the one its path names. */
-  workspace?: 'credential' | 'path'
+  workspace?: 'credential' | 'path' | 'new'
   /** A path parameter naming a person whom acting on needs no role (leaving). */
   self?: string
   /** Takes an app's OAuth access token besides an API key (the MCP endpoint). */

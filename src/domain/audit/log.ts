@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, lt, lte, or, sql } from 'drizzle-orm'
 import type { AuditAction } from '../../lib/audit'
 import { deleteSome } from '../../storage/db'
-import { auditEvents } from '../../storage/schema'
+import { auditEvents, users } from '../../storage/schema'
 import { auditCursor, readAuditCursor } from '../cursors'
 import type { Services } from '../services'
 import type { Actor } from '../actor'
@@ -17,7 +17,10 @@ export type AuditQuery = {
   limit?: number
   cursor?: string
   action?: AuditAction
-  /** A user id, or an actor's name (an email, a key's or an app's name). */
+  /**
+   * A person (by user id or email: everything they did, by any credential), or a key's or an
+   * app's name. An email never matches a key named like one: it names the person.
+   */
   actor?: string
   /** A target's id. */
   target?: string
@@ -46,9 +49,7 @@ export async function listAudit(svc: Services, actor: Actor, query: AuditQuery) 
             )
           : undefined,
         query.action ? eq(auditEvents.action, query.action) : undefined,
-        query.actor
-          ? or(eq(auditEvents.actorUserId, query.actor), eq(auditEvents.actorName, query.actor))
-          : undefined,
+        query.actor ? byActor(query.actor) : undefined,
         query.target ? eq(auditEvents.targetId, query.target) : undefined,
       ),
     )
@@ -60,6 +61,16 @@ export async function listAudit(svc: Services, actor: Actor, query: AuditQuery) 
     events: page.map(presentAudit),
     next_cursor: rows.length > limit && last ? auditCursor(last.at, last.row) : null,
   }
+}
+
+/** The events of a person (by id or email, through any credential), or of a key or app by name. */
+function byActor(actor: string) {
+  if (actor.includes('@')) {
+    const email = actor.trim().toLowerCase()
+    const person = sql`(SELECT ${users.userId} FROM ${users} WHERE ${users.email} = ${email})`
+    return or(eq(auditEvents.actorEmail, email), eq(auditEvents.actorUserId, person))
+  }
+  return or(eq(auditEvents.actorUserId, actor), eq(auditEvents.actorName, actor))
 }
 
 const DAY = 86400_000

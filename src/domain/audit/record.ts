@@ -1,9 +1,9 @@
 import { and, eq, notExists, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { AuditAction, AuditActorKind } from '../../lib/audit'
 import { newId } from '../../lib/crypto'
-import { auditEvents, members, oauthGrants } from '../../storage/schema'
+import { auditEvents, members, oauthGrants, users } from '../../storage/schema'
 import { iso, type Services } from '../services'
-import { type Actor } from '../actor'
+import { type Actor, type Person } from '../actor'
 
 // How a change is recorded in the audit log (docs/teams.md#the-audit-log): its event is one more
 // statement of the change's own D1 batch, so that the change and its record are kept or lost
@@ -11,8 +11,16 @@ import { type Actor } from '../actor'
 // only when the statement just before it changed a row (`changes()`, inside the batch's one
 // transaction), unless the change is one that always happens.
 
-/** Who made a change, as an event names them. */
-export type AuditActor = { kind: AuditActorKind; userId: string | null; name: string }
+/**
+ * Who made a change, as an event names them: how they came (a member's email, a key's or an app's
+ * name), and the person behind it.
+ */
+export type AuditActor = {
+  kind: AuditActorKind
+  userId: string | null
+  name: string
+  person?: Person
+}
 
 /** The sweep, and whatever else the deployment does by itself. */
 export const SYSTEM: AuditActor = { kind: 'system', userId: null, name: 'Canvas' }
@@ -21,6 +29,7 @@ export const auditActorOf = (actor: Actor): AuditActor => ({
   kind: actor.by.kind,
   userId: actor.userId,
   name: actor.by.name,
+  person: actor.person,
 })
 
 type Detail = string | number | boolean | null | readonly string[]
@@ -100,7 +109,8 @@ function auditInsert(
   const id = rows.from ? sql`lower(hex(randomblob(16)))` : sql`${newId()}`
   return svc.db.insert(auditEvents).select(
     sql`SELECT ${id}, ${rows.workspaceId}, ${svc.now()}, ${who.kind}, ${who.userId}, ${who.name},
-      ${entry.action}, ${entry.target.type}, ${entry.target.id}, ${detailsOf(entry.details)}
+      ${entry.action}, ${entry.target.type}, ${entry.target.id}, ${detailsOf(entry.details)},
+      ${who.person?.name ?? null}, ${who.person?.email ?? null}
       ${rows.from ? sql`FROM ${rows.from}` : sql``} WHERE ${rows.where}`,
   )
 }
@@ -115,15 +125,20 @@ const whenRecorded = (recorded: Recorded) =>
  */
 export function grantsEnded(svc: Services, where: SQL, reason: string, who?: AuditActor) {
   const g = oauthGrants
+  const u = users
   const actor = who
     ? sql`${who.kind}, ${who.userId}, ${who.name}`
     : sql`'agent', ${g.userId}, ${g.clientName}`
+  const person = who?.person
+    ? sql`${who.person.name}, ${who.person.email}`
+    : sql`COALESCE(${u.displayName}, substr(${u.email}, 1, instr(${u.email}, '@') - 1)), ${u.email}`
   return svc.db
     .insert(auditEvents)
     .select(
       sql`SELECT lower(hex(randomblob(16))), ${g.workspaceId}, ${svc.now()}, ${actor},
-      'oauth.disconnected', 'app', ${g.grantId}, json_object('app', ${g.clientName}, 'reason', ${reason})
-      FROM ${g} WHERE ${where}`,
+      'oauth.disconnected', 'app', ${g.grantId}, json_object('app', ${g.clientName}, 'reason', ${reason}),
+      ${person}
+      FROM ${g} JOIN ${u} ON ${u.userId} = ${g.userId} WHERE ${where}`,
     )
     .returning()
 }
@@ -156,6 +171,14 @@ export const presentAudit = (row: AuditRow) => ({
     kind: row.actorKind,
     ...(row.actorUserId !== null && { user_id: row.actorUserId }),
     name: row.actorName,
+    ...(row.actorUserId !== null &&
+      row.actorEmail !== null && {
+        person: {
+          user_id: row.actorUserId,
+          name: row.actorPersonName ?? row.actorEmail,
+          email: row.actorEmail,
+        },
+      }),
   },
   action: row.action as AuditAction,
   target: { type: row.targetType, id: row.targetId },

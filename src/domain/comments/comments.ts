@@ -1,4 +1,5 @@
 import { and, asc, eq, exists, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
+import { localPart } from '../../lib/names'
 import { AppError } from '../../lib/errors'
 import { newId } from '../../lib/crypto'
 import type { CommentAnchor, CommentsQuery } from '../../schema/requests'
@@ -12,7 +13,7 @@ import { iso, isoOrNull, type Services } from '../services'
 import { type ActingAs, type Actor } from '../actor'
 import { eventActor } from '../webhooks/events'
 import { announceAudit, recordOf } from '../audit/record'
-import { localPart, publicNameOf } from '../users'
+import { publicNameOf } from '../users'
 
 // Comments on a canvas and their replies (docs/comments-and-webhooks.md): made by the workspace's
 // people and agents, and by the readers of a share link that allows them. Each change is one D1

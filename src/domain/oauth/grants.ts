@@ -269,6 +269,7 @@ export async function revokeConnectedApp(svc: Services, actor: Actor, grantId: s
       target: { type: 'app', id: grantId },
       details: {
         app: sql<string>`(SELECT ${oauthGrants.clientName} FROM ${oauthGrants} WHERE ${oauthGrants.grantId} = ${grantId})`,
+        reason: 'disconnected',
       },
     }),
   ])

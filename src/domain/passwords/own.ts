@@ -1,4 +1,5 @@
 import { and, eq, ne } from 'drizzle-orm'
+import { publicName } from '../../lib/names'
 import { AppError } from '../../lib/errors'
 import { constantTimeEqual, hashPassword, verifyPassword } from '../../lib/crypto'
 import { sessions, users } from '../../storage/schema'
@@ -40,7 +41,13 @@ export async function changePassword(
     throw new AppError('forbidden', 'the current password is not right')
   }
   const hash = await hashPassword(input.password)
-  const person = { kind: 'member', userId, name: session.user.email } as const
+  const { email } = session.user
+  const person = {
+    kind: 'member',
+    userId,
+    name: email,
+    person: { name: publicName({ email, displayName: session.displayName }), email },
+  } as const
   const [, ended, recorded] = await svc.db.batch([
     svc.db.update(users).set({ passwordHash: hash }).where(eq(users.userId, userId)),
     svc.db

@@ -1,4 +1,5 @@
 import { and, eq, exists, gt, inArray, lte, ne, not, sql } from 'drizzle-orm'
+import { localPart } from '../../lib/names'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../../lib/errors'
 import { hashPassword, randomBase62, sha256Hex } from '../../lib/crypto'
@@ -160,7 +161,12 @@ export async function useResetLink(svc: Services, token: string, password: strin
       .from(passwordResets)
       .where(standingLink(link.hash, svc.now())),
   )
-  const person = { kind: 'member', userId: link.userId, name: link.email } as const
+  const person = {
+    kind: 'member',
+    userId: link.userId,
+    name: link.email,
+    person: { name: localPart(link.email), email: link.email },
+  } as const
   const [changed, recorded] = await db.batch([
     db
       .update(users)

@@ -1,4 +1,5 @@
 import { and, eq, exists, isNull, sql } from 'drizzle-orm'
+import { localPart } from '../../lib/names'
 import type { BatchItem } from 'drizzle-orm/batch'
 import { AppError } from '../../lib/errors'
 import { newId } from '../../lib/crypto'
@@ -149,7 +150,7 @@ function joinSsoWorkspace(svc: Services, userId: string, email: string) {
     auditStatement(
       svc,
       target.workspaceId,
-      { kind: 'member', userId, name: email },
+      { kind: 'member', userId, name: email, person: { name: localPart(email), email } },
       {
         action: 'member.joined',
         target: { type: 'member', id: userId },

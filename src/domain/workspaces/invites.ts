@@ -1,4 +1,5 @@
 import { and, desc, eq, exists, gt, isNull, lte, not, or, sql } from 'drizzle-orm'
+import { localPart } from '../../lib/names'
 import { AppError } from '../../lib/errors'
 import { newId, randomBase62, sha256Hex } from '../../lib/crypto'
 import type { Role } from '../../schema/requests'
@@ -215,7 +216,12 @@ export function joinStatements(
     auditStatement(
       svc,
       sql<string>`(SELECT ${invites.workspaceId} FROM ${invites} WHERE ${invites.tokenHash} = ${hash})`,
-      { kind: 'member', userId: joiner.userId, name: joiner.email },
+      {
+        kind: 'member',
+        userId: joiner.userId,
+        name: joiner.email,
+        person: { name: localPart(joiner.email), email: joiner.email },
+      },
       {
         action: 'member.joined',
         target: { type: 'member', id: joiner.userId },

@@ -29,7 +29,7 @@ import {
 } from '../../storage/schema'
 import { iso, type Services } from '../services'
 import { type Actor } from '../actor'
-import { announceAudit, recordOf } from '../audit/record'
+import { announceAudit, auditActorOf, auditStatement, recordOf } from '../audit/record'
 import { joinInvite } from './invites'
 import { isMember, personalWorkspace, workspaceNotFound } from './members'
 import { durationText, presentSettings } from './settings'
@@ -87,13 +87,15 @@ export async function listWorkspaces(svc: Services, userId: string): Promise<Wor
 /**
  * A new workspace with its maker as owner, in one batch whose inserts hold only while the person
  * belongs to fewer than MAX_WORKSPACES_PER_PERSON: two made at once cannot pass it together.
+ * Its log begins with its making (`workspace.created`).
  */
-export async function createWorkspace(svc: Services, userId: string, name: string) {
+export async function createWorkspace(svc: Services, actor: Actor, name: string) {
+  const userId = actor.userId
   const db = svc.db
   const workspaceId = newId()
   const now = svc.now()
   const room = sql`${db.$count(members, eq(members.userId, userId))} < ${MAX_WORKSPACES_PER_PERSON}`
-  const [made] = await db.batch([
+  const [made, , recorded] = await db.batch([
     db
       .insert(workspaces)
       .select(
@@ -112,6 +114,11 @@ export async function createWorkspace(svc: Services, userId: string, name: strin
         .from(workspaces)
         .where(eq(workspaces.workspaceId, workspaceId)),
     ),
+    auditStatement(svc, workspaceId, auditActorOf(actor), {
+      action: 'workspace.created',
+      target: { type: 'workspace', id: workspaceId },
+      details: { name },
+    }),
   ])
   if (made.length !== 1) {
     throw new AppError(
@@ -119,6 +126,7 @@ export async function createWorkspace(svc: Services, userId: string, name: strin
       `a person belongs to at most ${MAX_WORKSPACES_PER_PERSON} workspaces: leave one first`,
     )
   }
+  announceAudit(svc, recorded)
   return present({ workspaceId, name, role: 'owner', personal: false, createdAt: now })
 }
 

@@ -2,7 +2,8 @@ import type { Context } from 'hono'
 import type { Actor } from '../../domain/actor'
 import { AppError } from '../../lib/errors'
 import type { AppEnv } from '../context'
-import { actorIn } from './build'
+import { boundToWorkspace } from '../../domain/actor'
+import { actorIn, boundRefusal } from './build'
 import { requireNeed } from './need'
 import type { Access } from './statement'
 
@@ -25,6 +26,7 @@ export function needOf(c: Context<AppEnv>): Access {
  */
 export async function admitted(c: Context<AppEnv>, actor: Actor, access: Access) {
   const svc = c.var.svc
+  if (access.workspace === 'new' && boundToWorkspace(actor)) throw boundRefusal()
   const placed =
     access.workspace === 'path'
       ? await actorIn(svc, actor, c.req.param('workspace_id') ?? '')

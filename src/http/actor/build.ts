@@ -1,9 +1,10 @@
 import type { Actor, Person } from '../../domain/actor'
+import { localPart } from '../../lib/names'
 import { boundToWorkspace } from '../../domain/actor'
 import { parseScopes, type KeyLookupRow } from '../../domain/keys'
 import type { GrantRow } from '../../domain/oauth/grants'
 import type { Services } from '../../domain/services'
-import { localPart, type SessionInfo } from '../../domain/users'
+import type { SessionInfo } from '../../domain/users'
 import { findRole, workspaceNotFound } from '../../domain/workspaces/members'
 import { scopesOf } from '../../domain/workspaces/roles'
 import { AppError } from '../../lib/errors'
@@ -95,16 +96,18 @@ export function sessionActor(session: SessionInfo): Actor {
  */
 export async function actorIn(svc: Services, actor: Actor, workspaceId: string): Promise<Actor> {
   if (workspaceId === actor.workspaceId) return actor
-  if (boundToWorkspace(actor)) {
-    throw new AppError(
-      'forbidden',
-      'this credential was approved for one workspace and acts only there: sign in to the other (svc login) for a key of its own',
-    )
-  }
+  if (boundToWorkspace(actor)) throw boundRefusal()
   const role = await findRole(svc, workspaceId, actor.userId)
   if (!role) throw workspaceNotFound()
   return retargeted(actor, workspaceId, role)
 }
+
+/** The refusal of a credential bound to one workspace, asked to act beyond it. */
+export const boundRefusal = () =>
+  new AppError(
+    'forbidden',
+    'this credential was approved for one workspace and acts only there: sign in to the other (svc login) for a key of its own',
+  )
 
 /** The same person and credential in another workspace of theirs, with their role there. */
 function retargeted(actor: Actor, workspaceId: string, role: Role): Actor {

@@ -12,10 +12,11 @@ export type Statement = {
   /** What a member's credential needs: a role in the workspace and a scope. */
   need?: Need
   /**
-   * Where the route acts: the credential's own workspace (the default), or the one its path
-   * names (`:workspace_id`).
+   * Where the route acts: the credential's own workspace (the default), the one its path names
+   * (`:workspace_id`), or a new one it makes; the last two never for a credential bound to the
+   * workspace the person approved it for (an app, a key of the CLI's sign-in).
    */
-  workspace?: 'credential' | 'path'
+  workspace?: 'credential' | 'path' | 'new'
   /**
    * A path parameter naming a person: acting on oneself (leaving a workspace) needs no role,
    * only the scope.

@@ -115,6 +115,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'member.joined': 'joined',
   'member.role_changed': 'changed a member’s role',
   'member.removed': 'removed a member',
+  'workspace.created': 'made the workspace',
   'workspace.renamed': 'renamed the workspace',
   'workspace.settings_changed': 'changed the workspace’s settings',
   'auth.login': 'signed in',
@@ -131,8 +132,7 @@ function EventRow({ event }: { event: AuditEvent }) {
         <Ago at={event.at} />
       </td>
       <td data-label="Who">
-        <bdi dir="auto">{event.actor.name}</bdi>{' '}
-        <span class="muted nowrap">· {KIND_WORDS[event.actor.kind]}</span>
+        <Who actor={event.actor} />
       </td>
       <td class="primary-cell" data-label="What">
         {ACTION_WORDS[event.action]}{' '}
@@ -148,6 +148,34 @@ function EventRow({ event }: { event: AuditEvent }) {
       </td>
       <td data-label="Details">{detailWords(event.details)}</td>
     </tr>
+  )
+}
+
+/**
+ * Who did it: a key's or an app's name beside its person's email ("svc on vm · ada@…"), a member
+ * by email; the person's email filters the log to everything they did, by any credential.
+ */
+function Who({ actor }: { actor: AuditEvent['actor'] }) {
+  const person = actor.person
+  const everything = person && `/settings/activity?actor=${encodeURIComponent(person.email)}`
+  const byCredential = actor.kind === 'key' || actor.kind === 'agent'
+  return (
+    <>
+      {byCredential && (
+        <>
+          <bdi dir="auto">{actor.name}</bdi>
+          {person ? ' · ' : ' '}
+        </>
+      )}
+      {person ? (
+        <a class="in-text" href={everything} title={`Everything ${person.name} did`}>
+          <bdi dir="auto">{person.email}</bdi>
+        </a>
+      ) : (
+        !byCredential && <bdi dir="auto">{actor.name}</bdi>
+      )}{' '}
+      <span class="muted nowrap">· {KIND_WORDS[actor.kind]}</span>
+    </>
   )
 }
 

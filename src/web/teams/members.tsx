@@ -188,11 +188,11 @@ members.post('/delete', page(OWNER), checkedForm, (c) =>
   }),
 )
 
-members.post('/workspaces', page(MEMBER), checkedForm, (c) =>
+members.post('/workspaces', page(MEMBER, { workspace: 'new' }), checkedForm, (c) =>
   act(c, 'workspaces', async () => {
     const { name } = parse(workspaceBody, { name: c.var.form.get('name') ?? '' })
     const { svc, session } = c.var
-    const made = await createWorkspace(svc, session.user.user_id, name)
+    const made = await createWorkspace(svc, c.var.actor, name)
     await switchWorkspace(svc, session.sessionHash, session.user.user_id, made.workspace_id)
     return `${quoted(made.name)} is made, and you are in it: invite people below.`
   }),
