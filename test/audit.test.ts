@@ -12,7 +12,10 @@ import { createWebhook, eventually, hook, received } from './support/webhooks'
 // readable by its admins newest first, paged by cursor, never a secret in it, written in the
 // batch of its change.
 
-type Event = { action: string; actor: { kind: string; name: string; user_id?: string } } & {
+type Event = {
+  action: string
+  actor: { kind: string; name: string; user_id?: string; person?: Record<string, string> }
+} & {
   target: { type: string; id: string }
   details: Record<string, unknown>
 }
