@@ -88,6 +88,10 @@ const EXAMPLES: Record<string, string[]> = {
     'svc remove-member ada@example.com',
     'svc remove-member <user_id> --yes   # no question, for scripts',
   ],
+  role: [
+    'svc role ada@example.com viewer',
+    'svc role <user_id> admin --workspace <workspace_id> --json',
+  ],
   audit: [
     'svc audit                           # the last 50 changes in the key’s workspace',
     'svc audit --action member.removed --limit 200 --json',

@@ -38,6 +38,7 @@ const subCommands = {
   members: () => import('./commands/members').then((m) => m.default),
   invite: () => import('./commands/invite').then((m) => m.default),
   'remove-member': () => import('./commands/remove-member').then((m) => m.default),
+  role: () => import('./commands/role').then((m) => m.default),
   audit: () => import('./commands/audit').then((m) => m.default),
 }
 

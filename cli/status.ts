@@ -67,6 +67,8 @@ function report(settings: Settings, { me }: Check) {
     ? [
         ['user', me.user.email],
         ['workspace', `${me.workspace.name} (${me.workspace.workspace_id})`],
+        // Your role there, which bounds what the key may do (a deployment before teams: none).
+        ...(me.workspace.role ? [['role', me.workspace.role]] : []),
         ['scopes', `${me.key.scopes.join(', ')} (key ${me.key.name})`],
       ]
     : []

@@ -3,6 +3,9 @@ import type { Me } from './types'
 
 // The workspace a team command acts on: the one named by --workspace, else the key's own.
 
+/** A member's roles, least first (the API's, which the CLI takes as types only). */
+export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const
+
 export const workspaceArg = {
   workspace: {
     type: 'string',

@@ -20,6 +20,7 @@ describe('create', () => {
     expect(canvas).toEqual({
       canvas_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
       owner_user_id: account.userId,
+      author: { user_id: account.userId, name: account.email.split('@')[0] },
       title: 'Report',
       ext: 'html',
       renderer_id: 'html',

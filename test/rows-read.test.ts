@@ -19,7 +19,7 @@ import { meteredD1 } from '../src/storage/metered-d1'
 // canvas for its workspace; the audit log's event, written in the same batch, the names its
 // details carry: a title, an email; a new canvas's default life and an upload's quota check, the
 // workspace's row and its totals; a new version's search entry, the rows of the files it reads
-// when the request did not store them itself, and the version it follows); a page of a list at most its length + 11 (the key and its person among them), at any depth when paged by
+// when the request did not store them itself, and the version it follows); a page of a list at most its rows + 11 (the key and its person among them; a canvas listed is its row and its author's), at any depth when paged by
 // cursor; usage as many rows at 30 canvases as at 300. The table in BENCHMARKS.md comes from here
 // (`npx vitest run --project workers test/rows-read.test.ts`).
 
@@ -183,14 +183,14 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
     expect(cost.read, route).toBeLessThanOrEqual(budgetOf(route))
   }
 
-  // Lists: [cost, length of the page].
+  // Lists: [cost, rows of the page]. A canvas listed is its row and its author's.
   const lists: Record<string, [Cost, number]> = {
-    'GET /v1/canvases?limit=20': [await measure('/v1/canvases?limit=20'), 20],
+    'GET /v1/canvases?limit=20': [await measure('/v1/canvases?limit=20'), 2 * 20],
     'GET /v1/canvases?limit=20&cursor= (page 11)': [
       await measure(`/v1/canvases?limit=20&cursor=${cursor}`),
-      20,
+      2 * 20,
     ],
-    'GET /v1/canvases?limit=100': [await measure('/v1/canvases?limit=100'), 100],
+    'GET /v1/canvases?limit=100': [await measure('/v1/canvases?limit=100'), 2 * 100],
     'GET /v1/canvases/:id/versions (4)': [await measure(`/v1/canvases/${id}/versions`), 4],
     // A change to a comment answers (and tells its viewers) the whole thread: its replies.
     'POST /v1/canvases/:id/comments/:c/replies (thread of 3)': [
@@ -224,16 +224,16 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
     ],
     'GET / (dashboard, 20 a page)': [
       await measure('/', { key: undefined, cookie: account.cookie }),
-      20,
+      2 * 20,
     ],
   }
   for (const [route, [cost, length]] of Object.entries(lists)) {
     expect(cost.read, route).toBeLessThanOrEqual(length + LIST_OVERHEAD)
   }
   // A word all 300 seeded canvases hold: a page of matches costs its rows (each match's text, for
-  // its snippet, and its canvas), not the number of matches.
+  // its snippet, its canvas and its author), not the number of matches.
   const search = await measure('/v1/search?q=seeded&limit=20')
-  expect(search.read).toBeLessThanOrEqual(2 * 20 + LIST_OVERHEAD)
+  expect(search.read).toBeLessThanOrEqual(3 * 20 + LIST_OVERHEAD)
   console.log(
     `| GET /v1/search?q=seeded&limit=20 (300 matches) | ${search.trips} | ${search.read} |`,
   )

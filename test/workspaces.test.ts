@@ -425,11 +425,15 @@ describe('the web app', () => {
       ...formPost({ name: 'Design', _csrf: await csrfOf(owner.cookie) }),
       cookie: owner.cookie,
     })
-    expect(made.headers.get('Location')).toBe('/settings/members#workspaces')
+    // Said beside the invite form of the new workspace, where one goes on.
+    expect(made.headers.get('Location')).toBe('/settings/members#invites')
     const page = await (
       await browse('/settings/members', { cookie: withFlash(owner, made) })
     ).text()
     expect(page).toContain('“Design” is made, and you are in it')
+    const said = page.indexOf('“Design” is made')
+    expect(said).toBeGreaterThan(page.indexOf('id="invites"'))
+    expect(said).toBeLessThan(page.indexOf('id="workspaces"'))
     const sent = await call('/settings/members/invites', {
       ...formPost({ role: 'viewer', expires_in: '1d', _csrf: await csrfOf(owner.cookie) }),
       cookie: owner.cookie,

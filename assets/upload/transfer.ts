@@ -63,12 +63,8 @@ export async function postJson<T>(path: string, body: object, csrf: string): Pro
   if (res.status === 429) {
     throw new UploadError('Too many uploads in a short time. Wait a minute, then retry.', true)
   }
-  if (error?.code === 'forbidden') {
-    throw new UploadError(
-      `${error.message ?? 'Not allowed.'} Reload the page to try again with it.`,
-      false,
-    )
-  }
+  // A refusal says why in words of its own (a role, or a form to reload): a retry would not help.
+  if (error?.code === 'forbidden') throw new UploadError(error.message ?? 'Not allowed.', false)
   throw new UploadError(
     error?.message ??
       `The upload failed: the server answered ${res.status}. Retry, or reload the page.`,

@@ -3,9 +3,7 @@ import { usageError } from '../errors'
 import { begin, globalArgs, note, print, printJson } from '../shared'
 import type { CreatedInvite } from '../types'
 import { relative } from '../when'
-import { workspaceArg, workspaceOf, workspacePath } from '../workspace'
-
-const ROLES = ['viewer', 'editor', 'admin', 'owner']
+import { ROLES, workspaceArg, workspaceOf, workspacePath } from '../workspace'
 
 export default defineCommand({
   meta: {
@@ -21,7 +19,7 @@ export default defineCommand({
   },
   async run({ args }) {
     const role = args.role ?? 'editor'
-    if (!ROLES.includes(role)) {
+    if (!(ROLES as readonly string[]).includes(role)) {
       throw usageError(`--role: must be one of ${ROLES.join(', ')}`)
     }
     const { api } = begin('invite', args)

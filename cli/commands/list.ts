@@ -9,6 +9,7 @@ export default defineCommand({
   args: {
     ...globalArgs,
     type: { type: 'string', description: 'Only this file type (extension), e.g. html' },
+    author: { type: 'string', description: 'Only what this member published: me, or their email' },
     limit: { type: 'string', description: 'How many (1-100)', default: '20' },
     cursor: { type: 'string', description: 'The page after the one that printed this cursor' },
   },
@@ -22,7 +23,7 @@ export default defineCommand({
       limit: number
       offset: number
       next_cursor: string | null
-    }>('/v1/canvases', { query: { limit, ext, cursor: after } })
+    }>('/v1/canvases', { query: { limit, ext, cursor: after, author: args.author } })
     if (args.json) {
       return printJson({ ...body, canvases: body.canvases.map((c) => canvasJson(settings, c)) })
     }
@@ -30,13 +31,15 @@ export default defineCommand({
     const rows = body.canvases.map((c) => [
       c.canvas_id,
       c.title.length > 40 ? c.title.slice(0, 39) + '…' : c.title,
+      // A deployment from before authors names none.
+      c.author?.name ?? '',
       c.ext,
       `v${c.version}`,
       humanSize(c.size),
       c.visibility,
       c.expires_at ? relative(c.expires_at) : 'never',
     ])
-    print(table(['ID', 'TITLE', 'TYPE', 'VERSION', 'SIZE', 'VISIBILITY', 'EXPIRY'], rows))
+    print(table(['ID', 'TITLE', 'AUTHOR', 'TYPE', 'VERSION', 'SIZE', 'VISIBILITY', 'EXPIRY'], rows))
     if (body.next_cursor) print(dim(`more: svc list --cursor ${body.next_cursor}`))
   },
 })

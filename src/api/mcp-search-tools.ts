@@ -23,12 +23,13 @@ export const SEARCH_TOOLS = [
     input: input.searchCanvasesInput,
     output: output.searchCanvasesResult,
     need: READ,
-    run: async (ctx, { query, limit = 10, cursor }) => {
-      const page = await searchWorkspace(ctx.svc, ctx.actor.workspaceId, {
+    run: async (ctx, { query, author, limit = 10, cursor }) => {
+      const page = await searchWorkspace(ctx.svc, ctx.actor, {
         q: query,
         field: 'query',
         limit,
         cursor,
+        author,
       })
       return {
         ...page,
@@ -46,7 +47,7 @@ export const SEARCH_TOOLS = [
     output: output.searchResult,
     need: READ,
     run: async (ctx, { query }) => {
-      const page = await searchWorkspace(ctx.svc, ctx.actor.workspaceId, {
+      const page = await searchWorkspace(ctx.svc, ctx.actor, {
         q: query,
         field: 'query',
         limit: 20,

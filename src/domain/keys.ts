@@ -206,6 +206,10 @@ export const liveWriteKey = (keyHash: Bindable<string>) =>
     inArray(apiKeys.role, rolesWith('write')),
   )
 
+/** The person of the live key with this hash, as a value (see liveKey). */
+export const keyPerson = (db: Database, keyHash: Bindable<string>) =>
+  sql<string>`(${db.select({ userId: apiKeys.userId }).from(apiKeys).where(liveKey(keyHash))})`
+
 /** The workspace of the live key with this hash, as a subquery (see liveKey). */
 export const keyWorkspace = (db: Database, keyHash: Bindable<string>) =>
   db.select({ workspaceId: apiKeys.workspaceId }).from(apiKeys).where(liveKey(keyHash))

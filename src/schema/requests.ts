@@ -154,10 +154,25 @@ const count = (min: number, max: number) =>
 export const cursorToken = pattern(/^[A-Za-z0-9_-]{1,200}$/, 'is not a cursor this API gave')
 const cursor = z.optional(cursorToken)
 
+/**
+ * Who published a canvas, as a filter names them: `me`, a member's user id, or their email (one
+ * that names no member of the workspace finds nothing).
+ */
+export const authorFilter = z.optional(
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(254, 'must be at most 254 characters'),
+      z.refine(noControl, 'must not contain control characters'),
+    ),
+)
+
 export const listQuery = z
   .object({
     visibility: z.optional(visibility),
     ext: z.optional(ext),
+    author: authorFilter,
     limit: count(1, 100),
     offset: count(0, 1_000_000_000),
     cursor,
@@ -177,6 +192,7 @@ export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
  */
 export const searchQuery = z.object({
   q: z.string().check(z.minLength(1, 'is required: the words to search for')),
+  author: authorFilter,
   limit: count(1, MAX_SEARCH_LIMIT),
   cursor,
 })

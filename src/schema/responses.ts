@@ -18,9 +18,13 @@ export const file = z.object({
   mime: z.string(),
 })
 
+/** Who published a canvas: the member who made it, by the name their workspace knows them by. */
+export const author = z.object({ user_id: z.string(), name: z.string() })
+
 export const canvas = z.object({
   canvas_id: z.string(),
   owner_user_id: z.string(),
+  author,
   title: z.string(),
   ext: z.string(),
   renderer_id: z.string(),
@@ -60,6 +64,7 @@ export const canvasList = z.object({
 export const searchResult = z.object({
   canvas_id: z.string(),
   title: z.string(),
+  author,
   ext: z.string(),
   version: count,
   visibility,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { MAX_SEARCH_LIMIT } from '../lib/search'
 import {
+  authorFilter,
   COMMENT_STATUSES,
   IDEMPOTENCY_KEY,
   commentAnchor,
@@ -119,10 +120,16 @@ export const publishInput = z
     ),
   )
 
+/** Who published them, for a tool's filter. */
+const authorInput = z.optional(
+  says(authorFilter, 'Only canvases published by this member: `me`, their email or user id.'),
+)
+
 export const listCanvasesInput = z
   .strictObject({
     visibility: z.optional(visibility),
     ext: z.optional(says(ext, 'Only canvases of this file extension, such as md.')),
+    author: authorInput,
     limit: z.optional(
       says(
         z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
@@ -156,6 +163,7 @@ const query = says(
 
 export const searchCanvasesInput = z.strictObject({
   query,
+  author: authorInput,
   limit: z.optional(
     says(
       z

@@ -1,9 +1,10 @@
 import { publicOrigin } from '../http/context'
 import { checkedBy } from '../http/actor/steps'
-import { READ } from '../http/actor/need'
+import { may, READ } from '../http/actor/need'
+import { CHANGING, PUBLISHING } from './needs'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/context'
-import { ext as extSchema, listQuery } from '../schema/requests'
+import { authorFilter, ext as extSchema, listQuery } from '../schema/requests'
 import { hasAnyUser } from '../domain/canvases/reads'
 import { recentCanvases } from '../domain/canvases/recent'
 import { searchWorkspace } from '../domain/search/search'
@@ -38,7 +39,9 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
   const wanted = listQuery.safeParse({ visibility: c.req.query('visibility') })
   const visibility = wanted.success ? wanted.data.visibility : undefined
   const search = c.req.query('q')?.trim().slice(0, MAX_QUERY_LENGTH) || undefined
-  const filters = { ext: validExt, visibility }
+  const author = authorFilter.safeParse(c.req.query('author')?.trim() || undefined)
+  const filters = { ext: validExt, visibility, author: author.success ? author.data : undefined }
+  const { actor } = c.var
   const offset = (page - 1) * PAGE_SIZE
   const [listed, settings] = await Promise.all([
     search
@@ -59,7 +62,8 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       {...listed}
-      filters={{ search, ext: validExt, visibility }}
+      filters={{ search, ...filters }}
+      can={{ publish: may(actor, PUBLISHING), change: may(actor, CHANGING) }}
       page={page}
       newCanvasLife={settings.default_expires_in}
       flash={await takeFlash(c, { svc, session })}
@@ -76,10 +80,16 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
 async function searched(
   svc: Services,
   actor: Actor,
-  query: { q: string; ext?: string; visibility?: 'private' | 'public'; offset: number },
+  query: {
+    q: string
+    ext?: string
+    visibility?: 'private' | 'public'
+    author?: string
+    offset: number
+  },
 ) {
   try {
-    const page = await searchWorkspace(svc, actor.workspaceId, { ...query, limit: PAGE_SIZE })
+    const page = await searchWorkspace(svc, actor, { ...query, limit: PAGE_SIZE })
     return { canvases: page.results, hasMore: page.next_cursor !== null }
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err

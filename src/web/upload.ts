@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { page } from '../http/actor/steps'
-import { WRITE } from '../http/actor/need'
+import { PUBLISHING } from './needs'
 import * as z from 'zod/mini'
 import { requestOrigin, type SignedInEnv } from '../http/context'
 import { jsonBody, jsonOf, parse, readFormBytes } from '../http/validate'
@@ -32,7 +32,7 @@ const siteFinish = z.strictObject({
 
 upload.post(
   '/presign',
-  page(WRITE),
+  page(PUBLISHING),
   limitBySession,
   checkedHeader,
   jsonBody(uploadBody),
@@ -46,7 +46,7 @@ upload.post(
 // One file of a site, its bytes sent: checked against what was presigned, then ready to be listed.
 upload.post(
   '/finalize',
-  page(WRITE),
+  page(PUBLISHING),
   limitBySession,
   checkedHeader,
   jsonBody(uploadBody),
@@ -58,7 +58,7 @@ upload.post(
 )
 
 // A file (its hash and type), or a site (`items`: the paths of files finalized above).
-upload.post('/finish', page(WRITE), limitBySession, checkedHeader, async (c) => {
+upload.post('/finish', page(PUBLISHING), limitBySession, checkedHeader, async (c) => {
   const body: unknown = await jsonOf(c, z.unknown())
   const site = typeof body === 'object' && body !== null && 'items' in body
   return site ? finishSite(c, parse(siteFinish, body)) : finishFile(c, parse(fileFinish, body))
@@ -98,7 +98,7 @@ async function finishSite(c: Context<SignedInEnv>, body: z.output<typeof siteFin
 
 // Without JavaScript: multipart/form-data with the CSRF token among its fields. What it refuses
 // comes back as a page saying why, with the status the API would give; nothing is stored.
-upload.post('/', page(WRITE), limitBySession, async (c) => {
+upload.post('/', page(PUBLISHING), limitBySession, async (c) => {
   const { svc, session } = c.var
   const form = await readUploadForm(c)
   const token = form.get('_csrf')

@@ -185,10 +185,15 @@ describe('push, pull, list', () => {
     const a = idOf((await svc(home, ['push', file('one.txt', 'one'), '--title', 'First'])).stdout)
     const b = idOf((await svc(home, ['push', file('two.md', 'two'), '--title', 'Second'])).stdout)
     const table = (await svc(home, ['list'])).stdout.split('\n')
-    expect(table[0]).toMatch(/^ID\s+TITLE\s+TYPE\s+VERSION\s+SIZE\s+VISIBILITY\s+EXPIRY$/)
+    expect(table[0]).toMatch(/^ID\s+TITLE\s+AUTHOR\s+TYPE\s+VERSION\s+SIZE\s+VISIBILITY\s+EXPIRY$/)
     expect(table[1]).toMatch(
-      new RegExp(`^${b}\\s+Second\\s+md\\s+v1\\s+3 B\\s+private\\s+in 24 h$`),
+      new RegExp(`^${b}\\s+Second\\s+cli\\s+md\\s+v1\\s+3 B\\s+private\\s+in 24 h$`),
     )
+    // Only what the key's person published, or another member's by email: none here.
+    const mine = JSON.parse((await svc(home, ['list', '--author', 'me', '--json'])).stdout)
+    expect(mine.canvases.map((c: any) => c.canvas_id)).toContain(b)
+    const theirs = await svc(home, ['list', '--author', 'nobody@example.com', '--json'])
+    expect(JSON.parse(theirs.stdout).canvases).toEqual([])
     const md = JSON.parse((await svc(home, ['list', '--type', 'md', '--json'])).stdout)
     expect(md.canvases.every((c: any) => c.ext === 'md')).toBe(true)
     expect(md.canvases.some((c: any) => c.canvas_id === a)).toBe(false)
@@ -218,7 +223,7 @@ describe('push, pull, list', () => {
     const found = await svc(home, ['search', tag, 'nests', '--limit', '2'])
     expect(found.code, found.stderr).toBe(0)
     const lines = found.stdout.split('\n')
-    expect(lines[0]).toMatch(/^s\d\.md  md · v1 · (just now|\d+ (s|min) ago)$/)
+    expect(lines[0]).toMatch(/^s\d\.md  md · v1 · (just now|\d+ (s|min) ago) · by cli$/)
     // No control character reaches the terminal: the index keeps none.
     expect(lines[2]).toContain(`The ${tag} nests by the [31mriver.`)
     expect(found.stdout).not.toContain('\u001b[31m')

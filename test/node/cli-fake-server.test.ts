@@ -80,6 +80,7 @@ const PWN_KEY = 'svc_' + 'p'.repeat(40)
 const hostileCanvas = {
   canvas_id: `c${HOSTILE}`,
   owner_user_id: HOSTILE,
+  author: { user_id: HOSTILE, name: HOSTILE },
   title: HOSTILE,
   ext: HOSTILE,
   renderer_id: HOSTILE,

@@ -25,6 +25,7 @@ describe('--json, for scripts and agents', () => {
   const CANVAS = {
     canvas_id: expect.stringMatching(/^[A-Za-z0-9]+$/),
     owner_user_id: expect.any(String),
+    author: { user_id: expect.any(String), name: expect.any(String) },
     title: expect.any(String),
     ext: expect.any(String),
     renderer_id: expect.any(String),

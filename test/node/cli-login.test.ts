@@ -317,6 +317,7 @@ describe('status and whoami', () => {
     expect(report(res.stdout)).toEqual([
       ['user', 'cli@login.example'],
       ['workspace', expect.stringMatching(/^cli \(\w+\)$/)],
+      ['role', 'owner'],
       ['scopes', 'read, write (key cli)'],
       ['endpoint', server.url, 'from ~/.svc/config.json'],
       ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
@@ -336,6 +337,7 @@ describe('status and whoami', () => {
     expect(report(env.stdout)).toEqual([
       ['user', 'cli@login.example'],
       ['workspace', expect.any(String)],
+      ['role', 'owner'],
       ['scopes', 'read (key cli)'],
       ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
       ['web URL', 'https://canvas.example', 'from ~/.svc/config.json'],
@@ -355,7 +357,7 @@ describe('status and whoami', () => {
       CANVAS_ENDPOINT: server.url,
     })
     expect(elsewhere.code, elsewhere.stderr).toBe(0)
-    expect(report(elsewhere.stdout).slice(3, 5)).toEqual([
+    expect(report(elsewhere.stdout).slice(4, 6)).toEqual([
       ['endpoint', server.url, 'from CANVAS_ENDPOINT'],
       [
         'web URL',

@@ -181,6 +181,7 @@ describe('docs: the CLI', () => {
         text: 'Looks good',
         comment_id: commentId,
         member: 'readme-member@example.com',
+        role: 'editor',
         query: 'report',
       }
       expect(fixed[name], `a value for <${name}> in \`svc ${command}\``).toBeDefined()

@@ -81,6 +81,7 @@ describe('/openapi.json', () => {
     expect(list.parameters!.map((p) => p.name)).toEqual([
       'visibility',
       'ext',
+      'author',
       'limit',
       'offset',
       'cursor',

@@ -6,6 +6,7 @@ import { value, type Database } from '../../storage/db'
 import { canvases, files, versionItems, versions } from '../../storage/schema'
 import {
   canvasColumns,
+  createdColumns,
   canvasNotFound,
   presentCanvas,
   selectUnexpired,
@@ -87,7 +88,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
           .from(ready)
           .where(isNotNull(ready.size)),
       )
-      .returning(canvasColumns),
+      .returning(createdColumns),
     db.insert(versions).select((qb) =>
       qb
         .select({
@@ -121,9 +122,9 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
     }),
     indexVersion(db, canvasId, text, { now, mainFile }),
   ])
-  const row = inserted[0]
-  if (!row) await explainMissingFile(svc, actor, plan)
-  const canvas = presentCanvas(row)
+  const made = inserted[0]
+  if (!made) await explainMissingFile(svc, actor, plan)
+  const canvas = presentCanvas({ ...made, author_name: actor.person.name })
   announceVersion(svc, actor, canvas, mainFile, list.length, now)
   announceAudit(svc, recorded)
   return canvas

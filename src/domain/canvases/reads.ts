@@ -15,9 +15,10 @@ import {
   type CanvasFields,
   type CanvasItemRow,
   type Visibility,
+  authorOf,
   versionLook,
 } from './rows'
-import { keyWorkspace } from '../keys'
+import { keyPerson, keyWorkspace } from '../keys'
 import { unexpired, unexpiredCanvasOf } from './unexpired'
 import { iso, type Services } from '../services'
 import { type Actor } from '../actor'
@@ -27,6 +28,8 @@ import { type Actor } from '../actor'
 export type ListQuery = {
   visibility?: Visibility
   ext?: string
+  /** Who published them: `me`, a user id or an email (rows.ts `authorOf`). */
+  author?: string
   limit: number
   offset: number
   /** A `next_cursor` of an earlier page (then `offset` is 0). */
@@ -45,17 +48,23 @@ export async function listCanvases(
  * Whose canvases a list shows: a workspace's, or, for a statement batched with the key's lookup
  * before its workspace is known, those of the live API key with this hash.
  */
-export type Lister = { workspaceId: string } | { keyHash: string }
+export type Lister = { workspaceId: string; userId?: string } | { keyHash: string }
 
 /** One more row than a page, from `query`'s place on; `listPage` makes the page of them. */
 export function listStatement(svc: Services, lister: Lister, query: ListQuery) {
   const after = query.cursor ? readCanvasCursor(query.cursor) : null
   const byKey = 'keyHash' in lister
   const variant =
-    Number(byKey) * 8 + Number(!!after) * 4 + Number(!!query.visibility) * 2 + Number(!!query.ext)
+    Number(!!query.author) * 16 +
+    Number(byKey) * 8 +
+    Number(!!after) * 4 +
+    Number(!!query.visibility) * 2 +
+    Number(!!query.ext)
   return listPages[variant](svc.db, {
     visibility: query.visibility,
     ext: query.ext,
+    author: query.author ?? '',
+    meId: byKey ? '' : (lister.userId ?? ''),
     // One more than asked: whether it comes back says whether there is a next page.
     limit: query.limit + 1,
     offset: after ? 0 : query.offset,
@@ -80,7 +89,9 @@ export function listPage(rows: CanvasFields[], query: ListQuery): CanvasList {
   }
 }
 
-type ListValues = Omit<ListQuery, 'cursor'> & {
+type ListValues = Omit<ListQuery, 'cursor' | 'author'> & {
+  author: string
+  meId: string
   workspaceId: string
   keyHash: string
   now: number
@@ -92,9 +103,12 @@ type ListValues = Omit<ListQuery, 'cursor'> & {
 // ext, visibility, both) and of offset or cursor, each prepared once, on first use: a filter not
 // given is left out of the SQL rather than written as "? IS NULL OR ...", which would keep SQLite
 // from using the index for it.
-const listPages = Array.from({ length: 16 }, (_, variant) =>
+const listPages = Array.from({ length: 32 }, (_, variant) =>
   prepared((db, p: Placeholders<ListValues>) => {
-    const [byKey, byCursor, byVisibility, byExt] = [8, 4, 2, 1].map((bit) => (variant & bit) > 0)
+    const [byAuthor, byKey, byCursor, byVisibility, byExt] = [16, 8, 4, 2, 1].map(
+      (bit) => (variant & bit) > 0,
+    )
+    const me = byKey ? keyPerson(db, p('keyHash')) : p('meId')
     // Every column shown is in canvases_workspace_created_idx: the page is read from the index
     // alone, entered at the cursor, one row read per canvas.
     return db
@@ -106,6 +120,7 @@ const listPages = Array.from({ length: 16 }, (_, variant) =>
           unexpired(p('now')),
           byVisibility ? eq(canvases.visibility, p('visibility')) : undefined,
           byExt ? eq(canvases.ext, p('ext')) : undefined,
+          byAuthor ? eq(canvases.ownerUserId, authorOf(p('author'), me)) : undefined,
           // Row values (the builder has none): the index is entered at the cursor.
           byCursor
             ? sql`(${canvases.createdAt}, ${canvases.canvasId}) < (${p('afterAt')}, ${p('afterId')})`

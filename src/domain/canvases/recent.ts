@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm'
 import type { Canvas } from '../../schema/responses'
 import { canvases } from '../../storage/schema'
-import { listColumns, presentCanvas, type Visibility } from './rows'
+import { authorOf, listColumns, presentCanvas, type Visibility } from './rows'
 import { unexpired } from './unexpired'
 import type { Services } from '../services'
 import type { Actor } from '../actor'
@@ -12,6 +12,8 @@ import type { Actor } from '../actor'
 export type RecentQuery = {
   visibility?: Visibility
   ext?: string
+  /** Who published them: `me`, a user id or an email. */
+  author?: string
   limit: number
   offset: number
 }
@@ -32,6 +34,7 @@ export async function recentCanvases(
         unexpired(svc.now()),
         query.visibility ? eq(canvases.visibility, query.visibility) : undefined,
         query.ext ? eq(canvases.ext, query.ext) : undefined,
+        query.author ? eq(canvases.ownerUserId, authorOf(query.author, actor.userId)) : undefined,
       ),
     )
     .orderBy(desc(canvases.updatedAt), desc(canvases.canvasId))

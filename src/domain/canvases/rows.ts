@@ -1,11 +1,11 @@
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../../lib/errors'
 import { defaultRenderer, findRenderer } from '../../render/registry'
 import { pathExt } from './site-items'
 import type { Canvas, CanvasDetail, Item } from '../../schema/responses'
 import type { Bindable, Database } from '../../storage/db'
-import { canvases, files, versionItems, versions } from '../../storage/schema'
+import { canvases, files, users, versionItems, versions } from '../../storage/schema'
 import { unexpiredCanvasOf } from './unexpired'
 import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
@@ -29,6 +29,12 @@ export const canvasColumns = {
   canvas_id: canvases.canvasId,
   workspace_id: canvases.workspaceId,
   owner_user_id: canvases.ownerUserId,
+  // Who published it, by the name their workspace knows them by: their person's row, one more
+  // row read per canvas.
+  author_name:
+    sql<string>`(SELECT COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1)) FROM ${users} WHERE ${users.userId} = ${canvases.ownerUserId})`.as(
+      'author_name',
+    ),
   title: canvases.title,
   ext: canvases.ext,
   renderer_id: canvases.rendererId,
@@ -119,6 +125,13 @@ export function itemsOf(rows: CanvasItemRow[]): Item[] {
         ],
   )
 }
+/**
+ * What a new canvas's insert returns: its columns but its author's name, which is the actor's
+ * (the row of its person is not read again).
+ */
+const { author_name: _author, ...createdColumns } = canvasColumns
+export { createdColumns }
+
 /** A canvas row without its version and file: what a list and a write's RETURNING give. */
 export type CanvasFields = { [K in keyof typeof listColumns]: CanvasRow[K] }
 
@@ -126,6 +139,7 @@ export function presentCanvas(row: CanvasFields): Canvas {
   return {
     canvas_id: row.canvas_id,
     owner_user_id: row.owner_user_id,
+    author: { user_id: row.owner_user_id, name: row.author_name ?? row.owner_user_id },
     title: row.title,
     ext: row.ext,
     renderer_id: row.renderer_id,
@@ -148,6 +162,17 @@ export function presentCanvasDetail(row: CanvasRow, items: Item[] = []): CanvasD
   }
   if (row.item_count > 1) Object.assign(detail, { items, main: row.main_path })
   return detail
+}
+
+/**
+ * The person a filter names as a canvas's author, as a value of SQL: `me` (who `me` is: the
+ * actor's id, or the key's person in a statement batched with its lookup), a user id, or an
+ * email. Null when it names nobody, so the filter keeps nothing.
+ */
+export function authorOf(author: Bindable<string>, me: Bindable<string> | SQL) {
+  const byId = sql`(SELECT ${users.userId} FROM ${users} WHERE ${users.userId} = ${author})`
+  const byEmail = sql`(SELECT ${users.userId} FROM ${users} WHERE ${users.email} = lower(${author}))`
+  return sql`COALESCE(CASE WHEN ${author} = 'me' THEN ${me} END, ${byId}, ${byEmail})`
 }
 
 export function canvasNotFound() {

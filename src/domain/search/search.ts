@@ -2,10 +2,10 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { SearchResult } from '../../schema/responses'
 import type { Database } from '../../storage/db'
 import { canvases, canvasTexts } from '../../storage/schema'
-import { keyWorkspace } from '../keys'
+import { keyPerson, keyWorkspace } from '../keys'
 import { readSearchCursor, searchCursor } from '../cursors'
 import type { Lister } from '../canvases/reads'
-import type { Visibility } from '../canvases/rows'
+import { authorOf, canvasColumns, type Visibility } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
 import { iso, isoOrNull, type Services } from '../services'
 import { matchExpression, parseQuery } from './query'
@@ -28,9 +28,11 @@ export type SearchQuery = {
   cursor?: string
   /** Where in the ranking the page starts, when no cursor says so (the dashboard's pages). */
   offset?: number
-  /** The dashboard's filters, applied before the page is cut. */
+  /** Filters, applied before the page is cut (the dashboard's, and the author's). */
   ext?: string
   visibility?: Visibility
+  /** Who published it: `me`, a user id or an email (domain/canvases/rows.ts `authorOf`). */
+  author?: string
 }
 
 /** A match as the API shows it, but its page's address (the HTTP layer knows the origin). */
@@ -57,7 +59,10 @@ export function searchStatement(svc: Services, searcher: Lister, query: SearchQu
     'workspaceId' in searcher
       ? sql`${matchExpression(searcher.workspaceId, terms)}`
       : spliced(db, searcher.keyHash, matchExpression(WORKSPACE_SLOT, terms))
-  const filtered = query.ext !== undefined || query.visibility !== undefined
+  const filtered =
+    query.ext !== undefined || query.visibility !== undefined || query.author !== undefined
+  // Whom `me` names: the session's person, or the key's, read in the same statement.
+  const me = 'workspaceId' in searcher ? (searcher.userId ?? '') : keyPerson(db, searcher.keyHash)
   const match = sql`canvas_search MATCH ${expression}`
   const page = query.limit + 1
   // Filters need the canvas inside the ranking's page; without them the page is cut first.
@@ -70,6 +75,9 @@ export function searchStatement(svc: Services, searcher: Lister, query: SearchQu
           unexpired(svc.now()),
           query.ext !== undefined ? eq(canvases.ext, query.ext) : undefined,
           query.visibility !== undefined ? eq(canvases.visibility, query.visibility) : undefined,
+          query.author !== undefined
+            ? eq(canvases.ownerUserId, authorOf(query.author, me))
+            : undefined,
         )}
         ORDER BY rank LIMIT ${page} OFFSET ${offset}`
     : sql`SELECT canvas_id AS id, ${SNIPPET} AS snippet, rank FROM canvas_search
@@ -81,6 +89,8 @@ export function searchStatement(svc: Services, searcher: Lister, query: SearchQu
     .select({
       canvas_id: canvases.canvasId,
       title: canvases.title,
+      owner_user_id: canvases.ownerUserId,
+      author_name: canvasColumns.author_name,
       ext: canvases.ext,
       version: canvases.version,
       visibility: canvases.visibility,
@@ -107,6 +117,8 @@ function spliced(db: Database, keyHash: string, expression: string) {
 export type SearchRow = {
   canvas_id: string | null
   title: string | null
+  owner_user_id: string | null
+  author_name: string | null
   ext: string | null
   version: number | null
   visibility: Visibility | null
@@ -119,10 +131,11 @@ export type SearchRow = {
 /** A page of the workspace's matches, in a round trip of its own. */
 export async function searchWorkspace(
   svc: Services,
-  workspaceId: string,
+  searcher: { workspaceId: string; userId: string },
   query: SearchQuery,
 ): Promise<SearchPage> {
-  return searchPage(await searchStatement(svc, { workspaceId }, query).all(), query)
+  const { workspaceId, userId } = searcher
+  return searchPage(await searchStatement(svc, { workspaceId, userId }, query).all(), query)
 }
 
 /** The page of what `searchStatement` read, with the cursor of the next page when there is one. */
@@ -142,6 +155,7 @@ function presentHit(row: SearchRow): SearchHit {
   return {
     canvas_id: row.canvas_id!,
     title: row.title!,
+    author: { user_id: row.owner_user_id!, name: row.author_name ?? row.owner_user_id! },
     ext: row.ext!,
     version: row.version!,
     visibility: row.visibility!,

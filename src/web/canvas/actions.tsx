@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { page } from '../../http/actor/steps'
-import { WRITE } from '../../http/actor/need'
+import { CHANGING } from '../needs'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { params, parse } from '../../http/validate'
 import { canvasInPath, createShareBody, shareInPath, updateCanvasBody } from '../../schema/requests'
@@ -20,7 +20,7 @@ export const canvasActions = new Hono<AppEnv>()
 
 canvasActions.post(
   '/:id/:action{permanent|visibility|delete|unshare}',
-  page(WRITE),
+  page(CHANGING),
   params(canvasInPath),
   limitBySession,
   checkedForm,
@@ -70,7 +70,7 @@ canvasActions.post(
 
 canvasActions.post(
   '/:id/share',
-  page(WRITE),
+  page(CHANGING),
   params(canvasInPath),
   limitBySession,
   checkedForm,
@@ -123,7 +123,7 @@ const SHARE_FORM_ERRORS = new Set(['invalid_request', 'version_not_found', 'shar
 
 canvasActions.post(
   '/:id/shares/:token/revoke',
-  page(WRITE),
+  page(CHANGING),
   params(shareInPath),
   checkedForm,
   async (c) => {

@@ -49,11 +49,16 @@ export function CanvasPage(
       /** The page's live link: new versions and an end of access reach it as they happen. */
       live: string
       comments: CommentsProps
+      /** Who published it. */
+      author: { user_id: string; name: string }
+      /** What the person may do, by their role (web/needs.ts): a viewer is shown no change. */
+      can: { change: boolean }
     },
 ) {
-  const { canvas, csrf, flash } = props
+  const { canvas, csrf, flash, can } = props
   const id = canvas.canvas_id
   const facts: Fact[] = [
+    { text: `by ${props.author.name}`, title: `Published by ${props.author.name}` },
     { text: canvas.visibility, class: canvas.visibility },
     canvas.expires_at
       ? { text: `expires ${relative(canvas.expires_at)}`, title: calendar(canvas.expires_at) }
@@ -76,7 +81,11 @@ export function CanvasPage(
             facts={facts}
             fullHref={follows ? `/c/${id}/full` : `/c/${id}/full?v=${props.shown}`}
             downloadHref={`/c/${id}/download?v=${props.shown}`}
-            owner={{ shareHref: '#share', actions: <OwnerActions canvas={canvas} csrf={csrf} /> }}
+            owner={
+              can.change
+                ? { shareHref: '#share', actions: <OwnerActions canvas={canvas} csrf={csrf} /> }
+                : undefined
+            }
           >
             <form method="get" action={`/c/${id}`}>
               <VersionPicker {...props} />
@@ -92,27 +101,35 @@ export function CanvasPage(
           <Stage frame={props} comments={props.comments} />
         </div>
         <div class="details">
-          {/* Not focusable: the page opened at #share gives the focus to its message. */}
-          <h2 id="share">Share links</h2>
-          <Notice flash={flashAt(flash, 'share')} />
-          <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
-          <ShareDialog
-            canvasId={id}
-            csrf={csrf}
-            versions={props.versions.map((v) => v.version)}
-            draft={props.shareDraft}
-            open={props.shares.length === 0}
-            canvasExpiresAt={canvas.expires_at}
-          />
+          {can.change && (
+            <>
+              {/* Not focusable: the page opened at #share gives the focus to its message. */}
+              <h2 id="share">Share links</h2>
+              <Notice flash={flashAt(flash, 'share')} />
+              <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
+              <ShareDialog
+                canvasId={id}
+                csrf={csrf}
+                versions={props.versions.map((v) => v.version)}
+                draft={props.shareDraft}
+                open={props.shares.length === 0}
+                canvasExpiresAt={canvas.expires_at}
+              />
+            </>
+          )}
           <SiteFiles {...props} />
-          <h2>New version</h2>
-          <UploadForm
-            csrf={csrf}
-            canvasId={id}
-            directLimit={props.limits.direct}
-            fileLimit={props.limits.file}
-            siteItems={props.limits.siteItems}
-          />
+          {can.change && (
+            <>
+              <h2>New version</h2>
+              <UploadForm
+                csrf={csrf}
+                canvasId={id}
+                directLimit={props.limits.direct}
+                fileLimit={props.limits.file}
+                siteItems={props.limits.siteItems}
+              />
+            </>
+          )}
           <Versions {...props} />
         </div>
       </div>

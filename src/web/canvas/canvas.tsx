@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { page } from '../../http/actor/steps'
-import { READ, WRITE } from '../../http/actor/need'
+import { READ } from '../../http/actor/need'
+import { CHANGING } from '../needs'
 import { checkedBy } from '../../http/actor/steps'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { params } from '../../http/validate'
@@ -135,7 +136,7 @@ canvas.get(
   },
 )
 
-canvas.get('/:id/delete', page(WRITE), params(canvasInPath), async (c) => {
+canvas.get('/:id/delete', page(CHANGING), params(canvasInPath), async (c) => {
   const { svc, session } = c.var
   const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
   if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')

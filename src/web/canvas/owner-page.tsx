@@ -11,6 +11,8 @@ import { frameUrls, liveUrl } from '../frames/links'
 import { CanvasPage, VersionParts } from './canvas-page'
 import type { ShareDraft } from './share-dialog'
 import { csrfToken, viewerOf } from '../session'
+import { may } from '../../http/actor/need'
+import { CHANGING } from '../needs'
 
 // Renderers whose content is text, so that two versions can be compared line by line.
 const TEXT_RENDERERS = new Set(['html', 'markdown', 'code', 'json', 'csv', 'text'])
@@ -31,10 +33,12 @@ export async function ownerPage<E extends AppEnv>(
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
   const place = { workspaceId: session.workspace.workspace_id, canvasId: canvas.canvas_id }
+  const change = may(c.var.actor, CHANGING)
   const [parts, live, shares, csrf, comments] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
-    listShares(svc, c.var.actor, canvas.canvas_id),
+    // A viewer is shown no share link (nor any control that changes the canvas).
+    change ? listShares(svc, c.var.actor, canvas.canvas_id) : [],
     csrfToken(svc, session),
     listComments(svc, place, { status: 'open' }),
   ])
@@ -48,6 +52,8 @@ export async function ownerPage<E extends AppEnv>(
       csrf={csrf}
       shares={shares}
       origin={origin}
+      author={canvas.author}
+      can={{ change }}
       flash={draft ? undefined : await takeFlash(c, { svc, session })}
       shareDraft={draft}
       limits={{

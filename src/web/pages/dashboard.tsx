@@ -15,6 +15,8 @@ import { snippetParts } from '../../lib/search'
 export type DashboardCanvas = {
   canvas_id: string
   title: string
+  /** Who published it. */
+  author: { user_id: string; name: string }
   ext: string
   visibility: string
   version: number
@@ -45,7 +47,16 @@ function NewCanvasLife(props: { life: string | null; user: User }) {
   )
 }
 
-export type DashboardFilters = { search?: string; ext?: string; visibility?: string }
+export type DashboardFilters = {
+  search?: string
+  ext?: string
+  visibility?: string
+  /** Who published them: `me`, a member's email or user id. */
+  author?: string
+}
+
+/** What the person may do here, by their role (web/needs.ts): only those controls are shown. */
+export type DashboardCan = { publish: boolean; change: boolean }
 
 export function Dashboard(props: {
   /** This deployment's address, for the line that installs its CLI. */
@@ -54,6 +65,7 @@ export function Dashboard(props: {
   csrf: string
   canvases: DashboardCanvas[]
   filters: DashboardFilters
+  can: DashboardCan
   page: number
   hasMore: boolean
   /** Why the words searched for are not a search. */
@@ -63,15 +75,16 @@ export function Dashboard(props: {
   flash?: Flash
   limits: { direct: number; file: number; siteItems: number }
 }) {
-  const { csrf, filters, flash } = props
+  const { csrf, filters, flash, can } = props
   // A message about one canvas shows on its row, where the redirect's fragment lands.
   const rows = props.canvases.map((c) => `canvas-${c.canvas_id}`)
-  const filtered = Boolean(filters.search || filters.ext || filters.visibility)
+  const filtered = Boolean(filters.search || filters.ext || filters.visibility || filters.author)
   const query = (page: number) => {
     const params = new URLSearchParams()
     if (filters.search) params.set('q', filters.search)
     if (filters.ext) params.set('type', filters.ext)
     if (filters.visibility) params.set('visibility', filters.visibility)
+    if (filters.author) params.set('author', filters.author)
     if (page > 1) params.set('page', String(page))
     const text = params.toString()
     return text ? `/?${text}` : '/'
@@ -80,15 +93,19 @@ export function Dashboard(props: {
     <Layout title="Canvases" user={props.user} csrf={csrf}>
       <h1>Canvases</h1>
       <Notice flash={flashTop(flash, rows)} />
-      <UploadForm
-        csrf={csrf}
-        directLimit={props.limits.direct}
-        fileLimit={props.limits.file}
-        siteItems={props.limits.siteItems}
-        pageDrop
-      >
-        <NewCanvasLife life={props.newCanvasLife} user={props.user} />
-      </UploadForm>
+      {can.publish ? (
+        <UploadForm
+          csrf={csrf}
+          directLimit={props.limits.direct}
+          fileLimit={props.limits.file}
+          siteItems={props.limits.siteItems}
+          pageDrop
+        >
+          <NewCanvasLife life={props.newCanvasLife} user={props.user} />
+        </UploadForm>
+      ) : (
+        <ViewerNote user={props.user} />
+      )}
       <form class="row filters" method="get" action="/" role="search">
         <div class="grow">
           <input
@@ -106,6 +123,13 @@ export function Dashboard(props: {
           value={filters.ext ?? ''}
           aria-label="Type"
           size={14}
+        />
+        <input
+          name="author"
+          placeholder="By: me, an email"
+          value={filters.author ?? ''}
+          aria-label="Published by (me, or a member's email)"
+          size={16}
         />
         <select name="visibility" aria-label="Visibility">
           <option value="">Any visibility</option>
@@ -134,7 +158,11 @@ export function Dashboard(props: {
           <div class="panel empty">No canvas matches these filters.</div>
         ) : (
           <div class="panel empty">
-            <p>No canvases yet. Drop a file above to publish it.</p>
+            <p>
+              {can.publish
+                ? 'No canvases yet. Drop a file above to publish it.'
+                : 'No canvases yet: what the team publishes here shows up in this list.'}
+            </p>
             <p>
               From a terminal: install this deployment’s <code>svc</code> command line tool and sign
               in. Agents can also use the <a href="/docs">API and MCP server</a>, with a key from{' '}
@@ -144,9 +172,17 @@ export function Dashboard(props: {
           </div>
         )
       ) : (
-        <ListTable columns={['Title', 'Visibility', 'Version', 'Updated', 'Expires']} actions>
+        <ListTable
+          columns={['Title', 'Author', 'Visibility', 'Version', 'Updated', 'Expires']}
+          actions
+        >
           {props.canvases.map((c) => (
-            <CanvasRow canvas={c} csrf={csrf} flash={flashAt(flash, `canvas-${c.canvas_id}`)} />
+            <CanvasRow
+              canvas={c}
+              csrf={csrf}
+              change={can.change}
+              flash={flashAt(flash, `canvas-${c.canvas_id}`)}
+            />
           ))}
         </ListTable>
       )}
@@ -172,9 +208,25 @@ export function Dashboard(props: {
   )
 }
 
-function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash }) {
+/** Why a viewer has no upload form, and how that changes. */
+function ViewerNote(props: { user: User }) {
+  const workspace = props.user.workspace
+  return (
+    <p class="panel hint" id="viewer-note">
+      You are a <strong>viewer</strong> in{' '}
+      <bdi dir="auto">{workspace?.name ?? 'this workspace'}</bdi>: you can read every canvas and
+      comment on it. To publish here, ask one of its admins to make you an editor.
+    </p>
+  )
+}
+
+function CanvasRow(props: {
+  canvas: DashboardCanvas
+  csrf: string
+  change: boolean
+  flash?: Flash
+}) {
   const { canvas: c, csrf } = props
-  const makeVisible = c.visibility === 'public' ? 'private' : 'public'
   return (
     <>
       <tr id={`canvas-${c.canvas_id}`}>
@@ -189,6 +241,15 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
             </div>
             {c.snippet && <Snippet text={c.snippet} marks={c.highlights ?? []} />}
           </div>
+        </td>
+        <td data-label="Author">
+          <a
+            class="in-text cell-link"
+            href={`/?author=${encodeURIComponent(c.author.user_id)}`}
+            title={`Everything ${c.author.name} published here`}
+          >
+            <bdi dir="auto">{c.author.name}</bdi>
+          </a>
         </td>
         <td data-label="Visibility">
           <span class={`chip ${c.visibility}`}>{c.visibility}</span>
@@ -209,47 +270,56 @@ function CanvasRow(props: { canvas: DashboardCanvas; csrf: string; flash?: Flash
             <a class="btn small" href={`/c/${c.canvas_id}`}>
               Open
             </a>
-            <details class="menu">
-              <summary class="btn small" aria-label={`More actions for ${c.title}`}>
-                More ▾
-              </summary>
-              <div class="items">
-                {/* On a phone the list is a sheet away from its row: it says which canvas. */}
-                <p class="muted menu-title phone-only">{c.title}</p>
-                {c.expires_at && (
-                  <Action
-                    csrf={csrf}
-                    action={`/c/${c.canvas_id}/permanent`}
-                    label="Make permanent"
-                    back="dashboard"
-                  />
-                )}
-                <Action
-                  csrf={csrf}
-                  action={`/c/${c.canvas_id}/visibility`}
-                  label={`Make ${makeVisible}`}
-                  fields={{ visibility: makeVisible }}
-                  back="dashboard"
-                />
-                <a class="btn" href={`/c/${c.canvas_id}#share`}>
-                  Share…
-                </a>
-                <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
-                  Delete…
-                </a>
-              </div>
-            </details>
+            {props.change && <CanvasMenu canvas={c} csrf={csrf} />}
           </div>
         </td>
       </tr>
       {props.flash && (
         <tr class="row-notice">
-          <td colspan={6}>
+          <td colspan={7}>
             <Notice flash={props.flash} />
           </td>
         </tr>
       )}
     </>
+  )
+}
+
+/** What an editor may do to a canvas from the list. */
+function CanvasMenu(props: { canvas: DashboardCanvas; csrf: string }) {
+  const { canvas: c, csrf } = props
+  const makeVisible = c.visibility === 'public' ? 'private' : 'public'
+  return (
+    <details class="menu">
+      <summary class="btn small" aria-label={`More actions for ${c.title}`}>
+        More ▾
+      </summary>
+      <div class="items">
+        {/* On a phone the list is a sheet away from its row: it says which canvas. */}
+        <p class="muted menu-title phone-only">{c.title}</p>
+        {c.expires_at && (
+          <Action
+            csrf={csrf}
+            action={`/c/${c.canvas_id}/permanent`}
+            label="Make permanent"
+            back="dashboard"
+          />
+        )}
+        <Action
+          csrf={csrf}
+          action={`/c/${c.canvas_id}/visibility`}
+          label={`Make ${makeVisible}`}
+          fields={{ visibility: makeVisible }}
+          back="dashboard"
+        />
+        <a class="btn" href={`/c/${c.canvas_id}#share`}>
+          Share…
+        </a>
+        <a class="btn danger" href={`/c/${c.canvas_id}/delete`}>
+          Delete…
+        </a>
+      </div>
+    </details>
   )
 }
 

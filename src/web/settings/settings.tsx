@@ -1,6 +1,7 @@
 import { publicOrigin } from '../../http/context'
 import { page } from '../../http/actor/steps'
-import { MEMBER, READ } from '../../http/actor/need'
+import { may, MEMBER, READ } from '../../http/actor/need'
+import { MANAGING } from '../needs'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../../http/context'
 import {
@@ -24,7 +25,6 @@ import { checkedForm, csrfToken, viewerOf } from '../session'
 import { webhookForms } from './webhooks'
 import { members } from '../teams/members'
 import { activity } from '../teams/activity'
-import { allows } from '../../domain/workspaces/roles'
 
 // /settings: the workspace's usage, its API keys, the apps connected to it and its webhooks.
 export const settings = new Hono<SignedInEnv>()
@@ -152,7 +152,7 @@ async function renderSettings<E extends SignedInEnv>(
     listConnectedApps(svc, actor),
     workspaceUsage(svc, actor),
     // Where the workspace's events go is its admins' to see.
-    allows(actor.role, 'admin') ? webhooksWithDeliveries(svc, actor) : null,
+    may(actor, MANAGING) ? webhooksWithDeliveries(svc, actor) : null,
     displayNameOf(svc, actor.userId),
     hasPassword(svc, actor.userId),
   ])

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { page } from '../../http/actor/steps'
-import { ADMIN } from '../../http/actor/need'
+import { MANAGING } from '../needs'
 import type { SignedInEnv } from '../../http/context'
 import { createWebhook, deleteWebhook, sendTestEvent } from '../../domain/webhooks/webhooks'
 
@@ -21,7 +21,7 @@ type Render = <E extends SignedInEnv>(
 export function webhookForms(render: Render) {
   const forms = new Hono<SignedInEnv>()
 
-  forms.post('/', page(ADMIN), checkedForm, async (c) => {
+  forms.post('/', page(MANAGING), checkedForm, async (c) => {
     const form = c.var.form
     const checked = createWebhookBody.safeParse({
       url: (form.get('url') ?? '').trim(),
@@ -46,7 +46,7 @@ export function webhookForms(render: Render) {
     return c.redirect('/settings#webhooks')
   })
 
-  forms.post('/:webhookId/delete', page(ADMIN), checkedForm, async (c) => {
+  forms.post('/:webhookId/delete', page(MANAGING), checkedForm, async (c) => {
     const webhookId = c.req.param('webhookId')
     // Deleting one that is gone already leaves the page as it would be anyway, and says so.
     let text = 'That webhook was deleted already.'
@@ -62,7 +62,7 @@ export function webhookForms(render: Render) {
     return c.redirect('/settings#webhooks')
   })
 
-  forms.post('/:webhookId/test', page(ADMIN), checkedForm, async (c) => {
+  forms.post('/:webhookId/test', page(MANAGING), checkedForm, async (c) => {
     const webhookId = c.req.param('webhookId')
     let text = 'That webhook was deleted: there is nothing to test.'
     if (idSchema.safeParse(webhookId).success) {

@@ -168,7 +168,7 @@ function Who({ actor }: { actor: AuditEvent['actor'] }) {
         </>
       )}
       {person ? (
-        <a class="in-text" href={everything} title={`Everything ${person.name} did`}>
+        <a class="in-text cell-link" href={everything} title={`Everything ${person.name} did`}>
           <bdi dir="auto">{person.email}</bdi>
         </a>
       ) : (

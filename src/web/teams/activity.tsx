@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { page } from '../../http/actor/steps'
-import { ADMIN } from '../../http/actor/need'
+import { MANAGING } from '../needs'
 import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { listAudit } from '../../domain/audit/log'
@@ -12,7 +12,7 @@ import { ActivityPage } from './activity-page'
 // of GET /v1/audit as the page's query. A member who is not an admin gets the API's 403 page.
 export const activity = new Hono<SignedInEnv>()
 
-activity.get('/', page(ADMIN), async (c) => {
+activity.get('/', page(MANAGING), async (c) => {
   const { svc, session } = c.var
   // The form sends its empty fields too: an empty filter is no filter.
   const given = [...new URL(c.req.url).searchParams].filter(([, value]) => value !== '')

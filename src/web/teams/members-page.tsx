@@ -74,6 +74,8 @@ const article = (role: Role) => (/^[aeio]/.test(role) ? 'an' : 'a')
 
 function MemberTable(props: Props & { admin: boolean }) {
   const self = props.user.email
+  // The last owner cannot leave (nor be removed): they are not offered it.
+  const lastOwner = props.members.filter((m) => m.role === 'owner').length === 1
   return (
     <ListTable columns={['Email', 'Role', 'Joined']} actions class="spaced">
       {props.members.map((m) => (
@@ -112,23 +114,27 @@ function MemberTable(props: Props & { admin: boolean }) {
                 </button>
               </form>
             )}{' '}
-            {(props.admin || m.email === self) && (
-              <details class="dialog">
-                <summary class="btn small danger">
-                  {m.email === self ? 'Leave…' : 'Remove…'}
-                </summary>
-                <form class="row" method="post" action={`/settings/members/${m.user_id}/remove`}>
-                  <Csrf token={props.csrf} />
-                  <span class="hint">
-                    {m.email === self
-                      ? 'You lose this workspace; your keys for it stop.'
-                      : 'Their keys and apps stop at once; their canvases stay.'}
-                  </span>
-                  <button class="small danger solid" type="submit">
-                    {m.email === self ? 'Leave the workspace' : `Remove ${m.email}`}
-                  </button>
-                </form>
-              </details>
+            {m.email === self && m.role === 'owner' && lastOwner ? (
+              <span class="hint">Its only owner: make another member an owner to leave.</span>
+            ) : (
+              (props.admin || m.email === self) && (
+                <details class="dialog">
+                  <summary class="btn small danger">
+                    {m.email === self ? 'Leave…' : 'Remove…'}
+                  </summary>
+                  <form class="row" method="post" action={`/settings/members/${m.user_id}/remove`}>
+                    <Csrf token={props.csrf} />
+                    <span class="hint">
+                      {m.email === self
+                        ? 'You lose this workspace; your keys for it stop.'
+                        : 'Their keys and apps stop at once; their canvases stay.'}
+                    </span>
+                    <button class="small danger solid" type="submit">
+                      {m.email === self ? 'Leave the workspace' : `Remove ${m.email}`}
+                    </button>
+                  </form>
+                </details>
+              )
             )}
           </td>
         </tr>

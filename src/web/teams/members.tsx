@@ -1,13 +1,14 @@
 import { Hono, type Context } from 'hono'
 import { page } from '../../http/actor/steps'
-import { ADMIN, MEMBER, OWNER, READ } from '../../http/actor/need'
+import { may, MEMBER, READ } from '../../http/actor/need'
+import { MANAGING, OWNING } from '../needs'
 import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { publicOrigin } from '../../http/context'
 import { createResetLink } from '../../domain/passwords/resets'
 import { createInvite, listInvites, revokeInvite } from '../../domain/workspaces/invites'
 import { changeRole, listMembers, removeMember } from '../../domain/workspaces/members'
-import { allows } from '../../domain/workspaces/roles'
+
 import { settingsOf } from '../../domain/workspaces/settings'
 import {
   createWorkspace,
@@ -37,7 +38,7 @@ export const members = new Hono<SignedInEnv>()
 members.get('/', page(READ), async (c) => {
   const { svc, session } = c.var
   const actor = c.var.actor
-  const admin = allows(actor.role, 'admin')
+  const admin = may(actor, MANAGING)
   const [people, invites, workspaces, settings] = await Promise.all([
     listMembers(svc, actor),
     admin ? listInvites(svc, actor) : null,
@@ -59,7 +60,8 @@ members.get('/', page(READ), async (c) => {
   )
 })
 
-type Said = string | { text: string; copy: Flash['copy'] }
+/** What an action says: a sentence, or one with what to copy, or said elsewhere on the page. */
+type Said = string | { text: string; copy?: Flash['copy']; at?: string }
 
 /** Runs a form's action; what it says, or its refusal in a person's words, goes to the page. */
 async function act<E extends SignedInEnv>(c: Context<E>, at: string, action: () => Promise<Said>) {
@@ -72,10 +74,10 @@ async function act<E extends SignedInEnv>(c: Context<E>, at: string, action: () 
     flash = { tone: 'error', text: forPeople(err.message), at }
   }
   await setFlash(c, flash)
-  return c.redirect(`/settings/members#${at}`)
+  return c.redirect(`/settings/members#${flash.at ?? at}`)
 }
 
-members.post('/invites', page(ADMIN), checkedForm, (c) =>
+members.post('/invites', page(MANAGING), checkedForm, (c) =>
   act(c, 'invites', async () => {
     const form = c.var.form
     const body = parse(createInviteBody, {
@@ -96,14 +98,14 @@ members.post('/invites', page(ADMIN), checkedForm, (c) =>
   }),
 )
 
-members.post('/invites/:inviteId/revoke', page(ADMIN), checkedForm, (c) =>
+members.post('/invites/:inviteId/revoke', page(MANAGING), checkedForm, (c) =>
   act(c, 'invites', async () => {
     await revokeInvite(c.var.svc, c.var.actor, c.req.param('inviteId'))
     return 'The invite is revoked: its link no longer works.'
   }),
 )
 
-members.post('/:userId/role', page(ADMIN), checkedForm, (c) =>
+members.post('/:userId/role', page(MANAGING), checkedForm, (c) =>
   act(c, 'members', async () => {
     const { role } = parse(roleBody, { role: c.var.form.get('role') ?? '' })
     const actor = c.var.actor
@@ -112,7 +114,7 @@ members.post('/:userId/role', page(ADMIN), checkedForm, (c) =>
   }),
 )
 
-members.post('/:userId/reset-link', page(ADMIN), checkedForm, (c) =>
+members.post('/:userId/reset-link', page(MANAGING), checkedForm, (c) =>
   act(c, 'members', async () => {
     const actor = c.var.actor
     const { token, email } = await createResetLink(c.var.svc, actor, c.req.param('userId'))
@@ -123,7 +125,7 @@ members.post('/:userId/reset-link', page(ADMIN), checkedForm, (c) =>
   }),
 )
 
-members.post('/:userId/remove', page(ADMIN, { self: 'userId' }), checkedForm, (c) =>
+members.post('/:userId/remove', page(MANAGING, { self: 'userId' }), checkedForm, (c) =>
   act(c, 'members', async () => {
     const actor = c.var.actor
     const leaving = c.req.param('userId') === actor.userId
@@ -145,7 +147,7 @@ members.post('/switch', page(MEMBER), checkedForm, (c) =>
   }),
 )
 
-members.post('/settings', page(ADMIN), checkedForm, (c) =>
+members.post('/settings', page(MANAGING), checkedForm, (c) =>
   act(c, 'settings', async () => {
     const form = c.var.form
     const life = form.get('default_expires_in') ?? ''
@@ -173,7 +175,7 @@ members.post('/settings', page(ADMIN), checkedForm, (c) =>
   }),
 )
 
-members.post('/delete', page(OWNER), checkedForm, (c) =>
+members.post('/delete', page(OWNING), checkedForm, (c) =>
   act(c, 'workspaces', async () => {
     const { svc, session } = c.var
     const name = session.workspace.name
@@ -194,6 +196,10 @@ members.post('/workspaces', page(MEMBER, { workspace: 'new' }), checkedForm, (c)
     const { svc, session } = c.var
     const made = await createWorkspace(svc, c.var.actor, name)
     await switchWorkspace(svc, session.sessionHash, session.user.user_id, made.workspace_id)
-    return `${quoted(made.name)} is made, and you are in it: invite people below.`
+    // Said beside the invite form of the new workspace: what one does next there.
+    return {
+      text: `${quoted(made.name)} is made, and you are in it: invite people here.`,
+      at: 'invites',
+    }
   }),
 )
