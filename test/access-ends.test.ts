@@ -1,7 +1,6 @@
-import { env, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { call, csrfOf, formPost, json, newAccount, newCanvas } from './support/api'
-import { heard, liveLinkOf, open, SOON, type Live } from './support/live'
+import { heard, listening, liveLinkOf, open, SOON, type Live } from './support/live'
 import { connect, grantOf, mcp } from './support/oauth'
 import { joinedAs, keyIn, newTeam } from './support/teams'
 
@@ -61,20 +60,6 @@ async function holdOpen(t: Team): Promise<Held> {
   // The waits have begun (each recorded where its credential listens) before anything ends.
   await listening(t.person.userId, t.canvasId, 4)
   return held
-}
-
-/** Until the person's object records `count` tags listening on the canvas. */
-async function listening(userId: string, canvasId: string, count: number) {
-  const stub = env.PEOPLE.get(env.PEOPLE.idFromName(userId))
-  const deadline = Date.now() + SOON
-  while (Date.now() < deadline) {
-    const entry = await runInDurableObject(stub, (_, state) =>
-      state.storage.get<{ tags: string[] }>(`canvas:${canvasId}`),
-    )
-    if ((entry?.tags.length ?? 0) >= count) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error('the waits never began')
 }
 
 /** Whether a pending answer has come back within `ms`, without consuming it. */

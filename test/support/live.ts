@@ -1,3 +1,4 @@
+import { env, runInDurableObject } from 'cloudflare:test'
 import { call, ORIGIN } from './api'
 
 // A page's live socket as the tests hold it: opened with the live link the page was rendered
@@ -41,4 +42,18 @@ export async function heard(live: Live, count: number, withinMs = SOON) {
     await new Promise((r) => setTimeout(r, 10))
   }
   return live.messages
+}
+
+/** Until the person's object records `count` tags listening on the canvas. */
+export async function listening(userId: string, canvasId: string, count: number) {
+  const stub = env.PEOPLE.get(env.PEOPLE.idFromName(userId))
+  const deadline = Date.now() + SOON
+  while (Date.now() < deadline) {
+    const entry = await runInDurableObject(stub, (_, state) =>
+      state.storage.get<{ tags: string[] }>(`canvas:${canvasId}`),
+    )
+    if ((entry?.tags.length ?? 0) >= count) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error('the waits never began')
 }
