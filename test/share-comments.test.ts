@@ -309,7 +309,7 @@ describe('comments through share links', () => {
     expect(claim.author).toEqual({ name: 'alicekey (owner)', kind: 'visitor' })
     const page = await (await call(`/c/${canvas.canvas_id}`, { cookie: account.cookie })).text()
     expect(page).toContain(
-      '<strong class="who"><bdi dir="auto">alicekey (owner)</bdi></strong><span class="chip">guest</span>',
+      '<strong class="who"><bdi dir="auto">alicekey (owner)</bdi></strong><span class="chip">visitor</span>',
     )
   })
 

@@ -49,6 +49,7 @@ function panelOf(root: HTMLElement): Panel {
     toggles,
     frame: root.closest('.stage')!.querySelector('iframe'),
     owner,
+    moderate: root.hasAttribute('data-moderate'),
     shown: Number(root.getAttribute('data-shown')),
     state: newState(owner),
     api: commentsApi(

@@ -18,8 +18,10 @@ export type Panel = {
   empty: HTMLElement
   toggles: NodeListOf<HTMLElement>
   frame: HTMLIFrameElement | null
-  /** The owner's page (resolve, reopen, delete), or a share link's readers (who give a name). */
+  /** A member's page (no name asked), or a share link's readers (who give a name). */
   owner: boolean
+  /** Whoever may resolve, reopen and delete: a member whose role changes the canvas. */
+  moderate: boolean
   /** The version the page shows. */
   shown: number
   state: State

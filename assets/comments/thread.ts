@@ -6,7 +6,7 @@ import { action, ago, chip, el, newPostKey } from './dom'
 import type { Panel } from './panel'
 import { openCount, visible } from './state'
 
-const KINDS: Record<string, string> = { member: 'member', agent: 'agent', visitor: 'guest' }
+const KINDS: Record<string, string> = { member: 'member', agent: 'agent', visitor: 'visitor' }
 
 export function drawList(p: Panel) {
   const items = visible(p.state)
@@ -90,7 +90,7 @@ function replies(p: Panel, c: Comment) {
   for (const r of c.replies) {
     const row = el('li', 'reply')
     row.append(byline(r.author, r.created_at), bodyOf(r.body))
-    if (p.owner) {
+    if (p.moderate) {
       row.appendChild(
         action('Delete reply', 'small subtle', () => {
           if (!confirm('Delete this reply?')) return
@@ -125,7 +125,7 @@ function actions(p: Panel, c: Comment, box: HTMLFormElement) {
   if (c.status === 'resolved') {
     row.appendChild(action('Fold', 'small', () => unfold(p, c.comment_id, false)))
   }
-  if (!p.owner) return row
+  if (!p.moderate) return row
   const resolve = c.status === 'open'
   row.appendChild(
     action(resolve ? 'Resolve' : 'Reopen', 'small', () => {

@@ -154,6 +154,7 @@ export async function createAccount(
           workspaceId: sql<string>`${joined}`.as('workspace_id'),
           createdAt: value(sessions.createdAt, now),
           expiresAt: value(sessions.expiresAt, expiresAt),
+          leftWorkspace: value(sessions.leftWorkspace, null),
         })
         .from(users)
         .where(eq(users.userId, userId)),
@@ -351,11 +352,14 @@ export async function resolveSession(
   if (!/^[A-Za-z0-9]{43}$/.test(token)) return null
   const hash = await sha256Hex(token)
   let row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
-  let leftFrom: string | undefined
+  // Said once, on the next page: its person was removed from the workspace it was in.
+  let leftFrom = row?.leftWorkspace ?? undefined
   if (row && row.role === null) {
     leftFrom = row.name
     await toPersonalWorkspace(svc, hash, row.userId)
     row = await sessionLookup(svc.db, { hash, now: svc.now() }).get()
+  } else if (leftFrom !== undefined) {
+    await svc.db.update(sessions).set({ leftWorkspace: null }).where(eq(sessions.sessionHash, hash))
   }
   // Every session has an id (migration 0001 gave the older ones theirs); the column allows NULL
   // only because it was added to a table that had rows.
@@ -392,6 +396,7 @@ const sessionLookup = prepared((db, p: Placeholders<{ hash: string; now: number 
       workspaceId: workspaces.workspaceId,
       name: workspaces.name,
       role: members.role,
+      leftWorkspace: sessions.leftWorkspace,
     })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))

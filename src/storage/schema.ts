@@ -194,6 +194,9 @@ export const sessions = sqliteTable(
       .references(() => workspaces.workspaceId, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    // The workspace the session was moved out of, because its person was removed from it (or it
+    // was deleted): its next page says so once, and clears it.
+    leftWorkspace: text('left_workspace'),
   },
   (t) => [
     index('sessions_expires_idx').on(t.expiresAt),

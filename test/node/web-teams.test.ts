@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { schemeViolations } from './support/axe'
 import { launchBrowser, type Person } from './support/browser'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 import { callApi } from './support/api.ts'
@@ -6,6 +7,9 @@ import { callApi } from './support/api.ts'
 // A team in real Chromium against a real `wrangler dev` (docs/teams.md): the owner invites from
 // the Members page, the invited person joins from the link in a browser of their own and sees the
 // team's canvases, a change of role takes effect at once, and a removal ends their access.
+
+const PHONE = { width: 390, height: 844 }
+const LAPTOP = { width: 1280, height: 800 }
 
 let url: string
 let browser: Awaited<ReturnType<typeof launchBrowser>>
@@ -77,6 +81,33 @@ it('invite, join from the link in another browser, see the team’s canvases, ch
   await expect.poll(() => page.textContent('main')).toContain('Their role is now viewer')
   await member.page.goto(`${url}/settings/members`)
   expect(await member.page.textContent('main')).toContain('You are a viewer here')
+  // A viewer is shown nothing they could not do, on a phone and a laptop, light and dark.
+  const canvasId = (await made.clone().json()).canvas_id as string
+  for (const size of [PHONE, LAPTOP]) {
+    await member.page.setViewportSize(size)
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await member.page.emulateMedia({ colorScheme })
+      const where = `${size.width} px, ${colorScheme}`
+      await member.page.goto(`${url}/`)
+      expect(await member.page.locator('form[action="/upload"]').count(), where).toBe(0)
+      expect(await member.page.locator('main table details.menu').count(), where).toBe(0)
+      expect(await member.page.textContent('#viewer-note'), where).toContain(
+        `You are a viewer in Studio ${stamp}`,
+      )
+      expect(await member.page.textContent('main'), where).toContain(`Team plan ${stamp}`)
+      expect(await schemeViolations(member.page, colorScheme), where).toEqual([])
+      await member.page.goto(`${url}/c/${canvasId}`)
+      for (const control of ['Share', 'Make permanent', 'Make public', 'Delete…']) {
+        const shown = member.page.getByRole('link', { name: control, exact: true })
+        expect(await shown.filter({ visible: true }).count(), `${where}: ${control}`).toBe(0)
+      }
+      expect(await member.page.locator('#share').count(), where).toBe(0)
+      expect(await member.page.locator('form[action="/upload"]').count(), where).toBe(0)
+      expect(await schemeViolations(member.page, colorScheme), where).toEqual([])
+    }
+  }
+  await member.page.emulateMedia({ colorScheme: 'light' })
+  await member.page.setViewportSize(LAPTOP)
 
   // Removed, they are back in their own workspace, and the team's canvas is not theirs to see.
   await page.goto(`${url}/settings/members`)
@@ -85,6 +116,10 @@ it('invite, join from the link in another browser, see the team’s canvases, ch
   await again.locator('button', { hasText: 'Remove team-member' }).click()
   await expect.poll(() => page.textContent('main')).toContain('They are removed')
   await member.page.goto(`${url}/`)
+  // Their next page says what happened, once.
+  expect(await member.page.textContent('main')).toContain(
+    `You are no longer a member of “Studio ${stamp}”`,
+  )
   expect(await member.page.textContent('main')).not.toContain(`Team plan ${stamp}`)
   await member.page.goto(`${url}/c/${(await made.json()).canvas_id}`)
   expect(await member.page.textContent('main')).not.toContain('Team plan')
@@ -99,6 +134,11 @@ it('invite, join from the link in another browser, see the team’s canvases, ch
     'member.joined',
     'member.invited',
   ])
+  // What a key did names the person behind it.
+  const published = page.locator('main tbody tr', { hasText: 'canvas.created' })
+  expect(await published.locator('td[data-label="Who"]').textContent()).toContain(
+    `team · team-owner-${stamp}@example.com`,
+  )
   await page.fill('input[name=actor]', `team-member-${stamp}@example.com`)
   await page.click('form[role=search] button[type=submit]')
   await expect

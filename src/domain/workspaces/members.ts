@@ -194,7 +194,14 @@ export async function removeMember(svc: Services, actor: Actor, userId: string) 
       ),
     db
       .update(sessions)
-      .set({ workspaceId: sql`(${personalWorkspace(db, userId)})` })
+      .set({
+        workspaceId: sql`(${personalWorkspace(db, userId)})`,
+        // Told on their next page, unless they left themself.
+        leftWorkspace:
+          userId === actor.userId
+            ? null
+            : sql`(${db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.workspaceId, workspaceId))})`,
+      })
       .where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.userId, userId), gone)),
   ])
   if (removed.length === 0) throw lastOwner()

@@ -246,7 +246,11 @@ export async function deleteWorkspace(svc: Services, member: Actor) {
       .where(and(inIt(invites), gt(invites.expiresAt, now))),
     db
       .update(sessions)
-      .set({ workspaceId: sql`(${personalWorkspace(db, sessions.userId)})` })
+      .set({
+        workspaceId: sql`(${personalWorkspace(db, sessions.userId)})`,
+        // Its other members are told on their next page; who deleted it knows.
+        leftWorkspace: sql`CASE WHEN ${sessions.userId} = ${member.userId} THEN NULL ELSE (${db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.workspaceId, workspaceId))}) END`,
+      })
       .where(inIt(sessions)),
     db.delete(members).where(inIt(members)).returning({ userId: members.userId }),
   ])

@@ -13,12 +13,14 @@ export type CommentsProps = {
   comments: Comment[]
   /** The version shown: a comment made on another says which. */
   shown: number
-  /** The owner resolves, reopens and deletes; a visitor gives a name. */
+  /** A member's page (a visitor gives a name). */
   owner: boolean
+  /** Whether the person may resolve, reopen and delete (a member whose role changes canvases). */
+  moderate?: boolean
   csrf?: string
 }
 
-const KINDS: Record<string, string> = { owner: 'owner', agent: 'agent', visitor: 'guest' }
+const KINDS: Record<string, string> = { owner: 'owner', agent: 'agent', visitor: 'visitor' }
 
 /** The comments still open, which the bar's button counts. */
 export const openCount = (comments: Comment[]) => comments.filter((c) => c.status === 'open').length
@@ -51,6 +53,7 @@ export function CommentsPanel(props: CommentsProps) {
       data-comments={props.base}
       data-shown={String(props.shown)}
       data-owner={props.owner ? true : undefined}
+      data-moderate={props.moderate ? true : undefined}
       data-csrf={props.csrf}
     >
       <div class="comments-head">

@@ -67,6 +67,7 @@ export async function ownerPage<E extends AppEnv>(
         comments,
         shown,
         owner: true,
+        moderate: change,
         csrf,
       }}
     />,
