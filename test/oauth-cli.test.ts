@@ -11,6 +11,7 @@ import {
   type Client,
 } from './support/oauth'
 import { joinedAs, keyIn, newTeam } from './support/teams'
+import { withinOneWindow } from './support/limit-window'
 
 // What `svc login` uses of the OAuth server (docs/cli.md#logging-in): the device authorization
 // grant (RFC 8628) with its page, the token exchange that turns an app's access token into an API
@@ -167,6 +168,34 @@ describe('signing in a device (RFC 8628)', () => {
     const res = await poll(client, body.device_code)
     expect(res.status).toBe(400)
     expect((await json(res)).error).toBe('access_denied')
+  })
+
+  it('counts every code looked up, on the page’s link or its form, against one budget', async () => {
+    const owner = await newAccount()
+    const small = { AUTH_LIMITER: env.AUTH_LIMITER_SMALL }
+    await withinOneWindow(async (ip) => {
+      const statuses: number[] = []
+      for (let i = 0; i < 3; i++) {
+        const res = await call('/oauth/device?user_code=BCDFGHJK', {
+          cookie: owner.cookie,
+          env: small,
+          ip,
+        })
+        statuses.push(res.status)
+      }
+      for (let i = 0; i < 3; i++) {
+        const res = await call('/oauth/device', {
+          ...formPost({ _csrf: await csrfOf(owner.cookie), user_code: 'BCDFGHJK' }),
+          cookie: owner.cookie,
+          env: small,
+          ip,
+        })
+        statuses.push(res.status)
+      }
+      // The budget is five: the sixth guess is refused, whichever way it came.
+      expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true)
+      expect(statuses[5]).toBe(429)
+    })
   })
 
   it('asks a person who is not signed in to log in first, and comes back', async () => {

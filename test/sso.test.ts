@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { call, formPost, json, newAccount, newCanvas, newKey } from './support/api'
+import { call, csrfOf, formPost, json, newAccount, newCanvas, newKey } from './support/api'
 import { keyIn, newTeam } from './support/teams'
 import { huge, wild } from './support/hostile-values'
 import { runs } from './support/runs'
@@ -250,6 +250,18 @@ describe('who may come in', () => {
     const page = await (await call('/login', { env })).text()
     expect(page).toContain('Continue with Acme SSO')
     expect(page).not.toContain('name="password"')
+    // Nor does Settings set or change one: not an account's own, not an SSO account's first.
+    const csrf = await csrfOf(account.cookie)
+    const change = { _csrf: csrf, current: account.password, password: 'a new long password' }
+    const changed = await call('/settings/password', {
+      ...formPost(change),
+      cookie: account.cookie,
+      env,
+    })
+    expect(changed.status).toBe(403)
+    expect(await changed.text()).toContain('single sign-on only')
+    const still = await call('/login', { ...formPost(fields), env: { PASSWORD_LOGIN: 'off' } })
+    expect(still.status).toBe(302)
     // Without a provider, passwords stay: a deployment is never left with no way in.
     const alone = { PASSWORD_LOGIN: 'off' }
     expect((await call('/login', { ...formPost(fields), env: alone })).status).toBe(302)

@@ -11,7 +11,7 @@ import { apiScopes, chosenScopes, OAUTH_SCOPES } from '../domain/oauth/grants'
 
 import { actorIn } from '../http/actor/build'
 import type { SignedInEnv } from '../http/context'
-import { limitByIp } from '../http/limits'
+import { clientNetworkOf, limit, limitByIp } from '../http/limits'
 import { consentPage } from './oauth'
 import { Layout } from './pages/layout'
 import { FormError } from './pages/notice'
@@ -26,6 +26,8 @@ export const device = new Hono<SignedInEnv>()
 device.get('/device', page(READ), async (c) => {
   const typed = c.req.query('user_code')
   if (typed === undefined) return enterCode(c)
+  // A code looked up is a guess counted as the form's are: one budget per client, GET or POST.
+  await limit(c.env.AUTH_LIMITER, `ip:${clientNetworkOf(c)}`)
   return confirm(c, typed)
 })
 

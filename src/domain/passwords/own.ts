@@ -5,7 +5,7 @@ import { constantTimeEqual, hashPassword, verifyPassword } from '../../lib/crypt
 import { sessions, users } from '../../storage/schema'
 import type { Services } from '../services'
 import { announceAudit, auditEveryWorkspace } from '../audit/record'
-import { NO_PASSWORD, type SessionInfo } from '../users'
+import { NO_PASSWORD, requirePasswordLogin, type SessionInfo } from '../users'
 
 // A person's own password (Settings): changed with the current one, or set for the first time by
 // a person who came by single sign-on. A change signs out every other session of theirs: whoever
@@ -24,11 +24,16 @@ export async function hasPassword(svc: Services, userId: string): Promise<boolea
 // Compared as every stored secret is, though this marker is none: one rule for the column.
 const passwordless = (stored: string) => constantTimeEqual(stored, NO_PASSWORD)
 
+/** Why a change was refused when the current password given is not the account's. */
+export const WRONG_CURRENT = 'the current password is not right'
+
 export async function changePassword(
   svc: Services,
   session: SessionInfo,
   input: { current: string; password: string },
 ) {
+  // With PASSWORD_LOGIN=off a password opens nothing: none is set or changed either.
+  requirePasswordLogin(svc)
   const userId = session.user.user_id
   const row = await svc.db
     .select({ hash: users.passwordHash })
@@ -38,7 +43,7 @@ export async function changePassword(
   if (!row) throw new AppError('unauthorized', 'this account no longer exists')
   const first = passwordless(row.hash)
   if (!first && !(await verifyPassword(input.current, row.hash))) {
-    throw new AppError('forbidden', 'the current password is not right')
+    throw new AppError('forbidden', WRONG_CURRENT)
   }
   const hash = await hashPassword(input.password)
   const { email } = session.user
@@ -61,5 +66,9 @@ export async function changePassword(
     }),
   ])
   announceAudit(svc, recorded)
+  // What the other sessions held open (live pages, waits) ends with them.
+  for (const { id } of ended) {
+    if (id) await svc.access?.end(userId, { tag: `session:${id}` })
+  }
   return { otherSessionsEnded: ended.length }
 }

@@ -10,7 +10,7 @@ import {
   id as idSchema,
   passwordChangeBody,
 } from '../../schema/requests'
-import { changePassword, hasPassword } from '../../domain/passwords/own'
+import { changePassword, hasPassword, WRONG_CURRENT } from '../../domain/passwords/own'
 import { createKey, listKeys, revokeKey } from '../../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants'
 import { workspaceUsage } from '../../domain/usage'
@@ -73,7 +73,7 @@ settings.post('/password', page(MEMBER), checkedForm, async (c) => {
     await setFlash(c, { tone: 'ok', text: `Your password is changed.${others}`, at: 'password' })
     return c.redirect('/settings#password')
   } catch (err) {
-    if (!(err instanceof AppError) || err.code !== 'forbidden') throw err
+    if (!(err instanceof AppError) || err.message !== WRONG_CURRENT) throw err
     return renderSettings(c, { passwordError: 'The current password is not right.' }, 400)
   }
 })
