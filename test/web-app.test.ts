@@ -19,6 +19,7 @@ import { withinOneWindow } from './support/limit-window'
 import { countRows } from './support/state'
 import { DIFF_WORST_CASES } from './support/worst-cases'
 import { runs } from './support/runs'
+import { keyIn, newTeam } from './support/teams'
 
 // The web app for people at the HTTP level: publishing from the browser (the script's JSON routes
 // and the plain form), post-redirect-get with a message that shows once, the dashboard's order
@@ -284,6 +285,34 @@ describe('post, redirect, get', () => {
     const revoked = await postThenGet(account, `/settings/keys/${laptop}/revoke`, {})
     expect(revoked.html).toContain('“laptop” is revoked')
     expect((await call('/v1/canvases', { key })).status).toBe(401)
+  })
+
+  it('Settings lists a person’s keys in every workspace, each with where it acts, and ends any', async () => {
+    const account = await newAccount()
+    const team = await newTeam(account, 'Acme research')
+    const key = await keyIn(account, team, 'team laptop')
+    const stranger = await newAccount()
+    const theirs = await newTeam(stranger, 'Elsewhere')
+    const page = await (await call('/settings', { cookie: account.cookie })).text()
+    const row =
+      /<tr id="key-(\w+)"><td class="primary-cell">team laptop<\/td><td data-label="Workspace"><bdi dir="auto">Acme research</.exec(
+        page,
+      )
+    expect(row, 'the team key, named with its workspace').not.toBeNull()
+    expect(page).toContain(`name="workspace_id" value="${team}"`)
+    // A workspace the person is not in opens nothing, and the key stays.
+    const forged = await postThenGet(account, `/settings/keys/${row![1]}/revoke`, {
+      workspace_id: theirs,
+    })
+    expect(forged.html).toContain('That key was revoked already.')
+    expect((await call('/v1/canvases', { key })).status).toBe(200)
+    // From the personal workspace, the team's key ends: the form names where it acts.
+    const revoked = await postThenGet(account, `/settings/keys/${row![1]}/revoke`, {
+      workspace_id: team,
+    })
+    expect(revoked.html).toContain('“team laptop” is revoked')
+    expect((await call('/v1/canvases', { key })).status).toBe(401)
+    expect(revoked.html).not.toContain('team laptop</td>')
   })
 
   it('a message cookie that was tampered with is ignored, never shown as markup', async () => {

@@ -111,6 +111,31 @@ export async function listKeys(svc: Services, actor: Actor) {
   return rows.map(presentKey)
 }
 
+/** Where a key or an app of the person's acts: its workspace, by id and name. */
+export type ActsIn = { workspace_id: string; name: string }
+
+/**
+ * The person's live keys in every workspace they are still a member of, each with the workspace
+ * it acts in, newest first: Settings shows them all, since a key made in one workspace is easily
+ * forgotten from another.
+ */
+export async function listOwnKeys(svc: Services, userId: string) {
+  const rows = await svc.db
+    .select({ ...KEY_FIELDS, workspaceId: workspaces.workspaceId, workspace: workspaces.name })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
+    .innerJoin(
+      members,
+      and(eq(members.workspaceId, apiKeys.workspaceId), eq(members.userId, apiKeys.userId)),
+    )
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), isNull(workspaces.deletedAt)))
+    .orderBy(desc(apiKeys.createdAt), apiKeys.keyId)
+  return rows.map((row) => ({
+    ...presentKey(row),
+    acts_in: { workspace_id: row.workspaceId, name: row.workspace } satisfies ActsIn,
+  }))
+}
+
 /** Revokes one of the actor's keys, or as an admin anyone's of the workspace; answers its name. */
 export async function revokeKey(svc: Services, actor: Actor, keyId: string): Promise<string> {
   const [revoked, recorded] = await svc.db.batch([

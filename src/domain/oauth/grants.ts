@@ -8,9 +8,10 @@ import {
   type Database,
   type Placeholders,
 } from '../../storage/db'
-import { oauthGrants, oauthSecrets, users } from '../../storage/schema'
+import { members, oauthGrants, oauthSecrets, users, workspaces } from '../../storage/schema'
 import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
+import type { ActsIn } from '../keys'
 import { roleIn } from '../workspaces/members'
 import { announceAudit, auditActorOf, grantsEnded, recordOf } from '../audit/record'
 import { rolesWith } from '../workspaces/roles'
@@ -217,10 +218,14 @@ export type ConnectedApp = {
   scopes: Scope[]
   created_at: string
   last_used_at: string | null
+  acts_in: ActsIn
 }
 
-/** The person's standing grants in this workspace, newest first. */
-export async function listConnectedApps(svc: Services, actor: Actor): Promise<ConnectedApp[]> {
+/**
+ * The person's standing grants in every workspace they are still a member of, each with the
+ * workspace it acts in, newest first.
+ */
+export async function listConnectedApps(svc: Services, userId: string): Promise<ConnectedApp[]> {
   const rows = await svc.db
     .select({
       grantId: oauthGrants.grantId,
@@ -229,15 +234,16 @@ export async function listConnectedApps(svc: Services, actor: Actor): Promise<Co
       scopes: oauthGrants.scopes,
       createdAt: oauthGrants.createdAt,
       lastUsedAt: oauthGrants.lastUsedAt,
+      workspaceId: workspaces.workspaceId,
+      workspace: workspaces.name,
     })
     .from(oauthGrants)
-    .where(
-      and(
-        eq(oauthGrants.userId, actor.userId),
-        eq(oauthGrants.workspaceId, actor.workspaceId),
-        standing(svc.now()),
-      ),
+    .innerJoin(workspaces, eq(workspaces.workspaceId, oauthGrants.workspaceId))
+    .innerJoin(
+      members,
+      and(eq(members.workspaceId, oauthGrants.workspaceId), eq(members.userId, oauthGrants.userId)),
     )
+    .where(and(eq(oauthGrants.userId, userId), standing(svc.now()), isNull(workspaces.deletedAt)))
     .orderBy(desc(oauthGrants.createdAt), oauthGrants.grantId)
   return rows.map((r) => ({
     grant_id: r.grantId,
@@ -246,6 +252,7 @@ export async function listConnectedApps(svc: Services, actor: Actor): Promise<Co
     scopes: r.scopes.split(',') as Scope[],
     created_at: iso(r.createdAt),
     last_used_at: isoOrNull(r.lastUsedAt),
+    acts_in: { workspace_id: r.workspaceId, name: r.workspace },
   }))
 }
 

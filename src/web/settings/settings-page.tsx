@@ -1,3 +1,4 @@
+import type { ActsIn } from '../../domain/keys'
 import type { ConnectedApp } from '../../domain/oauth/grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
@@ -16,6 +17,7 @@ export type KeyView = {
   scopes: string[]
   created_at: string
   last_used_at: string | null
+  acts_in: ActsIn
 }
 
 export function Settings(props: {
@@ -103,8 +105,12 @@ export function Settings(props: {
       <h2>API keys</h2>
       <p class="muted">
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you; signing
-        in with <code>svc login</code> makes one. See the{' '}
-        <a href="/docs">API and MCP documentation</a>.
+        in with <code>svc login</code> makes one. Each acts in one workspace: yours in every
+        workspace are listed here, and a new one acts in{' '}
+        <strong>
+          <bdi dir="auto">{props.user.workspace?.name}</bdi>
+        </strong>
+        . See the <a href="/docs">API and MCP documentation</a>.
       </p>
       <Notice flash={flashTop(props.flash, ['webhooks', 'name', 'password'])} />
       {props.error && <FormError>{props.error}</FormError>}
@@ -129,13 +135,14 @@ export function Settings(props: {
         <p class="muted">No keys yet.</p>
       ) : (
         <ListTable
-          columns={['Name', 'Prefix', 'Access', 'Created', 'Last used']}
+          columns={['Name', 'Workspace', 'Prefix', 'Access', 'Created', 'Last used']}
           actions
           class="spaced"
         >
           {props.keys.map((k) => (
             <tr id={`key-${k.key_id}`}>
               <td class="primary-cell">{k.name}</td>
+              <ActsInCell actsIn={k.acts_in} />
               <td data-label="Prefix">
                 <code>{k.prefix}…</code>
               </td>
@@ -149,6 +156,7 @@ export function Settings(props: {
                 verb="Revoke"
                 name={k.name}
                 action={`/settings/keys/${k.key_id}/revoke`}
+                actsIn={k.acts_in}
                 hint="Whatever uses it stops working."
                 csrf={csrf}
               />
@@ -164,12 +172,17 @@ export function Settings(props: {
       {props.apps.length === 0 ? (
         <p class="muted">No apps connected.</p>
       ) : (
-        <ListTable columns={['Name', 'Access', 'Connected', 'Last used']} actions class="spaced">
+        <ListTable
+          columns={['Name', 'Workspace', 'Access', 'Connected', 'Last used']}
+          actions
+          class="spaced"
+        >
           {props.apps.map((app) => (
             <tr id={`app-${app.grant_id}`}>
               <td class="primary-cell">
                 <bdi dir="auto">{app.name}</bdi>
               </td>
+              <ActsInCell actsIn={app.acts_in} />
               <AccessCells
                 scopes={app.scopes}
                 label="Connected"
@@ -180,6 +193,7 @@ export function Settings(props: {
                 verb="Disconnect"
                 name={app.name}
                 action={`/settings/apps/${app.grant_id}/revoke`}
+                actsIn={app.acts_in}
                 hint="Its access ends at once."
                 csrf={csrf}
               />
@@ -219,13 +233,26 @@ function AccessCells(props: {
   )
 }
 
-/** A row's last cell: a confirmation that ends a key's or an app's access at once. */
+/** The workspace a key or an app acts in. */
+function ActsInCell(props: { actsIn: ActsIn }) {
+  return (
+    <td data-label="Workspace">
+      <bdi dir="auto">{props.actsIn.name}</bdi>
+    </td>
+  )
+}
+
+/**
+ * A row's last cell: a confirmation that ends a key's or an app's access at once, in the workspace
+ * it acts in (which may not be the one the page is in).
+ */
 function EndAccess(props: {
   verb: string
   name: string
   action: string
   hint: string
   csrf: string
+  actsIn: ActsIn
 }) {
   return (
     <td class="end">
@@ -233,6 +260,7 @@ function EndAccess(props: {
         <summary class="btn small danger">{props.verb}…</summary>
         <form class="row" method="post" action={props.action}>
           <Csrf token={props.csrf} />
+          <input type="hidden" name="workspace_id" value={props.actsIn.workspace_id} />
           <span class="hint">{props.hint}</span>
           <button class="small danger solid" type="submit">
             {props.verb} {props.name}

@@ -11,17 +11,18 @@ import {
   passwordChangeBody,
 } from '../../schema/requests'
 import { changePassword, hasPassword, WRONG_CURRENT } from '../../domain/passwords/own'
-import { createKey, listKeys, revokeKey } from '../../domain/keys'
+import { createKey, listOwnKeys, revokeKey } from '../../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants'
 import { workspaceUsage } from '../../domain/usage'
 import { webhooksWithDeliveries } from '../../domain/webhooks/webhooks'
 import { forgetGrants } from '../../http/oauth'
+import { actorIn } from '../../http/actor/build'
 import { displayNameOf, setDisplayName } from '../../domain/users'
 import { AppError } from '../../lib/errors'
 import { quoted, setFlash, takeFlash } from '../flash'
 import { sentence } from '../forms'
 import { Settings } from './settings-page'
-import { checkedForm, csrfToken, viewerOf } from '../session'
+import { checkedForm, csrfToken, viewerOf, type FormEnv } from '../session'
 import { webhookForms } from './webhooks'
 import { members } from '../teams/members'
 import { activity } from '../teams/activity'
@@ -111,7 +112,7 @@ settings.post('/keys/:keyId/revoke', page(MEMBER), checkedForm, async (c) => {
   let text = 'That key was revoked already.'
   if (idSchema.safeParse(keyId).success) {
     try {
-      const name = await revokeKey(c.var.svc, c.var.actor, keyId)
+      const name = await revokeKey(c.var.svc, await actingWhere(c), keyId)
       text = `${quoted(name)} is revoked: requests with it are refused from now on.`
     } catch (err) {
       if (!(err instanceof AppError)) throw err
@@ -127,8 +128,7 @@ settings.post('/apps/:grantId/revoke', page(MEMBER), checkedForm, async (c) => {
   let text = 'That app was disconnected already.'
   if (/^[A-Za-z0-9_-]{1,64}$/.test(grantId)) {
     try {
-      const actor = c.var.actor
-      const { name, grant } = await revokeConnectedApp(c.var.svc, actor, grantId)
+      const { name, grant } = await revokeConnectedApp(c.var.svc, await actingWhere(c), grantId)
       // Ended in D1 at once, for every request anywhere; its tokens leave KV after the response.
       forgetGrants(c, [grant])
       text = `${quoted(name)} is disconnected: its access ends now.`
@@ -140,6 +140,17 @@ settings.post('/apps/:grantId/revoke', page(MEMBER), checkedForm, async (c) => {
   return c.redirect('/settings')
 })
 
+/**
+ * The person, in the workspace of the key or app the form ends: Settings lists theirs in every
+ * workspace. One they are no longer a member of is not found, as its key would not be.
+ */
+async function actingWhere(c: Context<FormEnv>) {
+  const workspaceId = c.var.form.get('workspace_id')
+  const where =
+    typeof workspaceId === 'string' && workspaceId ? workspaceId : c.var.actor.workspaceId
+  return actorIn(c.var.svc, c.var.actor, where)
+}
+
 async function renderSettings<E extends SignedInEnv>(
   c: Context<E>,
   extra: { error?: string; webhookError?: string; nameError?: string; passwordError?: string } = {},
@@ -148,8 +159,8 @@ async function renderSettings<E extends SignedInEnv>(
   const { svc, session } = c.var
   const actor = c.var.actor
   const [keys, apps, usage, webhooks, name, password] = await Promise.all([
-    listKeys(svc, actor),
-    listConnectedApps(svc, actor),
+    listOwnKeys(svc, actor.userId),
+    listConnectedApps(svc, actor.userId),
     workspaceUsage(svc, actor),
     // Where the workspace's events go is its admins' to see.
     may(actor, MANAGING) ? webhooksWithDeliveries(svc, actor) : null,
