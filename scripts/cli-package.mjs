@@ -1,7 +1,7 @@
 // The CLI as the npm package a deployment serves at /cli/svc.tgz (docs/cli.md#install-and-first-steps): the
 // bundle of cli/build.mjs with a package.json, packed by `npm pack` and kept unzipped among the
 // static assets. The bundle holds ENDPOINT_MARKER as its default address; the Worker writes its own
-// address over it, byte for byte (src/api/cli-package.ts), and gzips the result.
+// address over it, byte for byte (src/web/cli-package.ts), and gzips the result.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'

@@ -98,20 +98,24 @@ try {
       ),
   )
   const afterInvites = await size()
-  // The audit log: an event as a change writes it (a key's name, a canvas's id, its details).
+  // The audit log: an event as a change writes it (a key's name and its person's name and email,
+  // a canvas's id, its details).
   // Canvases, versions and links above carry theirs already, as every change does.
   await inBatches(people, (id, i) =>
     db
       .prepare(
         `INSERT INTO audit_events (event_id, workspace_id, at, actor_kind, actor_user_id,
-           actor_name, action, target_type, target_id, details)
-         VALUES (?, ?, ?, 'key', ?, 'ci deploy key', 'canvas.version_created', 'canvas', ?, ?)`,
+           actor_name, actor_person_name, actor_email, action, target_type, target_id, details)
+         VALUES (?, ?, ?, 'key', ?, 'ci deploy key', ?, ?, 'canvas.version_created', 'canvas', ?,
+           ?)`,
       )
       .bind(
         `event${String(i).padStart(15, '0')}`,
         team,
         now + i,
         people[0],
+        'Ada Lovelace',
+        `${people[0]}@example.com`,
         `canvas${String(i).padStart(14, '0')}`,
         JSON.stringify({ version: 2 }),
       ),
@@ -155,6 +159,44 @@ try {
       ),
   )
   const afterDevices = await size()
+  // An API key as the CLI's sign-in makes it: bound to the workspace, with the role kept on it.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO api_keys (key_id, workspace_id, user_id, name, prefix, key_hash, scopes, role,
+           origin, created_at, last_used_at) VALUES (?, ?, ?, 'svc on build-box', ?, ?,
+           'read,write', 'editor', 'device', ?, ?)`,
+      )
+      .bind(
+        `key${String(i).padStart(17, '0')}`,
+        team,
+        id,
+        `svc_${String(i).padStart(8, '0')}`,
+        'k' + i.toString(16).padStart(63, '0'),
+        now,
+        now,
+      ),
+  )
+  const afterKeys = await size()
+  // A session of the web app, as one moved out of a workspace its person was removed from keeps
+  // it: the workspace it left, until its next page says so.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO sessions (session_hash, session_id, user_id, workspace_id, created_at,
+           expires_at, left_workspace) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        's' + i.toString(16).padStart(63, '0'),
+        `session${String(i).padStart(13, '0')}`,
+        id,
+        team,
+        now,
+        now + 30 * 86400_000,
+        team,
+      ),
+  )
+  const afterSessions = await size()
   // A canvas's entry in the search index, for 4 KB of text (a page of a report: words drawn from
   // a vocabulary of 5,000, as prose repeats its words), written as a version writes it: into
   // canvas_texts, whose triggers index it (the FTS5 index's own tables included).
@@ -169,6 +211,7 @@ try {
     }
     return words.join(' ').slice(0, 4096)
   }
+  const beforeTexts = await size()
   await inBatches(people, (id) =>
     db
       .prepare(
@@ -188,6 +231,7 @@ try {
               (SELECT count(*) FROM identities) AS identities,
               (SELECT count(*) FROM password_resets) AS password_resets,
               (SELECT count(*) FROM device_authorizations) AS device_authorizations,
+              (SELECT count(*) FROM api_keys) AS api_keys, (SELECT count(*) FROM sessions) AS sessions,
               (SELECT count(*) FROM canvas_texts) AS search_entries`,
     )
     .first()
@@ -207,7 +251,9 @@ try {
         bytes_per_identity: per(afterEvents, afterIdentities),
         bytes_per_password_reset: per(afterIdentities, afterResets),
         bytes_per_device_sign_in: per(afterResets, afterDevices),
-        bytes_per_search_entry_of_4_kb: per(afterDevices, afterTexts),
+        bytes_per_api_key: per(afterDevices, afterKeys),
+        bytes_per_session: per(afterKeys, afterSessions),
+        bytes_per_search_entry_of_4_kb: per(beforeTexts, afterTexts),
       },
       null,
       2,

@@ -39,7 +39,7 @@ import { params, query } from '../http/validate'
 import * as shapes from '../schema/responses'
 
 // /v1/canvases: canvases, their versions and their content. Every route's first step is its
-// access (http/access.ts). The list and a canvas's read check the key inside their own D1 batch,
+// access (http/actor/). The list and a canvas's read check the key inside their own D1 batch,
 // with the route's query: one round trip, a request's largest cost here (BENCHMARKS.md).
 export const canvases = new Hono<AppEnv>()
 

@@ -20,6 +20,7 @@ import {
   workspaceUsage as totals,
   workspaces,
 } from '../storage/schema'
+import type { Database } from '../storage/db'
 import type { Services } from './services'
 import type { Actor } from './actor'
 import { presentSettings } from './workspaces/settings'
@@ -51,14 +52,43 @@ const NONE = {
  * else, so the rows read follow what expired since the sweep last ran, not what the workspace
  * holds. The answer is the one counting every row would give.
  */
-export async function workspaceUsage(
-  svc: Services,
-  actor: Actor,
-  options: { settings?: boolean } = {},
-): Promise<Usage> {
-  const now = svc.now()
-  const db = svc.db
+export async function workspaceUsage(svc: Services, actor: Actor): Promise<Usage> {
   const workspaceId = actor.workspaceId
+  const db = svc.db
+  const [[own], ...rows] = await db.batch([
+    db
+      .select({ defaultTtl: workspaces.defaultTtl, quotaBytes: workspaces.quotaBytes })
+      .from(workspaces)
+      .where(eq(workspaces.workspaceId, workspaceId)),
+    ...countStatements(db, workspaceId, svc.now()),
+  ])
+  const settings = svc.settings
+  return {
+    ...totalsOf(workspaceId, rows),
+    limits: {
+      max_file_bytes: settings.maxFileBytes,
+      max_direct_upload_bytes: settings.maxDirectUploadBytes,
+      temp_canvas_ttl: settings.tempCanvasTtl,
+      upload_url_ttl: settings.uploadUrlTtl,
+      download_url_ttl: settings.downloadUrlTtl,
+      ...presentSettings(svc, own ?? { defaultTtl: null, quotaBytes: null }),
+    },
+  }
+}
+
+/**
+ * The workspace's totals without its settings, in one round trip: what the migration tests ask of
+ * a database migrated only as far as the totals (test/node/migration.test.ts).
+ */
+export async function usageTotals(svc: Services, workspaceId: string) {
+  return totalsOf(workspaceId, await counted(svc.db, workspaceId, svc.now()))
+}
+
+const counted = (db: Database, workspaceId: string, now: number) =>
+  db.batch(countStatements(db, workspaceId, now))
+
+/** The statements that count a workspace's usage: its totals row, less what has expired since. */
+function countStatements(db: Database, workspaceId: string, now: number) {
   // The temporary and deleted canvases of the workspace that have expired, in
   // canvases_workspace_expires_idx.
   const expired = and(
@@ -81,55 +111,49 @@ export async function workspaceUsage(
           unexpired(now),
         ),
       )
-  const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled], [own]] =
-    await db.batch([
-      db.select().from(totals).where(eq(totals.workspaceId, workspaceId)),
-      db
-        .select({
-          count: count().as('gone'),
-          public: total('gone_public', eq(canvases.visibility, 'public')),
-        })
-        .from(canvases)
-        .where(expired),
-      db
-        .select({
-          count: count().as('gone_versions'),
-          bytes: total('gone_bytes', versions.size),
-        })
-        .from(canvases)
-        .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
-        .where(expired),
-      // The links of expired canvases that the total counts: not used up, and without an expiry or
-      // with one not yet settled.
-      db
-        .select({ n: count().as('gone_shares') })
-        .from(canvases)
-        .innerJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
-        .leftJoin(shareExpiries, eq(shareExpiries.token, shareLinks.token))
-        .where(
-          and(expired, unused, or(isNull(shareLinks.expiresAt), eq(shareExpiries.settled, false))),
-        ),
-      // Expired, but still in the total: the sweep has not settled them yet.
-      expiring(false),
-      // Settled by a sweep whose clock was ahead of this request's: not expired yet, so counted back.
-      expiring(true),
-      // The workspace's settings; left out (as unset) where asked, for a database not yet
-      // migrated to them (the migration tests' usage worker).
-      options.settings === false
-        ? db
-            .select({ defaultTtl: sql<null>`NULL`, quotaBytes: sql<null>`NULL` })
-            .from(totals)
-            .where(eq(totals.workspaceId, workspaceId))
-        : db
-            .select({ defaultTtl: workspaces.defaultTtl, quotaBytes: workspaces.quotaBytes })
-            .from(workspaces)
-            .where(eq(workspaces.workspaceId, workspaceId)),
-    ])
+  return [
+    db.select().from(totals).where(eq(totals.workspaceId, workspaceId)),
+    db
+      .select({
+        count: count().as('gone'),
+        public: total('gone_public', eq(canvases.visibility, 'public')),
+      })
+      .from(canvases)
+      .where(expired),
+    db
+      .select({
+        count: count().as('gone_versions'),
+        bytes: total('gone_bytes', versions.size),
+      })
+      .from(canvases)
+      .innerJoin(versions, eq(versions.canvasId, canvases.canvasId))
+      .where(expired),
+    // The links of expired canvases that the total counts: not used up, and without an expiry or
+    // with one not yet settled.
+    db
+      .select({ n: count().as('gone_shares') })
+      .from(canvases)
+      .innerJoin(shareLinks, eq(shareLinks.canvasId, canvases.canvasId))
+      .leftJoin(shareExpiries, eq(shareExpiries.token, shareLinks.token))
+      .where(
+        and(expired, unused, or(isNull(shareLinks.expiresAt), eq(shareExpiries.settled, false))),
+      ),
+    // Expired, but still in the total: the sweep has not settled them yet.
+    expiring(false),
+    // Settled by a sweep whose clock was ahead of this request's: not expired yet, so counted back.
+    expiring(true),
+  ] as const
+}
+
+type Counted = Awaited<ReturnType<typeof counted>>
+
+/** The usage the counting statements' rows add up to. */
+function totalsOf(workspaceId: string, counted: Counted) {
+  const [[kept], [gone], [goneVersions], [goneShares], [unsettled], [settled]] = counted
   const t = kept ?? NONE
   const canvasTotal = t.canvases - gone.count
   const temporary = t.temporary - gone.count
   const publicCount = t.public - gone.public
-  const settings = svc.settings
   return {
     workspace_id: workspaceId,
     canvases: {
@@ -144,13 +168,5 @@ export async function workspaceUsage(
     // content: what the versions add up to; stored: what R2 holds after per-workspace dedupe.
     bytes: { content: t.contentBytes - goneVersions.bytes, stored: t.storedBytes },
     shares: { active: t.shares - goneShares.n - unsettled.n + settled.n },
-    limits: {
-      max_file_bytes: settings.maxFileBytes,
-      max_direct_upload_bytes: settings.maxDirectUploadBytes,
-      temp_canvas_ttl: settings.tempCanvasTtl,
-      upload_url_ttl: settings.uploadUrlTtl,
-      download_url_ttl: settings.downloadUrlTtl,
-      ...presentSettings(svc, own ?? { defaultTtl: null, quotaBytes: null }),
-    },
   }
 }

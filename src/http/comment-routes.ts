@@ -43,7 +43,7 @@ const authorOf = (actor: Actor): Author => ({
 export type CommentMount = {
   /**
    * The access step of reading; of commenting and replying; of resolving, reopening and deleting:
-   * each one step, marked with its kind of access (http/access-kind.ts).
+   * each one step, marked with the statement of its access (http/actor/statement.ts).
    */
   read: MiddlewareHandler
   write: MiddlewareHandler

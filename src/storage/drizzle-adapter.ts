@@ -5,7 +5,7 @@ import { fillPlaceholders } from 'drizzle-orm'
 // is made here from the prepared query's private shape. Everything else in the project uses
 // Drizzle's public builder only.
 //
-// Upgrade checklist (test/storage/drizzle-adapter.test.ts fails on any Drizzle version other than
+// Upgrade checklist (test/node/drizzle-adapter.test.ts fails on any Drizzle version other than
 // DRIZZLE_CHECKED, and on a change of any of these):
 // 1. `SQLiteD1Session.batch` (drizzle-orm/d1/session.js) still calls `_prepare()` on each item, then
 //    `getQuery()` for `{ sql, params }`, then binds `stmt` with those params, and maps the result

@@ -1,4 +1,4 @@
-import { workspaceUsage } from '../../src/domain/usage'
+import { usageTotals } from '../../src/domain/usage'
 import { servicesOf, type Services } from '../../src/domain/services'
 import type { Bindings } from '../../src/lib/settings'
 import { recountUsage } from './usage-recount'
@@ -21,7 +21,6 @@ export default {
       by: { kind: 'key' as const, name: 'usage' },
     }
     if (url.pathname === '/recount') return Response.json(await recountUsage(svc, actor))
-    const { limits: _, ...totals } = await workspaceUsage(svc, actor, { settings: false })
-    return Response.json(totals)
+    return Response.json(await usageTotals(svc, actor.workspaceId))
   },
 }

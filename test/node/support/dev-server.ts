@@ -91,6 +91,7 @@ async function startOnce(extraArgs: string[], template: string): Promise<DevServ
     ],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  stopsWithThisProcess(child.pid!)
   let log = ''
   child.stdout!.on('data', (d) => (log += d))
   child.stderr!.on('data', (d) => (log += d))
@@ -112,6 +113,7 @@ async function startOnce(extraArgs: string[], template: string): Promise<DevServ
     }
     // Whatever is left in the group (a lingering workerd) goes too.
     signal('SIGKILL')
+    running.delete(child.pid!)
     rmSync(state, { recursive: true, force: true })
   }
   while (child.exitCode === null && child.signalCode === null) {
@@ -125,6 +127,38 @@ async function startOnce(extraArgs: string[], template: string): Promise<DevServ
   }
   await stop()
   throw new ExitedEarly(`wrangler dev exited before it answered:\n${log}`)
+}
+
+// The process groups of the servers this process started and has not stopped. A run that ends
+// before its teardown (Ctrl-C, a CI time limit) kills them as it goes: a server in a group of its
+// own would otherwise outlive it, holding its ports and CPU.
+const running = new Set<number>()
+
+function stopsWithThisProcess(group: number) {
+  if (!guarded) guardExit()
+  running.add(group)
+}
+
+let guarded = false
+function guardExit() {
+  guarded = true
+  const killAll = () => {
+    for (const group of running) {
+      try {
+        process.kill(-group, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  process.once('exit', killAll)
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    // Once killed, the signal is raised again for whoever else listens, or the default (exit).
+    process.once(name, () => {
+      killAll()
+      process.kill(process.pid, name)
+    })
+  }
 }
 
 /** Where the run's shared Chromium listens (launchBrowserServer), started on first ask. */

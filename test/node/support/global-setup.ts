@@ -23,6 +23,9 @@ declare module 'vitest' {
   }
 }
 
+/** The shared dev server's client at the tests' identity provider. */
+export const SSO_CLIENT_ID = 'canvas-shared-dev-server'
+
 /**
  * Once per run of the node project: bundles the CLI (the files that spawn it run at the same time,
  * and one must not read dist/svc.mjs while another rewrites it); applies the D1 migrations to a
@@ -34,9 +37,6 @@ declare module 'vitest' {
  * run of files that need none makes none; both stop when the run ends, whether the tests passed
  * or not.
  */
-/** The shared dev server's client at the tests' identity provider. */
-export const SSO_CLIENT_ID = 'canvas-shared-dev-server'
-
 export default async function setup(project: TestProject) {
   buildCli()
   let state: Promise<string> | undefined
