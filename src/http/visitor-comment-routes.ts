@@ -14,7 +14,7 @@ import type { AppEnv } from './context'
 import { POST_KEY_HEADER, postKeyOf } from './idempotency'
 import { limitCommentPosts } from './limits'
 import { documented, documentedNot, type RouteDoc } from './route-docs'
-import { PASSWORD, UNUSABLE } from './share-access'
+import { PASSWORD, UNUSABLE } from './actor/share'
 import { jsonBody, params, query } from './validate'
 
 // A share link's comments for its readers (docs/comments-and-webhooks.md), written once and

@@ -1,5 +1,5 @@
 import { visitorCommentRoutes } from '../../http/visitor-comment-routes'
-import { shareAccess } from '../../http/share-access'
+import { shareAccess } from '../../http/actor/share'
 import { hasView } from './view-ticket'
 
 // A share page's comments, for its script: the public /share/:token/comments routes

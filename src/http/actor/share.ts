@@ -1,6 +1,6 @@
-import type { ShareAccess } from '../domain/shares/public'
-import type { AppContext } from './context'
-import { clientNetworkOf, limit } from './limits'
+import type { ShareAccess } from '../../domain/shares/public'
+import type { AppContext } from '../context'
+import { clientNetworkOf, limit } from '../limits'
 
 /**
  * What a public share route presents of a link: its token and the password the request sent,
