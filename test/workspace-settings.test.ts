@@ -11,6 +11,7 @@ import {
   metaOf,
   newAccount,
   newCanvas,
+  presignAndPut,
   upload,
   withFlash,
   type Account,
@@ -176,6 +177,48 @@ describe('the storage quota', () => {
     // Raised, it passes.
     await call(path, { method: 'PATCH', key: owner.key, json: { quota_bytes: 1000 } })
     await upload(key, big)
+  })
+
+  it('counts uploads under way: of twenty presigns at once past it, only what fits is taken', async () => {
+    const owner = await newAccount()
+    const { key, path } = await team(owner)
+    await call(path, { method: 'PATCH', key: owner.key, json: { quota_bytes: 50_000 } })
+    const contents = Array.from({ length: 20 }, (_, i) => bytesOf(`${i} `.padEnd(20_000, 'x')))
+    const presign = async (content: Uint8Array) =>
+      call('/v1/upload/presign', { method: 'POST', key, json: await metaOf(content) })
+    const answers = await Promise.all(contents.map(presign))
+    const taken = answers.flatMap((res, i) => (res.status === 200 ? [i] : []))
+    expect(taken).toHaveLength(2)
+    for (const res of answers.filter((r) => r.status !== 200)) {
+      expect(res.status).toBe(413)
+      expect((await json(res)).error.code).toBe('quota_exceeded')
+    }
+    for (const i of taken) await upload(key, contents[i])
+    expect((await json(await call('/v1/usage', { key }))).bytes.stored).toBe(40_000)
+    // One after another: presigned and not yet finalized counts as stored does.
+    const [a, b, c] = ['a', 'b', 'c'].map((x) => bytesOf(x.repeat(10_000)))
+    expect((await presign(a)).status).toBe(200)
+    const refused = await presign(b)
+    expect(refused.status).toBe(413)
+    expect((await json(refused)).error.message).toContain(
+      '50000 of 50000 bytes, 9.8 KB of it in uploads under way',
+    )
+    const form = new FormData()
+    form.append('file', new File([c], 'c.txt', { type: 'text/plain' }))
+    expect((await call('/v1/canvases', { method: 'POST', key, body: form })).status).toBe(413)
+    // Its URL expired, an upload no longer holds room: another takes it, and the first can no
+    // longer finish past the quota (its row stays pending for the sweep).
+    const { presign: aUrl } = await presignAndPut(key, a)
+    expect(aUrl.file_id).toBeTruthy()
+    await env.DB.prepare('UPDATE files SET touched_at = touched_at - ? WHERE file_id = ?')
+      .bind((Number(env.UPLOAD_URL_TTL ?? 900) + 1) * 1000, aUrl.file_id)
+      .run()
+    expect((await presign(b)).status).toBe(200)
+    const late = await call('/v1/upload/finalize', { method: 'POST', key, json: await metaOf(a) })
+    expect(late.status).toBe(413)
+    expect((await json(late)).error.code).toBe('quota_exceeded')
+    await upload(key, b)
+    expect((await json(await call('/v1/usage', { key }))).bytes.stored).toBe(50_000)
   })
 
   it('is WORKSPACE_QUOTA_BYTES for a workspace without its own, unlimited when unset', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql, type Placeholder } from 'drizzle-orm'
+import { and, eq, gt, isNull, ne, or, sql, type Placeholder } from 'drizzle-orm'
 import { AppError } from '../lib/errors'
 import { blobKey, blobKeySql, checkObject } from '../storage/blobs'
 import { prepared, value, type Placeholders } from '../storage/db'
@@ -10,7 +10,14 @@ import { liveWriteKey } from './keys'
 import type { Services } from './services'
 import type { Actor } from './actor'
 import type { File as FileJson, Finalized, Presign } from '../schema/responses'
-import { requireRoom, roomFor } from './workspaces/settings'
+import {
+  liveUploadsSince,
+  quotaExceeded,
+  quotaOf,
+  requireRoom,
+  roomFor,
+  roomToFinish,
+} from './workspaces/quota'
 
 export type UploadInput = {
   sha256: string
@@ -45,6 +52,7 @@ export async function presignUpload(
     ...fresh,
     workspaceId: actor.workspaceId,
     quota: svc.settings.workspaceQuotaBytes,
+    since: liveUploadsSince(svc),
   }).all()
   return presignAnswer(svc, actor.workspaceId, registered, fresh.fileId, input, target)
 }
@@ -61,7 +69,7 @@ export function presignStatement(svc: Services, keyHash: string, input: UploadIn
   const quota = svc.settings.workspaceQuotaBytes
   return {
     fileId: fresh.fileId,
-    statement: registerKeyFile(svc.db, { ...fresh, keyHash, quota }),
+    statement: registerKeyFile(svc.db, { ...fresh, keyHash, quota, since: liveUploadsSince(svc) }),
   }
 }
 
@@ -190,11 +198,16 @@ export async function finalizeUpload(
           eq(files.workspaceId, actor.workspaceId),
           eq(files.sha256, input.sha256),
           eq(files.status, 'pending'),
+          roomToFinish(svc, actor.workspaceId, input.sha256, input.size),
         ),
       ),
     selectFile(svc.db, { workspaceId: actor.workspaceId, sha256: input.sha256 }),
   ])
   const ready = after[0]
+  // Still pending: the quota held it back (its bytes stay until the sweep removes the upload).
+  if (ready?.status === 'pending') {
+    throw quotaExceeded(await quotaOf(svc, actor.workspaceId, input.sha256), input.size)
+  }
   if (ready?.status !== 'ready') throw removedMeanwhile()
   return { file: presentFile(ready), reused: false }
 }
@@ -233,7 +246,13 @@ export async function storeDirect(svc: Services, actor: Actor, bytes: ArrayBuffe
           .where(
             and(
               eq(workspaces.workspaceId, actor.workspaceId),
-              roomFor(svc.db, sha256, size, svc.settings.workspaceQuotaBytes),
+              roomFor(
+                svc.db,
+                sha256,
+                size,
+                svc.settings.workspaceQuotaBytes,
+                liveUploadsSince(svc),
+              ),
             ),
           ),
       )
@@ -304,6 +323,11 @@ function removedMeanwhile() {
   return new AppError('upload_incomplete', 'the upload was removed meanwhile; presign it again')
 }
 
+/**
+ * Keeps the content's row from the sweep while finalize works on it. An upload whose URL expired
+ * is left as it is: touched, it would hold room under the quota again, for an upload no URL can
+ * send any more.
+ */
 function touch(svc: Services, actor: Actor, sha256: string) {
   return svc.db
     .update(files)
@@ -313,6 +337,7 @@ function touch(svc: Services, actor: Actor, sha256: string) {
         eq(files.workspaceId, actor.workspaceId),
         eq(files.sha256, sha256),
         ne(files.status, 'deleting'),
+        or(ne(files.status, 'pending'), gt(files.touchedAt, liveUploadsSince(svc))),
       ),
     )
 }
@@ -359,44 +384,50 @@ const touchRegistered = (now: Placeholder<'now', number>) => ({
   setWhere: ne(files.status, 'deleting'),
 })
 
+/** What a registration is held to: the deployment's quota, and since when uploads are live. */
+type Room = { quota: number | null; since: number }
+
 /**
  * The content's row, pending; one already there is touched (unless the sweep is removing it).
  * Either way RETURNING answers the row, where a SELECT after it was one more statement in the
  * batch, a measurable part of presign's CPU (BENCHMARKS.md, scripts/bench/cpu.mjs).
  */
-const registerFile = prepared(
-  (db, p: Placeholders<NewFile & { workspaceId: string; quota: number | null }>) =>
-    db
-      .insert(files)
-      .select((qb) =>
-        qb
-          .select(pendingRow(p))
-          .from(workspaces)
-          .where(
-            and(
-              eq(workspaces.workspaceId, p('workspaceId')),
-              roomFor(db, p('sha256'), p('size'), p('quota')),
-            ),
+const registerFile = prepared((db, p: Placeholders<NewFile & { workspaceId: string } & Room>) =>
+  db
+    .insert(files)
+    .select((qb) =>
+      qb
+        .select(pendingRow(p))
+        .from(workspaces)
+        .where(
+          and(
+            eq(workspaces.workspaceId, p('workspaceId')),
+            roomFor(db, p('sha256'), p('size'), p('quota'), p('since')),
           ),
-      )
-      .onConflictDoUpdate(touchRegistered(p('now')))
-      .returning(FILE_FIELDS),
+        ),
+    )
+    .onConflictDoUpdate(touchRegistered(p('now')))
+    .returning(FILE_FIELDS),
 )
 
 /** registerFile in the workspace of the live key `keyHash` with the `write` scope: else no row. */
-const registerKeyFile = prepared(
-  (db, p: Placeholders<NewFile & { keyHash: string; quota: number | null }>) =>
-    db
-      .insert(files)
-      .select((qb) =>
-        qb
-          .select(pendingRow(p))
-          .from(apiKeys)
-          .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
-          .where(and(liveWriteKey(p('keyHash')), roomFor(db, p('sha256'), p('size'), p('quota')))),
-      )
-      .onConflictDoUpdate(touchRegistered(p('now')))
-      .returning(FILE_FIELDS),
+const registerKeyFile = prepared((db, p: Placeholders<NewFile & { keyHash: string } & Room>) =>
+  db
+    .insert(files)
+    .select((qb) =>
+      qb
+        .select(pendingRow(p))
+        .from(apiKeys)
+        .innerJoin(workspaces, eq(workspaces.workspaceId, apiKeys.workspaceId))
+        .where(
+          and(
+            liveWriteKey(p('keyHash')),
+            roomFor(db, p('sha256'), p('size'), p('quota'), p('since')),
+          ),
+        ),
+    )
+    .onConflictDoUpdate(touchRegistered(p('now')))
+    .returning(FILE_FIELDS),
 )
 
 /** A pending file's row, in the workspace whose row (`workspaces`) the statement selects from. */

@@ -274,6 +274,11 @@ export const files = sqliteTable(
     index('files_unchecked_idx')
       .on(t.touchedAt)
       .where(sql`checked_at IS NULL`),
+    // The uploads under way, with their sizes: what the quota adds to what a workspace stores
+    // (domain/workspaces/quota.ts), read from this index alone.
+    index('files_pending_idx')
+      .on(t.workspaceId, t.touchedAt, t.size)
+      .where(sql`status = 'pending'`),
   ],
 )
 
