@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { NO_SERVED_ENDPOINT } from '../src/lib/cli-package'
 import { CliError } from './errors'
 
 // ~/.svc/config.json (dir 0700, file 0600). Precedence: flag > environment > file > defaults.
@@ -9,16 +10,22 @@ declare const __SERVED_ENDPOINT__: string | undefined
 
 /**
  * The deployment this copy came from: the package a deployment serves (`GET /cli/svc.tgz`) has its
- * address written in place of the marker the build leaves here (scripts/cli-package.mjs).
+ * address written in place of the marker the build leaves here (scripts/cli-package.mjs), or
+ * NO_SERVED_ENDPOINT when the deployment could not tell its address safely (null: none, ask for
+ * one). A copy built from the repository keeps the marker (undefined: the local service).
  */
-export function servedEndpoint(placeholder: string | undefined): string | null {
+export function servedEndpoint(placeholder: string | undefined): string | null | undefined {
   const value = (placeholder ?? '').trim()
-  return /^https?:\/\/[^\s'"\\]+$/.test(value) ? value : null
+  if (value === NO_SERVED_ENDPOINT) return null
+  return /^https?:\/\/[^\s'"\\]+$/.test(value) ? value : undefined
 }
 
-export const DEFAULT_URL =
-  servedEndpoint(typeof __SERVED_ENDPOINT__ === 'string' ? __SERVED_ENDPOINT__ : undefined) ??
-  'http://127.0.0.1:8787'
+const served = servedEndpoint(
+  typeof __SERVED_ENDPOINT__ === 'string' ? __SERVED_ENDPOINT__ : undefined,
+)
+
+/** The endpoint when none is given: the deployment this copy came from, or the local service. */
+export const DEFAULT_URL: string | null = served === undefined ? 'http://127.0.0.1:8787' : served
 
 export type StoredConfig = { api_key?: string; endpoint?: string; web_url?: string }
 
@@ -86,10 +93,17 @@ export function resolveSettings(flags: { endpoint?: string; webUrl?: string } = 
     [flags.endpoint, { from: 'flag', name: '--endpoint' }],
     [env.CANVAS_ENDPOINT, { from: 'env', name: 'CANVAS_ENDPOINT' }],
     [file.endpoint, inFile],
-    [DEFAULT_URL, { from: 'default', name: null }],
+    [DEFAULT_URL ?? undefined, { from: 'default', name: null }],
   ])
-  const endpoint = normalizeUrl(rawEndpoint!, nameOf('endpoint', endpointSource))
-  const savedFor = file.endpoint || DEFAULT_URL
+  if (!rawEndpoint) {
+    throw new CliError(
+      'no endpoint: this svc came from a deployment that did not name its address; run ' +
+        'svc login --endpoint <its web address>, or set CANVAS_ENDPOINT',
+      'usage',
+    )
+  }
+  const endpoint = normalizeUrl(rawEndpoint, nameOf('endpoint', endpointSource))
+  const savedFor = file.endpoint || DEFAULT_URL || endpoint
   const saved = file.web_url && sameUrl(savedFor, endpoint) ? file.web_url : undefined
   const [rawWebUrl, webUrlSource] = first([
     [flags.webUrl, { from: 'flag', name: '--web-url' }],

@@ -22,15 +22,20 @@ export const globalArgs = {
 
 export type Session = { settings: Settings; api: Api }
 
+/** Logs the command and its arguments (debug output as asked), before anything is resolved. */
+export function started(command: string, args: Record<string, unknown>) {
+  setDebug(Boolean(args.debug))
+  const { _: _positional, ...rest } = args
+  log('INFO', `command ${command}`, { args: rest })
+}
+
 /** Starts a command: debug mirroring, the log entry, settings and the client. */
 export function begin(
   command: string,
   args: Record<string, unknown>,
   flags: { endpoint?: string; webUrl?: string } = {},
 ): Session {
-  setDebug(Boolean(args.debug))
-  const { _: _positional, ...rest } = args
-  log('INFO', `command ${command}`, { args: rest })
+  started(command, args)
   // A command's own --endpoint (every command has one) unless the command passed its own flags.
   const endpoint = flags.endpoint ?? (typeof args.endpoint === 'string' ? args.endpoint : undefined)
   const settings = resolveSettings({ ...flags, endpoint })

@@ -256,9 +256,17 @@ function deployedUrl(file) {
 function report(url, setupToken) {
   const at = url ?? '<the URL wrangler printed above>'
   console.log(`\nCanvas is deployed at ${at}`)
+  // Without APP_URL the package names no endpoint (a Host header could have chosen it).
+  const named = Boolean(config.vars?.APP_URL)
+  const login = named ? 'svc login' : `svc login --endpoint ${at}`
   console.log(
-    `\nInstall its CLI on any machine (Node.js 20+), already pointed at it:\n  npm install -g ${at}/cli/svc.tgz\nthen \`svc login\`, which signs in through the browser.`,
+    `\nInstall its CLI on any machine (Node.js 20+):\n  npm install -g ${at}/cli/svc.tgz\nthen \`${login}\`, which signs in through the browser.`,
   )
+  if (!named) {
+    console.log(
+      `Set APP_URL in wrangler.jsonc (vars) to ${at} or your own domain, and deploy again: the package then names it, and \`svc login\` needs no --endpoint.`,
+    )
+  }
   if (setupToken) {
     console.log(
       `\nCreate its first account with this one-time setup link (it works once; keep it to yourself):\n  ${at}/signup?setup=${setupToken}`,

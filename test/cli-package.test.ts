@@ -21,12 +21,12 @@ async function filesOf(res: Response): Promise<Map<string, string>> {
 }
 
 describe('the CLI package', () => {
-  it('is an npm package of svc whose default endpoint is this deployment', async () => {
-    const res = await call('/cli/svc.tgz')
+  it('is an npm package of svc, named for the machine it is served on from that machine', async () => {
+    const res = await call('http://127.0.0.1:8787/cli/svc.tgz', { ip: '127.0.0.1' })
     expect(res.status).toBe(200)
     expect(res.headers.get('Content-Type')).toBe('application/gzip')
     expect(res.headers.get('Content-Disposition')).toContain('svc.tgz')
-    // Named from the Host header: for that host only.
+    // Named from the request's own address: for that host only.
     expect(res.headers.get('Cache-Control')).toBe('private, max-age=300')
     expect(res.headers.get('Vary')).toBe('Host')
     const files = await filesOf(res)
@@ -34,8 +34,24 @@ describe('the CLI package', () => {
     expect(manifest.bin).toEqual({ svc: 'svc.mjs' })
     const cli = files.get('package/svc.mjs')!
     expect(cli.startsWith('#!/usr/bin/env node')).toBe(true)
-    expect(cli).toMatch(/"http:\/\/canvas\.test {400,}"/)
+    expect(cli).toMatch(/"http:\/\/127\.0\.0\.1:8787 {400,}"/)
     expect(cli).not.toContain('canvas:served-endpoint')
+  })
+
+  it('names no address a Host header chose: without APP_URL, only the machine itself', async () => {
+    for (const [url, ip] of [
+      ['http://evil.example/cli/svc.tgz', '203.0.113.9'],
+      ['http://canvas.test/cli/svc.tgz', '127.0.0.1'],
+      // A loopback name from elsewhere is a Host header too.
+      ['http://127.0.0.1:8787/cli/svc.tgz', '203.0.113.9'],
+      ['http://localhost:8787/cli/svc.tgz', '2001:db8::1'],
+    ]) {
+      const res = await call(url, { ip })
+      expect(res.status, url).toBe(200)
+      const cli = (await filesOf(res)).get('package/svc.mjs')!
+      // The marker's place holds no address (an assertion on the whole bundle would print it).
+      expect(/"canvas:no-endpoint {400,}"/.test(cli), url).toBe(true)
+    }
   })
 
   it('names the configured address, whatever the Host', async () => {

@@ -315,6 +315,22 @@ describe('post, redirect, get', () => {
     expect(revoked.html).not.toContain('team laptop</td>')
   })
 
+  it('the install line says svc login takes the address when the package cannot name it', async () => {
+    const account = await newAccount()
+    // Reached by a name a Host header could have chosen, and no APP_URL: the package names none.
+    const unnamed = await (await call('/settings', { cookie: account.cookie })).text()
+    expect(unnamed).toContain('npm install -g http://canvas.test/cli/svc.tgz')
+    expect(unnamed).toContain('<code>svc login --endpoint http://canvas.test</code>')
+    const named = await (
+      await call('/settings', {
+        cookie: account.cookie,
+        env: { APP_URL: 'https://canvas.example.com' },
+      })
+    ).text()
+    expect(named).toContain('npm install -g https://canvas.example.com/cli/svc.tgz')
+    expect(named).toContain('<code>svc login</code>')
+  })
+
   it('a message cookie that was tampered with is ignored, never shown as markup', async () => {
     const account = await newAccount()
     // A message signed for one session is not shown to another (a shared browser, a planted cookie).

@@ -2,7 +2,7 @@ import { defineCommand } from 'citty'
 import { Api } from '../client'
 import { DEFAULT_URL, normalizeUrl, readConfig, resolveSettings, writeConfig } from '../config'
 import { CliError } from '../errors'
-import { begin, globalArgs, note, print, printJson } from '../shared'
+import { globalArgs, note, print, printJson, started } from '../shared'
 import { ask } from '../prompt'
 import { explained } from '../status'
 import { openInBrowser } from '../browser'
@@ -25,16 +25,20 @@ export default defineCommand({
       type: 'boolean',
       description: 'Ask for the endpoint, the web URL and a key on the terminal',
     },
-    endpoint: { type: 'string', description: `API address (default: ${DEFAULT_URL})` },
+    endpoint: {
+      type: 'string',
+      description: `API address (default: ${DEFAULT_URL ?? 'none: give one'})`,
+    },
     'web-url': { type: 'string', description: 'Web address (default: the endpoint)' },
   },
   async run({ args }) {
-    // The endpoint is checked below, by its own name, before any question.
-    begin('login', { ...args, endpoint: undefined, token: args.token ? '[given]' : undefined })
-    const current = resolveSettings()
+    started('login', { ...args, token: args.token ? '[given]' : undefined })
+    // Checked by its own name before any question: a bad flag is not worth typing a key for. An
+    // endpoint given is also the one a copy of svc without a default needs.
+    const given = args.endpoint ? normalizeUrl(args.endpoint, 'endpoint') : undefined
+    const current = resolveSettings({ endpoint: given })
     let { token } = args
-    // Checked before any question: a bad flag is not worth typing a key for.
-    let endpoint = args.endpoint ? normalizeUrl(args.endpoint, 'endpoint') : current.endpoint
+    let endpoint = current.endpoint
     // One Worker serves the API and the pages: a new endpoint is the web address too, unless told.
     let webUrl = args['web-url']
       ? normalizeUrl(args['web-url'], 'web_url')

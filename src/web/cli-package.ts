@@ -1,9 +1,11 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { open } from '../http/actor/steps'
-import { selfOrigin, type AppEnv } from '../http/context'
+import { fromThisMachine, publicOrigin, type AppEnv } from '../http/context'
 import { documented } from '../http/route-docs'
 import { AppError } from '../lib/errors'
+import { NO_SERVED_ENDPOINT } from '../lib/cli-package'
 import { CLI_TAR } from './asset-urls.js'
+import type { CliInstall } from './pages/install-cli'
 
 // GET /cli/svc.tgz (docs/cli.md#install-and-first-steps): the CLI of this very release as an npm package,
 // `npm install -g <web_url>/cli/svc.tgz`, whose default endpoint is this deployment. The build
@@ -25,7 +27,8 @@ cliPackage.get(
   documented({
     summary: 'The CLI, to install',
     description:
-      'This release’s `svc` as an npm package whose default endpoint is this deployment: ' +
+      'This release’s `svc` as an npm package whose default endpoint is this deployment ' +
+      '(`APP_URL`; without it, none but on the machine the service runs on): ' +
       '`npm install -g <web_url>/cli/svc.tgz`. No key needed.',
     tag: 'Service',
     responses: { 200: { description: 'A gzipped npm package.', contentType: 'application/gzip' } },
@@ -38,13 +41,34 @@ cliPackage.get(
       throw new AppError('not_found', 'this deployment’s CLI package is missing')
     }
     const tar = new Uint8Array(await stored.arrayBuffer())
-    writeEndpoint(tar, selfOrigin(c))
+    writeEndpoint(tar, servedEndpoint(c))
     c.header('Content-Type', 'application/gzip')
     c.header('Content-Disposition', 'attachment; filename="svc.tgz"')
     const body = new Blob([tar]).stream().pipeThrough(new CompressionStream('gzip'))
     return c.body(body)
   },
 )
+
+/**
+ * The address the package names as its default: APP_URL, or the request's own on the machine the
+ * service runs on (`npm run dev`). Elsewhere a Host header is the client's to write, and a
+ * package pointed by it at another server would send that server the keys: it names none.
+ */
+function servedEndpoint(c: Context<AppEnv>): string {
+  const { origin, fromHost } = publicOrigin(c)
+  c.header('Cache-Control', fromHost ? 'private, max-age=300' : 'public, max-age=300')
+  if (fromHost) c.header('Vary', 'Host')
+  return namesItself(c) ? origin : NO_SERVED_ENDPOINT
+}
+
+const namesItself = <E extends AppEnv>(c: Context<E>) =>
+  !publicOrigin(c).fromHost || fromThisMachine(c)
+
+/** How the pages offer the package: its address, and whether it names that as its endpoint. */
+export const cliInstall = <E extends AppEnv>(c: Context<E>): CliInstall => ({
+  origin: publicOrigin(c).origin,
+  named: namesItself(c),
+})
 
 /** Writes `endpoint` over the package's marker, padded with spaces to the marker's length. */
 function writeEndpoint(tar: Uint8Array, endpoint: string) {

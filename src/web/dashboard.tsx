@@ -1,3 +1,4 @@
+import { cliInstall } from './cli-package'
 import { publicOrigin } from '../http/context'
 import { checkedBy } from '../http/actor/steps'
 import { may, READ } from '../http/actor/need'
@@ -58,7 +59,7 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
   ])
   return c.html(
     <Dashboard
-      origin={publicOrigin(c).origin}
+      cli={cliInstall(c)}
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       {...listed}

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NO_SERVED_ENDPOINT } from '../../src/lib/cli-package'
+import { SVC } from './support/cli'
 import { newDevAccount, sharedDevServer, SETUP_MS } from './support/dev-server'
 
 // The CLI a teammate installs from the deployment (docs/cli.md#install-and-first-steps): the package served at
@@ -65,4 +67,28 @@ describe('installing the CLI from the deployment', () => {
       user: { email: 'cli@install.example' },
     })
   }, 120_000)
+
+  it('a package that could not name its deployment asks for an endpoint, then uses the one given', async () => {
+    // What GET /cli/svc.tgz writes in the marker's place when it cannot tell its own address
+    // safely (test/cli-package.test.ts): the bundle, so marked, run as the package would be.
+    const bundle = readFileSync(SVC, 'utf8')
+    const marker = 'canvas:served-endpoint'.padEnd(512, ' ')
+    expect(bundle).toContain(marker)
+    const unnamed = join(work, 'unnamed-svc.mjs')
+    writeFileSync(unnamed, bundle.replace(marker, NO_SERVED_ENDPOINT.padEnd(512, ' ')))
+    const env = { PATH: process.env.PATH ?? '', HOME: join(work, 'unnamed-home') }
+    const status = await run(process.execPath, [unnamed, 'status'], env)
+    expect(status.code).toBe(2)
+    expect(status.stderr).toContain('no endpoint')
+    expect(status.stderr).toContain('svc login --endpoint')
+    const login = await run(
+      process.execPath,
+      [unnamed, 'login', '--endpoint', url, '--token', key, '--json'],
+      env,
+    )
+    expect(login.code, login.stderr).toBe(0)
+    const after = await run(process.execPath, [unnamed, 'status', '--json'], env)
+    expect(after.code, after.stderr).toBe(0)
+    expect(JSON.parse(after.stdout)).toMatchObject({ endpoint: url })
+  }, 60_000)
 })

@@ -146,6 +146,8 @@ describe('npm run deploy', () => {
     for (const value of Object.values(after.secrets)) expect(value).toMatch(/^[0-9a-f]{64}$/)
     expect(stdout).toContain('Canvas is deployed at https://canvas.me.workers.dev')
     expect(stdout).toContain('npm install -g https://canvas.me.workers.dev/cli/svc.tgz')
+    // Without APP_URL the package names no endpoint: the login line gives it.
+    expect(stdout).toContain('svc login --endpoint https://canvas.me.workers.dev')
     expect(stdout).toContain(
       `https://canvas.me.workers.dev/signup?setup=${after.secrets.SETUP_TOKEN}`,
     )

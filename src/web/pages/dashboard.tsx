@@ -1,4 +1,4 @@
-import { InstallCli } from './install-cli'
+import { InstallCli, type CliInstall } from './install-cli'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
 import { Action } from './action'
@@ -60,7 +60,7 @@ export type DashboardCan = { publish: boolean; change: boolean }
 
 export function Dashboard(props: {
   /** This deployment's address, for the line that installs its CLI. */
-  origin: string
+  cli: CliInstall
   user: User
   csrf: string
   canvases: DashboardCanvas[]
@@ -168,7 +168,7 @@ export function Dashboard(props: {
               in. Agents can also use the <a href="/docs">API and MCP server</a>, with a key from{' '}
               <a href="/settings">Settings</a>.
             </p>
-            <InstallCli origin={props.origin} />
+            <InstallCli {...props.cli} />
           </div>
         )
       ) : (

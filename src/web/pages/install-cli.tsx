@@ -1,8 +1,11 @@
+/** Where the CLI package is served, and whether it names that address as its default endpoint. */
+export type CliInstall = { origin: string; named: boolean }
+
 /**
- * The line that installs this deployment's own `svc` (GET /cli/svc.tgz: its default endpoint is
- * this deployment), with a copy button, and what to run next.
+ * The line that installs this deployment's own `svc` (GET /cli/svc.tgz), with a copy button, and
+ * what to run next: `svc login`, with the address when the package cannot name it.
  */
-export function InstallCli(props: { origin: string }) {
+export function InstallCli(props: CliInstall) {
   return (
     <>
       <div class="copy-row">
@@ -14,8 +17,9 @@ export function InstallCli(props: { origin: string }) {
         </button>
       </div>
       <p class="hint">
-        Then <code>svc login</code>, which signs in through the browser, and{' '}
-        <code>svc push report.html</code> (Node.js 20 or later).
+        Then <code>{props.named ? 'svc login' : `svc login --endpoint ${props.origin}`}</code>,
+        which signs in through the browser, and <code>svc push report.html</code> (Node.js 20 or
+        later).
       </p>
     </>
   )

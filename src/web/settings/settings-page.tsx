@@ -8,7 +8,7 @@ import { flashAt, flashTop, FormError, Notice } from '../pages/notice'
 import { PasswordSection } from './password-section'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
 import { Ago } from '../pages/when'
-import { InstallCli } from '../pages/install-cli'
+import { InstallCli, type CliInstall } from '../pages/install-cli'
 
 export type KeyView = {
   key_id: string
@@ -44,7 +44,7 @@ export function Settings(props: {
   passwordLogin: boolean
   passwordError?: string
   /** This deployment's address, for the line that installs its CLI. */
-  origin: string
+  cli: CliInstall
 }) {
   const { csrf } = props
   return (
@@ -101,7 +101,7 @@ export function Settings(props: {
       <p class="muted">
         This deployment’s own <code>svc</code>, already pointed at it:
       </p>
-      <InstallCli origin={props.origin} />
+      <InstallCli {...props.cli} />
       <h2>API keys</h2>
       <p class="muted">
         Keys let the <code>svc</code> command line tool, scripts and agents publish as you; signing

@@ -1,3 +1,4 @@
+import { cliInstall } from '../cli-package'
 import { publicOrigin } from '../../http/context'
 import { page } from '../../http/actor/steps'
 import { may, MEMBER, READ } from '../../http/actor/need'
@@ -169,7 +170,7 @@ async function renderSettings<E extends SignedInEnv>(
   ])
   return c.html(
     <Settings
-      origin={publicOrigin(c).origin}
+      cli={cliInstall(c)}
       user={viewerOf(session)}
       csrf={await csrfToken(svc, session)}
       keys={keys}
