@@ -313,12 +313,47 @@ describe('Cloudflare Access', () => {
         unique('eve'),
         tamper === 'other-team' ? undefined : tamper,
       )
-      const res = await call('/', { env, headers: { 'Cf-Access-Jwt-Assertion': token } })
+      await newAccount()
+      const res = await call('/login', { env, headers: { 'Cf-Access-Jwt-Assertion': token } })
       expect(res.status).toBe(403)
       expect(await res.text()).toMatch(why)
       expect(sessionOf(res)).toBeNull()
+      // A page that needs a session goes to that login page, as without a token.
+      const page = await call('/settings', { env, headers: { 'Cf-Access-Jwt-Assertion': token } })
+      expect(page.status).toBe(302)
+      expect(page.headers.get('Location')).toBe('/login?next=%2Fsettings')
+      expect(sessionOf(page)).toBeNull()
     })
   }
+
+  it('ignores a stale cookie on the pages anyone may see: share links, public canvases, docs', async () => {
+    const env = accessEnv('team-stale')
+    const owner = await newAccount()
+    const canvas = await newCanvas(owner.key, '# Shared')
+    const share = await json(
+      await call(`/v1/canvases/${canvas.canvas_id}/shares`, {
+        method: 'POST',
+        key: owner.key,
+        json: {},
+      }),
+    )
+    const open = await newCanvas(owner.key, '# Public')
+    await call(`/v1/canvases/${open.canvas_id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { visibility: 'public' },
+    })
+    const stale = await accessToken('team-stale', env.ACCESS_AUD, unique('gone'), 'expired')
+    const cookie = `CF_Authorization=${stale}`
+    for (const path of ['/', `/s/${share.token}`, `/c/${open.canvas_id}`, '/docs']) {
+      const res = await call(path, { env, headers: { Cookie: cookie } })
+      expect(res.status, path).toBe(200)
+      expect(sessionOf(res), path).toBeNull()
+    }
+    const login = await call('/login', { env, headers: { Cookie: cookie } })
+    expect(login.status).toBe(403)
+    expect(await login.text()).toContain('Cloudflare Access did not sign you in')
+  })
 
   it('fetches the team’s keys again for a kid it has not seen: a rotation needs no restart', async () => {
     const env = accessEnv('team-rotation')
@@ -347,11 +382,11 @@ describe('hostile input', () => {
         // Lone surrogates have no URL encoding: as a browser would, they become U+FFFD.
         const token = (given || 'x').replace(/[\ud800-\udfff]/g, '\ufffd')
         const header = token.replace(/[^\x21-\x7e]/g, '') || 'x'
-        const asHeader = await call('/', {
+        const asHeader = await call('/login', {
           env: access,
           headers: { 'Cf-Access-Jwt-Assertion': header },
         })
-        const asCookie = await call('/', {
+        const asCookie = await call('/login', {
           env: access,
           headers: { Cookie: `CF_Authorization=${encodeURIComponent(token)}` },
         })

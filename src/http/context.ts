@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { addressKind } from '../lib/addresses'
 import { randomBase62 } from '../lib/crypto'
+import type { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
 import type { Bindings } from '../lib/settings'
 import type { Actor } from '../domain/actor'
@@ -19,6 +20,11 @@ export type AppEnv = {
     /** Set on web pages for a signed-in person, and by the session access steps. */
     session?: SessionInfo & { leftFrom?: string }
     requestId: string
+    /**
+     * Why a Cloudflare Access token the request carried signed no one in (a stale cookie, say):
+     * the login page says it; a page anyone may see ignores it.
+     */
+    accessRefusal?: AppError
     /** The presented API key's hash and its rate-limit verdict, on routes that batch its check. */
     keyCheck?: { hash: string; limit: Promise<boolean> }
     /** Set by a route whose answer must not be replayed for a whole day (http/idempotency). */

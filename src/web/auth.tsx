@@ -75,7 +75,13 @@ auth.get('/login', open, async (c) => {
   const next = safeNext(c.req.query('next'))
   // Someone has signed up (above), so signup is closed exactly when SIGNUP is not open.
   const closed = !c.var.svc.settings.signupOpen
-  return c.html(<AuthPage mode="login" next={next} closed={closed} ways={waysOf(c.var.svc)} />)
+  // Cloudflare Access sent a token that signed no one in: the page says why.
+  const refused = c.var.accessRefusal
+  const error = refused && `Cloudflare Access did not sign you in: ${refused.message}.`
+  return c.html(
+    <AuthPage mode="login" next={next} closed={closed} ways={waysOf(c.var.svc)} error={error} />,
+    refused ? 403 : 200,
+  )
 })
 
 auth.post('/login', open, limitByIp('AUTH_LIMITER'), async (c) => {

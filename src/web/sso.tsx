@@ -73,23 +73,29 @@ sso.get(CALLBACK_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
 
 /**
  * Cloudflare Access in front: a page reached with a valid Access token and no session signs its
- * person in, once; the session then carries them as any other.
+ * person in, once; the session then carries them as any other. A token that signs no one in
+ * (expired, for another application, a stale cookie on a path Access lets through) turns no page
+ * into a refusal: a share link, a public canvas, the docs and the landing page are answered as to
+ * anyone, and a page that needs a session goes to the login page, which says why.
  */
 export const accessSignIn = createMiddleware<AppEnv>(async (c, next) => {
   const settings = c.var.svc.settings.sso.access
   const token =
     settings && (c.req.header('Cf-Access-Jwt-Assertion') ?? getCookie(c, 'CF_Authorization'))
   if (!settings || !token || c.var.session) return next()
-  const refused = await refusedOnPage(c, async () => {
+  try {
     const who = await (await providers()).verifyAccessToken(settings, token)
     const result = await signInBySso(c.var.svc, who)
     startSession(c, result.sessionToken, result.expiresAt)
     actAs(c, result.session)
-    return null
-  })
-  if (refused) return refused
+  } catch (err) {
+    if (!(err instanceof AppError) || !REFUSALS.includes(err.code)) throw err
+    c.set('accessRefusal', err)
+  }
   await next()
 })
+
+const REFUSALS: string[] = ['forbidden', 'conflict']
 
 async function attemptOf(c: Context<AppEnv>): Promise<OidcAttempt> {
   const saved = await getSignedCookie(c, cookieSecret(c), ATTEMPT_COOKIE)
@@ -111,7 +117,7 @@ async function refusedOnPage<T>(c: Context<AppEnv>, step: () => Promise<T>): Pro
   try {
     return await step()
   } catch (err) {
-    if (!(err instanceof AppError) || !['forbidden', 'conflict'].includes(err.code)) throw err
+    if (!(err instanceof AppError) || !REFUSALS.includes(err.code)) throw err
     const status = err.code === 'conflict' ? 409 : 403
     const message = err.message.charAt(0).toUpperCase() + err.message.slice(1) + '.'
     return c.html(
