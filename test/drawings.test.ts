@@ -149,6 +149,29 @@ describe('the renderers that draw', () => {
       expect(url).toMatch(/^\/assets\/draw\/\w+\.(?:[0-9a-f]{16}|[0-9A-Z]{8})\.(js|css)$/)
   })
 
+  it('with FRAME_FETCH=own, a frame fetches from the deployment alone: no source is anywhere', async () => {
+    const account = await newAccount()
+    const report = await publish(
+      account.key,
+      'r.md',
+      '# Chart\n\n![x](https://images.example/a.png)',
+    )
+    const page = await publish(account.key, 'p.html', '<img src="https://images.example/a.png">')
+    const anywhere = /(^|\s)\*(\s|;|$)/
+    for (const id of [report.canvas_id, page.canvas_id]) {
+      const viewer = await (await call(`/c/${id}`, { cookie: account.cookie })).text()
+      const src = /<iframe src="([^"]+)"/.exec(viewer)![1].replace(/&amp;/g, '&')
+      const origin = new URL(src, ORIGIN).origin
+      const as = async (fetch: string) =>
+        (await call(src, { env: { FRAME_FETCH: fetch } })).headers.get('Content-Security-Policy')!
+      expect(await as('any')).toMatch(anywhere)
+      const own = await as('own')
+      expect(own).not.toMatch(anywhere)
+      expect(own).toMatch(new RegExp(`(img|default)-src ${origin} `))
+      expect(own).toContain('sandbox')
+    }
+  })
+
   it('writes sources as text for the browser to draw, hostile ones kept inert', async () => {
     const hostile = '</pre><script>alert(1)</script><img src=x onerror=alert(2)>'
     const mermaid = await renderTextBody('mermaid', 'mmd', `graph TD\n  a["${hostile}"]`, '#')

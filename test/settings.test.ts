@@ -40,6 +40,7 @@ describe('settings', () => {
       [{ TEMP_CANVAS_TTL: '-1' }, 'TEMP_CANVAS_TTL must be a positive whole number'],
       [{ DOWNLOAD_URL_TTL: '1e3' }, 'DOWNLOAD_URL_TTL must be a positive whole number'],
       [{ SIGNUP: 'yes' }, 'SIGNUP must be "open" or "closed"'],
+      [{ FRAME_FETCH: 'none' }, 'FRAME_FETCH must be "any" or "own"'],
       [{ CONTENT_URL: 'usercontent.example' }, 'CONTENT_URL must be an http(s) URL'],
       [{ S3_ENDPOINT: 'ftp://r2.example' }, 'S3_ENDPOINT must be an http(s) URL'],
       [{ CSRF_SECRET: 'short-secret' }, 'CSRF_SECRET must be at least 32 characters'],

@@ -38,6 +38,11 @@ export type Settings = {
   /** The service's own address, when configured: the one named in what it says of itself. */
   appUrl: string | null
   contentUrl: string | null
+  /**
+   * Where a content frame may fetch from: `any` host (images, media, a page's scripts), or `own`,
+   * the deployment's own content origin and its storage alone (FRAME_FETCH).
+   */
+  frameFetch: 'any' | 'own'
   s3: S3Settings | null
   storageSigningSecret: string | null
   /** Null when no secret at all is set: signed-in forms then answer 500, naming CSRF_SECRET. */
@@ -229,6 +234,7 @@ const schema = z.object({
     }),
   ),
   PASSWORD_LOGIN: z.optional(z.enum(['', 'on', 'off'], 'must be "on" or "off"')),
+  FRAME_FETCH: z.optional(z.enum(['', 'any', 'own'], 'must be "any" or "own"')),
 })
 
 const cache = new WeakMap<object, Settings>()
@@ -264,6 +270,7 @@ function parseSettings(env: Bindings): Settings {
     signupOpen: vars.SIGNUP === 'open',
     appUrl: vars.APP_URL,
     contentUrl: vars.CONTENT_URL,
+    frameFetch: vars.FRAME_FETCH === 'own' ? 'own' : 'any',
     s3: s3Settings(vars),
     storageSigningSecret: vars.STORAGE_SIGNING_SECRET,
     csrfSecret: vars.CSRF_SECRET ?? derivedSecret('csrf', vars),

@@ -1,5 +1,6 @@
 import { checkedBy, open } from '../../http/actor/steps'
 import { Hono, type Context } from 'hono'
+import type { Settings } from '../../lib/settings'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { id as idSchema } from '../../schema/requests'
 import { contentUnderGrant, itemUnderGrant } from '../../domain/frame-access'
@@ -37,6 +38,28 @@ const siteLimit = limitByIp('SITE_LIMITER')
 frames.use('*', (c, next) =>
   (c.req.path.includes(`${SITE_SEGMENT}/`) ? siteLimit : framesLimit)(c, next),
 )
+
+// FRAME_FETCH=own: a frame fetches nothing from outside the deployment. Every source a frame's
+// policy allows from anywhere (`*`) becomes the frame's own origin and the storage its bytes are
+// signed for: an image in a Markdown report, a Vega image mark, a page's script from a CDN are
+// refused by the browser.
+frames.use('*', async (c, next) => {
+  await next()
+  const policy = c.res.headers.get('Content-Security-Policy')
+  if (c.var.svc.settings.frameFetch !== 'own' || !policy) return
+  const own = ownSources(c.var.svc.settings, new URL(c.req.url).origin)
+  // Every frame's answer is made here, its headers ours to change (a new Response would have
+  // Hono copy the old policy back over the new one).
+  c.res.headers.set('Content-Security-Policy', policy.replace(ANYWHERE, `$1${own}`))
+})
+
+const ANYWHERE = /(^|\s)\*(?=\s|;|$)/g
+
+/** The frame's own origin and, when its bytes are signed for another, that storage's. */
+function ownSources(settings: Settings, origin: string) {
+  const storage = settings.s3 ? new URL(settings.s3.endpoint).origin : origin
+  return storage === origin ? origin : `${origin} ${storage}`
+}
 
 // A site's scripts may ask with a preflight (a fetch with a JSON Content-Type): any origin may read,
 // nothing is sent with credentials. Only for what could be a site's address.
