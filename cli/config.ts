@@ -27,7 +27,16 @@ const served = servedEndpoint(
 /** The endpoint when none is given: the deployment this copy came from, or the local service. */
 export const DEFAULT_URL: string | null = served === undefined ? 'http://127.0.0.1:8787' : served
 
-export type StoredConfig = { api_key?: string; endpoint?: string; web_url?: string }
+export type StoredConfig = {
+  api_key?: string
+  /**
+   * How the key came: the CLI's own sign-in (browser or device), which `svc logout` revokes, or
+   * given to it (`--token`, `--paste`), which logout only forgets: it may serve elsewhere (CI).
+   */
+  key_source?: 'sign-in' | 'given'
+  endpoint?: string
+  web_url?: string
+}
 
 export type Settings = {
   apiKey?: string

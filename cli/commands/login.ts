@@ -45,6 +45,8 @@ export default defineCommand({
       : args.endpoint
         ? endpoint
         : current.webUrl
+    // A key the CLI obtains itself is its to revoke at logout; one given to it is not.
+    const source = !token && !args.paste ? 'sign-in' : 'given'
     if (!token && !args.paste) {
       // Through the browser: the key is made by the person's approval, for the workspace and
       // the access they pick there.
@@ -72,7 +74,13 @@ export default defineCommand({
       const why = explained(err, { endpoint, apiKey })
       throw new CliError(`${why.message}; nothing saved`, why.code)
     })
-    writeConfig({ ...readConfig(), api_key: apiKey, endpoint, web_url: webUrl })
+    writeConfig({
+      ...readConfig(),
+      api_key: apiKey,
+      key_source: source,
+      endpoint,
+      web_url: webUrl,
+    })
     if (args.json) printJson({ ...me, endpoint, web_url: webUrl })
     else print(`logged in as ${me.user.email} (workspace ${me.workspace.name}) at ${endpoint}`)
     overridden({ apiKey, endpoint, webUrl })

@@ -57,6 +57,7 @@ describe('login, logout and config', () => {
     expect(statSync(join(home, '.svc/config.json')).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
+      key_source: 'given',
       endpoint: server.url,
       web_url: 'https://canvas.example',
     })
@@ -75,15 +76,21 @@ describe('login, logout and config', () => {
       code: 0,
       stderr: 'CANVAS_API_KEY is set: commands use it, not the key just saved\n',
     })
-    // Logging out revokes the key: a key of its own, the file's is used on.
+    // A key given with --token is only forgotten at logout: it may serve elsewhere (a CI key).
     const spare = await spareKey()
+    const asked = { headers: { Authorization: `Bearer ${spare}` } }
     expect((await svc(home, ['login', '--token', spare, '--endpoint', server.url])).code).toBe(0)
-    const logout = await svc(home, ['logout'])
+    const forgot = await svc(home, ['logout'])
+    expect(forgot.stdout).toBe(
+      'logged out: the key is forgotten here and still works where else it is used ' +
+        '(svc logout --revoke, or Settings, ends it)\n',
+    )
+    expect((await fetch(`${server.url}/v1/me`, asked)).status).toBe(200)
+    // --revoke ends it too.
+    expect((await svc(home, ['login', '--token', spare, '--endpoint', server.url])).code).toBe(0)
+    const logout = await svc(home, ['logout', '--revoke'])
     expect(logout.stdout).toBe('logged out: the key is revoked\n')
-    const gone = await fetch(`${server.url}/v1/me`, {
-      headers: { Authorization: `Bearer ${spare}` },
-    })
-    expect(gone.status).toBe(401)
+    expect((await fetch(`${server.url}/v1/me`, asked)).status).toBe(401)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8')).api_key).toBeUndefined()
     expect((await svc(home, ['whoami'])).code).toBe(1)
   })
@@ -137,6 +144,7 @@ describe('login, logout and config', () => {
     expect(res.out).not.toContain(key)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
+      key_source: 'given',
       endpoint: server.url,
       web_url: 'https://web.example',
     })
@@ -179,6 +187,7 @@ describe('login, logout and config', () => {
     expect(res.out.match(/Web URL \[/g)).toHaveLength(2)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
+      key_source: 'given',
       endpoint: server.url,
       web_url: server.url,
     })
@@ -190,6 +199,7 @@ describe('login, logout and config', () => {
     expect(res.code).toBe(0)
     expect(JSON.parse(readFileSync(join(home, '.svc/config.json'), 'utf8'))).toEqual({
       api_key: key,
+      key_source: 'given',
       endpoint: server.url,
       web_url: server.url,
     })
