@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { bytesOf, call, errorOf, json, newAccount, newCanvas, newKey, upload } from './support/api'
+import { sweepUntilDone } from './support/state'
 
 // Full-text search (docs/api.md#search): a workspace's canvases by the words of their titles and
 // latest text, best match first, with a snippet; kept in step with versions and deletions.
@@ -50,6 +52,98 @@ describe('search', () => {
     const [html] = (await search(key, 'quokka')).results
     expect(html.snippet).toContain('quokka & friends')
     expect(html.snippet).not.toContain('<')
+  })
+
+  it('shows a reader’s words in snippets: no Markdown markup, cell markers or math delimiters', async () => {
+    const { key } = await newAccount()
+    const report = [
+      '# Latency report',
+      '',
+      'The **ibex** stage is *fast*; see [the chart](https://example.com/c.png).',
+      '',
+      '| Stage | p50 |',
+      '| --- | --- |',
+      '| ibex | 42 |',
+      '',
+      '$$\\frac{1}{N}\\sum_{i=1}^{N}(x_i-\\mu)^2$$',
+      '',
+      '```python',
+      'ibex = measure()',
+      '```',
+    ].join('\n')
+    await newCanvas(key, report, { ext: 'md' })
+    const notebook = JSON.stringify({
+      cells: [
+        {
+          cell_type: 'markdown',
+          metadata: {},
+          source: '# Gazelle notebook\n\nThe **gazelle** runs.',
+        },
+        { cell_type: 'code', metadata: {}, source: 'gazelle = 1', outputs: [], execution_count: 1 },
+      ],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    })
+    await newCanvas(key, notebook, { ext: 'ipynb' })
+    for (const word of ['ibex', 'frac', 'gazelle']) {
+      const [hit] = (await search(key, word)).results
+      expect(hit.snippet, word).not.toMatch(/(^|\s)#|\*\*|\||\$\$|```|# %%|\]\(/)
+    }
+    const [math] = (await search(key, 'frac')).results
+    expect(math.snippet).toContain('\\frac{1}{N}')
+    const [cells] = (await search(key, 'gazelle')).results
+    expect(cells.snippet).toContain('The gazelle runs')
+  })
+
+  it('finds a Chinese, Japanese or Korean word inside its sentence, and shows it as written', async () => {
+    const { key } = await newAccount()
+    const texts = {
+      季度: '我们的季度报告已经完成。',
+      タワー: '東京タワーに行きました。',
+      보고서: '보고서를 작성했다.',
+    }
+    for (const text of Object.values(texts)) await newCanvas(key, text, { ext: 'txt' })
+    for (const [word, text] of Object.entries(texts)) {
+      const page = await search(key, word)
+      expect(page.results, word).toHaveLength(1)
+      const [hit] = page.results
+      // As written: no joiner the index put between the characters.
+      expect(hit.snippet).toBe(text)
+      expect(marked(hit).join('')).toBe(word)
+    }
+    // Words are still words: one character of a longer one does not find another's text.
+    expect((await search(key, '季度报告')).results).toHaveLength(1)
+    expect((await search(key, '报告季度')).results).toHaveLength(0)
+  })
+
+  it('reads the text of canvases published before search: on a search, and by the sweep', async () => {
+    const { key } = await newAccount()
+    const first = await newCanvas(key, 'An old note about the okapi.', { title: 'Old one' })
+    const second = await newCanvas(key, 'Another old note: the tapir.', { title: 'Old two' })
+    // As the migration that made search left them: a title and no text yet.
+    for (const canvas of [first, second]) {
+      await env.DB.prepare(
+        "UPDATE canvas_texts SET body = '', text_pending = 1 WHERE canvas_id = ?",
+      )
+        .bind(canvas.canvas_id)
+        .run()
+    }
+    expect((await search(key, 'okapi')).results).toHaveLength(0)
+    expect((await search(key, 'old')).results).toHaveLength(2)
+    // That search read them, after its answer: the next one finds their words.
+    expect(ids(await search(key, 'okapi'))).toEqual([first.canvas_id])
+    expect(ids(await search(key, 'tapir'))).toEqual([second.canvas_id])
+    // The sweep reads those no search asked for.
+    await env.DB.prepare("UPDATE canvas_texts SET body = '', text_pending = 1 WHERE canvas_id = ?")
+      .bind(second.canvas_id)
+      .run()
+    await sweepUntilDone(Date.now())
+    const waiting = await env.DB.prepare(
+      'SELECT count(*) AS n FROM canvas_texts WHERE text_pending = 1',
+    ).first<{ n: number }>()
+    expect(waiting!.n).toBe(0)
+    expect(ids(await search(key, 'tapir'))).toEqual([second.canvas_id])
   })
 
   it('never finds an HTML page by its scripts, styles or markup', async () => {

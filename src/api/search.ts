@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { searchPage, searchStatement, type SearchPage } from '../domain/search/search'
+import { afterSearch, searchPage, searchStatement, type SearchPage } from '../domain/search/search'
 import { publicOrigin, type AppContext, type AppEnv } from '../http/context'
 import { keyInBatch } from '../http/actor/steps'
 import { READ } from '../http/actor/need'
@@ -40,6 +40,7 @@ search.get(
       throw err
     }
     const [rows] = await authorizeKey(c, keyHash, [statement])
+    afterSearch(c.var.svc, c.var.actor.workspaceId)
     return c.json(withViewUrls(c, searchPage(rows, wanted)))
   },
 )

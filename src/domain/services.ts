@@ -25,6 +25,11 @@ export type Services = {
    * copied) and their type, so that a version made of them is indexed without reading them back.
    */
   stored?: Map<string, { bytes: ArrayBuffer; mime: string }>
+  /**
+   * Runs work after the response, off its critical path (a search reading older canvases' text);
+   * absent where there is no response to wait for.
+   */
+  later?: (work: Promise<unknown>) => void
 }
 
 /**
@@ -40,6 +45,7 @@ export function servicesOf(
     events?: EventSink
     waitForComment?: CommentWaiter
     access?: AccessWatch
+    later?: (work: Promise<unknown>) => void
   } = {},
 ): Services {
   return {
@@ -52,6 +58,7 @@ export function servicesOf(
     ...(parts.events && { events: parts.events }),
     ...(parts.waitForComment && { waitForComment: parts.waitForComment }),
     ...(parts.access && { access: parts.access }),
+    ...(parts.later && { later: parts.later }),
   }
 }
 

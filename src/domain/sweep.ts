@@ -1,3 +1,4 @@
+import { BACKFILL_BATCH, backfillTexts } from './search/backfill'
 import {
   and,
   asc,
@@ -70,6 +71,8 @@ export type SweepSummary = {
   password_resets: number
   device_codes: number
   audit_events: number
+  /** Canvases published before search whose text was read. */
+  search_texts: number
   workspaces: number
   complete: boolean
   ms: number
@@ -111,6 +114,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     password_resets: 0,
     device_codes: 0,
     audit_events: 0,
+    search_texts: 0,
     workspaces: 0,
     complete: false,
     ms: 0,
@@ -142,6 +146,13 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     // Last: a deleted workspace goes once its canvases and files are gone.
     counted('workspaces', (limit) => sweepWorkspaces(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
+    // Canvases published before search, given their text while the run has time: last, since
+    // each is a read of storage, and what expires must not wait for them.
+    async () => {
+      const read = await backfillTexts(svc, BACKFILL_BATCH)
+      summary.search_texts += read
+      return read === BACKFILL_BATCH
+    },
   ]
   let complete = true
   for (const step of steps) {

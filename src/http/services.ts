@@ -30,6 +30,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       waitForComment: commentWaiter(c.env.LIVE),
       // A credential that ends closes what it opened: sockets and waits, wherever they are.
       access: accessWatch(c.env.PEOPLE),
+      later: (work) => afterResponse(c, work),
     }),
   )
   await next()

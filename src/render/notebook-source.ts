@@ -7,12 +7,18 @@ import { joined } from './notebook-fields'
 // head of a large file) gives the cells before the cut.
 
 export function notebookSource(text: string): string {
-  const cells: string[] = []
+  return notebookCells(text)
+    .map(({ kind, source }) => `# %%${kind === 'code' ? '' : ` [${kind}]`}\n${source}\n`)
+    .join('\n')
+}
+
+/** A notebook's cells: each one's kind (`code`, `markdown`, `raw`) and its text. */
+export function notebookCells(text: string): { kind: string; source: string }[] {
+  const cells: { kind: string; source: string }[] = []
   const parser = new JSONParser({ paths: ['$.cells.*'], keepStack: false })
   parser.onValue = ({ value }) => {
     const cell = value as { cell_type?: unknown; source?: unknown }
-    const kind = cell.cell_type === 'code' ? '' : ` [${String(cell.cell_type)}]`
-    cells.push(`# %%${kind}\n${joined(cell.source).replace(/\n$/, '')}\n`)
+    cells.push({ kind: String(cell.cell_type), source: joined(cell.source).replace(/\n$/, '') })
   }
   try {
     parser.write(text)
@@ -20,5 +26,5 @@ export function notebookSource(text: string): string {
   } catch {
     // Not JSON, or cut short: the cells read so far.
   }
-  return cells.join('\n')
+  return cells
 }

@@ -749,10 +749,21 @@ export const auditEvents = sqliteTable(
 // batch that makes each version (drizzle/0021_search.sql): one store, never a second to drift.
 // The index's `workspace_id` column is matched in every query, so a search reads the postings of
 // its own workspace only.
-export const canvasTexts = sqliteTable('canvas_texts', {
-  id: integer('id').primaryKey(),
-  canvasId: text('canvas_id').notNull().unique(),
-  workspaceId: text('workspace_id').notNull(),
-  title: text('title').notNull(),
-  body: text('body').notNull(),
-})
+export const canvasTexts = sqliteTable(
+  'canvas_texts',
+  {
+    id: integer('id').primaryKey(),
+    canvasId: text('canvas_id').notNull().unique(),
+    workspaceId: text('workspace_id').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    // The body is still to be read from the canvas's files: a canvas published before search,
+    // found by its title until the sweep or its workspace's next search reads its text.
+    textPending: integer('text_pending', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    index('canvas_texts_pending_idx')
+      .on(t.workspaceId)
+      .where(sql`text_pending = 1`),
+  ],
+)

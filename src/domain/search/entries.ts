@@ -29,6 +29,7 @@ export function indexVersion(
           workspaceId: canvases.workspaceId,
           title: canvases.title,
           body: sql<string>`${text}`.as('body'),
+          textPending: sql<boolean>`0`.as('text_pending'),
         })
         .from(canvases)
         .innerJoin(
@@ -45,7 +46,7 @@ export function indexVersion(
     )
     .onConflictDoUpdate({
       target: canvasTexts.canvasId,
-      set: { title: sql`excluded.title`, body: sql`excluded.body` },
+      set: { title: sql`excluded.title`, body: sql`excluded.body`, textPending: false },
     })
 }
 

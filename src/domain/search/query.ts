@@ -1,5 +1,6 @@
 import { AppError } from '../../lib/errors'
 import { LONE_SURROGATE } from '../../lib/content-types'
+import { cjkWords } from './cjk'
 
 // What a person types into a search box, as an FTS5 query that can only mean what they meant.
 // FTS5's own syntax (AND, OR, NOT, NEAR, columns, ^, parentheses) is never passed through: the
@@ -31,7 +32,7 @@ export function parseQuery(q: string, field = 'q'): Term[] {
   for (const [, phrase, star, bare] of q.matchAll(/"([^"]*)"(\*?)|([^\s"]+)/g)) {
     const text = phrase ?? bare
     const prefix = phrase === undefined ? text.endsWith('*') : star === '*'
-    const words = text.match(WORD) ?? []
+    const words = (text.match(WORD) ?? []).flatMap(cjkWords)
     if (words.length > 0) terms.push({ words, prefix })
   }
   if (terms.length === 0) {

@@ -9,6 +9,8 @@ import { authorOf, canvasColumns, type Visibility } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
 import { iso, isoOrNull, type Services } from '../services'
 import { matchExpression, parseQuery } from './query'
+import { BACKFILL_BATCH, backfillTexts } from './backfill'
+import { unspaced } from './cjk'
 
 // A workspace's canvases found by the words of their titles and text (docs/api.md#search): best
 // match first (BM25, a title's words weighing ten times the text's), each with a snippet of its
@@ -135,7 +137,17 @@ export async function searchWorkspace(
   query: SearchQuery,
 ): Promise<SearchPage> {
   const { workspaceId, userId } = searcher
-  return searchPage(await searchStatement(svc, { workspaceId, userId }, query).all(), query)
+  const rows = await searchStatement(svc, { workspaceId, userId }, query).all()
+  afterSearch(svc, workspaceId)
+  return searchPage(rows, query)
+}
+
+/**
+ * After a search answers, the workspace's canvases published before search that still wait for
+ * their text are read, a batch at a time: the next search finds them by it.
+ */
+export function afterSearch(svc: Services, workspaceId: string) {
+  svc.later?.(backfillTexts(svc, BACKFILL_BATCH, workspaceId))
 }
 
 /** The page of what `searchStatement` read, with the cursor of the next page when there is one. */
@@ -182,7 +194,7 @@ export function marked(snippet: string): { text: string; highlights: [number, nu
     else if (part === CLOSE) {
       if (open >= 0 && text.length > open) highlights.push([open, text.length])
       open = -1
-    } else text += part
+    } else text += unspaced(part)
   }
   return { text, highlights }
 }

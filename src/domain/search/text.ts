@@ -1,10 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { htmlUnits } from '../../render/html-units'
-import { notebookSource } from '../../render/notebook-source'
+import { notebookCells } from '../../render/notebook-source'
 import { defaultRenderer } from '../../render/registry'
 import { files } from '../../storage/schema'
 import { pathExt } from '../canvases/site-items'
 import type { Services } from '../services'
+import { spacedCjk } from './cjk'
 
 // The text a version is found by: of a single file, its text when it is text (Markdown, code,
 // CSV, JSON, plain text, diagrams, a notebook's cells, HTML as the text a reader sees, without scripts, styles or markup); of a
@@ -87,7 +88,7 @@ export async function versionText(
       return textOf(head && decoded(head.bytes, head.whole), renderer)
     }),
   )
-  return bounded(texts.filter((t) => t !== '').join('\n\n'))
+  return bounded(spacedCjk(texts.filter((t) => t !== '').join('\n\n')))
 }
 
 /** A file to read, with its renderer (undefined: decided by its stored type). */
@@ -153,11 +154,38 @@ function decoded(bytes: Uint8Array, whole: boolean): string | null {
   }
 }
 
-function textOf(text: string | null, renderer: string): string {
+/**
+ * A file's text as a reader sees it, since a snippet shows it: HTML and Markdown without their
+ * markup, a notebook by its cells (not its outputs' images or its metadata, nor the lines that
+ * separate cells), anything else as it is.
+ */
+async function textOf(text: string | null, renderer: string): Promise<string> {
   if (text === null) return ''
   if (renderer === 'html') return visibleText(text)
-  // A notebook by its cells' text: not its outputs' images or its metadata.
-  return renderer === 'notebook' ? notebookSource(text) : text
+  if (renderer === 'markdown') return markdownText(text)
+  if (renderer !== 'notebook') return text
+  const cells = notebookCells(text)
+  const texts = await Promise.all(
+    cells.map((cell) => (cell.kind === 'markdown' ? markdownText(cell.source) : cell.source)),
+  )
+  return texts.join('\n\n')
+}
+
+/**
+ * Markdown as the words its page shows: rendered as its frame renders it, then read as HTML is.
+ * Math keeps its TeX without its delimiters; code its text without fences; a table its cells.
+ * What is past the renderer's input limit is kept as written. Loaded on first use: publishing
+ * is its only caller.
+ */
+async function markdownText(source: string): Promise<string> {
+  const { markdownHtml, MARKDOWN_INPUT_LIMIT } = await import('../../render/markdown')
+  const end =
+    source.length > MARKDOWN_INPUT_LIMIT ? source.lastIndexOf('\n', MARKDOWN_INPUT_LIMIT) : -1
+  const cut =
+    end > 0 ? end : source.length > MARKDOWN_INPUT_LIMIT ? MARKDOWN_INPUT_LIMIT : source.length
+  // No highlighting: the words are wanted, not their colours.
+  const shown = visibleText(markdownHtml(source.slice(0, cut), { left: 0 }))
+  return cut < source.length ? `${shown} ${source.slice(cut)}` : shown
 }
 
 /** An HTML document's text as a reader sees it: no markup, script, style or title. */
