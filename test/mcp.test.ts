@@ -49,6 +49,10 @@ describe('POST /mcp', () => {
     }
     const publish = tools.find((t) => t.name === 'publish')!
     expect(publish.inputSchema.required).toBeUndefined()
+    // An agent learns from the description alone what it may publish.
+    for (const kind of ['HTML', 'Markdown', 'Mermaid', 'math', 'notebook', 'Vega', 'CSV', 'PDF']) {
+      expect(publish.description).toContain(kind)
+    }
     // A time is said by its format alone: its pattern would be repeated for every time listed.
     expect((publish.outputSchema!.properties as any).created_at).toEqual({
       type: 'string',

@@ -79,6 +79,7 @@ function nameField(root: HTMLFormElement) {
   const name = el('input')
   name.autocomplete = 'name'
   name.maxLength = 60
+  name.required = true
   name.id = 'comment-name'
   label.htmlFor = 'comment-name'
   try {

@@ -84,8 +84,11 @@ export const TOOLS = [
     name: 'publish',
     title: 'Publish a file or a site',
     description:
-      'Publish a file as a web page and get its URL: HTML, Markdown, CSV, JSON, SVG, images, PDF or ' +
-      'code; or, with `files`, several files as one site whose relative links work (a report ' +
+      'Publish a file as a web page and get its URL: HTML; Markdown (```mermaid fences drawn, ' +
+      '$…$ and $$…$$ math typeset); Mermaid diagrams (.mmd); Jupyter notebooks (.ipynb, shown ' +
+      'with their outputs, never run); Vega or Vega-Lite charts (a .json naming its $schema); ' +
+      'CSV, JSON, SVG, images, PDF, audio, video or code; or, with `files`, several files as one ' +
+      'site whose relative links work (a report ' +
       'with its CSS, scripts, images and data). With canvas_id, publishes a new version of that ' +
       'canvas (same URL; earlier versions are kept). Answers the canvas with `view_url`, the page to ' +
       'give a person.',

@@ -66,7 +66,7 @@ export const publishInput = z
     filename: z.optional(
       says(
         title,
-        'The file name (with content): its extension chooses how the page is shown: .html, .md, .csv, .json, .svg, .pdf, code files, ...',
+        'The file name (with content): its extension chooses how the page is shown: .html, .md, .mmd, .ipynb, .csv, .json, .svg, .pdf, images, code files, ...',
       ),
     ),
     files: z.optional(

@@ -118,7 +118,12 @@ describe('live between the owner and a visitor', () => {
     const page = await visitor.context.newPage()
     await page.goto(`${url}/s/${token}`)
     await page.waitForSelector('[data-live-state=open]')
+    // The name is required: the browser says so before anything is sent.
+    const missing = () =>
+      page.$eval('#comment-name', (el) => (el as HTMLInputElement).validity.valueMissing)
+    expect(await missing()).toBe(true)
     await page.fill('#comment-name', 'Grace')
+    expect(await missing()).toBe(false)
     await page.fill('#comment-body', 'Looks good to me.')
     await page.click('.comment-form button[type=submit]')
     await page.locator('.comment', { hasText: 'Looks good to me.' }).waitFor()

@@ -144,6 +144,11 @@ describe('every page on a phone and a laptop, light and dark', () => {
     await share(id, { expires_in: '7d', max_views: 5 })
     const locked = await share(id, { password: 'pass word' })
     const limited = await share(id, { max_views: 3 })
+    // A short title is read whole on a phone, beside the versions' choice and the comments.
+    const notebook = await canvas(
+      'latency.ipynb',
+      JSON.stringify({ cells: [{ cell_type: 'markdown', source: '# Latency' }], nbformat: 4 }),
+    )
     const open = await canvas('public.txt', 'for all')
     await api(`/v1/canvases/${open}`, { method: 'PATCH', json: { visibility: 'public' } })
     const followed = await share(open)
@@ -167,6 +172,7 @@ describe('every page on a phone and a laptop, light and dark', () => {
       `/c/${id}?v=1`,
       `/c/${id}/full`,
       `/c/${siteId}`,
+      `/c/${notebook}`,
       `/c/${id}/delete`,
       '/docs',
       '/c/nosuchcanvas1',
@@ -271,6 +277,18 @@ describe('every page on a phone and a laptop, light and dark', () => {
       return small
     }, TOUCH)
 
+  /** A title of a few words cut short in its bar, which has room to give it. */
+  const cutTitles = (p: Page) =>
+    p.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('.bar .title'))
+        .filter((title) => (title.getAttribute('title') ?? '').length <= 16)
+        .filter((title) => {
+          const stem = title.querySelector<HTMLElement>('.stem')!
+          return stem.scrollWidth > stem.clientWidth
+        })
+        .map((title) => `the title "${title.getAttribute('title')}" is cut`),
+    )
+
   /** Where the content starts: the frame of a canvas, else the first thing in <main>. */
   const contentTop = (p: Page) =>
     p.evaluate(() => {
@@ -286,6 +304,7 @@ describe('every page on a phone and a laptop, light and dark', () => {
     const width = await p.evaluate(() => document.documentElement.scrollWidth)
     if (width > p.viewportSize()!.width) found.push(`${width} px wide`)
     found.push(...(await unevenRows(p)))
+    found.push(...(await cutTitles(p)))
     if (phone) {
       // A comparison's choices (which versions, which view) are what its page is for.
       const top = path.includes('/diff?') ? 0 : await contentTop(p)
