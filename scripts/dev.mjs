@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run dev`: the whole service locally. Generates the signing secrets (storage URLs, CSRF tokens,
-// frame URLs) and the key of webhooks' secrets into .dev.vars when missing, applies the D1 migrations to the local database, then
-// runs `wrangler dev` with the cron route enabled, its start-up ending with one line that says
-// where to go (scripts/lib/dev-output.mjs). Extra arguments go to wrangler dev (`npm run dev -- --port 8790`); --persist-to is
-// also given to the migration step so both use the same local state.
+// `npm run dev`: the whole service locally. Generates the signing secrets (storage URLs, CSRF
+// tokens, frame URLs) and the key of webhooks' secrets into .dev.vars when missing, naming its
+// other secrets there empty; applies the D1 migrations to the local database; then runs
+// `wrangler dev` with the cron route enabled, its start-up ending with one line that says where to
+// go (scripts/lib/dev-output.mjs). Extra arguments go to wrangler dev (`npm run dev -- --port
+// 8790`); --persist-to is also given to the migration step so both use the same local state.
 import { applyMigrations, ensureSecrets, setupArgs, startWranglerDev } from './lib/dev.mjs'
 import { devOutputFilter, readyLine } from './lib/dev-output.mjs'
 

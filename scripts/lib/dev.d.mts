@@ -1,6 +1,6 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process'
 
-export declare function ensureSecrets(): void
+export declare function ensureSecrets(file?: string | URL): void
 export declare function applyMigrations(
   persistTo?: string,
   stdio?: 'inherit' | 'pipe',

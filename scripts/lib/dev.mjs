@@ -26,16 +26,23 @@ const SECRETS = [
   'WEBHOOK_ENCRYPTION_KEY',
 ]
 
-/** Generates the signing secrets and the key of webhooks' secrets into .dev.vars when missing. */
-export function ensureSecrets() {
-  const file = new URL('../../.dev.vars', import.meta.url)
+/**
+ * Generates the signing secrets and the key of webhooks' secrets into .dev.vars when missing, and
+ * names every other variable of .dev.vars.example there, empty (unset): wrangler dev compares the
+ * types it would make of .dev.vars with the checked-in ones, made of the example, and says they
+ * might be out of date when the names differ.
+ */
+export function ensureSecrets(file = new URL('../../.dev.vars', import.meta.url)) {
+  const example = readFileSync(new URL('../../.dev.vars.example', import.meta.url), 'utf8')
+  const names = Array.from(example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm), (m) => m[1])
   let current = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  for (const name of SECRETS) {
-    if (new RegExp(`^${name}=.`, 'm').test(current)) continue
-    const line = `${name}=${randomBytes(32).toString('hex')}\n`
+  for (const name of new Set([...SECRETS, ...names])) {
+    const secret = SECRETS.includes(name)
+    if (new RegExp(`^${name}=${secret ? '.' : ''}`, 'm').test(current)) continue
+    const line = `${name}=${secret ? randomBytes(32).toString('hex') : ''}\n`
     appendFileSync(file, (current && !current.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })
     current += line
-    console.log(`generated ${name} into .dev.vars`)
+    if (secret) console.log(`generated ${name} into .dev.vars`)
   }
 }
 

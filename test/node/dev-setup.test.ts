@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { listMigrations, setupArgs } from '../../scripts/lib/dev.mjs'
+import { ensureSecrets, listMigrations, setupArgs } from '../../scripts/lib/dev.mjs'
 import { SETUP_MS, migratedState } from './support/dev-server'
 
 // `npm run dev` bound beyond this machine (the review's fifth finding): the first account then
@@ -31,6 +31,34 @@ describe('npm run dev’s first account', () => {
       ['--ip', '0.0.0.0', '--var', 'SETUP_TOKEN:mine'],
     ]) {
       expect(setupArgs(args), args.join(' ')).toEqual({ args: [], token: null })
+    }
+  })
+})
+
+// wrangler dev says "Your types might be out of date" when the names in .dev.vars are not those
+// the checked-in types were made of (.dev.vars.example's).
+describe('npm run dev’s .dev.vars', () => {
+  const names = (text: string) => Array.from(text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm), (m) => m[1])
+
+  it('names what the example names: the secrets generated, the rest unset, what is there kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-dev-vars-'))
+    try {
+      const file = join(dir, '.dev.vars')
+      writeFileSync(file, 'CSRF_SECRET=mine-of-64-characters-kept-as-it-is-0123456789abcdef0123')
+      ensureSecrets(file)
+      const made = readFileSync(file, 'utf8')
+      const example = readFileSync(new URL('../../.dev.vars.example', import.meta.url), 'utf8')
+      expect(names(made).sort()).toEqual(names(example).sort())
+      expect(made).toMatch(
+        /^CSRF_SECRET=mine-of-64-characters-kept-as-it-is-0123456789abcdef0123$/m,
+      )
+      expect(made).toMatch(/^FRAME_SIGNING_SECRET=[0-9a-f]{64}$/m)
+      // The first account is the machine's own locally: no setup token.
+      expect(made).toMatch(/^SETUP_TOKEN=$/m)
+      ensureSecrets(file)
+      expect(readFileSync(file, 'utf8')).toBe(made)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -231,6 +231,12 @@ describe('end to end over HTTP', () => {
     await client.close()
   })
 
+  it('starts without a warning that its types are out of date', async () => {
+    const output = await server.output()
+    expect(output).toContain('Ready on')
+    expect(output).not.toContain('might be out of date')
+  })
+
   it('the cron route runs the sweep', async () => {
     const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
     expect(res.status).toBe(200)
