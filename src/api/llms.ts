@@ -12,6 +12,19 @@ export function llmsText(doc: OpenApiDocument, origin: string): string {
   const tools = TOOLS.map(
     (t) => `- \`${t.name}\`${t.need.scope === 'write' ? ' (write)' : ''}: ${t.description}`,
   )
+  return [
+    intro(origin),
+    chatApps(origin),
+    mcp(origin, tools),
+    httpApi(origin, routes),
+    reviews(),
+    teams(),
+    commandLine(origin),
+  ].join('\n')
+}
+
+/** What Canvas is, and the key everything needs. */
+function intro(origin: string): string {
   return `# Canvas
 
 > Canvas publishes files as live, versioned, shareable web pages. Push an HTML page, a Markdown
@@ -22,8 +35,12 @@ export function llmsText(doc: OpenApiDocument, origin: string): string {
 Everything needs an API key (\`svc_...\`), which a person creates on ${origin}/settings and gives
 you. Send it as \`Authorization: Bearer <key>\`. A \`read\` key lists and reads; a \`write\` key may
 also publish, change, share and delete.
+`
+}
 
-## Chat apps (no key)
+/** Chat apps that connect by OAuth, with the address alone. */
+function chatApps(origin: string): string {
+  return `## Chat apps (no key)
 
 A chat app that takes remote MCP servers (Claude, ChatGPT) connects with the address
 ${origin}/mcp alone: the person adds it as a custom connector and approves it in the browser
@@ -33,8 +50,12 @@ metadata is at ${origin}/.well-known/oauth-authorization-server (registration at
 /oauth/register, or a client ID metadata document's URL as \`client_id\`; authorization code with
 PKCE S256; tokens at POST /oauth/token). Scopes: \`canvas:read\`, and \`canvas:write\` to change
 things. Access tokens last an hour; refresh tokens work once each.
+`
+}
 
-## MCP (recommended for agents)
+/** The MCP server, and the tools it lists. */
+function mcp(origin: string, tools: string[]): string {
+  return `## MCP (recommended for agents)
 
 Streamable HTTP, stateless: ${origin}/mcp with the key as a Bearer token. Client configuration:
 
@@ -64,8 +85,12 @@ Over HTTP the same holds with the \`Idempotency-Key\` header on every POST, PATC
 Tools:
 
 ${tools.join('\n')}
+`
+}
 
-## HTTP API
+/** The HTTP API: publishing in one request or three, sites, webhooks, and the routes. */
+function httpApi(origin: string, routes: string[]): string {
+  return `## HTTP API
 
 Described in OpenAPI 3.1 at ${origin}/openapi.json (for people: ${origin}/docs). JSON in and out;
 errors are \`{"error":{"code","message","request_id"}}\`. To publish a file of up to the direct upload
@@ -96,8 +121,12 @@ retried with the same \`id\` until a 2xx, for at least 24 hours.
 Routes:
 
 ${routes.join('\n')}
+`
+}
 
-## Reviews: acting on comments
+/** The review loop: hearing of comments, answering them, resolving them. */
+function reviews(): string {
+  return `## Reviews: acting on comments
 
 People comment on a canvas on its page, or through a share link made with \`"allow_comments":
 true\` (\`share_canvas\` takes it too), whose readers give a display name and need no account. A
@@ -119,8 +148,12 @@ What a tool writes is signed with the app's or the key's name as an \`agent\`; w
 sent, with the key's name as a \`member\`. An unknown comment is \`comment_not_found\`; a share
 link that does not allow comments answers \`comments_disabled\`. From a shell: \`svc comments <id>
 --json\`, \`svc comment <id> --reply <comment_id> "..."\`, \`svc resolve <id> <comment_id>\`.
+`
+}
 
-## Teams
+/** Workspaces, roles, and what a quota refusal means. */
+function teams(): string {
+  return `## Teams
 
 A key acts in one workspace (\`list_workspaces\`, GET /v1/workspaces: the person's, with their role
 in each), never beyond the role its person holds there at that moment: a \`viewer\`'s key reads
@@ -129,8 +162,12 @@ workspace, an \`admin\` also manages members, invites and webhooks and reads the
 /v1/audit). A workspace may keep new canvases or let them expire after its own time (\`expires_at\`
 in each answer says which), and may have a storage quota: an upload past it is 413
 \`quota_exceeded\`, whose message says what is used and allowed; tell the person rather than retry.
+`
+}
 
-## Command line
+/** The CLI this deployment serves. */
+function commandLine(origin: string): string {
+  return `## Command line
 
 This deployment serves its CLI: \`npm install -g ${origin}/cli/svc.tgz\`. A person signs it in with
 \`svc login\` (the browser) or \`svc login --device\` (a code typed elsewhere); a script or agent

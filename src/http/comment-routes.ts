@@ -59,14 +59,24 @@ export type CommentMount = {
 
 export function commentRoutes(mount: CommentMount) {
   const routes = new Hono<AppEnv>()
-  const doc = (d: Omit<RouteDoc, 'tag'>) =>
-    mount.documented ? documented({ ...d, tag: 'Comments' }) : documentedNot
-  const placeOf = (c: Context<AppEnv>, canvasId: string) => ({
-    workspaceId: c.var.actor.workspaceId,
-    canvasId,
-  })
-  const keyOf = (c: Context<AppEnv>) => mount.requestKey?.(c) ?? Promise.resolve(undefined)
+  const doc: Doc = (d) => (mount.documented ? documented({ ...d, tag: 'Comments' }) : documentedNot)
+  reading(routes, mount, doc)
+  writing(routes, mount, doc)
+  moderating(routes, mount, doc)
+  return routes
+}
 
+/** A route's description under this mount: in the API's, or left out. */
+type Doc = (d: Omit<RouteDoc, 'tag'>) => MiddlewareHandler
+type Routes = Hono<AppEnv>
+
+const placeOf = (c: Context<AppEnv>, canvasId: string) => ({
+  workspaceId: c.var.actor.workspaceId,
+  canvasId,
+})
+
+/** The comments, and the wait for new ones. */
+function reading(routes: Routes, mount: CommentMount, doc: Doc) {
   routes.get(
     '/',
     mount.read,
@@ -115,6 +125,11 @@ export function commentRoutes(mount: CommentMount) {
       return c.json(news)
     },
   )
+}
+
+/** A comment, and a reply to one. */
+function writing(routes: Routes, mount: CommentMount, doc: Doc) {
+  const keyOf = (c: Context<AppEnv>) => mount.requestKey?.(c) ?? Promise.resolve(undefined)
 
   routes.post(
     '/',
@@ -163,7 +178,10 @@ export function commentRoutes(mount: CommentMount) {
       return c.json(reply, 201)
     },
   )
+}
 
+/** Resolving, reopening and deleting, which a viewer may not. */
+function moderating(routes: Routes, mount: CommentMount, doc: Doc) {
   for (const [action, status] of [
     ['resolve', 'resolved'],
     ['reopen', 'open'],
@@ -222,6 +240,4 @@ export function commentRoutes(mount: CommentMount) {
       return c.json({ success: true })
     },
   )
-
-  return routes
 }

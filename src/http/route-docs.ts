@@ -63,10 +63,10 @@ const PART = Symbol('request part')
 type Documented = { [DOC]?: RouteDoc }
 type Described = { [PART]?: RequestPart }
 
-/** Describes the route it is registered on, and passes every request on. */
 /** The step in place of `documented`, for routes mounted where the description leaves them out. */
 export const documentedNot: MiddlewareHandler = (_c, next) => next()
 
+/** Describes the route it is registered on, and passes every request on. */
 export function documented(doc: RouteDoc): MiddlewareHandler {
   return Object.assign((_: unknown, next: () => Promise<void>) => next(), { [DOC]: doc })
 }

@@ -58,7 +58,7 @@ export type DashboardFilters = {
 /** What the person may do here, by their role (web/needs.ts): only those controls are shown. */
 export type DashboardCan = { publish: boolean; change: boolean }
 
-export function Dashboard(props: {
+type Props = {
   /** This deployment's address, for the line that installs its CLI. */
   cli: CliInstall
   user: User
@@ -74,21 +74,14 @@ export function Dashboard(props: {
   newCanvasLife: string | null
   flash?: Flash
   limits: { direct: number; file: number; siteItems: number }
-}) {
+}
+
+/** /: the workspace's canvases, found by words, type, author and visibility; and the upload. */
+export function Dashboard(props: Props) {
   const { csrf, filters, flash, can } = props
   // A message about one canvas shows on its row, where the redirect's fragment lands.
   const rows = props.canvases.map((c) => `canvas-${c.canvas_id}`)
   const filtered = Boolean(filters.search || filters.ext || filters.visibility || filters.author)
-  const query = (page: number) => {
-    const params = new URLSearchParams()
-    if (filters.search) params.set('q', filters.search)
-    if (filters.ext) params.set('type', filters.ext)
-    if (filters.visibility) params.set('visibility', filters.visibility)
-    if (filters.author) params.set('author', filters.author)
-    if (page > 1) params.set('page', String(page))
-    const text = params.toString()
-    return text ? `/?${text}` : '/'
-  }
   return (
     <Layout title="Canvases" user={props.user} csrf={csrf}>
       <h1>Canvases</h1>
@@ -106,47 +99,65 @@ export function Dashboard(props: {
       ) : (
         <ViewerNote user={props.user} />
       )}
-      <form class="row filters" method="get" action="/" role="search">
-        <div class="grow">
-          <input
-            name="q"
-            type="search"
-            placeholder="Search titles and text"
-            value={filters.search ?? ''}
-            aria-label="Search titles and text"
-            maxlength={MAX_QUERY_LENGTH}
-          />
-        </div>
+      <Filters filters={filters} filtered={filtered} />
+      <Listing {...props} filtered={filtered} />
+      <Pager page={props.page} hasMore={props.hasMore} filters={filters} />
+    </Layout>
+  )
+}
+
+/** The search and the filters, kept in the page's address. */
+function Filters({ filters, filtered }: { filters: DashboardFilters; filtered: boolean }) {
+  return (
+    <form class="row filters" method="get" action="/" role="search">
+      <div class="grow">
         <input
-          name="type"
-          placeholder="Type, e.g. html"
-          value={filters.ext ?? ''}
-          aria-label="Type"
-          size={14}
+          name="q"
+          type="search"
+          placeholder="Search titles and text"
+          value={filters.search ?? ''}
+          aria-label="Search titles and text"
+          maxlength={MAX_QUERY_LENGTH}
         />
-        <input
-          name="author"
-          placeholder="By: me, an email"
-          value={filters.author ?? ''}
-          aria-label="Published by (me, or a member's email)"
-          size={16}
-        />
-        <select name="visibility" aria-label="Visibility">
-          <option value="">Any visibility</option>
-          <option value="private" selected={filters.visibility === 'private'}>
-            Private
-          </option>
-          <option value="public" selected={filters.visibility === 'public'}>
-            Public
-          </option>
-        </select>
-        <button type="submit">Filter</button>
-        {filtered && (
-          <a class="btn" href="/">
-            Clear
-          </a>
-        )}
-      </form>
+      </div>
+      <input
+        name="type"
+        placeholder="Type, e.g. html"
+        value={filters.ext ?? ''}
+        aria-label="Type"
+        size={14}
+      />
+      <input
+        name="author"
+        placeholder="By: me, an email"
+        value={filters.author ?? ''}
+        aria-label="Published by (me, or a member's email)"
+        size={16}
+      />
+      <select name="visibility" aria-label="Visibility">
+        <option value="">Any visibility</option>
+        <option value="private" selected={filters.visibility === 'private'}>
+          Private
+        </option>
+        <option value="public" selected={filters.visibility === 'public'}>
+          Public
+        </option>
+      </select>
+      <button type="submit">Filter</button>
+      {filtered && (
+        <a class="btn" href="/">
+          Clear
+        </a>
+      )}
+    </form>
+  )
+}
+
+/** The canvases found: a search's error, an empty list's words, or the table. */
+function Listing(props: Props & { filtered: boolean }) {
+  const { csrf, filters, flash, can, filtered } = props
+  return (
+    <>
       <p class="hint">{filters.search ? 'Best matches first.' : 'Most recently changed first.'}</p>
       {props.searchError ? (
         <div class="panel empty" role="alert">
@@ -186,25 +197,41 @@ export function Dashboard(props: {
           ))}
         </ListTable>
       )}
-      {(props.page > 1 || props.hasMore) && (
-        <nav class="pager" aria-label="Pages">
-          <span>
-            {props.page > 1 && (
-              <a class="btn" href={query(props.page - 1)}>
-                ← Newer
-              </a>
-            )}
-          </span>
-          <span>
-            {props.hasMore && (
-              <a class="btn" href={query(props.page + 1)}>
-                Older →
-              </a>
-            )}
-          </span>
-        </nav>
-      )}
-    </Layout>
+    </>
+  )
+}
+
+/** Newer and older pages, with the same filters. */
+function Pager(props: { page: number; hasMore: boolean; filters: DashboardFilters }) {
+  const { page, hasMore, filters } = props
+  if (page <= 1 && !hasMore) return null
+  const query = (to: number) => {
+    const params = new URLSearchParams()
+    if (filters.search) params.set('q', filters.search)
+    if (filters.ext) params.set('type', filters.ext)
+    if (filters.visibility) params.set('visibility', filters.visibility)
+    if (filters.author) params.set('author', filters.author)
+    if (to > 1) params.set('page', String(to))
+    const text = params.toString()
+    return text ? `/?${text}` : '/'
+  }
+  return (
+    <nav class="pager" aria-label="Pages">
+      <span>
+        {page > 1 && (
+          <a class="btn" href={query(page - 1)}>
+            ← Newer
+          </a>
+        )}
+      </span>
+      <span>
+        {hasMore && (
+          <a class="btn" href={query(page + 1)}>
+            Older →
+          </a>
+        )}
+      </span>
+    </nav>
   )
 }
 

@@ -1,42 +1,27 @@
-import type { ActsIn } from '../../domain/keys'
 import type { ConnectedApp } from '../../domain/oauth/grants'
 import { formatSize } from '../../lib/format'
 import type { Flash } from '../flash'
+import { InstallCli, type CliInstall } from '../pages/install-cli'
 import { Csrf, Layout, type User } from '../pages/layout'
-import { ListTable } from '../pages/list-table'
-import { flashAt, flashTop, FormError, Notice } from '../pages/notice'
+import { flashAt, FormError, Notice } from '../pages/notice'
+import { AppsSection, KeysSection, type KeyView } from './access-section'
 import { PasswordSection } from './password-section'
 import { WebhooksSection, type WebhookView } from './webhooks-section'
-import { Ago } from '../pages/when'
-import { InstallCli, type CliInstall } from '../pages/install-cli'
 
-export type KeyView = {
-  key_id: string
-  name: string
-  prefix: string
-  scopes: string[]
-  created_at: string
-  last_used_at: string | null
-  acts_in: ActsIn
-}
-
+/** /settings: the person's usage, name, password, CLI, keys and apps, and the webhooks. */
 export function Settings(props: {
   user: User
   csrf: string
   keys: KeyView[]
   apps: ConnectedApp[]
   flash?: Flash
-  usage: {
-    canvases: { total: number }
-    versions: number
-    bytes: { content: number; stored: number }
-  }
+  usage: Usage
   error?: string
   /** Null for a member who is not an admin: the section is not theirs. */
   webhooks: WebhookView[] | null
   webhookError?: string
   /** The display name as set (null: none), and the name people outside the workspace see. */
-  name: { displayName: string | null; shown: string; fallback: string }
+  name: NameView
   nameError?: string
   /** Whether the account has a password (one made by single sign-on has none yet). */
   hasPassword: boolean
@@ -50,30 +35,83 @@ export function Settings(props: {
   return (
     <Layout title="Settings" user={props.user} csrf={csrf}>
       <h1>Settings</h1>
+      <UsageSection usage={props.usage} />
+      <NameSection csrf={csrf} name={props.name} flash={props.flash} error={props.nameError} />
+      {props.passwordLogin && (
+        <PasswordSection
+          csrf={csrf}
+          hasPassword={props.hasPassword}
+          flash={props.flash}
+          error={props.passwordError}
+        />
+      )}
+      <h2 id="cli">Command line</h2>
+      <p class="muted">
+        This deployment’s own <code>svc</code>, already pointed at it:
+      </p>
+      <InstallCli {...props.cli} />
+      <KeysSection
+        csrf={csrf}
+        keys={props.keys}
+        workspace={props.user.workspace?.name}
+        flash={props.flash}
+        error={props.error}
+      />
+      <AppsSection csrf={csrf} apps={props.apps} />
+      {props.webhooks && (
+        <WebhooksSection
+          csrf={csrf}
+          webhooks={props.webhooks}
+          flash={flashAt(props.flash, 'webhooks')}
+          error={props.webhookError}
+        />
+      )}
+    </Layout>
+  )
+}
+
+type Usage = {
+  canvases: { total: number }
+  versions: number
+  bytes: { content: number; stored: number }
+}
+
+function UsageSection({ usage }: { usage: Usage }) {
+  return (
+    <>
       <h2>Usage</h2>
       <div class="panel stats">
         <div>
-          <b>{props.usage.canvases.total}</b>canvases
+          <b>{usage.canvases.total}</b>canvases
         </div>
         <div>
-          <b>{props.usage.versions}</b>versions
+          <b>{usage.versions}</b>versions
         </div>
         <div>
-          <b>{formatSize(props.usage.bytes.content)}</b>content
+          <b>{formatSize(usage.bytes.content)}</b>content
         </div>
         <div>
-          <b>{formatSize(props.usage.bytes.stored)}</b>stored
+          <b>{formatSize(usage.bytes.stored)}</b>stored
         </div>
       </div>
+    </>
+  )
+}
+
+type NameView = { displayName: string | null; shown: string; fallback: string }
+
+function NameSection(props: { csrf: string; name: NameView; flash?: Flash; error?: string }) {
+  return (
+    <>
       <h2 id="name">Your name</h2>
       <p class="muted">
         What the readers of a share link see on what you write; members of the workspace see your
         email. Leave it empty to go back to <strong>{props.name.fallback}</strong>.
       </p>
       <Notice flash={flashAt(props.flash, 'name')} />
-      {props.nameError && <FormError>{props.nameError}</FormError>}
+      {props.error && <FormError>{props.error}</FormError>}
       <form class="panel row" method="post" action="/settings/name">
-        <Csrf token={csrf} />
+        <Csrf token={props.csrf} />
         <div>
           <label for="display-name">Display name</label>
           <input
@@ -89,184 +127,6 @@ export function Settings(props: {
           Save name
         </button>
       </form>
-      {props.passwordLogin && (
-        <PasswordSection
-          csrf={csrf}
-          hasPassword={props.hasPassword}
-          flash={props.flash}
-          error={props.passwordError}
-        />
-      )}
-      <h2 id="cli">Command line</h2>
-      <p class="muted">
-        This deployment’s own <code>svc</code>, already pointed at it:
-      </p>
-      <InstallCli {...props.cli} />
-      <h2>API keys</h2>
-      <p class="muted">
-        Keys let the <code>svc</code> command line tool, scripts and agents publish as you; signing
-        in with <code>svc login</code> makes one. Each acts in one workspace: yours in every
-        workspace are listed here, and a new one acts in{' '}
-        <strong>
-          <bdi dir="auto">{props.user.workspace?.name}</bdi>
-        </strong>
-        . See the <a href="/docs">API and MCP documentation</a>.
-      </p>
-      <Notice flash={flashTop(props.flash, ['webhooks', 'name', 'password'])} />
-      {props.error && <FormError>{props.error}</FormError>}
-      <form class="panel row" method="post" action="/settings/keys">
-        <Csrf token={csrf} />
-        <div>
-          <label for="key-name">Name</label>
-          <input id="key-name" name="name" required maxlength={100} placeholder="laptop" />
-        </div>
-        <div>
-          <label for="key-scope">Access</label>
-          <select id="key-scope" name="scope">
-            <option value="write">Read and write</option>
-            <option value="read">Read only</option>
-          </select>
-        </div>
-        <button class="primary" type="submit">
-          Create key
-        </button>
-      </form>
-      {props.keys.length === 0 ? (
-        <p class="muted">No keys yet.</p>
-      ) : (
-        <ListTable
-          columns={['Name', 'Workspace', 'Prefix', 'Access', 'Created', 'Last used']}
-          actions
-          class="spaced"
-        >
-          {props.keys.map((k) => (
-            <tr id={`key-${k.key_id}`}>
-              <td class="primary-cell">{k.name}</td>
-              <ActsInCell actsIn={k.acts_in} />
-              <td data-label="Prefix">
-                <code>{k.prefix}…</code>
-              </td>
-              <AccessCells
-                scopes={k.scopes}
-                label="Created"
-                since={k.created_at}
-                lastUsed={k.last_used_at}
-              />
-              <EndAccess
-                verb="Revoke"
-                name={k.name}
-                action={`/settings/keys/${k.key_id}/revoke`}
-                actsIn={k.acts_in}
-                hint="Whatever uses it stops working."
-                csrf={csrf}
-              />
-            </tr>
-          ))}
-        </ListTable>
-      )}
-      <h2>Connected apps</h2>
-      <p class="muted">
-        Chat apps you allowed to use Canvas for you (Claude, ChatGPT and others connect by the
-        address <code>/mcp</code>, with your approval).
-      </p>
-      {props.apps.length === 0 ? (
-        <p class="muted">No apps connected.</p>
-      ) : (
-        <ListTable
-          columns={['Name', 'Workspace', 'Access', 'Connected', 'Last used']}
-          actions
-          class="spaced"
-        >
-          {props.apps.map((app) => (
-            <tr id={`app-${app.grant_id}`}>
-              <td class="primary-cell">
-                <bdi dir="auto">{app.name}</bdi>
-              </td>
-              <ActsInCell actsIn={app.acts_in} />
-              <AccessCells
-                scopes={app.scopes}
-                label="Connected"
-                since={app.created_at}
-                lastUsed={app.last_used_at}
-              />
-              <EndAccess
-                verb="Disconnect"
-                name={app.name}
-                action={`/settings/apps/${app.grant_id}/revoke`}
-                actsIn={app.acts_in}
-                hint="Its access ends at once."
-                csrf={csrf}
-              />
-            </tr>
-          ))}
-        </ListTable>
-      )}
-      {props.webhooks && (
-        <WebhooksSection
-          csrf={csrf}
-          webhooks={props.webhooks}
-          flash={flashAt(props.flash, 'webhooks')}
-          error={props.webhookError}
-        />
-      )}
-    </Layout>
-  )
-}
-
-/** What a key or a connected app may do, since when, and when it was last used. */
-function AccessCells(props: {
-  scopes: string[]
-  label: string
-  since: string
-  lastUsed: string | null | undefined
-}) {
-  return (
-    <>
-      <td data-label="Access">{props.scopes.includes('write') ? 'read, write' : 'read'}</td>
-      <td data-label={props.label} class="nowrap">
-        <Ago at={props.since} />
-      </td>
-      <td data-label="Last used" class="nowrap">
-        {props.lastUsed ? <Ago at={props.lastUsed} /> : 'never'}
-      </td>
     </>
-  )
-}
-
-/** The workspace a key or an app acts in. */
-function ActsInCell(props: { actsIn: ActsIn }) {
-  return (
-    <td data-label="Workspace">
-      <bdi dir="auto">{props.actsIn.name}</bdi>
-    </td>
-  )
-}
-
-/**
- * A row's last cell: a confirmation that ends a key's or an app's access at once, in the workspace
- * it acts in (which may not be the one the page is in).
- */
-function EndAccess(props: {
-  verb: string
-  name: string
-  action: string
-  hint: string
-  csrf: string
-  actsIn: ActsIn
-}) {
-  return (
-    <td class="end">
-      <details class="dialog">
-        <summary class="btn small danger">{props.verb}…</summary>
-        <form class="row" method="post" action={props.action}>
-          <Csrf token={props.csrf} />
-          <input type="hidden" name="workspace_id" value={props.actsIn.workspace_id} />
-          <span class="hint">{props.hint}</span>
-          <button class="small danger solid" type="submit">
-            {props.verb} {props.name}
-          </button>
-        </form>
-      </details>
-    </td>
   )
 }
