@@ -1,0 +1,2 @@
+export declare const BUNDLE_BUDGET_KIB: number
+export declare function bundleSize(): { minified: number; gzipped: number }
