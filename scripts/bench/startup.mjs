@@ -7,7 +7,9 @@
 // evaluation costs instead: the start of an unminified build (whose modules keep their names:
 // each is evaluated by a function named by its path) profiled --runs times, each sample counted
 // to the nearest module being evaluated, so a module's figure includes the library calls its top
-// level makes (zod schemas, drizzle tables, routes added) but not the modules it imports.
+// level makes (zod schemas, drizzle tables, routes added) but not the modules it imports. The
+// bundler wraps a module in such a function only when something imports it on demand or its
+// order needs it; the rest run in the bundle's own top level, counted as that.
 //   npm run bench:startup -- [--runs 7] [--by-module] [--top 40]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
