@@ -8,12 +8,12 @@ import { insufficientScope } from '../http/oauth'
 import { documented } from '../http/route-docs'
 import { allows } from '../domain/workspaces/roles'
 import { readBytes } from '../http/validate'
-import { TOOLS } from './mcp-tools'
 
 // POST /mcp: a Model Context Protocol server on the Streamable HTTP transport, stateless (every
 // POST stands alone, so any isolate can answer it). A Bearer API key as for /v1, rate-limited the
 // same way, or an OAuth access token a chat app got with a person's approval (http/oauth.ts); a
-// read key or grant lists and reads, a write one may also change.
+// read key or grant lists and reads, a write one may also change. The tools (their schemas, and
+// the domain calls behind them) load with the first MCP request, not with the Worker.
 
 // Tool arguments are JSON; the largest a publish can carry is the direct upload limit, base64.
 const BODY_OVERHEAD = 64 * 1024
@@ -26,9 +26,9 @@ mcp.post(
   documented({
     summary: 'MCP server',
     description:
-      'Model Context Protocol over Streamable HTTP (JSON-RPC 2.0), stateless. Tools: ' +
-      TOOLS.map((t) => '`' + t.name + '`').join(', ') +
-      '. A tool’s failure is a result with `isError: true` whose text starts with the error code. ' +
+      'Model Context Protocol over Streamable HTTP (JSON-RPC 2.0), stateless. Its tools are ' +
+      'what `tools/list` answers (/llms.txt lists them). ' +
+      'A tool’s failure is a result with `isError: true` whose text starts with the error code. ' +
       'Takes an API key, or an OAuth access token (a chat app connecting by this URL alone ' +
       'gets a 401 whose `WWW-Authenticate` names the protected resource metadata).',
     tag: 'Agents',
@@ -54,7 +54,7 @@ mcp.post(
     const { actor } = c.var
     const granted = actor.by.granted ?? actor.scopes
     if (actor.by.kind === 'agent' && !granted.includes('write') && allows(actor.role, 'write')) {
-      if (callsWriteTool(parsedBody)) {
+      if (await callsWriteTool(parsedBody)) {
         throw new AppError(
           'forbidden',
           'this app was granted read access only: ask for canvas:write',
@@ -121,11 +121,12 @@ function malformedCall(message: unknown) {
 }
 
 /** A tools/call of a tool that changes something. */
-function callsWriteTool(message: unknown) {
+async function callsWriteTool(message: unknown) {
   if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) {
     return false
   }
   const name = message.params.name
+  const { TOOLS } = await import('./mcp-tools')
   return TOOLS.some((tool) => tool.name === name && tool.need.scope === 'write')
 }
 

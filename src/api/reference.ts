@@ -4,7 +4,6 @@ import type { OpenApiDocument } from '../http/openapi'
 import { open } from '../http/actor/steps'
 import { documented } from '../http/route-docs'
 import { AppError } from '../lib/errors'
-import { llmsText } from './llms'
 
 // The API described for machines: /openapi.json, built from the app's own routes and schemas,
 // /llms.txt, the short version for agents, and /skill.md, the agent skill of the repository
@@ -32,7 +31,9 @@ export function reference(describe: () => OpenApiDocument) {
       tag: 'Agents',
       responses: { 200: { description: 'Markdown.', contentType: 'text/markdown' } },
     }),
-    (c) => {
+    async (c) => {
+      // With the MCP tools it lists, loaded when first asked for.
+      const { llmsText } = await import('./llms')
       c.header('Content-Type', 'text/markdown; charset=utf-8')
       return c.body(llmsText(describe(), selfOrigin(c)))
     },
