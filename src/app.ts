@@ -23,7 +23,6 @@ import { documentedHandler } from './http/route-docs'
 import { stated } from './http/actor/statement'
 import { key } from './http/actor/steps'
 import { READ } from './http/actor/need'
-import * as shapes from './schema/responses'
 import { errorPage } from './web/errors'
 import { forThePage, isWebJsonPath, webApp } from './web'
 import { isSsoPage } from './web/sso'
@@ -68,8 +67,8 @@ export function buildApp() {
           description: 'Whether the service and its database answer. No key needed.',
           tag: 'Service',
           responses: {
-            200: { description: 'Healthy.', schema: shapes.health },
-            503: { description: 'The database does not answer.', schema: shapes.unhealthy },
+            200: { description: 'Healthy.', schema: 'health' },
+            503: { description: 'The database does not answer.', schema: 'unhealthy' },
           },
         },
         health,

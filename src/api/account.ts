@@ -6,7 +6,6 @@ import type { AppEnv } from '../http/context'
 import { key } from '../http/actor/steps'
 import { READ } from '../http/actor/need'
 import { documented } from '../http/route-docs'
-import * as shapes from '../schema/responses'
 
 export const account = new Hono<AppEnv>()
 
@@ -17,7 +16,7 @@ account.get(
     summary: 'Who am I',
     description: 'The key’s user, workspace and scopes.',
     tag: 'Account',
-    responses: { 200: { description: 'The key’s owner.', schema: shapes.me } },
+    responses: { 200: { description: 'The key’s owner.', schema: 'me' } },
   }),
   async (c) => {
     const { actor } = c.var
@@ -37,7 +36,7 @@ account.get(
     summary: 'Usage',
     description: 'What the workspace holds, and the limits it works within.',
     tag: 'Account',
-    responses: { 200: { description: 'Counts and bytes.', schema: shapes.usage } },
+    responses: { 200: { description: 'Counts and bytes.', schema: 'usage' } },
   }),
   async (c) => c.json(await workspaceUsage(c.var.svc, c.var.actor)),
 )
@@ -49,7 +48,7 @@ account.get(
     summary: 'Renderers',
     description: 'How each kind of file is shown, and which extensions choose each by default.',
     tag: 'Account',
-    responses: { 200: { description: 'Every renderer.', schema: shapes.rendererList } },
+    responses: { 200: { description: 'Every renderer.', schema: 'rendererList' } },
   }),
   (c) => c.json({ renderers: RENDERERS }),
 )

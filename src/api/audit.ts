@@ -6,7 +6,6 @@ import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
 import { auditQuery } from '../schema/requests'
-import * as shapes from '../schema/responses'
 
 // /v1/audit (docs/teams.md#the-audit-log): the workspace's changes, newest first, for its admins.
 export const audit = new Hono<AppEnv>()
@@ -23,7 +22,7 @@ audit.get(
       '`cursor` at the same cost at any depth; filter by `action`, `actor` (a user id or a name) ' +
       'or `target` (an id).',
     tag: 'Workspaces',
-    responses: { 200: { description: 'A page of events.', schema: shapes.auditList } },
+    responses: { 200: { description: 'A page of events.', schema: 'auditList' } },
     errors: ['forbidden'],
   }),
   async (c) => c.json(await listAudit(c.var.svc, c.var.actor, c.req.valid('query'))),

@@ -19,7 +19,6 @@ import { jsonBody, params, parse } from '../http/validate'
 import { actorIn } from '../http/actor/build'
 import { joinWithSession, switchWorkspace } from '../domain/workspaces/workspaces'
 import { documented } from '../http/route-docs'
-import * as shapes from '../schema/responses'
 
 // JSON endpoints for the web app: session cookie, same origin only (docs/api.md).
 export const auth = new Hono<AppEnv>()
@@ -39,7 +38,7 @@ auth.post(
       'setting is open, or with an invite (`invite`, the token its link ends with), which also ' +
       'joins its workspace and starts the session there. Sets the session cookie.',
     tag: 'Web session',
-    responses: { 201: { description: 'The new account.', schema: shapes.account } },
+    responses: { 201: { description: 'The new account.', schema: 'account' } },
     errors: ['signup_closed', 'conflict', 'forbidden', 'invite_not_found', 'rate_limited'],
   }),
   async (c) => {
@@ -59,7 +58,7 @@ auth.post(
     summary: 'Log in',
     description: 'For the web app, from its own pages only. Sets the session cookie.',
     tag: 'Web session',
-    responses: { 200: { description: 'The account.', schema: shapes.account } },
+    responses: { 200: { description: 'The account.', schema: 'account' } },
     errors: ['unauthorized', 'forbidden', 'rate_limited'],
   }),
   async (c) => {
@@ -77,7 +76,7 @@ auth.post(
     summary: 'Log out',
     description: 'Ends the session and clears its cookie.',
     tag: 'Web session',
-    responses: { 200: { description: 'Logged out.', schema: shapes.success } },
+    responses: { 200: { description: 'Logged out.', schema: 'success' } },
     errors: ['forbidden', 'rate_limited'],
   }),
   async (c) => {
@@ -94,7 +93,7 @@ auth.get(
   documented({
     summary: 'List API keys',
     tag: 'Web session',
-    responses: { 200: { description: 'The workspace’s keys.', schema: shapes.keyList } },
+    responses: { 200: { description: 'The workspace’s keys.', schema: 'keyList' } },
     errors: ['rate_limited'],
   }),
   async (c) => {
@@ -113,7 +112,7 @@ auth.post(
       '`workspace_id`, one of the person’s, by default the session’s current one. The secret is ' +
       'in this answer only.',
     tag: 'Web session',
-    responses: { 201: { description: 'The key with its secret.', schema: shapes.createdKey } },
+    responses: { 201: { description: 'The key with its secret.', schema: 'createdKey' } },
     errors: ['forbidden', 'not_found', 'rate_limited'],
   }),
   async (c) => {
@@ -131,7 +130,7 @@ auth.delete(
   documented({
     summary: 'Revoke an API key',
     tag: 'Web session',
-    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    responses: { 200: { description: 'Revoked.', schema: 'success' } },
     errors: ['not_found', 'forbidden', 'rate_limited'],
   }),
   async (c) => {
@@ -148,7 +147,7 @@ auth.post(
     summary: 'Switch workspace',
     description: 'The workspace the session acts in from now on: one of the person’s.',
     tag: 'Web session',
-    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    responses: { 200: { description: 'The workspace.', schema: 'workspaceEntry' } },
     errors: ['not_found', 'forbidden', 'rate_limited'],
   }),
   async (c) => {
@@ -170,7 +169,7 @@ auth.post(
       'Uses the invite (the token its link ends with) for the signed-in person, who joins its ' +
       'workspace with its role; the session switches to it. An invite works once.',
     tag: 'Web session',
-    responses: { 200: { description: 'The workspace joined.', schema: shapes.joined } },
+    responses: { 200: { description: 'The workspace joined.', schema: 'joined' } },
     errors: ['invite_not_found', 'conflict', 'forbidden', 'rate_limited'],
   }),
   async (c) => {

@@ -36,7 +36,6 @@ import {
 } from '../schema/requests'
 import { documented } from '../http/route-docs'
 import { params, query } from '../http/validate'
-import * as shapes from '../schema/responses'
 
 // /v1/canvases: canvases, their versions and their content. Every route's first step is its
 // access (http/actor/). The list and a canvas's read check the key inside their own D1 batch,
@@ -54,7 +53,7 @@ canvases.get(
       'the last); pass it as `cursor` for the next page, which costs what the first does at any ' +
       'depth (`offset` still works, slower the deeper it goes; not both).',
     tag: 'Canvases',
-    responses: { 200: { description: 'A page of canvases.', schema: shapes.canvasList } },
+    responses: { 200: { description: 'A page of canvases.', schema: 'canvasList' } },
   }),
   async (c) => {
     const { limit = 20, offset = 0, ...filters } = c.req.valid('query')
@@ -76,7 +75,7 @@ canvases.get(
       'With its current file and renderer, and a site’s `items` and `main`. Another ' +
       'workspace’s canvas is not found.',
     tag: 'Canvases',
-    responses: { 200: { description: 'The canvas.', schema: shapes.canvasDetail } },
+    responses: { 200: { description: 'The canvas.', schema: 'canvasDetail' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -97,7 +96,7 @@ canvases.post(
       'content as a part named `file` (up to the direct upload limit). A canvas expires unless ' +
       'made permanent.',
     tag: 'Canvases',
-    responses: { 201: { description: 'The new canvas, at version 1.', schema: shapes.canvas } },
+    responses: { 201: { description: 'The new canvas, at version 1.', schema: 'canvas' } },
     errors: ['file_not_found', 'upload_incomplete', 'payload_too_large'],
   }),
   async (c) => {
@@ -117,7 +116,7 @@ canvases.patch(
       'New content (`file_id`, or a multipart `file` part) makes a new version, even when the ' +
       'bytes equal an earlier one; `title`, `visibility` and `renderer_id` change in place.',
     tag: 'Canvases',
-    responses: { 200: { description: 'The canvas as updated.', schema: shapes.canvas } },
+    responses: { 200: { description: 'The canvas as updated.', schema: 'canvas' } },
     errors: ['canvas_not_found', 'file_not_found', 'upload_incomplete', 'payload_too_large'],
   }),
   async (c) => {
@@ -134,7 +133,7 @@ canvases.delete(
     summary: 'Delete a canvas',
     description: 'With its versions and share links.',
     tag: 'Canvases',
-    responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+    responses: { 200: { description: 'Deleted.', schema: 'success' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -151,7 +150,7 @@ canvases.post(
     summary: 'Make a canvas permanent',
     description: 'It no longer expires. Doing it again changes nothing.',
     tag: 'Canvases',
-    responses: { 200: { description: 'The canvas, `expires_at: null`.', schema: shapes.canvas } },
+    responses: { 200: { description: 'The canvas, `expires_at: null`.', schema: 'canvas' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -192,7 +191,7 @@ canvases.get(
       'Newest first: every version, or with `limit` (1 to 1000) a page of them with ' +
       '`next_cursor` (null on the last page), passed back as `cursor` for the next.',
     tag: 'Versions and content',
-    responses: { 200: { description: 'The versions.', schema: shapes.versionList } },
+    responses: { 200: { description: 'The versions.', schema: 'versionList' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -260,7 +259,7 @@ canvases.get(
       'Every file of the version by path, with its `main` path: a single file is the one item ' +
       '`index.<ext>`. Sending these `items` and `main` back as an update brings the version back.',
     tag: 'Versions and content',
-    responses: { 200: { description: 'The version’s files.', schema: shapes.versionItemList } },
+    responses: { 200: { description: 'The version’s files.', schema: 'versionItemList' } },
     errors: ['canvas_not_found', 'version_not_found'],
   }),
   async (c) => {

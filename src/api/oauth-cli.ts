@@ -22,7 +22,6 @@ import { readBytes } from '../http/validate'
 import { AppError } from '../lib/errors'
 import { keyName } from '../schema/requests'
 import { grantOfAccessToken } from '../http/actor/token'
-import * as shapes from '../schema/responses'
 
 // What the CLI's `svc login` uses of the OAuth server (docs/cli.md#logging-in), beside the
 // authorization code flow every app has: the device authorization grant (RFC 8628) for a machine
@@ -52,7 +51,7 @@ oauthCli.post(
       'names the key it makes. ' +
       'Approved, the poll answers an API key. Form-encoded.',
     tag: 'OAuth',
-    responses: { 200: { description: 'The codes.', schema: shapes.deviceAuthorization } },
+    responses: { 200: { description: 'The codes.', schema: 'deviceAuthorization' } },
     oauthErrors: {
       400: '`invalid_request`, `invalid_scope`',
       401: '`invalid_client`',

@@ -27,7 +27,6 @@ import { documented } from '../http/route-docs'
 import { readBytes } from '../http/validate'
 import { sha256Hex } from '../lib/crypto'
 import { appNameProblem } from '../lib/names'
-import * as shapes from '../schema/responses'
 
 // The OAuth protocol's own routes (docs/agents.md): discovery (RFC 9728, RFC 8414),
 // dynamic client registration (RFC 7591) and the token endpoint, which also revokes (RFC 7009).
@@ -65,7 +64,7 @@ for (const path of [RESOURCE_METADATA_PATH, RESOURCE_METADATA_PATH + MCP_PATH]) 
         'RFC 9728: the MCP endpoint as an OAuth protected resource, and this server as its ' +
         'authorization server. A 401 of `POST /mcp` points here.',
       tag: 'OAuth',
-      responses: { 200: { description: 'The metadata.', schema: shapes.resourceMetadata } },
+      responses: { 200: { description: 'The metadata.', schema: 'resourceMetadata' } },
     }),
     (c) => {
       const origin = new URL(c.req.url).origin
@@ -96,7 +95,7 @@ oauthApi.get(
       '(authorization code with PKCE S256, refresh tokens, client ID metadata documents), and ' +
       '`cli_client_id`, the client id of the deployment’s own CLI.',
     tag: 'OAuth',
-    responses: { 200: { description: 'The metadata.', schema: shapes.serverMetadata } },
+    responses: { 200: { description: 'The metadata.', schema: 'serverMetadata' } },
   }),
   async (c) => {
     const answer = await libraryAnswer(c, c.req.raw)
@@ -132,7 +131,7 @@ oauthApi.post(
       'RFC 7591 dynamic client registration. Redirect URIs must be https, or http on a loopback ' +
       'host (any port); each authorization request must name one of them exactly.',
     tag: 'OAuth',
-    responses: { 201: { description: 'Registered.', schema: shapes.registeredClient } },
+    responses: { 201: { description: 'Registered.', schema: 'registeredClient' } },
     oauthErrors: {
       400: '`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`',
       429: '`temporarily_unavailable`: too many registrations from this address',
@@ -160,7 +159,7 @@ oauthApi.post(
       'once, and one used again revokes its whole grant. With `token` instead of `grant_type` it ' +
       'revokes (RFC 7009): any token of a grant ends the grant. Form-encoded.',
     tag: 'OAuth',
-    responses: { 200: { description: 'The tokens.', schema: shapes.tokens } },
+    responses: { 200: { description: 'The tokens.', schema: 'tokens' } },
     oauthErrors: {
       400: '`invalid_grant`, `invalid_request`, `unsupported_grant_type`, `invalid_scope`',
       401: '`invalid_client`',

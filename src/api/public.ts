@@ -10,7 +10,6 @@ import { limitByIp } from '../http/limits'
 import { downloadQuery, linkInPath, linkItemInPath, type DownloadQuery } from '../schema/requests'
 import { params, query } from '../http/validate'
 import { documented } from '../http/route-docs'
-import * as shapes from '../schema/responses'
 
 // The public side of share links: no API key, only the token (and the password when set).
 export const publicShares = new Hono<AppEnv>()
@@ -40,7 +39,7 @@ publicShares.get(
     description: 'What the link shows; never counts a view.',
     tag: 'Public shares',
     headers: [PASSWORD],
-    responses: { 200: { description: 'The canvas and link.', schema: shapes.publicShare } },
+    responses: { 200: { description: 'The canvas and link.', schema: 'publicShare' } },
     errors: [...UNUSABLE],
   }),
   async (c) => c.json(await shareMetadata(c.var.svc, shareAccess(c, c.req.valid('param').token))),

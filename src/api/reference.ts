@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors'
 // The API described for machines: /openapi.json, built from the app's own routes and schemas,
 // /llms.txt, the short version for agents, and /skill.md, the agent skill of the repository
 // (skills/canvas/SKILL.md) with this deployment's address in place of the example one.
-export function reference(describe: () => OpenApiDocument) {
+export function reference(describe: () => Promise<OpenApiDocument>) {
   const routes = new Hono<AppEnv>()
 
   routes.get(
@@ -20,7 +20,7 @@ export function reference(describe: () => OpenApiDocument) {
       tag: 'Agents',
       responses: { 200: { description: 'The description.', contentType: 'application/json' } },
     }),
-    (c) => c.json({ ...describe(), servers: [{ url: selfOrigin(c) }] }),
+    async (c) => c.json({ ...(await describe()), servers: [{ url: selfOrigin(c) }] }),
   )
   routes.get(
     '/llms.txt',
@@ -35,7 +35,7 @@ export function reference(describe: () => OpenApiDocument) {
       // With the MCP tools it lists, loaded when first asked for.
       const { llmsText } = await import('./llms')
       c.header('Content-Type', 'text/markdown; charset=utf-8')
-      return c.body(llmsText(describe(), selfOrigin(c)))
+      return c.body(llmsText(await describe(), selfOrigin(c)))
     },
   )
   routes.get(

@@ -7,7 +7,6 @@ import { authorizeKey } from '../http/actor/key'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
 import { searchQuery } from '../schema/requests'
-import * as shapes from '../schema/responses'
 
 // /v1/search (docs/api.md#search): the key's workspace's canvases found by words of their titles
 // and text. The key is checked in the search's own D1 batch: one round trip.
@@ -25,7 +24,7 @@ search.get(
       'where the words found lie in it (`highlights`). `limit` 1 to 50 (default 20); pass ' +
       '`next_cursor` as `cursor` for the next page. A query with nothing to search for is 400.',
     tag: 'Canvases',
-    responses: { 200: { description: 'A page of matches.', schema: shapes.searchList } },
+    responses: { 200: { description: 'A page of matches.', schema: 'searchList' } },
   }),
   async (c) => {
     const { limit = 20, ...rest } = c.req.valid('query')

@@ -6,7 +6,6 @@ import { READ, WRITE } from '../http/actor/need'
 import { canvasInPath, createShareBody, shareInPath } from '../schema/requests'
 import { jsonBody, params } from '../http/validate'
 import { documented } from '../http/route-docs'
-import * as shapes from '../schema/responses'
 
 // Share links of one canvas: /v1/canvases/:id/shares
 export const shares = new Hono<AppEnv>()
@@ -23,7 +22,7 @@ shares.post(
       '`version`; optionally until `expires_in` (such as `24h`), for `max_views` downloads, or ' +
       'behind a `password`. `token` chooses the link’s token.',
     tag: 'Shares',
-    responses: { 201: { description: 'The link.', schema: shapes.share } },
+    responses: { 201: { description: 'The link.', schema: 'share' } },
     errors: ['canvas_not_found', 'version_not_found', 'share_token_taken'],
   }),
   async (c) => {
@@ -39,7 +38,7 @@ shares.get(
   documented({
     summary: 'List share links',
     tag: 'Shares',
-    responses: { 200: { description: 'The canvas’s links.', schema: shapes.shareList } },
+    responses: { 200: { description: 'The canvas’s links.', schema: 'shareList' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -54,7 +53,7 @@ shares.delete(
   documented({
     summary: 'Revoke every share link',
     tag: 'Shares',
-    responses: { 200: { description: 'How many were revoked.', schema: shapes.revoked } },
+    responses: { 200: { description: 'How many were revoked.', schema: 'revoked' } },
     errors: ['canvas_not_found'],
   }),
   async (c) => {
@@ -70,7 +69,7 @@ shares.delete(
   documented({
     summary: 'Revoke a share link',
     tag: 'Shares',
-    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    responses: { 200: { description: 'Revoked.', schema: 'success' } },
     errors: ['canvas_not_found', 'share_not_found'],
   }),
   async (c) => {

@@ -10,7 +10,6 @@ import { IDEMPOTENCY_HEADER, idempotent, keepAnswerFor } from '../http/idempoten
 import { jsonBody } from '../http/validate'
 import { handleError } from '../http/errors'
 import { documented } from '../http/route-docs'
-import * as shapes from '../schema/responses'
 
 export const upload = new Hono<AppEnv>()
 
@@ -29,7 +28,7 @@ upload.post(
       'needed; a PUT answered 412 means they arrived meanwhile). Then call finalize with the ' +
       'same body.',
     tag: 'Uploads',
-    responses: { 200: { description: 'Where to send the bytes.', schema: shapes.presign } },
+    responses: { 200: { description: 'Where to send the bytes.', schema: 'presign' } },
     errors: ['payload_too_large', 'storage_not_configured'],
   }),
   async (c) => {
@@ -76,7 +75,7 @@ upload.post(
       'Checks the stored bytes against the declared size and SHA-256; the file can then make ' +
       'canvases and versions. Finalizing again answers the same file (`reused: true`).',
     tag: 'Uploads',
-    responses: { 200: { description: 'The file.', schema: shapes.finalized } },
+    responses: { 200: { description: 'The file.', schema: 'finalized' } },
     errors: ['file_not_found', 'upload_incomplete', 'checksum_mismatch', 'payload_too_large'],
   }),
   async (c) => {

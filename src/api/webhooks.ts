@@ -12,7 +12,6 @@ import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { jsonBody, params } from '../http/validate'
 import { createWebhookBody, webhookInPath } from '../schema/requests'
-import * as shapes from '../schema/responses'
 
 // /v1/webhooks: where a workspace's events are sent (docs/comments-and-webhooks.md). Every route,
 // reads too, needs the `write` scope.
@@ -31,7 +30,7 @@ webhooks.post(
       '(an agent listening for comments does not hear its own). At most 20 a workspace.',
     tag: 'Webhooks',
     responses: {
-      201: { description: 'The webhook and its secret.', schema: shapes.createdWebhook },
+      201: { description: 'The webhook and its secret.', schema: 'createdWebhook' },
     },
     errors: ['webhook_limit'],
   }),
@@ -45,7 +44,7 @@ webhooks.get(
     summary: 'List webhooks',
     description: 'Newest first, without their secrets.',
     tag: 'Webhooks',
-    responses: { 200: { description: 'The workspace’s webhooks.', schema: shapes.webhookList } },
+    responses: { 200: { description: 'The workspace’s webhooks.', schema: 'webhookList' } },
   }),
   async (c) => c.json({ webhooks: await listWebhooks(c.var.svc, c.var.actor) }),
 )
@@ -58,7 +57,7 @@ webhooks.delete(
     summary: 'Delete a webhook',
     description: 'Nothing more is sent to it, retries included; its deliveries’ log goes with it.',
     tag: 'Webhooks',
-    responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+    responses: { 200: { description: 'Deleted.', schema: 'success' } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {
@@ -77,7 +76,7 @@ webhooks.get(
       'Its last 100 events, newest first: attempts so far, the last answer, and when the next ' +
       'attempt is due, or when it was delivered.',
     tag: 'Webhooks',
-    responses: { 200: { description: 'The deliveries.', schema: shapes.deliveryList } },
+    responses: { 200: { description: 'The deliveries.', schema: 'deliveryList' } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {
@@ -96,7 +95,7 @@ webhooks.post(
       'A signed `webhook.test` event (`data`: `{webhook_id, actor}`) is sent to the webhook at ' +
       'once, whatever it listens for; its delivery shows in the deliveries’ log.',
     tag: 'Webhooks',
-    responses: { 202: { description: 'On its way.', schema: shapes.webhookTest } },
+    responses: { 202: { description: 'On its way.', schema: 'webhookTest' } },
     errors: ['webhook_not_found'],
   }),
   async (c) => {

@@ -22,7 +22,6 @@ import {
   workspaceBody,
   workspaceInPath,
 } from '../schema/requests'
-import * as shapes from '../schema/responses'
 
 // /v1/workspaces (docs/teams.md): the workspaces of the person behind the key, their members and
 // invites. A route about one workspace acts in the one its path names, with the person's role
@@ -37,7 +36,7 @@ workspacesApi.get(
     summary: 'List workspaces',
     description: 'Those of the person behind the key, with their role in each; personal first.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The workspaces.', schema: shapes.workspaceList } },
+    responses: { 200: { description: 'The workspaces.', schema: 'workspaceList' } },
   }),
   async (c) => c.json({ workspaces: await listWorkspaces(c.var.svc, c.var.actor.userId) }),
 )
@@ -50,7 +49,7 @@ workspacesApi.post(
     summary: 'Create a workspace',
     description: 'The caller is its owner. A person belongs to at most 100 workspaces.',
     tag: 'Workspaces',
-    responses: { 201: { description: 'The workspace.', schema: shapes.workspaceEntry } },
+    responses: { 201: { description: 'The workspace.', schema: 'workspaceEntry' } },
     errors: ['conflict'],
   }),
   async (c) => {
@@ -72,7 +71,7 @@ workspacesApi.patch(
       'workspace may store (`null`: the deployment’s `WORKSPACE_QUOTA_BYTES`). Answers the ' +
       'settings that now apply.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The workspace.', schema: shapes.workspaceSettings } },
+    responses: { 200: { description: 'The workspace.', schema: 'workspaceSettings' } },
     errors: ['not_found', 'forbidden'],
   }),
   async (c) => {
@@ -98,7 +97,7 @@ workspacesApi.delete(
       'deleted as deleting each does (the sweep removes them and their files). A personal ' +
       'workspace cannot be deleted (409 `conflict`).',
     tag: 'Workspaces',
-    responses: { 200: { description: 'What was deleted.', schema: shapes.deletedWorkspace } },
+    responses: { 200: { description: 'What was deleted.', schema: 'deletedWorkspace' } },
     errors: ['not_found', 'forbidden', 'conflict'],
   }),
   async (c) => {
@@ -114,7 +113,7 @@ workspacesApi.get(
     summary: 'List members',
     description: 'Every member with their role, longest-standing first. Any member may read it.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The members.', schema: shapes.memberList } },
+    responses: { 200: { description: 'The members.', schema: 'memberList' } },
     errors: ['not_found'],
   }),
   async (c) => {
@@ -134,7 +133,7 @@ workspacesApi.patch(
       'Admins; an owner’s role, or making an owner, only by an owner. The member’s keys and ' +
       'connected apps follow at once. The last owner cannot be demoted.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The new role.', schema: shapes.memberRole } },
+    responses: { 200: { description: 'The new role.', schema: 'memberRole' } },
     errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner', 'conflict'],
   }),
   async (c) => {
@@ -155,7 +154,7 @@ workspacesApi.delete(
       'keys, connected apps and sessions lose the workspace at once; their canvases stay in it. ' +
       'The last owner cannot leave.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The member removed.', schema: shapes.memberRole } },
+    responses: { 200: { description: 'The member removed.', schema: 'memberRole' } },
     errors: ['not_found', 'member_not_found', 'forbidden', 'last_owner'],
   }),
   async (c) => {
@@ -176,7 +175,7 @@ workspacesApi.post(
       'member. `{web_url}/reset/<token>`, shown in this answer only, lets the member choose a ' +
       'new password once within 24 h; a newer link replaces it. Using it ends their sessions.',
     tag: 'Workspaces',
-    responses: { 201: { description: 'The link.', schema: shapes.resetLink } },
+    responses: { 201: { description: 'The link.', schema: 'resetLink' } },
     errors: ['not_found', 'member_not_found', 'forbidden'],
   }),
   async (c) => {
@@ -200,7 +199,7 @@ workspacesApi.post(
       'joins with `role` (an `owner` invite only by an owner), or only the person with `email` ' +
       'when it is given. `expires_in` defaults to 7d, at most 30d. At most 100 pending invites.',
     tag: 'Workspaces',
-    responses: { 201: { description: 'The invite and its link.', schema: shapes.createdInvite } },
+    responses: { 201: { description: 'The invite and its link.', schema: 'createdInvite' } },
     errors: ['not_found', 'forbidden', 'conflict'],
   }),
   async (c) => {
@@ -223,7 +222,7 @@ workspacesApi.get(
     summary: 'List pending invites',
     description: 'Admins. Newest first, without their links.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'The invites.', schema: shapes.inviteList } },
+    responses: { 200: { description: 'The invites.', schema: 'inviteList' } },
     errors: ['not_found', 'forbidden'],
   }),
   async (c) => {
@@ -240,7 +239,7 @@ workspacesApi.delete(
     summary: 'Revoke an invite',
     description: 'Admins. Its link stops working at once.',
     tag: 'Workspaces',
-    responses: { 200: { description: 'Revoked.', schema: shapes.success } },
+    responses: { 200: { description: 'Revoked.', schema: 'success' } },
     errors: ['not_found', 'forbidden', 'invite_not_found'],
   }),
   async (c) => {

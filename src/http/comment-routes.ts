@@ -20,7 +20,6 @@ import {
   replyBody,
   replyInPath,
 } from '../schema/requests'
-import * as shapes from '../schema/responses'
 import { database } from '../storage/db'
 import type { AppEnv } from './context'
 import { documented, documentedNot, type RouteDoc } from './route-docs'
@@ -87,7 +86,7 @@ function reading(routes: Routes, mount: CommentMount, doc: Doc) {
       description:
         'Open comments unless `status` says `resolved` or `all`; only those made on `version` ' +
         'when given. Oldest first, each with its replies.',
-      responses: { 200: { description: 'The comments.', schema: shapes.commentList } },
+      responses: { 200: { description: 'The comments.', schema: 'commentList' } },
       errors: ['canvas_not_found'],
     }),
     async (c) => {
@@ -108,7 +107,7 @@ function reading(routes: Routes, mount: CommentMount, doc: Doc) {
         'Answers as soon as a comment or reply is made after `since` (default: now), with the ' +
         `threads that have one, or with none after \`timeout_s\` (default 30, at most ${MAX_WAIT_SECONDS}). ` +
         'Pass the answer’s `since` to the next wait. For an agent that waits for a person’s review.',
-      responses: { 200: { description: 'What is new.', schema: shapes.commentNews } },
+      responses: { 200: { description: 'What is new.', schema: 'commentNews' } },
       errors: ['canvas_not_found'],
     }),
     async (c) => {
@@ -142,7 +141,7 @@ function writing(routes: Routes, mount: CommentMount, doc: Doc) {
         'On the latest version, or `version`; anchored to a text `quote` of the content, a ' +
         '`point` (fractions of its width and height), or, without `anchor`, the canvas as a ' +
         'whole. The body is Markdown.',
-      responses: { 201: { description: 'The comment.', schema: shapes.comment } },
+      responses: { 201: { description: 'The comment.', schema: 'comment' } },
       errors: ['canvas_not_found', 'version_not_found', 'conflict'],
     }),
     async (c) => {
@@ -160,7 +159,7 @@ function writing(routes: Routes, mount: CommentMount, doc: Doc) {
     doc({
       summary: 'Reply to a comment',
       description: 'Replies are one level deep: a reply is to a comment, never to a reply.',
-      responses: { 201: { description: 'The reply.', schema: shapes.reply } },
+      responses: { 201: { description: 'The reply.', schema: 'reply' } },
       errors: ['canvas_not_found', 'comment_not_found', 'conflict'],
     }),
     async (c) => {
@@ -196,7 +195,7 @@ function moderating(routes: Routes, mount: CommentMount, doc: Doc) {
           action === 'resolve'
             ? 'Marks it resolved; resolving one already resolved changes nothing.'
             : 'Marks a resolved comment open again.',
-        responses: { 200: { description: 'The comment.', schema: shapes.comment } },
+        responses: { 200: { description: 'The comment.', schema: 'comment' } },
         errors: ['canvas_not_found', 'comment_not_found'],
       }),
       async (c) => {
@@ -214,7 +213,7 @@ function moderating(routes: Routes, mount: CommentMount, doc: Doc) {
     doc({
       summary: 'Delete a comment',
       description: 'Its replies go with it. Any comment of the canvas, a visitor’s too.',
-      responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+      responses: { 200: { description: 'Deleted.', schema: 'success' } },
       errors: ['canvas_not_found', 'comment_not_found'],
     }),
     async (c) => {
@@ -230,7 +229,7 @@ function moderating(routes: Routes, mount: CommentMount, doc: Doc) {
     params(replyInPath),
     doc({
       summary: 'Delete a reply',
-      responses: { 200: { description: 'Deleted.', schema: shapes.success } },
+      responses: { 200: { description: 'Deleted.', schema: 'success' } },
       errors: ['canvas_not_found', 'comment_not_found'],
     }),
     async (c) => {

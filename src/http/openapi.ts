@@ -1,10 +1,10 @@
 import * as z from 'zod/mini'
 import { statusOf, type ErrorCode } from '../lib/errors'
 import { IDEMPOTENCY_KEY, id, itemPathLookup, shareToken, versionParam } from '../schema/requests'
-import * as responses from '../schema/responses'
+import type * as Responses from '../schema/responses'
 import type { Need } from './actor/need'
 import { statementOf, type Statement } from './actor/statement'
-import { docOf, partOf, type RequestPart, type RouteDoc } from './route-docs'
+import { docOf, partOf, type RequestPart, type RouteDoc, type ShapeName } from './route-docs'
 
 // The API description, OpenAPI 3.1, built from the app's own route table: each documented handler
 // with the validators in front of it. Shapes come from src/schema, converted to JSON Schema by zod;
@@ -51,8 +51,10 @@ export const PATH_PARAMS: Record<string, z.ZodMiniType> = {
   path: itemPathLookup,
 }
 
+type Shapes = typeof Responses
+
 // Named shapes become components, referenced wherever a route answers them.
-const COMPONENTS: Record<string, z.ZodMiniType> = {
+const componentsOf = (responses: Shapes): Record<string, z.ZodMiniType> => ({
   Canvas: responses.canvas,
   CanvasDetail: responses.canvasDetail,
   CanvasList: responses.canvasList,
@@ -91,7 +93,7 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   Tokens: responses.tokens,
   RegisteredClient: responses.registeredClient,
   OAuthError: responses.oauthError,
-}
+})
 
 export type DocumentedRoute = {
   method: string
@@ -129,15 +131,20 @@ export function documentedRoutes(routes: Route[]): DocumentedRoute[] {
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>
 
-/** The description of the app whose routes these are, built on first use: routes do not change. */
-export function apiDescription(routes: () => Route[]): () => OpenApiDocument {
-  let document: OpenApiDocument | undefined
-  return () => (document ??= openApiDocument(routes()))
+/**
+ * The description of the app whose routes these are, built on first use (routes do not change),
+ * with the response shapes, which load then.
+ */
+export function apiDescription(routes: () => Route[]): () => Promise<OpenApiDocument> {
+  let document: Promise<OpenApiDocument> | undefined
+  return () =>
+    (document ??= import('../schema/responses').then((shapes) => openApiDocument(routes(), shapes)))
 }
 
-export function openApiDocument(routes: Route[]) {
+export function openApiDocument(routes: Route[], shapes: Shapes) {
+  const named = componentsOf(shapes)
   const registry = z.registry<{ id: string }>()
-  for (const [name, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id: name })
+  for (const [name, schema] of Object.entries(named)) registry.add(schema, { id: name })
   const components = z.toJSONSchema(registry, {
     uri: (name) => `#/components/schemas/${name}`,
   }).schemas
@@ -146,8 +153,9 @@ export function openApiDocument(routes: Route[]) {
     delete schema.$schema
     delete schema.$id
   }
-  const names = new Map(Object.entries(COMPONENTS).map(([name, schema]) => [schema, name]))
-  const ref = (schema: z.ZodMiniType): Json => {
+  const names = new Map(Object.entries(named).map(([name, schema]) => [schema, name]))
+  const ref = (shape: ShapeName): Json => {
+    const schema: z.ZodMiniType = shapes[shape]
     const name = names.get(schema)
     return name ? { $ref: `#/components/schemas/${name}` } : jsonSchema(schema, 'output')
   }
@@ -201,7 +209,7 @@ export function openApiDocument(routes: Route[]) {
   }
 }
 
-function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json): Operation {
+function operation(route: DocumentedRoute, ref: (shape: ShapeName) => Json): Operation {
   const { doc, parts } = route
   const parameters: Parameter[] = []
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
@@ -255,14 +263,14 @@ function operation(route: DocumentedRoute, ref: (schema: z.ZodMiniType) => Json)
     for (const [status, description] of Object.entries(doc.oauthErrors)) {
       answers[status] = {
         description,
-        content: { 'application/json': { schema: ref(responses.oauthError) } },
+        content: { 'application/json': { schema: ref('oauthError') } },
       }
     }
   } else {
     for (const [status, codes] of errorsByStatus(route)) {
       answers[status] = {
         description: codes.map((code) => `\`${code}\``).join(', '),
-        content: { 'application/json': { schema: ref(responses.error) } },
+        content: { 'application/json': { schema: ref('error') } },
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type * as z from 'zod/mini'
 import type { ErrorCode } from '../lib/errors'
+import type * as Shapes from '../schema/responses'
 
 // What the API description (/openapi.json) knows of a route, kept on the route's own functions so
 // it cannot drift from them: a route's description rides on a middleware that only passes the
@@ -22,10 +23,18 @@ export type Tag =
   | 'OAuth'
   | 'Service'
 
+/**
+ * A response shape, by its name in src/schema/responses.ts: named rather than held, so that the
+ * shapes load with the API description (its first request), not with the Worker.
+ */
+export type ShapeName = {
+  [K in keyof typeof Shapes]: (typeof Shapes)[K] extends z.ZodMiniType ? K : never
+}[keyof typeof Shapes]
+
 export type Answer = {
   description: string
   /** A JSON answer's shape; without it the answer has no JSON body (a redirect, a page, text). */
-  schema?: z.ZodMiniType
+  schema?: ShapeName
   /** The media type of an answer that is not JSON. */
   contentType?: string
   /** Headers the answer carries, by name. */

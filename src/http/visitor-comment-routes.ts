@@ -8,7 +8,6 @@ import {
   visitorCommentBody,
   visitorReplyBody,
 } from '../schema/requests'
-import * as shapes from '../schema/responses'
 import { checkedBy } from './actor/steps'
 import type { AppEnv } from './context'
 import { POST_KEY_HEADER, postKeyOf } from './idempotency'
@@ -49,7 +48,7 @@ export function visitorCommentRoutes(mount: VisitorMount) {
         'The canvas’s comments (open unless `status` says otherwise), when the link allows ' +
         'comments. Never counts a view.',
       headers: [PASSWORD],
-      responses: { 200: { description: 'The comments.', schema: shapes.commentList } },
+      responses: { 200: { description: 'The comments.', schema: 'commentList' } },
       errors: [...REFUSED],
     }),
     async (c) => {
@@ -71,7 +70,7 @@ export function visitorCommentRoutes(mount: VisitorMount) {
         'On the version the link shows, under the display `name` given; anchored as the API’s ' +
         'comments are. Rate-limited per client address.',
       headers: [PASSWORD, POST_KEY_HEADER],
-      responses: { 201: { description: 'The comment.', schema: shapes.comment } },
+      responses: { 201: { description: 'The comment.', schema: 'comment' } },
       errors: [...REFUSED, 'conflict'],
     }),
     async (c) => {
@@ -92,7 +91,7 @@ export function visitorCommentRoutes(mount: VisitorMount) {
       summary: 'Reply through a share link',
       description: 'Under the display `name` given. Rate-limited per client address.',
       headers: [PASSWORD, POST_KEY_HEADER],
-      responses: { 201: { description: 'The reply.', schema: shapes.reply } },
+      responses: { 201: { description: 'The reply.', schema: 'reply' } },
       errors: [...REFUSED, 'comment_not_found', 'conflict'],
     }),
     async (c) => {

@@ -41,7 +41,7 @@ export function forThePage(err: unknown): unknown {
 // The web app: server-rendered pages that work without JavaScript, one sub-app per area. Forms
 // post back to their own pages; every post must come from our own origin, and a signed-in post
 // must carry the session's CSRF token.
-export function webApp(describe: () => OpenApiDocument) {
+export function webApp(describe: () => Promise<OpenApiDocument>) {
   const web = new Hono<AppEnv>()
 
   // Frames are documents of user content, not pages: none of the page middleware applies.

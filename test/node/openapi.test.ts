@@ -3,11 +3,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app'
 import { documentedRoutes, openApiDocument, PATH_PARAMS } from '../../src/http/openapi'
+import * as responses from '../../src/schema/responses'
 
 // The description is built from the app's own route table, so these checks hold the two together:
 // a route added without a description, or a description of a route that is gone, fails here.
 const app = buildApp()
-const doc = openApiDocument(app.routes)
+const doc = openApiDocument(app.routes, responses)
 
 // Everything but the web pages (the OAuth consent page, the documentation's pages and the
 // single sign-on redirects among them) and the local stand-in for object storage.

@@ -12,7 +12,7 @@ import { DocPage } from './doc-page'
 
 // The API reference for people, rendered here from the same description as /openapi.json (no
 // script or style from another host), and the repository's documentation beside it.
-export function docs(describe: () => OpenApiDocument) {
+export function docs(describe: () => Promise<OpenApiDocument>) {
   const page = new Hono<AppEnv>()
   page.get(
     '/',
@@ -22,7 +22,7 @@ export function docs(describe: () => OpenApiDocument) {
       tag: 'Agents',
       responses: { 200: { description: 'The page.', contentType: 'text/html' } },
     }),
-    (c) => c.html(<ApiDocs doc={describe()} user={viewerOf(c.var.session)} />),
+    async (c) => c.html(<ApiDocs doc={await describe()} user={viewerOf(c.var.session)} />),
   )
   // The repository's documentation, as this deployment's release has it.
   page.get('/:page', open, async (c) => {
