@@ -1,4 +1,4 @@
-import { Zip, ZipPassThrough } from 'fflate'
+import type { Zip, ZipPassThrough } from 'fflate'
 import { concatBytes } from '../../lib/bytes'
 import { AppError } from '../../lib/errors'
 import { logError } from '../../lib/log'
@@ -65,17 +65,28 @@ export function archiveStream(
   const ready: Uint8Array[] = []
   let ended = false
   let failure: unknown = null
-  const zip = new Zip((err, chunk, final) => {
-    if (err) failure = err
-    else ready.push(chunk)
-    if (final) ended = true
-  })
+  let zip: Zip | null = null
+  let Entry: typeof ZipPassThrough
   let next = 0
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
   let file: ZipPassThrough | null = null
 
+  /** The zip, made on the first read. */
+  async function zipOf(): Promise<Zip> {
+    if (zip) return zip
+    // fflate loads with the first archive made, not with the Worker: it builds tables as it loads.
+    const fflate = await import('fflate')
+    Entry = fflate.ZipPassThrough
+    return (zip = new fflate.Zip((err, chunk, final) => {
+      if (err) failure = err
+      else ready.push(chunk)
+      if (final) ended = true
+    }))
+  }
+
   /** Feeds the zip until it has output to hand over (or is done). */
   async function produce() {
+    const zip = await zipOf()
     while (ready.length === 0 && !ended && !failure) {
       if (!reader) {
         if (next === entries.length) {
@@ -85,7 +96,7 @@ export function archiveStream(
         const entry = entries[next++]
         const object = await svc.bucket.get(entry.blobKey)
         if (!object) throw new Error(`archive: the content of '${entry.path}' is missing`)
-        file = new ZipPassThrough(entry.path)
+        file = new Entry(entry.path)
         file.mtime = mtime
         zip.add(file)
         reader = object.body.getReader()
