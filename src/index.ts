@@ -1,9 +1,6 @@
 import { buildApp } from './app'
 import type { Bindings } from './lib/settings'
-import { sweep } from './domain/sweep'
-import { deliverBatch } from './domain/webhooks/delivery'
 import type { WebhookMessage, WebhookQueue } from './domain/webhooks/events'
-import { rescueDeliveries } from './domain/webhooks/rescue'
 import { servicesOf, type Services } from './domain/services'
 import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
@@ -12,6 +9,9 @@ export { CanvasLive } from './live/canvas-live'
 export { PersonLive } from './live/person-live'
 
 const app = buildApp()
+
+// The sweep and the webhooks' deliveries are loaded by the cron and queue handlers that run them:
+// a request's isolate never evaluates them.
 
 export default {
   fetch: app.fetch,
@@ -25,6 +25,7 @@ export default {
     const { db, meter } = meteredD1(env.DB)
     const services = servicesOf(env, { db })
     const rescued = await rescue(services, env, controller.scheduledTime)
+    const { sweep } = await import('./domain/sweep')
     let summary
     try {
       summary = await sweep(services, { now: controller.scheduledTime })
@@ -44,6 +45,7 @@ export default {
 
   /** The webhooks queue: events to send, and the retries this handler scheduled itself. */
   async queue(batch: MessageBatch<WebhookMessage>, env: Bindings) {
+    const { deliverBatch } = await import('./domain/webhooks/delivery')
     await deliverBatch(servicesOf(env), env.WEBHOOKS as WebhookQueue, batch)
   },
 } satisfies ExportedHandler<Bindings, WebhookMessage>
@@ -51,6 +53,7 @@ export default {
 /** Webhook deliveries whose next step was lost, queued again; a failure is logged, not thrown. */
 async function rescue(services: Services, env: Bindings, now: number): Promise<number | null> {
   try {
+    const { rescueDeliveries } = await import('./domain/webhooks/rescue')
     return await rescueDeliveries(services, env.WEBHOOKS as WebhookQueue, now)
   } catch (err) {
     logError({ event: 'webhook_rescue_failed' }, err)

@@ -1,6 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { htmlUnits } from '../../render/html-units'
-import { notebookCells } from '../../render/notebook-source'
 import { defaultRenderer } from '../../render/registry'
 import { files } from '../../storage/schema'
 import { pathExt } from '../canvases/site-items'
@@ -164,6 +163,8 @@ async function textOf(text: string | null, renderer: string): Promise<string> {
   if (renderer === 'html') return visibleText(text)
   if (renderer === 'markdown') return markdownText(text)
   if (renderer !== 'notebook') return text
+  // The streaming JSON parser loads with the first notebook, not with the Worker.
+  const { notebookCells } = await import('../../render/notebook-source')
   const cells = notebookCells(text)
   const texts = await Promise.all(
     cells.map((cell) => (cell.kind === 'markdown' ? markdownText(cell.source) : cell.source)),

@@ -8,7 +8,6 @@ import { params } from '../../http/validate'
 import { clientKey, limit, limitByIp } from '../../http/limits'
 import { canvasInPath } from '../../schema/requests'
 import { findVersionContent, findViewable } from '../../domain/canvases/reads'
-import { diffVersions } from '../../domain/diff/diff'
 import { signedDownload } from '../../domain/downloads'
 import { archiveResponse } from '../../http/archive'
 import { chargeDownload } from '../../domain/archives/budget'
@@ -161,6 +160,8 @@ canvas.get('/:id/diff', page(READ), params(canvasInPath), async (c) => {
   const from = versionParam(c.req.query('from'), view.canvas.version, 'from')
   const to = versionParam(c.req.query('to'), view.canvas.version, 'to')
   const shown = viewParam(c.req.query('view'))
+  // The diff library loads with the first comparison, not with the Worker.
+  const { diffVersions } = await import('../../domain/diff/diff')
   const diff = await diffVersions(svc, c.var.actor, canvasId, from, to)
   const rendered = shown === 'rendered' && diff.kind === 'diff' && diff.rendered !== null
   const grant = { kind: 'owner', sessionId: session.sessionId } as const

@@ -4,7 +4,6 @@ import type { Settings } from '../../lib/settings'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import { id as idSchema } from '../../schema/requests'
 import { contentUnderGrant, itemUnderGrant } from '../../domain/frame-access'
-import { renderedDiff } from '../../domain/diff/rendered'
 import { AppError } from '../../lib/errors'
 import { escapeHtml } from '../../lib/escape'
 import { limit, limitByIp } from '../../http/limits'
@@ -143,6 +142,8 @@ frames.get(`/:id/:pair${CHANGES_SEGMENT}`, checkedBy('signed', { content: true }
   if (grant?.kind !== 'owner') throw forbidden()
   await limit(c.env.DIFF_LIMITER, `session:${grant.sessionId}`)
   const [from, to] = [Number(versions![1]), Number(versions![2])]
+  // The diff library loads with the first comparison, not with the Worker.
+  const { renderedDiff } = await import('../../domain/diff/rendered')
   const diff = await renderedDiff(c.var.svc, grant, id!, from, to)
   const app = c.req.query('app') ?? ''
   if (diff.kind === 'html') return unscriptedDocument(renderHtmlChanges(diff.pieces), app)
