@@ -75,7 +75,7 @@ export function archiveStream(
   async function zipOf(): Promise<Zip> {
     if (zip) return zip
     // fflate loads with the first archive made, not with the Worker: it builds tables as it loads.
-    const fflate = await import('fflate')
+    const fflate = await import('./zip')
     Entry = fflate.ZipPassThrough
     return (zip = new fflate.Zip((err, chunk, final) => {
       if (err) failure = err
