@@ -5,16 +5,19 @@
 // reader), and in a query, by searching a run of them as the phrase of its characters, which
 // finds the word wherever it stands.
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+const CJK_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]'
+const WORD_CHARACTER = '[\\p{L}\\p{M}\\p{N}]'
+const CJK = new RegExp(CJK_CHARACTER, 'u')
+// Where a CJK character meets another letter or digit, on either side.
+const BOUNDARY = new RegExp(
+  `(?<=${WORD_CHARACTER})(?=${CJK_CHARACTER})|(?<=${CJK_CHARACTER})(?=${WORD_CHARACTER})`,
+  'gu',
+)
 const JOINER = '\u200b'
 
 /** `text` with a zero-width space on either side of each CJK character within a word. */
 export function spacedCjk(text: string): string {
-  if (!CJK.test(text)) return text
-  return text.replace(
-    /(?<=[\p{L}\p{M}\p{N}])(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])|(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])(?=[\p{L}\p{M}\p{N}])/gu,
-    JOINER,
-  )
+  return CJK.test(text) ? text.replace(BOUNDARY, JOINER) : text
 }
 
 /** A query's word as the index holds it: its CJK characters each a word of their own. */
