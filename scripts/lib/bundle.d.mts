@@ -1,4 +1,5 @@
 export declare const BUNDLE_BUDGET_KIB: number
+export declare const BUNDLE_TARGET_KIB: number
 export declare function bundleSize(): {
   minified: number
   gzipped: number

@@ -10,6 +10,8 @@ import { gzipSync } from 'node:zlib'
 
 /** KiB of the bundle gzipped at level 9, as Cloudflare counts its size limit. */
 export const BUNDLE_BUDGET_KIB = 372
+/** Where the budget is headed (BENCHMARKS.md): what a start within its time can afford. */
+export const BUNDLE_TARGET_KIB = 250
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js')
