@@ -1,5 +1,6 @@
 import type { Api } from './client'
-import type { Me } from './types'
+import { CliError } from './errors'
+import type { Me, Member } from './types'
 
 // The workspace a team command acts on: the one named by --workspace, else the key's own.
 
@@ -23,3 +24,14 @@ export async function workspaceOf(api: Api, named: string | undefined): Promise<
 /** The API path of a workspace's `part` (members, invites). */
 export const workspacePath = (workspaceId: string, part: string) =>
   `/v1/workspaces/${encodeURIComponent(workspaceId)}/${part}`
+
+/** The member of the workspace a command names by email or user id; none is member_not_found. */
+export async function memberOf(api: Api, workspaceId: string, given: string): Promise<Member> {
+  const { members } = await api.request<{ members: Member[] }>(
+    workspacePath(workspaceId, 'members'),
+  )
+  const wanted = given.trim().toLowerCase()
+  const member = members.find((m) => m.email === wanted || m.user_id === given)
+  if (!member) throw new CliError(`no member of this workspace is ${given}`, 'member_not_found')
+  return member
+}

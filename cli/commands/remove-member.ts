@@ -1,9 +1,7 @@
 import { defineCommand } from 'citty'
-import { CliError } from '../errors'
 import { confirm } from '../prompt'
 import { begin, globalArgs, print, printJson } from '../shared'
-import type { Member } from '../types'
-import { workspaceArg, workspaceOf, workspacePath } from '../workspace'
+import { memberOf, workspaceArg, workspaceOf, workspacePath } from '../workspace'
 
 export default defineCommand({
   meta: {
@@ -19,14 +17,7 @@ export default defineCommand({
   async run({ args }) {
     const { api } = begin('remove-member', args)
     const workspaceId = await workspaceOf(api, args.workspace)
-    const { members } = await api.request<{ members: Member[] }>(
-      workspacePath(workspaceId, 'members'),
-    )
-    const wanted = args.member.trim().toLowerCase()
-    const member = members.find((m) => m.email === wanted || m.user_id === args.member)
-    if (!member) {
-      throw new CliError(`no member of this workspace is ${args.member}`, 'member_not_found')
-    }
+    const member = await memberOf(api, workspaceId, args.member)
     if (!args.yes) {
       await confirm(`Remove ${member.email} (${member.role}) from the workspace?`, 'remove', 'kept')
     }

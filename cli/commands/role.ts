@@ -1,9 +1,8 @@
 import { defineCommand } from 'citty'
 import type { Role } from '../../src/schema/requests'
-import { CliError, usageError } from '../errors'
+import { usageError } from '../errors'
 import { begin, globalArgs, print, printJson } from '../shared'
-import type { Member } from '../types'
-import { ROLES, workspaceArg, workspaceOf, workspacePath } from '../workspace'
+import { memberOf, ROLES, workspaceArg, workspaceOf, workspacePath } from '../workspace'
 
 // `svc role`: a member's role in a workspace (admins; an owner's, or to make one, owners only).
 
@@ -20,14 +19,7 @@ export default defineCommand({
     if (!ROLES.includes(role)) throw usageError(`<role>: one of ${ROLES.join(', ')}`)
     const { api } = begin('role', args)
     const workspaceId = await workspaceOf(api, args.workspace)
-    const { members } = await api.request<{ members: Member[] }>(
-      workspacePath(workspaceId, 'members'),
-    )
-    const wanted = args.member.trim().toLowerCase()
-    const member = members.find((m) => m.email === wanted || m.user_id === args.member)
-    if (!member) {
-      throw new CliError(`no member of this workspace is ${args.member}`, 'member_not_found')
-    }
+    const member = await memberOf(api, workspaceId, args.member)
     const changed = await api.request<{ user_id: string; role: Role }>(
       workspacePath(workspaceId, `members/${encodeURIComponent(member.user_id)}`),
       { method: 'PATCH', json: { role } },

@@ -80,11 +80,3 @@ export async function backfillTexts(svc: Services, limit: number, workspaceId?: 
   await db.batch([first, ...rest])
   return read.length
 }
-
-/** Whether the workspace has a canvas still waiting for its text: a statement for a batch. */
-export const textsWaiting = (svc: Services, workspaceId: string) =>
-  svc.db
-    .select({ canvasId: canvasTexts.canvasId })
-    .from(canvasTexts)
-    .where(and(eq(canvasTexts.workspaceId, workspaceId), eq(canvasTexts.textPending, true)))
-    .limit(1)

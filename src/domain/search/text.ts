@@ -180,10 +180,12 @@ async function textOf(text: string | null, renderer: string): Promise<string> {
  */
 async function markdownText(source: string): Promise<string> {
   const { markdownHtml, MARKDOWN_INPUT_LIMIT } = await import('../../render/markdown')
-  const end =
-    source.length > MARKDOWN_INPUT_LIMIT ? source.lastIndexOf('\n', MARKDOWN_INPUT_LIMIT) : -1
-  const cut =
-    end > 0 ? end : source.length > MARKDOWN_INPUT_LIMIT ? MARKDOWN_INPUT_LIMIT : source.length
+  // Past the limit, cut at the last line break before it (or at the limit, on one long line).
+  let cut = source.length
+  if (cut > MARKDOWN_INPUT_LIMIT) {
+    const line = source.lastIndexOf('\n', MARKDOWN_INPUT_LIMIT)
+    cut = line > 0 ? line : MARKDOWN_INPUT_LIMIT
+  }
   // No highlighting: the words are wanted, not their colours.
   const shown = visibleText(markdownHtml(source.slice(0, cut), { left: 0 }))
   return cut < source.length ? `${shown} ${source.slice(cut)}` : shown
