@@ -1,4 +1,7 @@
-import { buildApp } from './app'
+import type { Hono } from 'hono'
+import { getPath } from 'hono/utils/url'
+import type { AppEnv } from './http/context'
+import { hotApp, isHot } from './hot'
 import type { Bindings } from './lib/settings'
 import type { WebhookMessage, WebhookQueue } from './domain/webhooks/events'
 import { servicesOf, type Services } from './domain/services'
@@ -8,13 +11,27 @@ import { errorText, logError, logInfo } from './lib/log'
 export { CanvasLive } from './live/canvas-live'
 export { PersonLive } from './live/person-live'
 
-const app = buildApp()
+// The start evaluates the hot routes' app alone (src/hot.ts); the whole app, every route, is
+// loaded by the first request for another path, once per isolate, and answers every such request.
+let whole: Promise<Hono<AppEnv>> | undefined
+const wholeApp = () =>
+  (whole ??= import('./app').then(
+    ({ buildApp }) => buildApp(),
+    (err: unknown) => {
+      whole = undefined
+      throw err
+    },
+  ))
+const hot = hotApp(async (c) => (await wholeApp()).fetch(c.req.raw, c.env, c.executionCtx))
 
 // The sweep and the webhooks' deliveries are loaded by the cron and queue handlers that run them:
 // a request's isolate never evaluates them.
 
 export default {
-  fetch: app.fetch,
+  fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
+    if (isHot(getPath(request))) return hot.fetch(request, env, ctx)
+    return wholeApp().then((app) => app.fetch(request, env, ctx))
+  },
 
   /**
    * The cron sweep, and webhook deliveries whose next step was lost queued again; their clock is

@@ -159,14 +159,14 @@ function routes(app, hono, d1, seed) {
       url: `${app.url}/v1/canvases/${seed.canvasId}`,
       headers: auth,
       baseline: 'd1',
-      target: 0.8,
+      target: 0.9,
     },
     {
       name: 'GET /v1/canvases (20 items)',
       url: `${app.url}/v1/canvases`,
       headers: auth,
       baseline: 'd1',
-      target: 0.6,
+      target: 0.9,
     },
     {
       name: 'POST /v1/upload/presign',
@@ -174,7 +174,7 @@ function routes(app, hono, d1, seed) {
       headers: auth,
       lua: presignScript(work),
       baseline: 'd1',
-      target: 0.6,
+      target: 0.9,
     },
     {
       name: 'POST /v1/upload/presign (new content)',
@@ -182,19 +182,19 @@ function routes(app, hono, d1, seed) {
       headers: auth,
       lua: freshPresignScript(work),
       baseline: 'd1',
-      target: 0.6,
+      target: 0.9,
     },
     {
       name: 'GET /share/:token/content',
       url: `${app.url}/share/${seed.token}/content`,
       baseline: 'd1',
-      target: 0.6,
+      target: 0.9,
     },
     {
       name: 'GET /c/:id (viewer page)',
       url: `${app.url}/c/${seed.publicId}`,
       baseline: 'd1',
-      target: 0.6,
+      target: 0.9,
     },
   ]
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 /** KiB of the bundle gzipped at level 9, as Cloudflare counts its size limit. */
-export const BUNDLE_BUDGET_KIB = 351
+export const BUNDLE_BUDGET_KIB = 353
 /** Where the budget is headed (BENCHMARKS.md): what a start within its time can afford. */
 export const BUNDLE_TARGET_KIB = 250
 

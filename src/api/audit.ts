@@ -5,7 +5,7 @@ import { key } from '../http/actor/steps'
 import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
-import { auditQuery } from '../schema/requests'
+import { auditQuery } from '../schema/workspace-requests'
 
 // /v1/audit (docs/teams.md#the-audit-log): the workspace's changes, newest first, for its admins.
 export const audit = new Hono<AppEnv>()

@@ -7,14 +7,9 @@ import { open, session } from '../http/actor/steps'
 import { isHttps, sameOrigin, SESSION_COOKIE, startSession } from '../http/actor/session'
 import { MEMBER, READ } from '../http/actor/need'
 import { limitByIp } from '../http/limits'
-import {
-  createKeyBody,
-  credentialsBody,
-  id,
-  inviteTokenInPath,
-  loginBody,
-  switchBody,
-} from '../schema/requests'
+import { id } from '../schema/requests'
+import { createKeyBody, credentialsBody, loginBody } from '../schema/account-requests'
+import { inviteTokenInPath, switchBody } from '../schema/workspace-requests'
 import { jsonBody, params, parse } from '../http/validate'
 import { actorIn } from '../http/actor/build'
 import { joinWithSession, switchWorkspace } from '../domain/workspaces/workspaces'

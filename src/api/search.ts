@@ -6,7 +6,7 @@ import { READ } from '../http/actor/need'
 import { authorizeKey } from '../http/actor/key'
 import { documented } from '../http/route-docs'
 import { query } from '../http/validate'
-import { searchQuery } from '../schema/requests'
+import { searchQuery } from '../schema/workspace-requests'
 
 // /v1/search (docs/api.md#search): the key's workspace's canvases found by words of their titles
 // and text. The key is checked in the search's own D1 batch: one round trip.

@@ -11,7 +11,7 @@ import { key } from '../http/actor/steps'
 import { ADMIN } from '../http/actor/need'
 import { documented } from '../http/route-docs'
 import { jsonBody, params } from '../http/validate'
-import { createWebhookBody, webhookInPath } from '../schema/requests'
+import { createWebhookBody, webhookInPath } from '../schema/workspace-requests'
 
 // /v1/webhooks: where a workspace's events are sent (docs/comments-and-webhooks.md). Every route,
 // reads too, needs the `write` scope.

@@ -21,7 +21,7 @@ import {
   roleBody,
   workspaceBody,
   workspaceInPath,
-} from '../schema/requests'
+} from '../schema/workspace-requests'
 
 // /v1/workspaces (docs/teams.md): the workspaces of the person behind the key, their members and
 // invites. A route about one workspace acts in the one its path names, with the person's role

@@ -1,4 +1,4 @@
-import type { Context } from 'hono'
+import type { Context, Hono } from 'hono'
 import { addressKind } from '../lib/addresses'
 import { randomBase62 } from '../lib/crypto'
 import type { AppError } from '../lib/errors'
@@ -35,6 +35,15 @@ export type AppEnv = {
      */
     formAction?: string
   }
+}
+
+/** A sub-app and the path it is mounted at (a signed-in area's app has the narrower env). */
+export type Mount = readonly [path: string, routes: Hono<AppEnv> | Hono<SignedInEnv>]
+
+/** Mounts each sub-app on `app` in order. */
+export function mountAll(app: Hono<AppEnv>, mounts: readonly Mount[]) {
+  // A signed-in area's own middleware narrows its env: mounted, it takes requests as any other.
+  for (const [path, routes] of mounts) app.route(path, routes as Hono<AppEnv>)
 }
 
 export type AppContext = Context<AppEnv>

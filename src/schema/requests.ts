@@ -2,11 +2,7 @@ import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
 import { MAX_WAIT_SECONDS } from '../lib/live-events'
 import { LONE_SURROGATE } from '../lib/content-types'
-import { AUDIT_ACTIONS } from '../lib/audit'
-import { EVENT_TYPES } from '../lib/events'
 import { HIDDEN_CHARACTERS, shownNameProblem } from '../lib/names'
-import { MAX_PUBLIC_URL_LENGTH } from '../lib/public-url'
-import { MAX_SEARCH_LIMIT } from '../lib/search'
 import { AppError } from '../lib/errors'
 import { itemPathProblem, pathShapeProblem } from '../lib/item-paths'
 
@@ -26,15 +22,15 @@ export type Scope = (typeof SCOPES)[number]
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const
 export type Role = (typeof ROLES)[number]
 
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
+export const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s)
 // Half of a UTF-16 pair cannot be stored or encoded faithfully (D1 would keep three U+FFFD for
 // it, past the length limit): free text must be whole characters.
-const wholeCharacters = z.refine<string>(
+export const wholeCharacters = z.refine<string>(
   (s: string) => s.search(LONE_SURROGATE) === -1,
   'must not contain unpaired surrogates (half of a character)',
 )
-const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message))
-const wholeNumber = (message = 'must be a whole number') =>
+export const pattern = (re: RegExp, message: string) => z.string().check(z.regex(re, message))
+export const wholeNumber = (message = 'must be a whole number') =>
   z.number().check(z.refine((n) => Number.isSafeInteger(n), message))
 
 export const sha256 = pattern(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters')
@@ -140,7 +136,7 @@ export const updateCanvasBody = z
   )
 
 /** A whole number in a query string, within bounds. */
-const count = (min: number, max: number) =>
+export const count = (min: number, max: number) =>
   z.optional(
     z.pipe(
       z.pipe(pattern(/^\d{1,10}$/, 'must be a whole number'), z.transform(Number)),
@@ -152,7 +148,7 @@ const count = (min: number, max: number) =>
 
 /** A `next_cursor` as the API gave it: opaque, URL-safe. */
 export const cursorToken = pattern(/^[A-Za-z0-9_-]{1,200}$/, 'is not a cursor this API gave')
-const cursor = z.optional(cursorToken)
+export const cursor = z.optional(cursorToken)
 
 /**
  * Who published a canvas, as a filter names them: `me`, a member's user id, or their email (one
@@ -185,34 +181,6 @@ export const listQuery = z
   )
 
 export const versionsQuery = z.object({ limit: count(1, 1000), cursor })
-
-/**
- * A search: `q`'s own rules (words, "phrases", prefix*, at most 200 characters) are the query
- * reader's (domain/search/query.ts), which says what is wrong with one.
- */
-export const searchQuery = z.object({
-  q: z.string().check(z.minLength(1, 'is required: the words to search for')),
-  author: authorFilter,
-  limit: count(1, MAX_SEARCH_LIMIT),
-  cursor,
-})
-
-/** The audit log's page: newest first, filtered by action, actor (id or name) or target id. */
-export const auditQuery = z.object({
-  limit: count(1, 100),
-  cursor,
-  action: z.optional(z.enum(AUDIT_ACTIONS, `must be one of ${AUDIT_ACTIONS.join(', ')}`)),
-  actor: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1, 'must not be empty'),
-        z.maxLength(254, 'must be at most 254 characters'),
-        z.refine(noControl, 'must not contain control characters'),
-      ),
-  ),
-  target: z.optional(id),
-})
 
 export const downloadQuery = z.object({
   dl: z.optional(z.enum(['0', '1', 'true', 'false'], 'must be 1 or 0')),
@@ -255,51 +223,6 @@ const tokenInPath = z.pipe(
 export const shareInPath = z.object({ id: canvasIdInPath, token: tokenInPath })
 export const linkInPath = z.object({ token: tokenInPath })
 export const linkItemInPath = z.object({ token: tokenInPath, path: itemPathInPath })
-
-export const MIN_PASSWORD_LENGTH = 8
-
-export const credentialsBody = z.strictObject({
-  email: z.pipe(
-    z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters')),
-    z.email('must be an email address'),
-  ),
-  password: z
-    .string()
-    .check(
-      z.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
-      z.maxLength(256, 'must be at most 256 characters'),
-      wholeCharacters,
-    ),
-  // The first account of a deployment: the token of its one-time setup link.
-  setup_token: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
-  // An invite's token (the end of its /join/ link): admits the signup and joins its workspace.
-  invite: z.optional(z.string().check(z.maxLength(256, 'must be at most 256 characters'))),
-})
-
-/** A new password: the rule of signup's. */
-export const newPassword = credentialsBody.shape.password
-
-export const passwordChangeBody = z.strictObject({
-  // Empty for an account that has none yet (made by single sign-on).
-  current: z.string().check(z.maxLength(256, 'must be at most 256 characters')),
-  password: newPassword,
-})
-
-export const loginBody = z.strictObject({
-  email: z.string().check(z.maxLength(254, 'must be at most 254 characters')),
-  password: z.string().check(z.maxLength(256, 'must be at most 256 characters')),
-})
-
-export const createKeyBody = z.strictObject({
-  name: keyName,
-  // The workspace the key acts in: one of the person's; the session's current one by default.
-  workspace_id: z.optional(id),
-  scopes: z.optional(
-    z
-      .array(z.enum(SCOPES, 'must be read or write'))
-      .check(z.minLength(1, 'must name at least one scope')),
-  ),
-})
 
 const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 } as const
 const MAX_SHARE_SECONDS = 365 * 86400
@@ -347,32 +270,6 @@ export const createShareFields = {
 
 export const createShareBody = z.strictObject(createShareFields)
 
-/** A webhook: where it is sent (its rules beyond a string's are the domain's) and which events. */
-export const createWebhookBody = z.strictObject({
-  url: z
-    .string()
-    .check(
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(MAX_PUBLIC_URL_LENGTH, `must be at most ${MAX_PUBLIC_URL_LENGTH} characters`),
-      z.refine(noControl, 'must not contain control characters'),
-    ),
-  events: z
-    .array(z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`))
-    .check(
-      z.minLength(1, 'must name at least one event'),
-      z.maxLength(EVENT_TYPES.length * 4, 'names too many events'),
-    ),
-  exclude_self: z.optional(z.boolean()),
-})
-
-// A webhook id that cannot exist is looked up as one that does not (404, not 400).
-export const webhookInPath = z.object({
-  webhook_id: z.pipe(
-    z.string(),
-    z.transform((value) => (id.safeParse(value).success ? value : '')),
-  ),
-})
-
 // Comments (docs/comments-and-webhooks.md). Free text must be whole characters; a quote is matched
 // against the rendered text, so its bounds are generous but finite.
 const text = (max: number, field = 'characters') =>
@@ -411,7 +308,7 @@ const commentBody = text(MAX_COMMENT_LENGTH)
  * readers see of them. Never an email (members are known to each other by theirs), nothing that
  * hides what it is (lib/names.ts).
  */
-const personName = z.pipe(
+export const personName = z.pipe(
   z.string().check(z.trim()),
   z.string().check(
     z.minLength(1, 'must not be empty'),
@@ -436,72 +333,11 @@ export const visitorCommentBody = z.strictObject({
 })
 export const visitorReplyBody = z.strictObject({ body: commentBody, name: personName })
 
-/** A member's display name; null (or empty, in a form) goes back to the part of the email before @. */
-export const displayNameBody = z.strictObject({ display_name: z.nullable(personName) })
-
-// Workspaces, members and invites (docs/teams.md). A workspace's name is read by every member and
-// on every invite: the characters that let one name pass for another are refused.
-// Controls are refused before trimming, which would take those at the ends away unseen.
-const workspaceName = z.string().check(
-  z.refine(noControl, 'must not contain control characters'),
-  z.trim(),
-  z.minLength(1, 'must not be empty'),
-  z.maxLength(100, 'must be at most 100 characters'),
-  wholeCharacters,
-  z.refine((s) => shownNameProblem(s) === null, HIDDEN_CHARACTERS),
-)
-export const workspaceBody = z.strictObject({ name: workspaceName })
-// A workspace's name and settings (admins): a new canvas's default life (a duration, or null to
-// keep new canvases), and its storage quota in bytes (null: the deployment's).
-export const updateWorkspaceBody = z
-  .strictObject({
-    name: z.optional(workspaceName),
-    default_expires_in: z.optional(z.nullable(duration)),
-    quota_bytes: z.optional(
-      z.nullable(
-        wholeNumber().check(
-          z.minimum(1, 'must be at least 1'),
-          z.maximum(2 ** 50, 'must be at most 2^50'),
-        ),
-      ),
-    ),
-  })
-  .check(
-    z.refine(
-      (body) => Object.keys(body).length > 0,
-      'must name at least one of name, default_expires_in, quota_bytes',
-    ),
-  )
-const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`)
-export const roleBody = z.strictObject({ role })
-
-const MAX_INVITE_SECONDS = 30 * 86400
-export const createInviteBody = z.strictObject({
-  role,
-  email: z.optional(
-    z.pipe(
-      z
-        .string()
-        .check(z.trim(), z.toLowerCase(), z.maxLength(254, 'must be at most 254 characters')),
-      z.email('must be an email address'),
-    ),
-  ),
-  expires_in: z.optional(
-    z.pipe(duration, z.number().check(z.maximum(MAX_INVITE_SECONDS, 'must be at most 30d'))),
-  ),
-})
-export const switchBody = z.strictObject({ workspace_id: id })
-
 // An id that cannot exist is looked up as one that does not (404, not 400).
-const anyIdInPath = z.pipe(
+export const anyIdInPath = z.pipe(
   z.string(),
   z.transform((value) => (id.safeParse(value).success ? value : '')),
 )
-export const workspaceInPath = z.object({ workspace_id: anyIdInPath })
-export const memberInPath = z.object({ workspace_id: anyIdInPath, user_id: anyIdInPath })
-export const inviteInPath = z.object({ workspace_id: anyIdInPath, invite_id: anyIdInPath })
-export const inviteTokenInPath = z.object({ token: z.string() })
-
 export const COMMENT_STATUSES = ['open', 'resolved', 'all'] as const
 export const commentsQuery = z.object({
   status: z.optional(z.enum(COMMENT_STATUSES, 'must be open, resolved or all')),
@@ -558,4 +394,3 @@ export type UploadRequest = z.input<typeof uploadBody>
 export type CreateCanvasRequest = z.input<typeof createCanvasBody>
 export type UpdateCanvasRequest = z.input<typeof updateCanvasBody>
 export type CreateShareRequest = z.input<typeof createShareBody>
-export type CreateWebhookRequest = z.input<typeof createWebhookBody>

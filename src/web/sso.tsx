@@ -1,8 +1,7 @@
 import { Hono, type Context } from 'hono'
-import { deleteCookie, getCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
-import { createMiddleware } from 'hono/factory'
+import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie'
 import { open } from '../http/actor/steps'
-import { actAs, isHttps, startSession } from '../http/actor/session'
+import { isHttps, startSession } from '../http/actor/session'
 import { requestOrigin, type AppEnv } from '../http/context'
 import { limitByIp } from '../http/limits'
 import { signInBySso } from '../domain/sso/sign-in'
@@ -11,27 +10,18 @@ import { AppError } from '../lib/errors'
 import { secretFor } from '../lib/settings'
 import { safeNext } from './forms'
 import { ErrorPage } from './pages/error'
+import { ATTEMPT_PATH, CALLBACK_PATH, providers, REFUSALS } from './sso-access'
 
 // Signing in by the team's identity provider (docs/operations.md): OpenID Connect from the login
-// page, and Cloudflare Access in front of the whole service. Tokens are checked by domain/sso; a
+// page (here), and Cloudflare Access in front of the whole service (sso-access.ts). Tokens are checked by domain/sso; a
 // refusal is a 403 page that says why, and never a session.
 
 export const sso = new Hono<AppEnv>()
 
-// The JOSE and OpenID libraries are evaluated on the first sign-in that needs them, not at every
-// start of the Worker (BENCHMARKS.md, the Worker's start).
-let libraries: Promise<typeof import('../domain/sso/tokens')> | undefined
-const providers = () => (libraries ??= import('../domain/sso/tokens'))
-
 // What a sign-in keeps while the person is at the provider: signed, for this path only, and for
 // no longer than a sign-in takes.
 const ATTEMPT_COOKIE = 'canvas_oidc'
-const ATTEMPT_PATH = '/auth/oidc'
 const ATTEMPT_SECONDS = 600
-const CALLBACK_PATH = '/auth/oidc/callback'
-
-/** Pages, though under /auth/ (the API's JSON): a person's browser goes through them. */
-export const isSsoPage = (path: string) => path === ATTEMPT_PATH || path === CALLBACK_PATH
 
 sso.get(ATTEMPT_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
   const settings = c.var.svc.settings.sso.oidc
@@ -70,32 +60,6 @@ sso.get(CALLBACK_PATH, open, limitByIp('AUTH_LIMITER'), async (c) => {
     return c.redirect(attempt.next ?? '/')
   })
 })
-
-/**
- * Cloudflare Access in front: a page reached with a valid Access token and no session signs its
- * person in, once; the session then carries them as any other. A token that signs no one in
- * (expired, for another application, a stale cookie on a path Access lets through) turns no page
- * into a refusal: a share link, a public canvas, the docs and the landing page are answered as to
- * anyone, and a page that needs a session goes to the login page, which says why.
- */
-export const accessSignIn = createMiddleware<AppEnv>(async (c, next) => {
-  const settings = c.var.svc.settings.sso.access
-  const token =
-    settings && (c.req.header('Cf-Access-Jwt-Assertion') ?? getCookie(c, 'CF_Authorization'))
-  if (!settings || !token || c.var.session) return next()
-  try {
-    const who = await (await providers()).verifyAccessToken(settings, token)
-    const result = await signInBySso(c.var.svc, who)
-    startSession(c, result.sessionToken, result.expiresAt)
-    actAs(c, result.session)
-  } catch (err) {
-    if (!(err instanceof AppError) || !REFUSALS.includes(err.code)) throw err
-    c.set('accessRefusal', err)
-  }
-  await next()
-})
-
-const REFUSALS: string[] = ['forbidden', 'conflict']
 
 async function attemptOf(c: Context<AppEnv>): Promise<OidcAttempt> {
   const saved = await getSignedCookie(c, cookieSecret(c), ATTEMPT_COOKIE)

@@ -17,6 +17,8 @@ const ORDER = [
   // After the API's revoke: a link revoked already is a message, not an error.
   'POST /c/:id/shares/:token/revoke',
   'DELETE /v1/canvases/:id/shares',
+  // After the API's: no link left to revoke is a message, not an error.
+  'POST /c/:id/unshare',
   'DELETE /v1/canvases/:id',
   'DELETE /v1/webhooks/:webhook_id',
   // After the API's delete: a webhook deleted already is a message, not an error.

@@ -219,7 +219,7 @@ function badForm(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         path: `/c/${world.canvasId}/share`,
         fields: { _csrf: csrf, ...fields },
       })),
-    'POST /c/:id/:action{permanent|visibility|delete|unshare}': wild
+    'POST /c/:id/visibility': wild
       .filter((v) => v !== 'public' && v !== 'private' && v !== '')
       .map((visibility) => ({
         path: `/c/${world.canvasId}/visibility`,
@@ -467,7 +467,8 @@ function badParam(route: Route, world: World): fc.Arbitrary<Hostile> | null {
     if (params) {
       // Rebuild from the template so exactly one parameter is hostile.
       const chosen = params[which]
-      path = route.path.replace(chosen === ':action' ? /:action\{[^}]*\}/ : chosen, value)
+      // With its pattern, when it has one (`:path{.+}`).
+      path = route.path.replace(new RegExp(`${chosen}(\\{[^}]*\\})?`), value)
       path = requestFor({ ...route, path }, world).path
     } else {
       path = prepared.path.replace(/[^/]+$/, value)

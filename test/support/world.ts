@@ -33,6 +33,8 @@ export type World = {
   revokedKey: string
   spareKeyId: string
   canvasId: string
+  /** Another canvas of the owner's, for the page's delete: the API's removes the first. */
+  spareCanvasId: string
   title: string
   /** A share link of the canvas that allows comments, protected by `sharePassword`. */
   token: string
@@ -71,6 +73,10 @@ export async function buildWorld(): Promise<World> {
   const title = `Owner plan ${crypto.randomUUID().slice(0, 8)}`
   const text = `owner content ${crypto.randomUUID()}`
   const canvas = await newCanvas(owner.key, text, { title, permanent: true })
+  const spareCanvas = await newCanvas(owner.key, 'spare content', {
+    title: 'Spare',
+    permanent: true,
+  })
   const detail = await json(await call(`/v1/canvases/${canvas.canvas_id}`, { key: owner.key }))
   const sharePassword = 'open sesame'
   const share = await json(
@@ -173,6 +179,7 @@ export async function buildWorld(): Promise<World> {
     revokedKey: revoked.key,
     spareKeyId: spare.key_id,
     canvasId: canvas.canvas_id,
+    spareCanvasId: spareCanvas.canvas_id,
     title,
     token: share.token,
     commentId: comment.comment_id,
@@ -242,6 +249,7 @@ export function requestFor(route: Route, world: World): Prepared {
   const path =
     (route.https ? HTTPS : '') +
     route.path
+      .replace(/^\/c\/:id\/delete$/, `/c/${world.spareCanvasId}/delete`)
       .replace(':id', world.canvasId)
       // A single file is the item `index.<ext>` of its version.
       .replace(':path{.+}', `index.${world.content.ext}`)
@@ -263,7 +271,6 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':reply_id', ids.replyId)
       .replace(':webhook_id', world.webhookId)
       .replace(':webhookId', world.webhookId)
-      .replace(':action{permanent|visibility|delete|unshare}', 'visibility')
       .replace(/\/diff$/, '/diff?from=1&to=1')
       // The world's comment is news since then: the wait answers at once.
       .replace(/\/comments\/wait$/, '/comments/wait?since=2000-01-01T00:00:00Z')

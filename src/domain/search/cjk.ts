@@ -7,22 +7,30 @@
 
 const CJK_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]'
 const WORD_CHARACTER = '[\\p{L}\\p{M}\\p{N}]'
-const CJK = new RegExp(CJK_CHARACTER, 'u')
-// Where a CJK character meets another letter or digit, on either side.
-const BOUNDARY = new RegExp(
-  `(?<=${WORD_CHARACTER})(?=${CJK_CHARACTER})|(?<=${CJK_CHARACTER})(?=${WORD_CHARACTER})`,
-  'gu',
-)
 const JOINER = '\u200b'
+
+// Made on first use: classes of whole scripts are costly to build, and only indexing and
+// searching need them.
+let patterns: { cjk: RegExp; boundary: RegExp } | undefined
+const cjkPatterns = () =>
+  (patterns ??= {
+    cjk: new RegExp(CJK_CHARACTER, 'u'),
+    // Where a CJK character meets another letter or digit, on either side.
+    boundary: new RegExp(
+      `(?<=${WORD_CHARACTER})(?=${CJK_CHARACTER})|(?<=${CJK_CHARACTER})(?=${WORD_CHARACTER})`,
+      'gu',
+    ),
+  })
 
 /** `text` with a zero-width space on either side of each CJK character within a word. */
 export function spacedCjk(text: string): string {
-  return CJK.test(text) ? text.replace(BOUNDARY, JOINER) : text
+  const { cjk, boundary } = cjkPatterns()
+  return cjk.test(text) ? text.replace(boundary, JOINER) : text
 }
 
 /** A query's word as the index holds it: its CJK characters each a word of their own. */
 export function cjkWords(word: string): string[] {
-  return CJK.test(word) ? spacedCjk(word).split(JOINER) : [word]
+  return cjkPatterns().cjk.test(word) ? spacedCjk(word).split(JOINER) : [word]
 }
 
 /** Text as a reader sees it again: without the joiners the index put in. */

@@ -102,10 +102,13 @@ frames.get('/:id/:version/raw', checkedBy('signed', { content: true }), async (c
   return storageRedirect(c.var.svc, requestOrigin(c), content, grant, attachment)
 })
 
-frames.get(
-  `/:id/:version${SITE_SEGMENT}/:token/:path{.*}`,
-  checkedBy('signed', { content: true }),
-  async (c) => {
+// A site's address, and a file under it: two routes, since a path that may be empty (`{.*}`) is a
+// pattern Hono's quickest router (its RegExpRouter) does not take beside the frame's other routes.
+for (const route of [
+  `/:id/:version${SITE_SEGMENT}/:token/`,
+  `/:id/:version${SITE_SEGMENT}/:token/:path{.+}`,
+] as const) {
+  frames.get(route, checkedBy('signed', { content: true }), async (c) => {
     const { id, version, token } = c.req.param()
     const svc = c.var.svc
     const query = readSiteToken(token ?? '')
@@ -129,8 +132,8 @@ frames.get(
     }
     if (!found.item) return siteNotFound(path, app)
     return siteFile(svc, found.item, path, c.req.raw, app)
-  },
-)
+  })
+}
 
 // The rendered view of the diff page, for the owner only: its diff is bounded like the page's, and
 // comes out of the same budget of diffs per session (DIFF_LIMITER).

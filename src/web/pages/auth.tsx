@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../../schema/requests'
+import { MIN_PASSWORD_LENGTH } from '../../schema/account-requests'
 import { WHAT_CANVAS_IS } from './landing'
 import { Layout } from './layout'
 import { FormError } from './notice'

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../../schema/requests'
+import { MIN_PASSWORD_LENGTH } from '../../schema/account-requests'
 import type { Flash } from '../flash'
 import { Csrf } from '../pages/layout'
 import { flashAt, FormError, Notice } from '../pages/notice'

@@ -5,12 +5,8 @@ import { may, MEMBER, READ } from '../../http/actor/need'
 import { MANAGING } from '../needs'
 import { Hono, type Context } from 'hono'
 import { requestOrigin, type SignedInEnv } from '../../http/context'
-import {
-  createKeyBody,
-  displayNameBody,
-  id as idSchema,
-  passwordChangeBody,
-} from '../../schema/requests'
+import { id as idSchema } from '../../schema/requests'
+import { createKeyBody, displayNameBody, passwordChangeBody } from '../../schema/account-requests'
 import { changePassword, hasPassword, WRONG_CURRENT } from '../../domain/passwords/own'
 import { createKey, listOwnKeys, revokeKey } from '../../domain/keys'
 import { listConnectedApps, revokeConnectedApp } from '../../domain/oauth/grants'

@@ -4,7 +4,7 @@ import { MANAGING } from '../needs'
 import type { SignedInEnv } from '../../http/context'
 import { parse } from '../../http/validate'
 import { listAudit } from '../../domain/audit/log'
-import { auditQuery } from '../../schema/requests'
+import { auditQuery } from '../../schema/workspace-requests'
 import { csrfToken, viewerOf } from '../session'
 import { ActivityPage } from './activity-page'
 

@@ -24,7 +24,7 @@ import {
   switchBody,
   updateWorkspaceBody,
   workspaceBody,
-} from '../../schema/requests'
+} from '../../schema/workspace-requests'
 import { quoted, setFlash, takeFlash, type Flash } from '../flash'
 import { forPeople } from '../people'
 import { checkedForm, csrfToken, viewerOf } from '../session'
