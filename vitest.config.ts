@@ -47,6 +47,9 @@ export default defineConfig(async () => {
         {
           plugins: [
             cloudflareTest({
+              // The source, not the modules a deploy uploads (dist/worker): the tests import the
+              // Worker's modules too, and both must be the same ones.
+              main: './src/index.ts',
               wrangler: { configPath: './wrangler.jsonc' },
               miniflare: {
                 outboundService: outbound,

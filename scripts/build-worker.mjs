@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `wrangler deploy --dry-run` of the real config: the Worker built as a deploy builds it (its
-// bindings checked, the bundle written to a temporary folder and measured), with no account and
-// no network. CI runs it, so a config or bundle that would not deploy fails before any test.
+// bindings checked, its modules written to a temporary folder and measured), with no account and
+// no network. CI runs it, so a config or a module that would not deploy fails before any test.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { modulesSize } from './lib/bundle.mjs'
 
 const out = mkdtempSync(join(tmpdir(), 'canvas-build-'))
 try {
@@ -20,11 +20,9 @@ try {
     console.error('error: wrangler deploy --dry-run failed: the Worker would not deploy')
     process.exit(1)
   }
-  const bundle = readFileSync(join(out, 'index.js'))
+  const { minified, gzipped } = modulesSize(out)
   const kib = (n) => (n / 1024).toFixed(1)
-  console.log(
-    `✔ wrangler deploy --dry-run: ${kib(bundle.byteLength)} KiB, ${kib(gzipSync(bundle, { level: 9 }).byteLength)} KiB gzipped`,
-  )
+  console.log(`✔ wrangler deploy --dry-run: ${kib(minified)} KiB, ${kib(gzipped)} KiB gzipped`)
 } finally {
   rmSync(out, { recursive: true, force: true })
 }

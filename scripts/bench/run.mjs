@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
 import { appOptions, buildWorker, migrate, serve } from '../lib/miniflare-service.mjs'
 import { describe } from '../lib/retry.mjs'
 import { bundleBaseline } from './baseline.mjs'
@@ -49,7 +48,7 @@ const wrk = (target, seconds) => load(target, seconds, CONNECTIONS)
 ensureWrk()
 try {
   const built = buildWorker(join(work, 'worker'))
-  const bundle = { bytes: built.code.length, gzip: gzipSync(built.code, { level: 9 }).length }
+  const bundle = { bytes: built.bytes, gzip: built.gzip }
   const sweepLines = []
   const app = await serveBench('app', {
     ...appOptions(work, built.path),

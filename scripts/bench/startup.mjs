@@ -1,22 +1,21 @@
 #!/usr/bin/env node
 // The Worker's cold start and size: `wrangler check startup` builds the Worker and profiles its
-// start in workerd (a CPU profile of evaluating the bundle's top level); this script runs it
+// start in workerd (a CPU profile of evaluating its entry module and what that imports); this script runs it
 // `--runs` times and reads each profile: the CPU the start kept busy (profiled time less idle),
-// the part of it that was garbage collection, and the bundle `wrangler deploy --dry-run` makes,
+// the part of it that was garbage collection, and the modules a deploy uploads (scripts/lib/bundle.mjs),
 // gzipped at level 9 as Cloudflare counts the limit. With --by-module, what each module's
-// evaluation costs instead: the start of an unminified build (whose modules keep their names:
-// each is evaluated by a function named by its path) profiled --runs times, each sample counted
-// to the nearest module being evaluated, so a module's figure includes the library calls its top
-// level makes (zod schemas, drizzle tables, routes added) but not the modules it imports. The
-// bundler wraps a module in such a function only when something imports it on demand or its
-// order needs it; the rest run in the bundle's own top level, counted as that.
+// evaluation costs instead: the start of an unminified build profiled --runs times, each sample
+// counted to the source file its code came from (esbuild names each file's code in a comment
+// before it), so a file's figure is the time its own code ran, library calls apart.
 //   npm run bench:startup -- [--runs 7] [--by-module] [--top 40]
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { BUNDLE_BUDGET_KIB, bundleSize } from '../lib/bundle.mjs'
+import { bundleWorker } from '../bundle-worker.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -29,22 +28,21 @@ const RUNS = Number(values.runs)
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' }
 const wrangler = ['node_modules/wrangler/bin/wrangler.js']
 const work = mkdtempSync(join(tmpdir(), 'canvas-startup-'))
-// The name of the function that evaluates a module in an unminified build: its path.
-const MODULE = /^(src|node_modules|build)\/|\.(m?[jt]sx?|json)$/
+const root = fileURLToPath(new URL('../..', import.meta.url))
 
 try {
-  if (values['by-module']) byModule()
-  else whole()
+  if (values['by-module']) await byModule()
+  else await whole()
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
 
-function whole() {
+async function whole() {
   const version = run([...wrangler, '--version'])
     .trim()
     .split('\n')
     .pop()
-  const { minified, gzipped } = bundleSize()
+  const { minified, gzipped } = await bundleSize()
   const figures = []
   for (let i = 0; i < RUNS; i++) {
     const profile = join(work, `startup-${i}.cpuprofile`)
@@ -63,42 +61,58 @@ function whole() {
   console.log(`the bundle's budget: ${BUNDLE_BUDGET_KIB} KiB gzipped (scripts/lib/bundle.mjs)`)
 }
 
-/** Each module's share of the start, summed over the runs and shown per run. */
-function byModule() {
+/** Each source file's share of the start, summed over the runs and shown per run. */
+async function byModule() {
   const bundle = join(work, 'worker.bundle')
-  run([...wrangler, 'deploy', '--dry-run', '--no-minify', '--outfile', bundle])
+  // The build command (scripts/bundle-worker.mjs) leaves the modules unminified, each source
+  // file's code after a comment naming it.
+  run([...wrangler, 'deploy', '--dry-run', '--outfile', bundle], { CANVAS_NO_MINIFY: '1' })
+  const sources = sourcesByLine(join(root, 'dist/worker'))
   const costs = new Map()
   let busy = 0
   for (let i = 0; i < RUNS; i++) {
     const file = join(work, `startup-${i}.cpuprofile`)
     run([...wrangler, 'check', 'startup', '--worker', bundle, '--outfile', file])
-    busy += countByModule(JSON.parse(readFileSync(file, 'utf8')), costs)
+    busy += countByModule(JSON.parse(readFileSync(file, 'utf8')), sources, costs)
   }
+  // dist/worker as a deploy leaves it: minified.
+  await bundleWorker()
   const ms = (us) => (us / 1000 / RUNS).toFixed(1).padStart(6)
   console.log(`start of the unminified build, busy: ${ms(busy).trim()} ms (mean of ${RUNS})`)
-  console.log('| ms | module (or what ran outside any: the engine, the collector) |')
+  console.log('| ms | source file (or what ran outside any: the engine, the collector) |')
   console.log('| ---: | --- |')
   const rows = [...costs].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))
   for (const [name, us] of rows) console.log(`| ${ms(us)} | ${name} |`)
 }
 
-/** Adds each busy sample of `profile` to the module being evaluated; answers the busy µs. */
-function countByModule(profile, costs) {
+/** For each module under `dir`, the source file each of its lines came from (esbuild's comments). */
+function sourcesByLine(dir) {
+  const modules = new Map()
+  for (const name of readdirSync(dir).filter((file) => file.endsWith('.js'))) {
+    let source = '(the bundler)'
+    const lines = readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .map((line) => {
+        const named = /^\/\/ ((src|node_modules|build)\/\S+)$/.exec(line)
+        if (named) source = named[1]
+        return source
+      })
+    modules.set(name, lines)
+  }
+  return modules
+}
+
+/** Adds each busy sample of `profile` to the source file its code came from; answers busy µs. */
+function countByModule(profile, sources, costs) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
-  const parents = new Map()
-  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id)
   let busy = 0
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0
-    const own = nodes.get(id).callFrame.functionName
-    if (own === '(idle)') return
+    const { functionName, url, lineNumber } = nodes.get(id).callFrame
+    if (functionName === '(idle)') return
     busy += delta
-    let at = id
-    while (at !== undefined && !MODULE.test(nodes.get(at).callFrame.functionName)) {
-      at = parents.get(at)
-    }
-    const name =
-      at === undefined ? own || "(the bundle's top level)" : nodes.get(at).callFrame.functionName
+    const lines = sources.get(url.split('/').pop())
+    const name = lines?.[lineNumber] ?? (functionName || '(the engine)')
     costs.set(name, (costs.get(name) ?? 0) + delta)
   })
   return busy
@@ -118,8 +132,8 @@ function read(profile) {
   return { active: (total - idle) / 1000, gc: gc / 1000 }
 }
 
-function run(args) {
-  const result = spawnSync(process.execPath, args, { env, encoding: 'utf8' })
+function run(args, extra = {}) {
+  const result = spawnSync(process.execPath, args, { env: { ...env, ...extra }, encoding: 'utf8' })
   if (result.status !== 0) {
     throw new Error(`${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`)
   }

@@ -124,9 +124,13 @@ export function setupArgs(args) {
   return { args: ['--var', `SETUP_TOKEN:${token}`], token }
 }
 
-/** Starts `wrangler dev` with the cron route enabled; `args` go to it. */
+/**
+ * Starts `wrangler dev`; `args` go to it. The cron sweep runs on a request to the runtime's own
+ * route, /cdn-cgi/local/scheduled (the Worker's modules are uploaded as built, so wrangler adds
+ * no route of its own to them).
+ */
 export function startWranglerDev(args, options = {}) {
-  return spawn(process.execPath, [wrangler, 'dev', '--test-scheduled', ...args], {
+  return spawn(process.execPath, [wrangler, 'dev', ...args], {
     cwd: root,
     env: env(),
     ...options,

@@ -3,15 +3,19 @@
 // refuse large request bodies.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { freePort } from './local-service.mjs'
+import { modulesSize } from './bundle.mjs'
 import { describe, isTransient, retry } from './retry.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-/** `wrangler deploy --dry-run`: the exact bundle a deploy would upload, written to `outdir`. */
+/**
+ * `wrangler deploy --dry-run`: the exact modules a deploy would upload, written to `outdir`.
+ * Answers the entry's path and their size (`bytes`, and `gzip` as the upload counts it).
+ */
 export function buildWorker(outdir) {
   const result = spawnSync(
     process.execPath,
@@ -19,8 +23,8 @@ export function buildWorker(outdir) {
     { cwd: root, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
   )
   if (result.status !== 0) throw new Error(`wrangler build failed: ${result.stderr}`)
-  const file = readdirSync(outdir).find((f) => f.endsWith('.js'))
-  return { path: join(outdir, file), code: readFileSync(join(outdir, file)) }
+  const { minified, gzipped } = modulesSize(outdir)
+  return { path: join(outdir, 'index.js'), bytes: minified, gzip: gzipped }
 }
 
 /**
@@ -31,9 +35,9 @@ export function buildWorker(outdir) {
  */
 export function appOptions(work, bundlePath, bindings = {}) {
   return {
-    modules: true,
-    scriptPath: bundlePath,
-    modulesRoot: join(bundlePath, '..'),
+    // The entry and every module beside it: the ones it imports on demand too.
+    modules: modulesOf(bundlePath),
+    modulesRoot: dirname(bundlePath),
     compatibilityDate: '2026-04-01',
     compatibilityFlags: ['nodejs_compat'],
     d1Databases: { DB: 'bench-db' },
@@ -113,4 +117,11 @@ export async function startApp(work, bindings = {}) {
     throw err
   }
   return { ...app, bundle, stop: () => app.mf.dispose() }
+}
+
+/** The Worker's modules for Miniflare: the entry first, then the others in its folder. */
+function modulesOf(entry) {
+  const dir = dirname(entry)
+  const others = readdirSync(dir).filter((f) => f.endsWith('.js') && join(dir, f) !== entry)
+  return [entry, ...others.map((f) => join(dir, f))].map((path) => ({ type: 'ESModule', path }))
 }

@@ -238,7 +238,7 @@ describe('end to end over HTTP', () => {
   })
 
   it('the cron route runs the sweep', async () => {
-    const res = await fetch(`${server.url}/__scheduled?cron=*/15+*+*+*+*`)
+    const res = await fetch(`${server.url}/cdn-cgi/local/scheduled?cron=*/15+*+*+*+*`)
     expect(res.status).toBe(200)
     await expect.poll(() => server.output(), { timeout: 15_000 }).toContain('"event":"sweep"')
   })
