@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The Worker's cold start and size: `wrangler check startup` builds the Worker and profiles its
-// start in workerd (a CPU profile of evaluating its entry module and what that imports); this script runs it
-// `--runs` times and reads each profile: the CPU the start kept busy (profiled time less idle),
-// the part of it that was garbage collection, and the modules a deploy uploads (scripts/lib/bundle.mjs),
-// gzipped at level 9 as Cloudflare counts the limit. With --by-module, what each module's
-// evaluation costs instead: the start of an unminified build profiled --runs times, each sample
-// counted to the source file its code came from (esbuild names each file's code in a comment
-// before it), so a file's figure is the time its own code ran, library calls apart.
+// The Worker's cold start and size: `wrangler check startup` profiles the start of the Worker as
+// `wrangler deploy --dry-run` builds it, in workerd (a CPU profile of evaluating its entry module
+// and what that imports). This script runs it `--runs` times and reads each profile: the CPU the
+// start kept busy (profiled time less idle) and the part of it that was garbage collection; and
+// it measures the modules a deploy uploads (scripts/lib/bundle.mjs), gzipped at level 9 as
+// wrangler counts the limit. With --by-module, what each source file costs instead: the start of
+// an unminified build profiled --runs times, each sample counted to the source file its code came
+// from (esbuild names each file's code in a comment before it), so a file's figure is the time
+// its own code ran, library calls apart.
 //   npm run bench:startup -- [--runs 7] [--by-module] [--top 40]
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -43,10 +44,13 @@ async function whole() {
     .split('\n')
     .pop()
   const { minified, gzipped } = await bundleSize()
+  // Built once as a deploy builds it, then started --runs times.
+  const bundle = join(work, 'worker.bundle')
+  run([...wrangler, 'deploy', '--dry-run', '--outfile', bundle])
   const figures = []
   for (let i = 0; i < RUNS; i++) {
     const profile = join(work, `startup-${i}.cpuprofile`)
-    run([...wrangler, 'check', 'startup', '--outfile', profile])
+    run([...wrangler, 'check', 'startup', '--worker', bundle, '--outfile', profile])
     figures.push(read(JSON.parse(readFileSync(profile, 'utf8'))))
   }
   const median = (key) => figures.map((f) => f[key]).sort((a, b) => a - b)[Math.floor(RUNS / 2)]
