@@ -192,6 +192,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
       workspaceId: canvases.workspaceId,
       title: canvases.title,
       comments: canvases.commentCount,
+      updatedAt: canvases.updatedAt,
+      expiresAt: canvases.expiresAt,
       version: versionItems.version,
       path: versionItems.path,
       fileId: versionItems.fileId,
@@ -252,7 +254,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
           ),
         )
         .returning({ canvasId: canvases.canvasId }),
-      expiryStatement(svc, gone.get(id)!, now),
+      expiryStatement(svc, { ...gone.get(id)!, deleted: wasDeleted(gone.get(id)!) }),
     ]),
     // The archives its downloads stored, for removeDeletingArchives.
     ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),
@@ -272,6 +274,15 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   s.versions += versionKeys.length
   return cut || ids.length === batch
 }
+
+/**
+ * Whether a canvas's expiry was its deletion: deleting marks both times with the same instant
+ * (domain/canvases/canvases.ts), and no other change can (a change needs the canvas unexpired,
+ * and moves `updated_at` only to an earlier instant than `expires_at`). Told from the row the
+ * walk reads anyway, not from the audit log: asking the log cost a row read for every canvas.
+ */
+const wasDeleted = (h: { updatedAt: number; expiresAt: number | null }) =>
+  h.expiresAt !== null && h.updatedAt >= h.expiresAt
 
 /** How long a file nothing holds is kept after it was last touched: an upload URL's life, and more. */
 const graceOf = (svc: Services) => (svc.settings.uploadUrlTtl + 3600) * 1000

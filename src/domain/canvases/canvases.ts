@@ -383,14 +383,15 @@ function insertVersion(
  * expired canvas, and the sweep removes it with its versions (its share links stay, their
  * canvas_id set to NULL, answering canvas_not_found, until the sweep drops them). Removing the
  * rows here would read every version, item and link of the canvas (D1 bills rows read); marking
- * it reads one row, whatever the canvas holds.
+ * it reads one row, whatever the canvas holds. Its last change is that same instant: how the sweep
+ * tells a deletion from an expiry, which it records.
  */
 export async function deleteCanvas(svc: Services, actor: Actor, canvasId: string) {
   const now = svc.now()
   const [[deleted], recorded] = await svc.db.batch([
     svc.db
       .update(canvases)
-      .set({ expiresAt: now })
+      .set({ expiresAt: now, updatedAt: now })
       .where(unexpiredCanvasOf(actor, canvasId, now))
       .returning({ title: canvases.title }),
     recordOf(svc, actor, {
