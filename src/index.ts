@@ -1,18 +1,21 @@
 import type { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'
 import type { AppEnv } from './http/context'
-import { hotApp, isHot } from './hot'
+import { hotApp } from './hot'
 import type { Bindings } from './lib/settings'
 import type { WebhookMessage, WebhookQueue } from './domain/webhooks/events'
 import { servicesOf, type Services } from './domain/services'
 import { meteredD1 } from './storage/metered-d1'
 import { errorText, logError, logInfo } from './lib/log'
+import { errorBody } from './lib/errors'
+import { newId } from './lib/crypto'
+import { fromThisMachine } from './lib/addresses'
 
 export { CanvasLive } from './live/canvas-live'
 export { PersonLive } from './live/person-live'
 
 // The start evaluates the hot routes' app alone (src/hot.ts); the whole app, every route, is
-// loaded by the first request for another path, once per isolate, and answers every such request.
+// loaded by the first request no hot route serves, once per isolate, and answers every such one.
 let whole: Promise<Hono<AppEnv>> | undefined
 const wholeApp = () =>
   (whole ??= import('./app').then(
@@ -24,13 +27,49 @@ const wholeApp = () =>
   ))
 const hot = hotApp(async (c) => (await wholeApp()).fetch(c.req.raw, c.env, c.executionCtx))
 
+/**
+ * Under `wrangler dev`, a request body the answer did not read is read to its end before the
+ * answer goes: the local runtime otherwise closes the connection while the client still sends (an
+ * early 401 to an upload is "fetch failed" to it). wrangler does this for a bundle it builds, and
+ * adds nothing to modules uploaded as built; Cloudflare's edge needs none of it.
+ */
+async function drain(body: ReadableStream) {
+  try {
+    const reader = body.getReader()
+    while (!(await reader.read()).done);
+  } catch (err) {
+    logError({ event: 'request_body_drain_failed' }, err)
+  }
+}
+
+/** The whole app's answer; if it cannot be loaded, the error model's 500, logged. */
+async function byWholeApp(request: Request, env: Bindings, ctx: ExecutionContext) {
+  let app: Hono<AppEnv>
+  try {
+    app = await wholeApp()
+  } catch (err) {
+    const id = newId()
+    logError({ event: 'app_load_failed', request_id: id }, err)
+    const body = errorBody('internal_error', 'internal error', id)
+    return Response.json(body, { status: 500, headers: { 'X-Request-Id': id } })
+  }
+  return app.fetch(request, env, ctx)
+}
+
 // The sweep and the webhooks' deliveries are loaded by the cron and queue handlers that run them:
 // a request's isolate never evaluates them.
 
 export default {
-  fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
-    if (isHot(getPath(request))) return hot.fetch(request, env, ctx)
-    return wholeApp().then((app) => app.fetch(request, env, ctx))
+  async fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
+    try {
+      if (hot.serves(request.method, getPath(request)))
+        return await hot.app.fetch(request, env, ctx)
+      return await byWholeApp(request, env, ctx)
+    } finally {
+      if (request.body !== null && !request.bodyUsed && fromThisMachine(request)) {
+        await drain(request.body)
+      }
+    }
   },
 
   /**

@@ -76,6 +76,21 @@ describe('a site in its frame', () => {
     expect(await root.text()).toContain('<h1>Report</h1>')
   })
 
+  it("a site's own address opens its main file, wherever that is", async () => {
+    const id = await newSite(
+      {
+        'report.html': ['<h1>Quarter</h1>', 'html', 'text/html'],
+        'notes/a.html': ['<p>a</p>', 'html', 'text/html'],
+      },
+      'report.html',
+    )
+    const main = await siteFrame(`/c/${id}`, owner.cookie)
+    const root = await call(new URL('./', main).href)
+    expect(root.status).toBe(302)
+    expect(new URL(root.headers.get('Location')!, main).href).toBe(main)
+    expect(await (await call(main)).text()).toContain('<h1>Quarter</h1>')
+  })
+
   it('a path the version lacks is a 404 page inside the frame', async () => {
     const id = await newSite(SITE)
     const main = await siteFrame(`/c/${id}`, owner.cookie)

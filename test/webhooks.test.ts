@@ -91,7 +91,7 @@ describe('create, list, delete', () => {
       [{ url: hook().url, events: [] }, 'events: must name at least one event'],
       [
         { url: hook().url, events: ['canvas.created'] },
-        'events.0: must be one of canvas.version_created, canvas.deleted, share.exhausted, comment.created, comment.replied, comment.resolved, audit.event',
+        'events.0: must be one of canvas.version_created, canvas.deleted, share.exhausted, comment.created, comment.replied, comment.resolved, review.requested, review.approved, review.changes_requested, audit.event',
       ],
       [
         { url: 42, events: ['canvas.deleted'] },

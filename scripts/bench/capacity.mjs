@@ -220,6 +220,43 @@ try {
       .bind(`text${id}`, team, `Quarterly report ${id.slice(-6)}`, text()),
   )
   const afterTexts = await size()
+  // A review of a canvas's version naming two reviewers, with their two decisions, as the domain
+  // writes them (domain/reviews/reviews.ts): a note of 40 characters.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO reviews (review_id, canvas_id, workspace_id, version, state, requested_by,
+           reviewers, note, created_at, decided_at)
+         VALUES (?, ?, ?, 2, 'approved', ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        `review${String(i).padStart(14, '0')}`,
+        ids[i % ids.length],
+        team,
+        people[0],
+        JSON.stringify([people[1], people[2]]),
+        'Please check the figures on the 2nd page',
+        now + i,
+        now + i + 60_000,
+      ),
+  )
+  const afterReviews = await size()
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO review_decisions (review_id, user_id, decision, comment_id, decided_at)
+         VALUES (?, ?, 'approve', NULL, ?), (?, ?, 'approve', NULL, ?)`,
+      )
+      .bind(
+        `review${String(i).padStart(14, '0')}`,
+        people[1],
+        now + i,
+        `review${String(i).padStart(14, '0')}`,
+        people[2],
+        now + i,
+      ),
+  )
+  const afterDecisions = await size()
 
   const rows = await db
     .prepare(
@@ -232,7 +269,9 @@ try {
               (SELECT count(*) FROM password_resets) AS password_resets,
               (SELECT count(*) FROM device_authorizations) AS device_authorizations,
               (SELECT count(*) FROM api_keys) AS api_keys, (SELECT count(*) FROM sessions) AS sessions,
-              (SELECT count(*) FROM canvas_texts) AS search_entries`,
+              (SELECT count(*) FROM canvas_texts) AS search_entries,
+              (SELECT count(*) FROM reviews) AS reviews,
+              (SELECT count(*) FROM review_decisions) AS review_decisions`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -241,7 +280,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterTexts,
+        database_bytes: afterDecisions,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -254,6 +293,8 @@ try {
         bytes_per_api_key: per(afterDevices, afterKeys),
         bytes_per_session: per(afterKeys, afterSessions),
         bytes_per_search_entry_of_4_kb: per(beforeTexts, afterTexts),
+        bytes_per_review: per(afterTexts, afterReviews),
+        bytes_per_review_with_two_decisions: per(afterTexts, afterDecisions),
       },
       null,
       2,

@@ -42,6 +42,7 @@ import { sweepDevices } from './oauth/devices'
 import { sweepAudit } from './audit/log'
 import { sweepWorkspaces } from './workspaces/workspaces'
 import { expiryStatement } from './audit/record'
+import { reviewsOfRemovedCanvas } from './reviews/reviews'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -192,6 +193,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
       workspaceId: canvases.workspaceId,
       title: canvases.title,
       comments: canvases.commentCount,
+      reviews: canvases.reviewCount,
       updatedAt: canvases.updatedAt,
       expiresAt: canvases.expiresAt,
       version: versionItems.version,
@@ -217,6 +219,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     ? []
     : [...new Map(items.map((h) => [`${h.canvasId}/${h.version}`, h])).values()]
   const commented = whole.filter((id) => held.some((h) => h.canvasId === id && h.comments > 0))
+  const reviewed = whole.filter((id) => held.some((h) => h.canvasId === id && h.reviews > 0))
   const fileIds = [...new Set(items.map((h) => h.fileId!))]
   const statements: BatchItem<'sqlite'>[] = [
     ...items.map((h) =>
@@ -258,6 +261,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     ]),
     // The archives its downloads stored, for removeDeletingArchives.
     ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),
+    // The reviews of those that have some, once they are gone.
+    ...reviewed.flatMap((id) => reviewsOfRemovedCanvas(svc, id)),
     // A partial canvas's versions still name their main files: those files are left for
     // examineUncheckedFiles, which comes to them once the canvas is gone.
     ...fileIds.map((fileId) =>

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { addressKind } from '../lib/addresses'
+import { fromThisMachine as requestFromThisMachine } from '../lib/addresses'
 import { randomBase62 } from '../lib/crypto'
 import type { AppError } from '../lib/errors'
 import { logError } from '../lib/log'
@@ -80,11 +80,7 @@ export function requestOrigin(c: Context): string {
  * alone is the client's to write. `npm run dev` bound beyond loopback (`--ip 0.0.0.0`) also sets
  * a setup token, since a client there could write CF-Connecting-IP itself (scripts/lib/dev.mjs).
  */
-export function fromThisMachine(c: Context): boolean {
-  const host = new URL(c.req.url).hostname
-  const address = c.req.header('CF-Connecting-IP') ?? ''
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(host) && addressKind(address) === 'loopback'
-}
+export const fromThisMachine = (c: Context): boolean => requestFromThisMachine(c.req.raw)
 
 /**
  * The origin the service names itself by in documents anyone may fetch (/llms.txt, /openapi.json)

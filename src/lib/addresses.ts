@@ -94,3 +94,13 @@ export function clientNetwork(address: string): string {
     .map((w) => w.toString(16))
     .join(':')}::/64`
 }
+
+/**
+ * Whether a request came from the machine the service runs on: a loopback host, and a loopback
+ * client address (local development, `wrangler dev`; never a request through Cloudflare's edge).
+ */
+export function fromThisMachine(request: Request): boolean {
+  const host = new URL(request.url).hostname
+  const address = request.headers.get('CF-Connecting-IP') ?? ''
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(host) && addressKind(address) === 'loopback'
+}

@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   'share.created',
   'share.revoked',
   'comment.deleted',
+  'review.requested',
+  'review.decided',
   'key.created',
   'key.revoked',
   'oauth.connected',

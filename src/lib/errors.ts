@@ -14,6 +14,7 @@ const STATUS = {
   version_not_found: 404,
   file_not_found: 404,
   share_not_found: 404,
+  review_not_found: 404,
   webhook_not_found: 404,
   comment_not_found: 404,
   member_not_found: 404,

@@ -10,6 +10,9 @@ export const EVENT_TYPES = [
   'comment.created',
   'comment.replied',
   'comment.resolved',
+  'review.requested',
+  'review.approved',
+  'review.changes_requested',
   // Every event of the audit log (docs/teams.md#the-audit-log), its data the event itself.
   'audit.event',
 ] as const

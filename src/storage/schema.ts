@@ -310,6 +310,10 @@ export const canvases = sqliteTable(
     // canvas, its workspace's totals lose them from this row, without reading its versions.
     versionCount: integer('version_count').notNull().default(0),
     contentBytes: integer('content_bytes').notNull().default(0),
+    // The newest version a review approved (domain/reviews/reviews.ts); null until one is.
+    approvedVersion: integer('approved_version'),
+    // Reviews asked of it: the sweep removes a canvas's reviews only when it has some.
+    reviewCount: integer('review_count').notNull().default(0),
   },
   (t) => [
     // Holds every column a page of the list shows, so the page is read from the index alone: one
@@ -766,4 +770,44 @@ export const canvasTexts = sqliteTable(
       .on(t.workspaceId)
       .where(sql`text_pending = 1`),
   ],
+)
+
+// Reviews of a canvas's versions: who asked, whom (`reviewers`, a JSON array of
+// user ids; empty: any editor may decide), and the state their decisions made. No foreign key to
+// the canvas: its check would cost the sweep a row read for every canvas it removes; the sweep
+// removes a canvas's reviews itself. One pending review a version, held by the unique index.
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    reviewId: text('review_id').primaryKey(),
+    canvasId: text('canvas_id').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    version: integer('version').notNull(),
+    state: text('state', { enum: ['pending', 'approved', 'changes_requested'] }).notNull(),
+    requestedBy: text('requested_by').notNull(),
+    reviewers: text('reviewers').notNull().default('[]'),
+    note: text('note'),
+    createdAt: integer('created_at').notNull(),
+    decidedAt: integer('decided_at'),
+  },
+  (t) => [
+    index('reviews_canvas_idx').on(t.canvasId, t.createdAt),
+    uniqueIndex('reviews_pending_idx')
+      .on(t.canvasId, t.version)
+      .where(sql`state = 'pending'`),
+  ],
+)
+
+// The decisions on a review, one a person: a named reviewer's or, when none was named, the
+// member's who decided. A comment given with one is a comment on the version (`comment_id`).
+export const reviewDecisions = sqliteTable(
+  'review_decisions',
+  {
+    reviewId: text('review_id').notNull(),
+    userId: text('user_id').notNull(),
+    decision: text('decision', { enum: ['approve', 'request_changes'] }).notNull(),
+    commentId: text('comment_id'),
+    decidedAt: integer('decided_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.userId] })],
 )

@@ -84,6 +84,8 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             // Counted by the trigger of its first version (drizzle/0012_fourth_review.sql).
             versionCount: value(canvases.versionCount, 0),
             contentBytes: value(canvases.contentBytes, 0),
+            approvedVersion: value(canvases.approvedVersion, null),
+            reviewCount: value(canvases.reviewCount, 0),
           })
           .from(ready)
           .where(isNotNull(ready.size)),

@@ -116,11 +116,13 @@ for (const route of [
     if (!grant) throw forbidden()
     const app = query!.app ?? ''
     // A folder's own page, as static hosts serve it: `docs/` is `docs/index.html`.
-    let path = c.req.param('path') ?? ''
+    // The site's own address (the first route) has no path.
+    const asked = c.req.param('path') ?? ''
+    let path = asked
     if (path === '' || path.endsWith('/')) path += 'index.html'
     const found = await itemUnderGrant(svc, grant, id!, Number(version), path)
     // The site's own address opens its main file, wherever that is.
-    if (c.req.param('path') === '' && found.main_path !== path) {
+    if (asked === '' && found.main_path !== path) {
       return c.redirect(encodePath(found.main_path), 302)
     }
     if (path === found.main_path && found.renderer_id !== 'html') {

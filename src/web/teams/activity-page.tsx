@@ -104,6 +104,8 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'share.created': 'made a share link',
   'share.revoked': 'revoked a share link',
   'comment.deleted': 'deleted a comment',
+  'review.requested': 'asked for a review',
+  'review.decided': 'decided a review',
   'key.created': 'made an API key',
   'key.revoked': 'revoked an API key',
   'oauth.connected': 'connected an app',

@@ -1,0 +1,390 @@
+import { and, desc, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm'
+import { newId } from '../../lib/crypto'
+import { AppError } from '../../lib/errors'
+import { one } from '../../storage/db'
+import { canvases, members, reviewDecisions, reviews, users, versions } from '../../storage/schema'
+import type { Actor } from '../actor'
+import { announceAudit, recordOf } from '../audit/record'
+import { canvasNotFound } from '../canvases/rows'
+import { unexpiredCanvasOf } from '../canvases/unexpired'
+import { createComment } from '../comments/comments'
+import { iso, isoOrNull, type Services } from '../services'
+import { eventActor } from '../webhooks/events'
+import { allows } from '../workspaces/roles'
+
+// Reviews of a canvas's versions: a member asks for one, naming reviewers or
+// not; a named reviewer (or, when none is named, any editor) approves or asks for changes; never
+// the one who asked. A review is approved when every named reviewer approved (the first approval
+// when none is named) and changes_requested at the first request for changes. The canvas's
+// `approved_version` is the newest version a review approved: what links that follow approval
+// show.
+
+/** How many reviewers a review may name: a team's, not a mailing list's. */
+export const MAX_REVIEWERS = 20
+
+export type ReviewRequest = { version?: number; reviewers?: string[]; note?: string }
+export type Decision = { decision: 'approve' | 'request_changes'; comment?: string }
+
+type ReviewRow = typeof reviews.$inferSelect
+type DecisionRow = typeof reviewDecisions.$inferSelect
+
+/** Asks for a review of a version of the canvas (the latest by default). */
+export async function requestReview(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  input: ReviewRequest,
+) {
+  const db = svc.db
+  const now = svc.now()
+  const canvas = await db
+    .select({ version: canvases.version })
+    .from(canvases)
+    .where(unexpiredCanvasOf(actor, canvasId, now))
+    .get()
+  if (!canvas) throw canvasNotFound()
+  const version = input.version ?? canvas.version
+  if (input.version !== undefined) await requireVersion(svc, canvasId, version)
+  const reviewers = await reviewersOf(svc, actor, input.reviewers ?? [])
+  const row: ReviewRow = {
+    reviewId: newId(),
+    canvasId,
+    workspaceId: actor.workspaceId,
+    version,
+    state: 'pending',
+    requestedBy: actor.userId,
+    reviewers: JSON.stringify(reviewers),
+    note: input.note ?? null,
+    createdAt: now,
+    decidedAt: null,
+  }
+  const [inserted, , recorded] = await db.batch([
+    // One pending review a version (reviews_pending_idx): a second asks nothing.
+    db.insert(reviews).values(row).onConflictDoNothing().returning({ reviewId: reviews.reviewId }),
+    db
+      .update(canvases)
+      .set({ reviewCount: sql`${canvases.reviewCount} + 1` })
+      .where(and(eq(canvases.canvasId, canvasId), sql`changes() > 0`)),
+    recordOf(svc, actor, {
+      action: 'review.requested',
+      target: { type: 'canvas', id: canvasId },
+      details: { review_id: row.reviewId, version, reviewers: reviewers.length },
+    }),
+  ])
+  if (inserted.length === 0) {
+    throw new AppError('conflict', `version ${version} has a review pending already`)
+  }
+  announceAudit(svc, recorded)
+  const [review] = await presentAll(svc, [row], new Map())
+  tell(svc, actor, 'review.requested', review)
+  return review
+}
+
+/** The canvas's reviews, newest first. */
+export async function listReviews(svc: Services, actor: Actor, canvasId: string) {
+  const db = svc.db
+  const [found, rows] = await db.batch([
+    db
+      .select(one)
+      .from(canvases)
+      .where(unexpiredCanvasOf(actor, canvasId, svc.now())),
+    db
+      .select()
+      .from(reviews)
+      .where(and(eq(reviews.canvasId, canvasId), eq(reviews.workspaceId, actor.workspaceId)))
+      .orderBy(desc(reviews.createdAt), desc(reviews.reviewId))
+      .limit(100),
+  ])
+  if (found.length === 0) throw canvasNotFound()
+  return presentAll(svc, rows, await decisionsOf(svc, rows))
+}
+
+/** One review of the actor's workspace. */
+export async function getReview(svc: Services, actor: Actor, reviewId: string) {
+  const row = await reviewOf(svc, actor, reviewId)
+  const [review] = await presentAll(svc, [row], await decisionsOf(svc, [row]))
+  return review
+}
+
+/**
+ * A decision on a pending review, by whom the review lets decide. Recorded, with the review's new
+ * state and the canvas's approved version, in one batch whose statements each hold only while
+ * the review is pending: of two decisions at once, the state follows both, whatever their order.
+ */
+export async function decideReview(svc: Services, actor: Actor, reviewId: string, input: Decision) {
+  const db = svc.db
+  const row = await reviewOf(svc, actor, reviewId)
+  const named = JSON.parse(row.reviewers) as string[]
+  mayDecide(actor, row, named)
+  const now = svc.now()
+  const pending = and(eq(reviews.reviewId, reviewId), eq(reviews.state, 'pending'))
+  const approvals = db.$count(
+    reviewDecisions,
+    and(eq(reviewDecisions.reviewId, reviewId), eq(reviewDecisions.decision, 'approve')),
+  )
+  const [added, , approved] = await db.batch([
+    db
+      .insert(reviewDecisions)
+      .select(
+        db
+          .select({
+            reviewId: reviews.reviewId,
+            userId: sql`${actor.userId}`.as('user_id'),
+            decision: sql`${input.decision}`.as('decision'),
+            commentId: sql`NULL`.as('comment_id'),
+            decidedAt: sql`${now}`.as('decided_at'),
+          })
+          .from(reviews)
+          .where(pending),
+      )
+      .onConflictDoNothing()
+      .returning({ userId: reviewDecisions.userId }),
+    db
+      .update(reviews)
+      .set({ state: 'changes_requested', decidedAt: now })
+      .where(and(pending, sql`${input.decision} = 'request_changes'`, sql`changes() > 0`)),
+    db
+      .update(reviews)
+      .set({ state: 'approved', decidedAt: now })
+      .where(
+        and(
+          pending,
+          sql`${input.decision} = 'approve'`,
+          sql`${approvals} >= max(1, json_array_length(${reviews.reviewers}))`,
+        ),
+      )
+      .returning({ version: reviews.version }),
+    // The newest approved version: an older one approved later leaves it as it is.
+    db
+      .update(canvases)
+      .set({ approvedVersion: row.version })
+      .where(
+        and(
+          eq(canvases.canvasId, row.canvasId),
+          sql`changes() > 0`,
+          or(isNull(canvases.approvedVersion), lt(canvases.approvedVersion, row.version)),
+        ),
+      ),
+  ])
+  if (added.length === 0) throw await whyNotDecided(svc, actor, reviewId)
+  if (input.comment !== undefined) await commentOn(svc, actor, row, input.comment)
+  const [recorded] = await db.batch([
+    recordOf(svc, actor, {
+      action: 'review.decided',
+      target: { type: 'canvas', id: row.canvasId },
+      details: { review_id: reviewId, version: row.version, decision: input.decision },
+    }),
+  ])
+  announceAudit(svc, recorded)
+  const review = await getReview(svc, actor, reviewId)
+  if (review.state === 'approved' && approved.length > 0)
+    tell(svc, actor, 'review.approved', review)
+  if (review.state === 'changes_requested' && input.decision === 'request_changes') {
+    tell(svc, actor, 'review.changes_requested', review)
+  }
+  return review
+}
+
+/** Refuses who may not decide: the one who asked, anyone not named, a viewer when none is named. */
+function mayDecide(actor: Actor, row: ReviewRow, named: string[]) {
+  if (row.requestedBy === actor.userId) {
+    throw new AppError('forbidden', 'you asked for this review: another member decides it')
+  }
+  if (named.length > 0 && !named.includes(actor.userId)) {
+    throw new AppError('forbidden', 'this review asks named reviewers, and you are not one of them')
+  }
+  if (named.length === 0 && !allows(actor.role, 'write')) {
+    throw new AppError(
+      'forbidden',
+      `deciding a review that names no one needs the editor role; yours in this workspace is ${actor.role}`,
+    )
+  }
+}
+
+/** Why a decision was not recorded: the review was decided, or this person decided already. */
+async function whyNotDecided(svc: Services, actor: Actor, reviewId: string) {
+  const row = await reviewOf(svc, actor, reviewId)
+  if (row.state !== 'pending') {
+    return new AppError(
+      'conflict',
+      `this review is decided already: ${row.state.replace('_', ' ')}`,
+    )
+  }
+  return new AppError('conflict', 'you decided this review already')
+}
+
+/** The comment given with a decision: a comment on the reviewed version, by the member. */
+async function commentOn(svc: Services, actor: Actor, row: ReviewRow, body: string) {
+  const place = { workspaceId: actor.workspaceId, canvasId: row.canvasId }
+  const author = {
+    name: actor.by.name,
+    kind: 'member' as const,
+    userId: actor.userId,
+    by: actor.by,
+  }
+  const comment = await createComment(svc, place, author, { body, version: row.version })
+  await svc.db
+    .update(reviewDecisions)
+    .set({ commentId: comment.comment_id })
+    .where(
+      and(eq(reviewDecisions.reviewId, row.reviewId), eq(reviewDecisions.userId, actor.userId)),
+    )
+}
+
+/** The review, when it is of the actor's workspace; else 404 review_not_found. */
+async function reviewOf(svc: Services, actor: Actor, reviewId: string) {
+  const row = await svc.db
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.reviewId, reviewId), eq(reviews.workspaceId, actor.workspaceId)))
+    .get()
+  if (!row) throw new AppError('review_not_found', 'review not found')
+  return row
+}
+
+async function requireVersion(svc: Services, canvasId: string, version: number) {
+  const found = await svc.db
+    .select(one)
+    .from(versions)
+    .where(and(eq(versions.canvasId, canvasId), eq(versions.version, version)))
+    .get()
+  if (!found) throw new AppError('version_not_found', `version: canvas has no version ${version}`)
+}
+
+/**
+ * The members `named` names, by email or user id, as user ids (each once). Anyone else is a 400:
+ * a review waits on its reviewers, and one who cannot see the canvas would keep it waiting.
+ */
+async function reviewersOf(svc: Services, actor: Actor, named: string[]): Promise<string[]> {
+  const wanted = [...new Set(named.map((n) => (n.includes('@') ? n.trim().toLowerCase() : n)))]
+  if (wanted.length > MAX_REVIEWERS) {
+    throw new AppError('invalid_request', `reviewers: at most ${MAX_REVIEWERS}`)
+  }
+  if (wanted.length === 0) return []
+  const rows = await svc.db
+    .select({ userId: members.userId, email: users.email })
+    .from(members)
+    .innerJoin(users, eq(users.userId, members.userId))
+    .where(
+      and(
+        eq(members.workspaceId, actor.workspaceId),
+        or(inArray(users.email, wanted), inArray(members.userId, wanted)),
+      ),
+    )
+  const ids = wanted.map((w) => rows.find((r) => r.email === w || r.userId === w)?.userId)
+  const unknown = wanted.filter((_, i) => ids[i] === undefined)
+  if (unknown.length > 0) {
+    throw new AppError(
+      'invalid_request',
+      `reviewers: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this workspace`,
+    )
+  }
+  if (ids.includes(actor.userId)) {
+    throw new AppError(
+      'invalid_request',
+      'reviewers: you cannot review what you ask to be reviewed',
+    )
+  }
+  return [...new Set(ids as string[])]
+}
+
+async function decisionsOf(svc: Services, rows: ReviewRow[]) {
+  const byReview = new Map<string, DecisionRow[]>()
+  if (rows.length === 0) return byReview
+  const found = await svc.db
+    .select()
+    .from(reviewDecisions)
+    .where(
+      inArray(
+        reviewDecisions.reviewId,
+        rows.map((r) => r.reviewId),
+      ),
+    )
+  for (const d of found) byReview.set(d.reviewId, [...(byReview.get(d.reviewId) ?? []), d])
+  return byReview
+}
+
+/** Reviews as the API shows them, their people named as their workspace knows them. */
+async function presentAll(svc: Services, rows: ReviewRow[], decisions: Map<string, DecisionRow[]>) {
+  const people = await namesOf(
+    svc,
+    rows.flatMap((row) => [
+      row.requestedBy,
+      ...(JSON.parse(row.reviewers) as string[]),
+      ...(decisions.get(row.reviewId) ?? []).map((d) => d.userId),
+    ]),
+  )
+  const nameOf = (userId: string) => people.get(userId) ?? 'a former member'
+  return rows.map((row) => {
+    const named = JSON.parse(row.reviewers) as string[]
+    const own = decisions.get(row.reviewId) ?? []
+    const deciders = own.map((d) => d.userId).filter((id) => !named.includes(id))
+    const reviewer = (userId: string) => {
+      const d = own.find((x) => x.userId === userId)
+      return {
+        user_id: userId,
+        name: nameOf(userId),
+        decision: d?.decision ?? null,
+        decided_at: isoOrNull(d?.decidedAt ?? null),
+      }
+    }
+    return {
+      review_id: row.reviewId,
+      canvas_id: row.canvasId,
+      version: row.version,
+      state: row.state,
+      requested_by: { user_id: row.requestedBy, name: nameOf(row.requestedBy) },
+      reviewers: [...named, ...deciders].map(reviewer),
+      note: row.note,
+      created_at: iso(row.createdAt),
+      decided_at: isoOrNull(row.decidedAt),
+    }
+  })
+}
+
+export type Review = Awaited<ReturnType<typeof presentAll>>[number]
+
+/** Names as the workspace shows them: a display name, else the email's part before the @. */
+async function namesOf(svc: Services, ids: string[]) {
+  const rows = await svc.db
+    .select({
+      userId: users.userId,
+      name: sql<string>`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`,
+    })
+    .from(users)
+    .where(inArray(users.userId, [...new Set(ids)]))
+  return new Map(rows.map((r) => [r.userId, r.name]))
+}
+
+function tell(
+  svc: Services,
+  actor: Actor,
+  type: 'review.requested' | 'review.approved' | 'review.changes_requested',
+  review: Review,
+) {
+  svc.events?.({ type, workspaceId: actor.workspaceId, data: review, ...eventActor(actor.by) })
+}
+
+/**
+ * For the sweep's batch, after the statement that removed the canvas: its reviews and their
+ * decisions, once it is gone (one made permanent meanwhile keeps its reviews). Only for a canvas
+ * that has some (`review_count`): one without reads nothing more.
+ */
+export function reviewsOfRemovedCanvas(svc: Services, canvasId: string) {
+  const db = svc.db
+  const gone = and(
+    eq(reviews.canvasId, canvasId),
+    notExists(db.select(one).from(canvases).where(eq(canvases.canvasId, canvasId))),
+  )
+  return [
+    db
+      .delete(reviewDecisions)
+      .where(
+        inArray(
+          reviewDecisions.reviewId,
+          db.select({ reviewId: reviews.reviewId }).from(reviews).where(gone),
+        ),
+      ),
+    db.delete(reviews).where(gone),
+  ] as const
+}
