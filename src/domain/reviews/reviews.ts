@@ -122,7 +122,7 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
     reviewDecisions,
     and(eq(reviewDecisions.reviewId, reviewId), eq(reviewDecisions.decision, 'approve')),
   )
-  const [added, , approved] = await db.batch([
+  const [added, recorded, , approved] = await db.batch([
     db
       .insert(reviewDecisions)
       .select(
@@ -139,6 +139,12 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
       )
       .onConflictDoNothing()
       .returning({ userId: reviewDecisions.userId }),
+    // Written only with the decision (changes() of the insert); so is the request for changes.
+    recordOf(svc, actor, {
+      action: 'review.decided',
+      target: { type: 'canvas', id: row.canvasId },
+      details: { review_id: reviewId, version: row.version, decision: input.decision },
+    }),
     db
       .update(reviews)
       .set({ state: 'changes_requested', decidedAt: now })
@@ -167,15 +173,8 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
       ),
   ])
   if (added.length === 0) throw await whyNotDecided(svc, actor, reviewId)
-  if (input.comment !== undefined) await commentOn(svc, actor, row, input.comment)
-  const [recorded] = await db.batch([
-    recordOf(svc, actor, {
-      action: 'review.decided',
-      target: { type: 'canvas', id: row.canvasId },
-      details: { review_id: reviewId, version: row.version, decision: input.decision },
-    }),
-  ])
   announceAudit(svc, recorded)
+  if (input.comment !== undefined) await commentOn(svc, actor, row, input.comment)
   const review = await getReview(svc, actor, reviewId)
   if (review.state === 'approved' && approved.length > 0)
     tell(svc, actor, 'review.approved', review)
