@@ -25,7 +25,7 @@ const wholeApp = () =>
       throw err
     },
   ))
-const hot = hotApp(async (c) => (await wholeApp()).fetch(c.req.raw, c.env, c.executionCtx))
+const hot = hotApp((c) => byWholeApp(c.req.raw, c.env, c.executionCtx))
 
 /**
  * Under `wrangler dev`, a request body the answer did not read is read to its end before the
@@ -42,8 +42,11 @@ async function drain(body: ReadableStream) {
   }
 }
 
+/** The runtime's context of a request, as Hono hands it on. */
+type AppContext = Parameters<Hono<AppEnv>['fetch']>[2]
+
 /** The whole app's answer; if it cannot be loaded, the error model's 500, logged. */
-async function byWholeApp(request: Request, env: Bindings, ctx: ExecutionContext) {
+async function byWholeApp(request: Request, env: Bindings, ctx: AppContext) {
   let app: Hono<AppEnv>
   try {
     app = await wholeApp()

@@ -221,6 +221,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
   const commented = whole.filter((id) => held.some((h) => h.canvasId === id && h.comments > 0))
   const reviewed = whole.filter((id) => held.some((h) => h.canvasId === id && h.reviews > 0))
   const fileIds = [...new Set(items.map((h) => h.fileId!))]
+  const expiryOf = (h: (typeof held)[number]) =>
+    expiryStatement(svc, { ...h, deleted: wasDeleted(h) })
   const statements: BatchItem<'sqlite'>[] = [
     ...items.map((h) =>
       db
@@ -257,7 +259,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
           ),
         )
         .returning({ canvasId: canvases.canvasId }),
-      expiryStatement(svc, { ...gone.get(id)!, deleted: wasDeleted(gone.get(id)!) }),
+      expiryOf(gone.get(id)!),
     ]),
     // The archives its downloads stored, for removeDeletingArchives.
     ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),

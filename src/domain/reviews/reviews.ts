@@ -37,15 +37,23 @@ export async function requestReview(
 ) {
   const db = svc.db
   const now = svc.now()
+  // The canvas, and whether the version asked for is one of it: one read.
+  const asked = input.version
   const canvas = await db
-    .select({ version: canvases.version })
+    .select({
+      version: canvases.version,
+      has:
+        asked === undefined ? sql<number>`1` : sql<number>`EXISTS (${versionOf(canvasId, asked)})`,
+    })
     .from(canvases)
     .where(unexpiredCanvasOf(actor, canvasId, now))
     .get()
   if (!canvas) throw canvasNotFound()
-  const version = input.version ?? canvas.version
-  if (input.version !== undefined) await requireVersion(svc, canvasId, version)
-  const reviewers = await reviewersOf(svc, actor, input.reviewers ?? [])
+  if (!canvas.has)
+    throw new AppError('version_not_found', `version: canvas has no version ${asked}`)
+  const version = asked ?? canvas.version
+  const named = await reviewersOf(svc, actor, input.reviewers ?? [])
+  const reviewers = named.map((r) => r.userId)
   const row: ReviewRow = {
     reviewId: newId(),
     canvasId,
@@ -75,7 +83,12 @@ export async function requestReview(
     throw new AppError('conflict', `version ${version} has a review pending already`)
   }
   announceAudit(svc, recorded)
-  const [review] = await presentAll(svc, [row], new Map())
+  // Everyone it names was just read, and the actor's name is known: nothing more to read.
+  const people = new Map([
+    [actor.userId, actor.person.name],
+    ...named.map((r) => [r.userId, r.name] as const),
+  ])
+  const [review] = present([row], new Map(), people)
   tell(svc, actor, 'review.requested', review)
   return review
 }
@@ -99,10 +112,14 @@ export async function listReviews(svc: Services, actor: Actor, canvasId: string)
   return presentAll(svc, rows, await decisionsOf(svc, rows))
 }
 
-/** One review of the actor's workspace. */
+/** One review of the actor's workspace, with its decisions (one read of both). */
 export async function getReview(svc: Services, actor: Actor, reviewId: string) {
-  const row = await reviewOf(svc, actor, reviewId)
-  const [review] = await presentAll(svc, [row], await decisionsOf(svc, [row]))
+  const [[row], decisions] = await svc.db.batch([
+    reviewRow(svc, actor, reviewId),
+    svc.db.select().from(reviewDecisions).where(eq(reviewDecisions.reviewId, reviewId)),
+  ])
+  if (!row) throw reviewNotFound()
+  const [review] = await presentAll(svc, [row], new Map([[reviewId, decisions]]))
   return review
 }
 
@@ -230,38 +247,38 @@ async function commentOn(svc: Services, actor: Actor, row: ReviewRow, body: stri
     )
 }
 
-/** The review, when it is of the actor's workspace; else 404 review_not_found. */
-async function reviewOf(svc: Services, actor: Actor, reviewId: string) {
-  const row = await svc.db
+/** The review's row, when it is of the actor's workspace (a statement, for a batch). */
+const reviewRow = (svc: Services, actor: Actor, reviewId: string) =>
+  svc.db
     .select()
     .from(reviews)
     .where(and(eq(reviews.reviewId, reviewId), eq(reviews.workspaceId, actor.workspaceId)))
-    .get()
-  if (!row) throw new AppError('review_not_found', 'review not found')
+
+const reviewNotFound = () => new AppError('review_not_found', 'review not found')
+
+/** The review, when it is of the actor's workspace; else 404 review_not_found. */
+async function reviewOf(svc: Services, actor: Actor, reviewId: string) {
+  const row = await reviewRow(svc, actor, reviewId).get()
+  if (!row) throw reviewNotFound()
   return row
 }
 
-async function requireVersion(svc: Services, canvasId: string, version: number) {
-  const found = await svc.db
-    .select(one)
-    .from(versions)
-    .where(and(eq(versions.canvasId, canvasId), eq(versions.version, version)))
-    .get()
-  if (!found) throw new AppError('version_not_found', `version: canvas has no version ${version}`)
-}
+/** The version `version` of the canvas, as a subquery. */
+const versionOf = (canvasId: string, version: number) =>
+  sql`SELECT 1 FROM ${versions} WHERE ${versions.canvasId} = ${canvasId} AND ${versions.version} = ${version}`
 
 /**
  * The members `named` names, by email or user id, as user ids (each once). Anyone else is a 400:
  * a review waits on its reviewers, and one who cannot see the canvas would keep it waiting.
  */
-async function reviewersOf(svc: Services, actor: Actor, named: string[]): Promise<string[]> {
+async function reviewersOf(svc: Services, actor: Actor, named: string[]) {
   const wanted = [...new Set(named.map((n) => (n.includes('@') ? n.trim().toLowerCase() : n)))]
   if (wanted.length > MAX_REVIEWERS) {
     throw new AppError('invalid_request', `reviewers: at most ${MAX_REVIEWERS}`)
   }
   if (wanted.length === 0) return []
   const rows = await svc.db
-    .select({ userId: members.userId, email: users.email })
+    .select({ userId: members.userId, email: users.email, name: personName })
     .from(members)
     .innerJoin(users, eq(users.userId, members.userId))
     .where(
@@ -270,21 +287,22 @@ async function reviewersOf(svc: Services, actor: Actor, named: string[]): Promis
         or(inArray(users.email, wanted), inArray(members.userId, wanted)),
       ),
     )
-  const ids = wanted.map((w) => rows.find((r) => r.email === w || r.userId === w)?.userId)
-  const unknown = wanted.filter((_, i) => ids[i] === undefined)
+  const found = wanted.map((w) => rows.find((r) => r.email === w || r.userId === w))
+  const unknown = wanted.filter((_, i) => found[i] === undefined)
   if (unknown.length > 0) {
     throw new AppError(
       'invalid_request',
       `reviewers: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this workspace`,
     )
   }
-  if (ids.includes(actor.userId)) {
+  if (found.some((r) => r!.userId === actor.userId)) {
     throw new AppError(
       'invalid_request',
       'reviewers: you cannot review what you ask to be reviewed',
     )
   }
-  return [...new Set(ids as string[])]
+  // An email and an id of one person are one reviewer.
+  return [...new Map(found.map((r) => [r!.userId, { userId: r!.userId, name: r!.name }])).values()]
 }
 
 async function decisionsOf(svc: Services, rows: ReviewRow[]) {
@@ -313,6 +331,15 @@ async function presentAll(svc: Services, rows: ReviewRow[], decisions: Map<strin
       ...(decisions.get(row.reviewId) ?? []).map((d) => d.userId),
     ]),
   )
+  return present(rows, decisions, people)
+}
+
+/** The same, the names given (`people`: user id → name). */
+function present(
+  rows: ReviewRow[],
+  decisions: Map<string, DecisionRow[]>,
+  people: Map<string, string>,
+) {
   const nameOf = (userId: string) => people.get(userId) ?? 'a former member'
   return rows.map((row) => {
     const named = JSON.parse(row.reviewers) as string[]
@@ -341,14 +368,17 @@ async function presentAll(svc: Services, rows: ReviewRow[], decisions: Map<strin
   })
 }
 
-export type Review = Awaited<ReturnType<typeof presentAll>>[number]
+export type Review = ReturnType<typeof present>[number]
 
-/** Names as the workspace shows them: a display name, else the email's part before the @. */
+/** A person's name as the workspace shows it: a display name, else the email's part before the @. */
+const personName = sql<string>`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`
+
+/** Names as the workspace shows them. */
 async function namesOf(svc: Services, ids: string[]) {
   const rows = await svc.db
     .select({
       userId: users.userId,
-      name: sql<string>`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`,
+      name: personName,
     })
     .from(users)
     .where(inArray(users.userId, [...new Set(ids)]))
