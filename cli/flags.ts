@@ -151,6 +151,27 @@ export function commentText(value: Value, name: string, max = MAX_COMMENT_LENGTH
 }
 
 /** A comment id as `svc comments` prints them. */
+/** A review id as the service makes them (letters and digits). */
+export function reviewId(value: Value, name: string): string | undefined {
+  const given = one(value, name)
+  if (given !== undefined && !/^[A-Za-z0-9]{1,64}$/.test(given)) {
+    throw usageError(`${name} must be a review id (letters and digits), got '${given}'`)
+  }
+  return given
+}
+
+/** Members named by a repeated flag, or by commas: `--to a@x.com --to b@x.com`, `--to a,b`. */
+export function people(value: Value, name: string): string[] | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'boolean') throw usageError(`--${name} needs an email or user id`)
+  const named = [value]
+    .flat()
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+  if (named.some((v) => v === '')) throw usageError(`--${name} needs an email or user id`)
+  return named
+}
+
 export function commentId(value: Value, name: string): string | undefined {
   const given = one(value, name)
   if (given !== undefined && !/^[A-Za-z0-9]{1,64}$/.test(given)) {

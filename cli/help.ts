@@ -62,6 +62,13 @@ const EXAMPLES: Record<string, string[]> = {
     'svc comment <id> --reply <comment_id> "Fixed in version 3"',
   ],
   resolve: ['svc resolve <id> <comment_id>', 'svc resolve <id> <comment_id> --reopen'],
+  review: [
+    'svc review <id> --to ada@example.com --note "The Q3 numbers"',
+    'svc review <id>                      # any editor may approve',
+    'svc review --wait <review_id> --json # as soon as it is decided',
+  ],
+  approve: ['svc approve <review_id> --comment "Ship it"'],
+  'request-changes': ['svc request-changes <review_id> --comment "The chart is upside down"'],
   open: [
     'svc open <id>',
     'svc open https://canvas.example/c/<id>',

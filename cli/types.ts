@@ -12,6 +12,7 @@ export type {
   PublicShare as ShareMetadata,
   Renderer,
   Reply,
+  Review,
   Share,
   Usage,
   Version,

@@ -5,6 +5,7 @@ import { oauthCli } from './api/oauth-cli'
 import { auth } from './api/auth'
 import { storage } from './api/storage'
 import { webhooks } from './api/webhooks'
+import { canvasReviews, reviewsApi } from './api/reviews'
 import { workspacesApi } from './api/workspaces'
 import { audit } from './api/audit'
 import { search } from './api/search'
@@ -36,6 +37,8 @@ export function buildApp() {
       ...HOT_API,
       ['/auth', auth],
       [LOCAL_STORAGE_PATH, storage],
+      ['/v1/canvases/:id/reviews', canvasReviews],
+      ['/v1/reviews', reviewsApi],
       ['/v1/webhooks', webhooks],
       ['/v1/workspaces', workspacesApi],
       ['/v1/audit', audit],

@@ -41,6 +41,9 @@ describe('POST /mcp', () => {
       'search_canvases',
       'search',
       'fetch',
+      'request_review',
+      'get_review',
+      'wait_for_review',
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
@@ -91,6 +94,8 @@ describe('POST /mcp', () => {
         'search_canvases',
         'search',
         'fetch',
+        'get_review',
+        'wait_for_review',
       ].sort(),
     )
     // What cannot be had back is said so; what changes nothing more when repeated too.
@@ -117,10 +122,11 @@ describe('POST /mcp', () => {
     const canvas = await ok(client, 'publish', { content: '# Read me', filename: 'read.md' })
     await ok(client, 'share_canvas', { canvas_id: canvas.canvas_id })
     await ok(client, 'add_comment', { canvas_id: canvas.canvas_id, body: 'A note' })
+    const review = await ok(client, 'request_review', { canvas_id: canvas.canvas_id })
     // Every row of the workspace's canvases, versions, links and comments, as stored.
     const state = async () => {
       const rows = await Promise.all(
-        ['canvases', 'versions', 'share_links', 'comments'].map((table) =>
+        ['canvases', 'versions', 'share_links', 'comments', 'reviews'].map((table) =>
           env.DB.prepare(
             `SELECT * FROM ${table} WHERE ${table === 'canvases' ? 'workspace_id = ?' : 'canvas_id IN (SELECT canvas_id FROM canvases WHERE workspace_id = ?)'}`,
           )
@@ -142,6 +148,8 @@ describe('POST /mcp', () => {
       search_canvases: { query: 'read' },
       search: { query: 'read' },
       fetch: { id: canvas.canvas_id },
+      get_review: { review_id: review.review_id },
+      wait_for_review: { review_id: review.review_id, timeout_s: 1 },
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint)
     expect(reads.length).toBeGreaterThan(5)
@@ -199,6 +207,12 @@ describe('POST /mcp', () => {
     await typed('list_comments', { canvas_id: id, status: 'all' })
     await typed('wait_for_comments', { canvas_id: id, since: '2000-01-01T00:00:00Z' })
     await typed('usage')
+    const review = await typed('request_review', { canvas_id: id, note: 'Typed?' })
+    expect(review).toMatchObject({ canvas_id: id, state: 'pending', reviewers: [] })
+    await typed('get_review', { review_id: review.review_id })
+    expect(
+      (await typed('wait_for_review', { review_id: review.review_id, timeout_s: 1 })).state,
+    ).toBe('pending')
     expect((await typed('search_canvases', { query: 'edited' })).results).toHaveLength(1)
     const found = await typed('search', { query: 'edited' })
     expect(found.results).toEqual([{ id, title: expect.any(String), url: `${ORIGIN}/c/${id}` }])

@@ -32,6 +32,7 @@ describe('creating share links', () => {
       view_count: 0,
       max_views: null,
       version: null,
+      follow: 'latest',
       has_password: false,
       allow_comments: false,
       created_at: expect.stringMatching(ISO),

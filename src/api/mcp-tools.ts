@@ -32,6 +32,7 @@ import { RENDERERS } from '../render/registry'
 import type { Share } from '../schema/responses'
 import { tool, withUrl, type ToolContext } from './mcp-tool'
 import { SEARCH_TOOLS } from './mcp-search-tools'
+import { REVIEW_TOOLS } from './mcp-review-tools'
 import * as output from '../schema/tool-outputs'
 import * as input from '../schema/tools'
 
@@ -396,4 +397,5 @@ export const TOOLS = [
     }),
   }),
   ...SEARCH_TOOLS,
+  ...REVIEW_TOOLS,
 ]

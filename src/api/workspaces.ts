@@ -68,8 +68,9 @@ workspacesApi.patch(
     description:
       'Admins and owners. `default_expires_in`: how long a new canvas lives unless its ' +
       'request says (`24h`, `7d`; `null` keeps new canvases). `quota_bytes`: what the ' +
-      'workspace may store (`null`: the deployment’s `WORKSPACE_QUOTA_BYTES`). Answers the ' +
-      'settings that now apply.',
+      'workspace may store (`null`: the deployment’s `WORKSPACE_QUOTA_BYTES`). ' +
+      '`require_review`: every share link and public page shows approved versions only. ' +
+      'Answers the settings that now apply.',
     tag: 'Workspaces',
     responses: { 200: { description: 'The workspace.', schema: 'workspaceSettings' } },
     errors: ['not_found', 'forbidden'],
@@ -81,6 +82,7 @@ workspacesApi.patch(
         name: body.name,
         defaultExpiresIn: body.default_expires_in,
         quotaBytes: body.quota_bytes,
+        requireReview: body.require_review,
       }),
     )
   },

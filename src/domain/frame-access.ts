@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, exists, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { AppError } from '../lib/errors'
 import { one, type Database } from '../storage/db'
@@ -12,6 +12,7 @@ import {
 import type { Services } from './services'
 import { itemAtPath } from './canvases/site-reads'
 import { unexpired } from './canvases/unexpired'
+import { linkGated, linkShows, publicShows, reviewRequired } from './reviews/gate'
 
 // A content frame is reached through a signed URL, but the signature only says who the URL was
 // issued to. The access it was issued under is checked again on every request, so withdrawing it
@@ -43,8 +44,15 @@ export function decodeGrant(value: string): FrameGrant | null {
 }
 
 // Each condition is what the grant needs to hold right now; all in the one statement.
+// The content statements join the version served (`versions`): under a workspace that requires
+// review, a public canvas serves its approved version only.
 function condition(db: Database, grant: FrameGrant, now: number) {
-  if (grant.kind === 'public') return eq(canvases.visibility, 'public')
+  if (grant.kind === 'public') {
+    return and(
+      eq(canvases.visibility, 'public'),
+      sql`(NOT ${reviewRequired} OR ${versions.version} = ${canvases.approvedVersion})`,
+    )
+  }
   if (grant.kind === 'owner') {
     return exists(
       db
@@ -60,13 +68,14 @@ function condition(db: Database, grant: FrameGrant, now: number) {
     )
   }
   // A link that follows the latest version serves any version it was shown with; a pinned one
-  // only its own. Used up is not checked: the view that used it up must still render, so such a
-  // link's frames live only a short window instead (LIMITED_FRAME_SECONDS, web/frames/links.ts).
+  // only its own, one that follows approval only the approved one. Used up is not checked: the
+  // view that used it up must still render, so such a link's frames live only a short window
+  // instead (LIMITED_FRAME_SECONDS, web/frames/links.ts).
   return linkHolds(
     db,
     grant.token,
     now,
-    or(isNull(shareLinks.version), eq(shareLinks.version, versions.version)),
+    sql`CASE WHEN ${linkGated} THEN ${versions.version} = ${canvases.approvedVersion} ELSE (${shareLinks.version} IS NULL OR ${shareLinks.version} = ${versions.version}) END`,
   )
 }
 
@@ -133,6 +142,8 @@ export type LiveAccess = {
   workspaceId: string
   /** The person whose session the socket is opened under (an owner's page), else null. */
   userId: string | null
+  /** It shows the approved version: it moves when one is approved, not when one is pushed. */
+  gated: boolean
 }
 
 /**
@@ -153,24 +164,31 @@ export async function liveUnderGrant(
   if (grant.kind === 'share') {
     const hears = and(
       isNull(shareLinks.maxViews),
-      or(isNull(shareLinks.version), eq(shareLinks.allowComments, true)),
+      or(isNull(shareLinks.version), eq(shareLinks.allowComments, true), linkGated),
+      isNotNull(linkShows),
     )
     const row = await db
       .select({
-        version: canvases.version,
+        version: sql<number>`${linkShows}`,
         canvasExpiresAt: canvases.expiresAt,
         linkExpiresAt: shareLinks.expiresAt,
         comments: shareLinks.allowComments,
-        upTo: shareLinks.version,
+        pinned: shareLinks.version,
+        gated: sql<number>`${linkGated}`,
         workspaceId: canvases.workspaceId,
       })
       .from(canvases)
       .innerJoin(shareLinks, linkUsable(grant.token, now, hears))
       .where(canvas)
       .get()
-    // A pinned link's socket announces, and its frame route serves, its own version only.
-    return row ? { ...row, version: row.upTo ?? row.version, userId: null } : null
+    if (!row) return null
+    const { pinned, gated, ...access } = row
+    // A pinned link's socket announces, and its frame route serves, its own version only; one
+    // that follows approval the approved one, and it hears of comments up to that.
+    const upTo = gated ? row.version : pinned
+    return { ...access, upTo, gated: Boolean(gated), userId: null }
   }
+  if (grant.kind === 'public') return publicLive(svc, canvasId)
   const owner = grant.kind === 'owner' ? grant.sessionId : null
   const row = await db
     .select({
@@ -184,7 +202,40 @@ export async function liveUnderGrant(
     .from(canvases)
     .where(and(canvas, condition(db, grant, now)))
     .get()
-  return row ? { ...row, linkExpiresAt: null, comments: grant.kind === 'owner', upTo: null } : null
+  return row
+    ? { ...row, linkExpiresAt: null, comments: grant.kind === 'owner', upTo: null, gated: false }
+    : null
+}
+
+/** A public canvas's socket: it follows approval when its workspace requires review. */
+async function publicLive(svc: Services, canvasId: string): Promise<LiveAccess | null> {
+  const row = await svc.db
+    .select({
+      version: sql<number>`${publicShows}`,
+      canvasExpiresAt: canvases.expiresAt,
+      workspaceId: canvases.workspaceId,
+      gated: sql<number>`${reviewRequired}`,
+    })
+    .from(canvases)
+    .where(
+      and(
+        eq(canvases.canvasId, canvasId),
+        unexpired(svc.now()),
+        eq(canvases.visibility, 'public'),
+        isNotNull(publicShows),
+      ),
+    )
+    .get()
+  if (!row) return null
+  const gated = Boolean(row.gated)
+  return {
+    ...row,
+    gated,
+    upTo: gated ? row.version : null,
+    linkExpiresAt: null,
+    comments: false,
+    userId: null,
+  }
 }
 
 export type ItemUnderGrant = VersionContent & {

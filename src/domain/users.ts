@@ -129,6 +129,7 @@ export async function createAccount(
           quotaBytes: value(workspaces.quotaBytes, null),
           defaultTtl: value(workspaces.defaultTtl, null),
           deletedAt: value(workspaces.deletedAt, null),
+          requireReview: value(workspaces.requireReview, false),
         })
         .from(users)
         .where(eq(users.userId, userId)),

@@ -15,6 +15,7 @@ export type Tag =
   | 'Shares'
   | 'Public shares'
   | 'Comments'
+  | 'Reviews'
   | 'Account'
   | 'Webhooks'
   | 'Workspaces'

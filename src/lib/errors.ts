@@ -25,6 +25,7 @@ const STATUS = {
   idempotency_in_progress: 409,
   webhook_limit: 409,
   last_owner: 409,
+  not_approved: 409,
   share_expired: 410,
   share_exhausted: 410,
   precondition_failed: 412,

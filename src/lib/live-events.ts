@@ -29,7 +29,15 @@ export const LIVE_CLOSE_CODES: Record<GoneReason, number> = {
  * longer expires (made permanent), which its viewers need not hear: their sockets simply stop
  * expiring with it.
  */
-export type LiveNotice = LiveEvent | { type: 'permanent' }
+export type LiveNotice =
+  | LiveEvent
+  | { type: 'permanent' }
+  // A version was approved: the sockets that follow approval hear it as their new `version`, and
+  // only they (docs/reviews.md); they hear of no version pushed.
+  | { type: 'approved'; version: number }
+  // A review of the canvas was decided: it wakes those waiting on the canvas (an agent's wait for
+  // the review); no page hears it.
+  | { type: 'review'; review_id: string }
 
 /**
  * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public
@@ -101,3 +109,5 @@ export const LIVE_CANVAS_EXPIRES_HEADER = 'X-Live-Canvas-Expires'
 export const LIVE_LINK_EXPIRES_HEADER = 'X-Live-Link-Expires'
 /** A link pinned to a version: the newest version whose comments its socket hears (absent: any). */
 export const LIVE_UP_TO_HEADER = 'X-Live-Up-To'
+/** The socket shows the approved version: present (`1`) for a link or page that follows approval. */
+export const LIVE_APPROVED_HEADER = 'X-Live-Approved'

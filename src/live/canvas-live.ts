@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers'
 import {
   LIVE_CLOSE_CODES,
   type GoneReason,
+  LIVE_APPROVED_HEADER,
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
@@ -28,7 +29,13 @@ import {
  * never), and for a link pinned to a version, that version (its socket hears of comments made on
  * it or before, and of no new version; absent or null: it follows the latest).
  */
-type Expiries = { canvas: number | null; link: number | null; upTo?: number | null }
+type Expiries = {
+  canvas: number | null
+  link: number | null
+  upTo?: number | null
+  /** It shows the approved version: `upTo` is that, and moves when another is approved. */
+  approved?: true
+}
 
 // An alarm is set at most this far ahead: one further off is set again when this one comes, so an
 // expiry of any size never makes a date the runtime refuses.
@@ -61,9 +68,13 @@ export class CanvasLive extends DurableObject<Env> {
     const pair = new WebSocketPair()
     const socket = pair[1]
     this.ctx.acceptWebSocket(socket, tags)
-    socket.serializeAttachment(
-      (upTo === null ? { canvas, link } : { canvas, link, upTo }) satisfies Expiries,
-    )
+    const approved = request.headers.get(LIVE_APPROVED_HEADER) === '1'
+    socket.serializeAttachment({
+      canvas,
+      link,
+      ...(upTo !== null && { upTo }),
+      ...(approved && { approved }),
+    } satisfies Expiries)
     const expiry = expiryOf(socket)
     if (expiry !== null && expiry <= Date.now()) {
       // Expired between the Worker's check and now: the page is told so rather than left retrying.
@@ -81,7 +92,8 @@ export class CanvasLive extends DurableObject<Env> {
   /** Sends the event to its audience; an end of access also closes their sockets. */
   async notify(notice: LiveNotice, audience: LiveAudience = 'all'): Promise<number> {
     if (notice.type === 'permanent') return this.keep()
-    if (notice.type === 'comment' || notice.type === 'comment_deleted') this.commentHeard()
+    if (notice.type === 'review') return this.newsHeard()
+    if (notice.type === 'comment' || notice.type === 'comment_deleted') this.newsHeard()
     const sockets = audience === 'all' ? this.ctx.getWebSockets() : this.ctx.getWebSockets(audience)
     const message = JSON.stringify(notice)
     const now = Date.now()
@@ -93,6 +105,7 @@ export class CanvasLive extends DurableObject<Env> {
         continue
       }
       if (notice.type === 'gone') end(socket, notice.reason)
+      else if (notice.type === 'approved') approve(socket, notice.version)
       else if (hears(socket, notice)) sendTo(socket, message)
     }
     return sockets.length
@@ -116,9 +129,11 @@ export class CanvasLive extends DurableObject<Env> {
     })
   }
 
-  private commentHeard() {
+  /** A comment changed or a review was decided: every wait on the canvas looks again. */
+  private newsHeard() {
     this.lastComment = Date.now()
     for (const wake of [...this.waiters.keys()]) wake('comment')
+    return 0
   }
 
   /**
@@ -201,6 +216,14 @@ function end(socket: WebSocket, reason: GoneReason) {
   } catch {
     // Closed already.
   }
+}
+
+/** A version was approved: a socket that follows approval moves to it, and hears comments up to it. */
+function approve(socket: WebSocket, version: number) {
+  const expiries = attachmentOf(socket)
+  if (!expiries?.approved || (expiries.upTo ?? 0) >= version) return
+  socket.serializeAttachment({ ...expiries, upTo: version })
+  sendTo(socket, JSON.stringify({ type: 'version', version } satisfies LiveEvent))
 }
 
 /** Whether a socket pinned to a version may hear this: nothing newer than what it shows. */

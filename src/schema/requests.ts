@@ -266,6 +266,8 @@ export const createShareFields = {
   version: z.optional(versionNumber),
   token: z.optional(shareToken),
   allow_comments: z.optional(z.boolean('must be true or false')),
+  /** `approved`: the link shows the canvas's approved version (docs/reviews.md). */
+  follow: z.optional(z.enum(['latest', 'approved'], 'must be latest or approved')),
 }
 
 export const createShareBody = z.strictObject(createShareFields)
@@ -357,21 +359,25 @@ const moment = z.pipe(
   ),
 )
 
-const waitSeconds = z.pipe(
+/** A wait's `timeout_s` in a query: 1 to MAX_WAIT_SECONDS. */
+export const waitSeconds = z.pipe(
   pattern(/^\d{1,2}$/, `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`),
-  z.transform(Number),
+  z.pipe(
+    z.transform(Number),
+    z
+      .number()
+      .check(
+        z.refine(
+          (n) => n >= 1 && n <= MAX_WAIT_SECONDS,
+          `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`,
+        ),
+      ),
+  ),
 )
 
 export const commentWaitQuery = z.object({
   since: z.optional(moment),
-  timeout_s: z.optional(
-    waitSeconds.check(
-      z.refine(
-        (n) => n >= 1 && n <= MAX_WAIT_SECONDS,
-        `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`,
-      ),
-    ),
-  ),
+  timeout_s: z.optional(waitSeconds),
 })
 
 export const commentInPath = z.object({ id: canvasIdInPath, comment_id: anyIdInPath })

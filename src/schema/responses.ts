@@ -34,6 +34,8 @@ export const canvas = z.object({
   created_at: time,
   updated_at: time,
   expires_at: z.nullable(time),
+  /** The newest version a review approved (docs/reviews.md); null until one is. */
+  approved_version: z.nullable(z.int().check(z.minimum(1))),
 })
 
 export const item = z.extend(file, { path: z.string() })
@@ -119,6 +121,8 @@ export const share = z.object({
   view_count: count,
   max_views: z.nullable(count),
   version: z.nullable(z.int().check(z.minimum(1))),
+  /** What it shows: the latest version, its pinned `version`, or the approved one. */
+  follow: z.enum(['latest', 'version', 'approved']),
   has_password: z.boolean(),
   allow_comments: z.boolean(),
   created_at: time,
@@ -166,6 +170,8 @@ export const workspaceList = z.object({ workspaces: z.array(workspaceEntry) })
 export const workspaceSettings = z.extend(workspaceEntry, {
   default_expires_in: z.nullable(z.string()),
   quota_bytes: z.nullable(z.number()),
+  /** Every share link and public page shows approved versions only (docs/reviews.md). */
+  require_review: z.boolean(),
 })
 export const deletedWorkspace = z.object({
   workspace_id: z.string(),
@@ -297,6 +303,30 @@ export const commentList = z.object({ comments: z.array(comment) })
 /** What a wait for comments found: the threads with something new, and where to wait from next. */
 export const commentNews = z.object({ comments: z.array(comment), since: time })
 
+/** A member as a review names them. */
+const person = z.object({ user_id: z.string(), name: z.string() })
+
+export const review = z.object({
+  review_id: z.string(),
+  canvas_id: z.string(),
+  /** The version under review. */
+  version: z.int().check(z.minimum(1)),
+  state: z.enum(['pending', 'approved', 'changes_requested']),
+  requested_by: person,
+  /** The named reviewers, then anyone else who decided (a review that named none). */
+  reviewers: z.array(
+    z.extend(person, {
+      decision: z.nullable(z.enum(['approve', 'request_changes'])),
+      decided_at: z.nullable(time),
+    }),
+  ),
+  note: z.nullable(z.string()),
+  created_at: time,
+  decided_at: z.nullable(time),
+})
+
+export const reviewList = z.object({ reviews: z.array(review) })
+
 export const webhook = z.object({
   webhook_id: z.string(),
   url: z.string(),
@@ -367,6 +397,7 @@ export type Usage = z.output<typeof usage>
 export type Renderer = z.output<typeof renderer>
 export type Key = z.output<typeof key>
 export type Comment = z.output<typeof comment>
+export type Review = z.output<typeof review>
 export type Reply = z.output<typeof reply>
 export type CommentAuthor = z.output<typeof commentAuthor>
 export type Webhook = z.output<typeof webhook>

@@ -19,6 +19,7 @@ import {
   versionNumber,
   visibility,
 } from './requests'
+import { reviewNote, reviewerList } from './review-requests'
 
 // The inputs of the MCP tools: the API's own field rules, with words for a model to read. Each is
 // validated here and listed to clients as the JSON Schema generated from it.
@@ -338,4 +339,33 @@ export const commentActionInput = z.strictObject({
   canvas_id: canvasId,
   comment_id: commentId,
   ...once,
+})
+
+// Reviews: an agent asks people to approve a version before the readers of what follows approval
+// see it, and waits for their decision (docs/reviews.md).
+
+const reviewId = says(id, 'The review id, as request_review answered it.')
+
+export const requestReviewInput = z.strictObject({
+  canvas_id: canvasId,
+  version: z.optional(says(versionNumber, 'The version to review (default: the latest).')),
+  reviewers: z.optional(
+    says(
+      reviewerList,
+      'Members who decide, by email or user id; left out, any editor may approve.',
+    ),
+  ),
+  note: z.optional(says(reviewNote, 'What to look at, for the reviewers.')),
+})
+
+export const reviewInput = z.strictObject({ review_id: reviewId })
+
+export const waitForReviewInput = z.strictObject({
+  review_id: reviewId,
+  timeout_s: z.optional(
+    says(
+      z.int().check(z.minimum(1), z.maximum(MAX_WAIT_SECONDS)),
+      `How long to wait, in seconds (default 30, at most ${MAX_WAIT_SECONDS}).`,
+    ),
+  ),
 })

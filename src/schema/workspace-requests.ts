@@ -47,11 +47,12 @@ export const updateWorkspaceBody = z
         ),
       ),
     ),
+    require_review: z.optional(z.boolean('must be true or false')),
   })
   .check(
     z.refine(
       (body) => Object.keys(body).length > 0,
-      'must name at least one of name, default_expires_in, quota_bytes',
+      'must name at least one of name, default_expires_in, quota_bytes, require_review',
     ),
   )
 const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`)

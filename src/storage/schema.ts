@@ -46,6 +46,8 @@ export const workspaces = sqliteTable(
     quotaBytes: integer('quota_bytes'),
     defaultTtl: integer('default_ttl'),
     deletedAt: integer('deleted_at'),
+    // Every share link and a public canvas's page show only approved versions (docs/reviews.md).
+    requireReview: integer('require_review', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     index('workspaces_deleted_idx')
@@ -331,6 +333,7 @@ export const canvases = sqliteTable(
       t.version,
       t.updatedAt,
       t.size,
+      t.approvedVersion,
     ),
     // The same for the web app's dashboard, which shows the most recently changed first (its
     // title search reads the index entries, not the table).
@@ -347,6 +350,7 @@ export const canvases = sqliteTable(
       t.version,
       t.createdAt,
       t.size,
+      t.approvedVersion,
     ),
     // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row,
     // and the count of comments, so that only a canvas that has some has them looked for.
@@ -424,6 +428,8 @@ export const shareLinks = sqliteTable(
     expiresAt: integer('expires_at'),
     // Its readers may read the canvas's comments and add their own under a name of their choice.
     allowComments: integer('allow_comments', { mode: 'boolean' }).notNull().default(false),
+    // It shows its canvas's approved version (docs/reviews.md), not the latest nor a pinned one.
+    followApproved: integer('follow_approved', { mode: 'boolean' }).notNull().default(false),
     // Its canvas's workspace: the link is counted out of its totals when its canvas goes, once
     // the canvas row that would name the workspace is gone (drizzle/0012_fourth_review.sql).
     workspaceId: text('workspace_id').notNull().default(''),

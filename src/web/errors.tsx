@@ -10,6 +10,7 @@ const TITLES: Partial<Record<string, string>> = {
   share_not_found: 'Link not found',
   share_expired: 'This link has expired',
   share_exhausted: 'This link has been used up',
+  not_approved: 'Awaiting review',
   not_found: 'Page not found',
   forbidden: 'Not allowed',
   rate_limited: 'Too many attempts',
@@ -23,6 +24,8 @@ const MESSAGES: Partial<Record<string, string>> = {
   share_not_found: 'This share link does not exist or was revoked.',
   share_expired: 'Ask the owner for a new link.',
   share_exhausted: 'It has reached its view limit. Ask the owner for a new link.',
+  not_approved:
+    'This link shows what its authors have approved, and nothing is yet. Come back once a version is approved.',
   not_found: 'There is nothing at this address.',
 }
 

@@ -29,8 +29,9 @@ const CODES: Record<number, string[]> = {
     'comment_not_found',
     'member_not_found',
     'invite_not_found',
+    'review_not_found',
   ],
-  409: ['share_token_taken', 'conflict', 'webhook_limit', 'last_owner'],
+  409: ['share_token_taken', 'conflict', 'webhook_limit', 'last_owner', 'not_approved'],
   410: ['share_expired', 'share_exhausted'],
   413: ['payload_too_large'],
 }

@@ -116,6 +116,30 @@ export function fieldAttacks(world: World): Record<string, Record<string, FieldA
         rule: [world.token],
       },
     },
+    'POST /v1/canvases/:id/reviews': {
+      version: { schema: fc.oneof(fc.constantFrom(0, -1, 2.5), fc.string()), rule: [999] },
+      reviewers: {
+        schema: fc.oneof(
+          fc.constantFrom('someone@example.com', [''], Array(21).fill('a@example.com')),
+          fc.array(fc.oneof(withControl, huge(254)), { minLength: 1, maxLength: 3 }),
+          // An empty array names no one, which is valid.
+          wrongType.filter((v) => !Array.isArray(v) || v.length > 0),
+        ),
+        // Someone who is no member, and the one asking.
+        rule: [['nobody-here@example.com'], [world.owner.email], [world.other.userId]],
+      },
+      note: bySchema(fc.oneof(fc.constant(''), huge(2000), wrongType)),
+    },
+    'POST /v1/reviews/:review_id/decisions': {
+      decision: bySchema(
+        fc.oneof(
+          fc.constantFrom('Approve', 'reject', ''),
+          wild.filter((w) => w !== 'approve' && w !== 'request_changes'),
+          wrongType,
+        ),
+      ),
+      comment: bySchema(fc.oneof(fc.constant(''), huge(10_000), wrongType)),
+    },
     'POST /v1/webhooks': {
       url: {
         schema: fc.oneof(

@@ -41,6 +41,13 @@ export type World = {
   /** A comment on the canvas, and a reply to it. */
   commentId: string
   replyId: string
+  /**
+   * A review the member asked of another canvas of the owner's, naming no one: the owner may
+   * decide it, and the world's canvas has none pending (asking for one succeeds).
+   */
+  reviewId: string
+  /** A review of that canvas the owner approved already: a wait for it answers at once. */
+  decidedReviewId: string
   /** Another comment with its reply, for the owner page's own routes. */
   pageComment: { commentId: string; replyId: string }
   sharePassword: string
@@ -147,6 +154,7 @@ export async function buildWorld(): Promise<World> {
     method: 'POST',
     cookie: member.cookie,
   })
+  const { reviewId, decidedReviewId } = await reviewsByMember(owner, member)
   const reset = await json(
     await call(`/v1/workspaces/${owner.workspaceId}/members/${member.userId}/reset-link`, {
       method: 'POST',
@@ -175,6 +183,8 @@ export async function buildWorld(): Promise<World> {
     inviteId: pending.invite_id,
     joinToken: toOther.token,
     webhookId: webhook.webhook_id,
+    reviewId,
+    decidedReviewId,
     readOnlyKey: readOnly.key,
     revokedKey: revoked.key,
     spareKeyId: spare.key_id,
@@ -199,6 +209,35 @@ export async function buildWorld(): Promise<World> {
     uploadUrl: presigned.upload_url,
     oauth: { clientId: client.client_id, authorize, grantId: code.split(':')[1] },
   }
+}
+
+/**
+ * Two reviews `member` (an editor of the owner's workspace) asks of a canvas of the owner's: one
+ * the owner approves at once, then one left pending.
+ */
+async function reviewsByMember(owner: Account, member: Account) {
+  const canvas = await newCanvas(owner.key, 'reviewed content', { title: 'Reviewed' })
+  const made = await call('/auth/keys', {
+    method: 'POST',
+    cookie: member.cookie,
+    json: { name: 'member key', workspace_id: owner.workspaceId },
+  })
+  const key = (await json(made)).key as string
+  const ask = async () => {
+    const review = await call(`/v1/canvases/${canvas.canvas_id}/reviews`, {
+      method: 'POST',
+      key,
+      json: { note: 'Have a look' },
+    })
+    return (await json(review)).review_id as string
+  }
+  const decidedReviewId = await ask()
+  await call(`/v1/reviews/${decidedReviewId}/decisions`, {
+    method: 'POST',
+    key: owner.key,
+    json: { decision: 'approve' },
+  })
+  return { decidedReviewId, reviewId: await ask() }
 }
 
 async function inviteTo(account: Account, role: string) {
@@ -270,6 +309,8 @@ export function requestFor(route: Route, world: World): Prepared {
       .replace(':comment_id', ids.commentId)
       .replace(':reply_id', ids.replyId)
       .replace(':webhook_id', world.webhookId)
+      .replace(/^\/v1\/reviews\/:review_id\/wait$/, `/v1/reviews/${world.decidedReviewId}/wait`)
+      .replace(':review_id', world.reviewId)
       .replace(':webhookId', world.webhookId)
       .replace(/\/diff$/, '/diff?from=1&to=1')
       // The world's comment is news since then: the wait answers at once.
@@ -284,6 +325,8 @@ export function requestFor(route: Route, world: World): Prepared {
     'POST /v1/canvases': { file_id: world.content.fileId, title: 'copy', ext: 'txt' },
     'PATCH /v1/canvases/:id': { title: 'renamed' },
     'POST /v1/canvases/:id/shares': { expires_in: '1h' },
+    'POST /v1/canvases/:id/reviews': { note: 'Ready for review' },
+    'POST /v1/reviews/:review_id/decisions': { decision: 'approve', comment: 'Looks right' },
     'POST /auth/keys': { name: 'another key' },
     'POST /auth/switch': { workspace_id: world.owner.workspaceId },
     'POST /v1/workspaces': { name: 'Another team' },

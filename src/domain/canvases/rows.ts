@@ -44,6 +44,7 @@ export const canvasColumns = {
   updated_at: canvases.updatedAt,
   expires_at: canvases.expiresAt,
   size: canvases.size,
+  approved_version: canvases.approvedVersion,
 }
 
 /**
@@ -149,6 +150,7 @@ export function presentCanvas(row: CanvasFields): Canvas {
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     expires_at: isoOrNull(row.expires_at),
+    approved_version: row.approved_version,
   }
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-
 import { newId } from '../../lib/crypto'
 import { AppError } from '../../lib/errors'
 import { one } from '../../storage/db'
+import { MAX_REVIEWERS, type Decision, type ReviewRequest } from '../../schema/review-requests'
 import { canvases, members, reviewDecisions, reviews, users, versions } from '../../storage/schema'
 import type { Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
@@ -18,12 +19,6 @@ import { allows } from '../workspaces/roles'
 // when none is named) and changes_requested at the first request for changes. The canvas's
 // `approved_version` is the newest version a review approved: what links that follow approval
 // show.
-
-/** How many reviewers a review may name: a team's, not a mailing list's. */
-export const MAX_REVIEWERS = 20
-
-export type ReviewRequest = { version?: number; reviewers?: string[]; note?: string }
-export type Decision = { decision: 'approve' | 'request_changes'; comment?: string }
 
 type ReviewRow = typeof reviews.$inferSelect
 type DecisionRow = typeof reviewDecisions.$inferSelect
@@ -139,7 +134,7 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
     reviewDecisions,
     and(eq(reviewDecisions.reviewId, reviewId), eq(reviewDecisions.decision, 'approve')),
   )
-  const [added, recorded, , approved] = await db.batch([
+  const [added, recorded, , approved, moved] = await db.batch([
     db
       .insert(reviewDecisions)
       .select(
@@ -187,7 +182,8 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
           sql`changes() > 0`,
           or(isNull(canvases.approvedVersion), lt(canvases.approvedVersion, row.version)),
         ),
-      ),
+      )
+      .returning({ version: canvases.approvedVersion }),
   ])
   if (added.length === 0) throw await whyNotDecided(svc, actor, reviewId)
   announceAudit(svc, recorded)
@@ -195,6 +191,10 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   const review = await getReview(svc, actor, reviewId)
   if (review.state === 'approved' && approved.length > 0)
     tell(svc, actor, 'review.approved', review)
+  // The readers of what follows approval move now, and only now.
+  if (moved.length > 0) svc.live?.(row.canvasId, { type: 'approved', version: row.version })
+  // Whoever waits for the review (wait.ts) looks again.
+  svc.live?.(row.canvasId, { type: 'review', review_id: reviewId })
   if (review.state === 'changes_requested' && input.decision === 'request_changes') {
     tell(svc, actor, 'review.changes_requested', review)
   }

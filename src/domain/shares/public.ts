@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, exists, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { verifyPassword } from '../../lib/crypto'
 import type { PublicShare } from '../../schema/responses'
@@ -8,6 +8,7 @@ import { itemAtPath, itemName, itemNotFound } from '../canvases/site-reads'
 import { iso, isoOrNull, type Services } from '../services'
 import { versionLook } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
+import { linkGated, linkShows, notApproved } from '../reviews/gate'
 import { linkExpiry, presentShare, shareNotFound } from './shares'
 
 export type ShareAccess = {
@@ -29,8 +30,8 @@ export type ShareAccess = {
   passwordGiven?: boolean
 }
 
-// The version a link shows (COALESCE: the builder has none).
-const shown = sql`COALESCE(${shareLinks.version}, ${canvases.version})`
+// The version a link shows: its pinned one, the latest, or the approved one (reviews/gate.ts).
+const shown = linkShows
 
 // The link, its canvas (when live) and the content it serves: pinned version or the latest, its
 // main file or, by path, one file of a site. Columns of the canvas and version that share a name
@@ -49,6 +50,8 @@ const shareSelect = (byPath: boolean) =>
         created_at: shareLinks.createdAt,
         expires_at: shareLinks.expiresAt,
         allow_comments: shareLinks.allowComments,
+        follow_approved: shareLinks.followApproved,
+        gated: sql<number | null>`${linkGated}`.as('gated'),
         title: canvases.title,
         ext: canvases.ext,
         renderer_id: canvases.rendererId,
@@ -101,6 +104,8 @@ const countView = (onlyWithoutPassword: boolean, byPath: boolean, onlyUnlimited 
                 and(
                   eq(canvases.canvasId, shareLinks.canvasId),
                   unexpired(p('now')),
+                  // Nothing approved yet, nothing shown: no view.
+                  isNotNull(shown),
                   // A path the version does not hold costs no view.
                   byPath
                     ? exists(
@@ -150,7 +155,8 @@ export async function shareCommentPlace(svc: Services, access: ShareAccess) {
   if (!row!.allow_comments) {
     throw new AppError('comments_disabled', 'this share link does not allow comments')
   }
-  const pinned = row!.version ?? undefined
+  // A gated link's readers see nothing of the versions after the approved one, comments neither.
+  const pinned = row!.gated ? row!.content_version! : (row!.version ?? undefined)
   return {
     place: {
       workspaceId: row!.workspace_id!,
@@ -210,6 +216,7 @@ function announceExhausted(svc: Services, row: Resolved) {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       allowComments: row.allow_comments,
+      followApproved: row.follow_approved,
     },
     row.canvas_expires_at,
   )
@@ -251,8 +258,10 @@ function described(row: Resolved, path: string | undefined, counted: boolean) {
     limited: row.max_views !== null,
     /** Views the link has left after this one; null without a limit. */
     viewsLeft: row.max_views === null ? null : Math.max(0, row.max_views - row.view_count),
-    /** Pinned to its version, rather than following the latest. */
-    pinned: row.version !== null,
+    /** Shows the approved version (docs/reviews.md): its page moves when one is approved. */
+    gated: Boolean(row.gated),
+    /** Pinned to its version, rather than following the latest (or approval). */
+    pinned: !row.gated && row.version !== null,
     expiresAt: isoOrNull(linkExpiry(row.expires_at, row.canvas_expires_at)),
   }
 }
@@ -292,7 +301,8 @@ function checkUsable(
   }
   const canvasLive =
     row.title !== null && (row.canvas_expires_at === null || row.canvas_expires_at > now)
-  if (!canvasLive || row.content_version === null) throw canvasNotFoundError()
+  if (!canvasLive) throw canvasNotFoundError()
+  if (row.content_version === null) throw row.gated ? notApproved() : canvasNotFoundError()
   if (row.max_views !== null && row.view_count >= row.max_views) {
     throw new AppError('share_exhausted', 'this share link has reached its view limit')
   }

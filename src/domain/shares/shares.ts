@@ -47,6 +47,7 @@ export function presentShare(
     view_count: row.viewCount,
     max_views: row.maxViews,
     version: row.version,
+    follow: row.followApproved ? 'approved' : row.version === null ? 'latest' : 'version',
     has_password: row.passwordHash !== null,
     allow_comments: row.allowComments,
     created_at: iso(row.createdAt),
@@ -60,6 +61,7 @@ export type CreateShareInput = {
   version?: number
   token?: string
   allow_comments?: boolean
+  follow?: 'latest' | 'approved'
 }
 
 /**
@@ -72,6 +74,9 @@ export async function createShare(
   canvasId: string,
   input: CreateShareInput,
 ) {
+  if (input.follow === 'approved' && input.version !== undefined) {
+    throw new AppError('invalid_request', 'version: a link that follows approval pins no version')
+  }
   const now = svc.now()
   const token = input.token ?? newToken()
   const passwordHash = input.password ? await hashPassword(input.password) : null
@@ -93,6 +98,7 @@ export async function createShare(
             createdAt: value(shareLinks.createdAt, now),
             expiresAt: value(shareLinks.expiresAt, expiresAt),
             allowComments: value(shareLinks.allowComments, input.allow_comments ?? false),
+            followApproved: value(shareLinks.followApproved, input.follow === 'approved'),
             workspaceId: canvases.workspaceId,
           })
           .from(canvases)
@@ -127,6 +133,7 @@ export async function createShare(
         max_views: input.max_views ?? null,
         password: passwordHash !== null,
         allow_comments: input.allow_comments ?? false,
+        follow: input.follow ?? 'latest',
       },
     }),
     db
@@ -170,6 +177,7 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
         createdAt: shareLinks.createdAt,
         expiresAt: shareLinks.expiresAt,
         allowComments: shareLinks.allowComments,
+        followApproved: shareLinks.followApproved,
       },
     })
     .from(canvases)

@@ -57,9 +57,16 @@ export function expiryFor(
 /** The settings of `workspaceId` that apply now, as the API shows them. */
 export async function settingsOf(svc: Services, workspaceId: string) {
   const row = await svc.db
-    .select({ defaultTtl: workspaces.defaultTtl, quotaBytes: workspaces.quotaBytes })
+    .select({
+      defaultTtl: workspaces.defaultTtl,
+      quotaBytes: workspaces.quotaBytes,
+      requireReview: workspaces.requireReview,
+    })
     .from(workspaces)
     .where(eq(workspaces.workspaceId, workspaceId))
     .get()
-  return presentSettings(svc, row ?? { defaultTtl: null, quotaBytes: null })
+  return {
+    ...presentSettings(svc, row ?? { defaultTtl: null, quotaBytes: null }),
+    require_review: row?.requireReview ?? false,
+  }
 }

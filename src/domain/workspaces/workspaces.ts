@@ -99,7 +99,7 @@ export async function createWorkspace(svc: Services, actor: Actor, name: string)
     db
       .insert(workspaces)
       .select(
-        sql`SELECT ${workspaceId}, ${name}, ${userId}, ${now}, 0, NULL, NULL, NULL WHERE ${room}`,
+        sql`SELECT ${workspaceId}, ${name}, ${userId}, ${now}, 0, NULL, NULL, NULL, 0 WHERE ${room}`,
       )
       // Not meta.changes: the row's trigger (its usage totals) counts among those.
       .returning({ workspaceId: workspaces.workspaceId }),
@@ -136,6 +136,8 @@ export type WorkspaceChange = {
   defaultExpiresIn?: number | null
   /** Bytes it may store; null: the deployment's WORKSPACE_QUOTA_BYTES. */
   quotaBytes?: number | null
+  /** Links and public pages show approved versions only. */
+  requireReview?: boolean
 }
 
 /**
@@ -151,6 +153,7 @@ export async function updateWorkspace(svc: Services, member: Actor, change: Work
         change.defaultExpiresIn === null ? null : durationText(change.defaultExpiresIn),
     }),
     ...(change.quotaBytes !== undefined && { quota_bytes: change.quotaBytes }),
+    ...(change.requireReview !== undefined && { require_review: change.requireReview }),
   }
   const [[row], ...recorded] = await svc.db.batch([
     svc.db
@@ -160,6 +163,7 @@ export async function updateWorkspace(svc: Services, member: Actor, change: Work
         // 0 on the row: kept (domain/workspaces/settings).
         defaultTtl: change.defaultExpiresIn === null ? 0 : change.defaultExpiresIn,
         quotaBytes: change.quotaBytes,
+        requireReview: change.requireReview,
       })
       .where(and(eq(workspaces.workspaceId, workspaceId), isNull(workspaces.deletedAt)))
       .returning(UPDATED),
@@ -184,7 +188,11 @@ export async function updateWorkspace(svc: Services, member: Actor, change: Work
   ])
   if (!row) throw workspaceNotFound()
   announceAudit(svc, ...recorded)
-  return { ...present({ ...row, role: member.role }), ...presentSettings(svc, row) }
+  return {
+    ...present({ ...row, role: member.role }),
+    ...presentSettings(svc, row),
+    require_review: row.requireReview,
+  }
 }
 
 const UPDATED = {
@@ -194,6 +202,7 @@ const UPDATED = {
   createdAt: workspaces.createdAt,
   defaultTtl: workspaces.defaultTtl,
   quotaBytes: workspaces.quotaBytes,
+  requireReview: workspaces.requireReview,
 }
 
 /**

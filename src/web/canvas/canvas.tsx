@@ -8,6 +8,7 @@ import { params } from '../../http/validate'
 import { clientKey, limit, limitByIp } from '../../http/limits'
 import { canvasInPath } from '../../schema/requests'
 import { findVersionContent, findViewable } from '../../domain/canvases/reads'
+import { publicVersion } from '../../domain/reviews/gate'
 import { signedDownload } from '../../domain/downloads'
 import { archiveResponse } from '../../http/archive'
 import { chargeDownload } from '../../domain/archives/budget'
@@ -36,17 +37,18 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
   }
   if (view.isOwner && session) return ownerPage(c, session, view)
   const { canvas } = view
+  const version = await publicVersion(svc, canvas)
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the canvas is public.
   const grant = { kind: 'public' } as const
-  const frame = await frameUrls(svc, origin, { canvasId, version: canvas.version, grant })
+  const frame = await frameUrls(svc, origin, { canvasId, version, grant })
   return c.html(
     <Viewer
       title={canvas.title}
       rendererId={canvas.renderer_id}
       ext={canvas.ext}
       frameSrc={frame.src}
-      version={canvas.version}
+      version={version}
       facts={[{ text: 'public', class: 'public' }]}
       downloadHref={`/c/${canvasId}/download`}
       fullHref={`/c/${canvasId}/full`}
@@ -70,10 +72,11 @@ canvas.get('/:id/full', checkedBy('viewer', { content: true }), params(canvasInP
   const grant = owner
     ? ({ kind: 'owner', sessionId: session.sessionId } as const)
     : ({ kind: 'public' } as const)
-  const version = owner ? pickVersion(c.req.query('v'), canvas.version) : canvas.version
+  const latest = owner ? canvas.version : await publicVersion(svc, canvas)
+  const version = owner ? pickVersion(c.req.query('v'), latest) : latest
   const origin = requestOrigin(c)
   const frame = await frameUrls(svc, origin, { canvasId, version, grant })
-  const follows = version === canvas.version
+  const follows = version === latest
   return c.html(
     <FullView
       title={canvas.title}
@@ -109,10 +112,10 @@ canvas.get(
       session?.workspace.workspace_id ?? null,
     )
     if (!view) throw new AppError('canvas_not_found', 'canvas not found')
-    // A visitor downloads what a visitor sees: the latest version.
+    // A visitor downloads what a visitor sees: the latest version, or the approved one.
     const version = view.isOwner
       ? pickVersion(c.req.query('v'), view.canvas.version)
-      : view.canvas.version
+      : await publicVersion(svc, view.canvas)
     const content = await findVersionContent(svc, view.canvas.canvas_id, version)
     if (!content) throw new AppError('version_not_found', 'version not found')
     if (content.item_count > 1) {

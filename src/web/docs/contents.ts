@@ -12,6 +12,7 @@ export const DOC_INDEX = [
   { page: 'connector-directories', title: 'Connector directories' },
   { page: 'sites', title: 'Sites' },
   { page: 'comments-and-webhooks', title: 'Comments and webhooks' },
+  { page: 'reviews', title: 'Reviews' },
   { page: 'teams', title: 'Teams' },
   { page: 'configuration', title: 'Configuration' },
   { page: 'deploy', title: 'Deploying' },

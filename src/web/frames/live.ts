@@ -6,6 +6,7 @@ import { id as idSchema } from '../../schema/requests'
 import { liveUnderGrant, type FrameGrant, type LiveAccess } from '../../domain/frame-access'
 import { AppError } from '../../lib/errors'
 import {
+  LIVE_APPROVED_HEADER,
   LIVE_CANVAS_EXPIRES_HEADER,
   LIVE_LINK_EXPIRES_HEADER,
   LIVE_TAGS_HEADER,
@@ -42,6 +43,8 @@ live.get('/:id', checkedBy('signed'), async (c) => {
   numberHeader(headers, LIVE_CANVAS_EXPIRES_HEADER, access.canvasExpiresAt)
   numberHeader(headers, LIVE_LINK_EXPIRES_HEADER, access.linkExpiresAt)
   numberHeader(headers, LIVE_UP_TO_HEADER, access.upTo)
+  if (access.gated) headers.set(LIVE_APPROVED_HEADER, '1')
+  else headers.delete(LIVE_APPROVED_HEADER)
   return namespace.get(namespace.idFromName(canvasId)).fetch(new Request(c.req.raw, { headers }))
 })
 

@@ -140,7 +140,7 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
     workspaceId: opened.workspaceId,
     canvasId: opened.canvasId,
     visitors: true,
-    upTo: opened.pinned ? opened.version : undefined,
+    upTo: opened.pinned || opened.gated ? opened.version : undefined,
   }
   const comments = opened.allowComments
     ? {
@@ -165,7 +165,12 @@ async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: b
 
 /** What a visitor may know of the link: the version it shows, its expiry, the views it has left. */
 function shareFacts(opened: Opened): Fact[] {
-  const facts: Fact[] = [{ text: opened.pinned ? 'this version only' : 'the latest version' }]
+  const shows = opened.gated
+    ? 'the approved version'
+    : opened.pinned
+      ? 'this version only'
+      : 'the latest version'
+  const facts: Fact[] = [{ text: shows }]
   if (opened.expiresAt) {
     facts.push({ text: `link expires ${relative(opened.expiresAt)}`, title: opened.expiresAt })
   }

@@ -162,16 +162,20 @@ members.post('/settings', page(MANAGING), checkedForm, (c) =>
       name: form.get('name') ?? '',
       default_expires_in: life === 'keep' ? null : life,
       quota_bytes: mb === '' ? null : Number(mb) * 1024 * 1024,
+      require_review: form.get('require_review') === 'true',
     })
     const { svc, session } = c.var
     await updateWorkspace(svc, c.var.actor, {
       name: body.name,
       defaultExpiresIn: body.default_expires_in,
       quotaBytes: body.quota_bytes,
+      requireReview: body.require_review,
     })
-    return body.default_expires_in === null
-      ? 'Saved: new canvases here are kept until deleted.'
-      : `Saved: new canvases here expire after ${lifeWords(life)}.`
+    const kept =
+      body.default_expires_in === null
+        ? 'Saved: new canvases here are kept until deleted.'
+        : `Saved: new canvases here expire after ${lifeWords(life)}.`
+    return body.require_review ? `${kept} Readers see approved versions only.` : kept
   }),
 )
 

@@ -5,7 +5,11 @@ import { flashAt, Notice } from '../pages/notice'
 // The workspace's own settings on the Members page (admins), and deleting it (owners, never a
 // personal workspace). The form posts what the API's PATCH takes, in a person's units.
 
-export type SettingsView = { default_expires_in: string | null; quota_bytes: number | null }
+export type SettingsView = {
+  default_expires_in: string | null
+  quota_bytes: number | null
+  require_review: boolean
+}
 
 // Values as the API writes a duration (the largest whole unit: 24 hours is `1d`).
 const LIVES: [string, string][] = [
@@ -71,6 +75,16 @@ export function SettingsSection(props: Props) {
             value={quota === null ? '' : String(Math.ceil(quota / MB))}
           />
         </div>
+        <label class="check-row">
+          <input
+            type="checkbox"
+            name="require_review"
+            value="true"
+            checked={props.settings.require_review}
+            aria-describedby="settings-review-hint"
+          />
+          Readers see approved versions only
+        </label>
         <button class="primary" type="submit">
           Save
         </button>
@@ -79,6 +93,10 @@ export function SettingsSection(props: Props) {
         A publish that asks to keep its canvas (<code>svc push --save</code>) or for a temporary one
         is followed. Uploads past the quota are refused until canvases are deleted or the quota is
         raised.
+      </p>
+      <p class="hint" id="settings-review-hint">
+        With approved versions only, every share link and public page shows a canvas’s newest
+        approved version, and nothing before a review approves one.
       </p>
       {props.workspace.role === 'owner' && !props.personal && (
         <details class="dialog">
