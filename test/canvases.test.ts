@@ -30,6 +30,7 @@ describe('create', () => {
       created_at: expect.stringMatching(ISO),
       updated_at: canvas.created_at,
       expires_at: expect.stringMatching(ISO),
+      approved_version: null,
     })
     const ttl = Date.parse(canvas.expires_at) - Date.parse(canvas.created_at)
     expect(ttl).toBe(86400 * 1000)

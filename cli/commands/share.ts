@@ -4,6 +4,7 @@ import type { Api } from '../client'
 import { duration, MAX_VIEWS, positiveInt, sharePassword } from '../flags'
 import type { Canvas, CreateShareRequest, Share } from '../types'
 import { expiry } from '../when'
+import { usageError } from '../errors'
 
 export default defineCommand({
   meta: { name: 'share', description: 'Create a public share link' },
@@ -21,6 +22,10 @@ export default defineCommand({
       type: 'boolean',
       description: 'Let its readers read and add comments (svc comments shows them)',
     },
+    approved: {
+      type: 'boolean',
+      description: 'Show the approved version only, moving when one is approved (svc review)',
+    },
   },
   async run({ args }) {
     const { api, settings } = begin('share', args)
@@ -30,7 +35,11 @@ export default defineCommand({
       max_views: positiveInt(args['max-views'], 'max-views', MAX_VIEWS),
       version: positiveInt(args.version, 'version'),
       allow_comments: args.comments || undefined,
+      follow: args.approved ? ('approved' as const) : undefined,
     } satisfies CreateShareRequest
+    if (args.approved && options.version !== undefined) {
+      throw usageError('--approved and --version: a link shows the approved version or one version')
+    }
     const link = await api.request<Share>(`/v1/canvases/${encodeURIComponent(args.id)}/shares`, {
       method: 'POST',
       json: options,
@@ -41,6 +50,7 @@ export default defineCommand({
       await linkExpiry(api, link),
       link.max_views ? `at most ${plural(link.max_views, 'view')}` : null,
       link.version ? `pinned to version ${link.version}` : null,
+      link.follow === 'approved' ? 'shows the approved version' : null,
       link.has_password ? 'password protected' : null,
       link.allow_comments ? 'open to comments' : null,
     ].filter(Boolean)

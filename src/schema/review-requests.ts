@@ -52,6 +52,8 @@ export const decisionBody = z.strictObject({
 })
 
 export const reviewInPath = z.object({ review_id: anyIdInPath })
+/** A review on its canvas's page (/c/:id/reviews/:review_id/...). */
+export const canvasReviewInPath = z.object({ id: anyIdInPath, review_id: anyIdInPath })
 
 export const reviewWaitQuery = z.object({ timeout_s: z.optional(waitSeconds) })
 

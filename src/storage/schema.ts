@@ -801,6 +801,10 @@ export const reviews = sqliteTable(
     uniqueIndex('reviews_pending_idx')
       .on(t.canvasId, t.version)
       .where(sql`state = 'pending'`),
+    // A workspace's pending reviews, for the dashboard's marks of what awaits the person.
+    index('reviews_workspace_pending_idx')
+      .on(t.workspaceId, t.createdAt)
+      .where(sql`state = 'pending'`),
   ],
 )
 

@@ -18,6 +18,7 @@ import { Dashboard } from './pages/dashboard'
 import { Landing } from './pages/landing'
 import { csrfToken, viewerOf } from './session'
 import { settingsOf } from '../domain/workspaces/settings'
+import { reviewsAwaiting } from '../domain/reviews/reviews'
 
 // The home page: a signed-in person's canvases, most recently changed first, or the best matches
 // of a search by words, filtered and paged, with a file drop to publish; anyone else meets what Canvas is and the way in (and a
@@ -44,7 +45,7 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
   const filters = { ext: validExt, visibility, author: author.success ? author.data : undefined }
   const { actor } = c.var
   const offset = (page - 1) * PAGE_SIZE
-  const [listed, settings] = await Promise.all([
+  const [listed, settings, awaiting] = await Promise.all([
     search
       ? searched(svc, c.var.actor, { q: search, ...filters, offset })
       : recentCanvases(svc, c.var.actor, {
@@ -56,6 +57,7 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
           hasMore: rows.length > PAGE_SIZE,
         })),
     settingsOf(svc, session.workspace.workspace_id),
+    reviewsAwaiting(svc, actor),
   ])
   return c.html(
     <Dashboard
@@ -66,6 +68,7 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
       filters={{ search, ...filters }}
       can={{ publish: may(actor, PUBLISHING), change: may(actor, CHANGING) }}
       page={page}
+      awaiting={awaiting}
       newCanvasLife={settings.default_expires_in}
       flash={await takeFlash(c, { svc, session })}
       limits={{

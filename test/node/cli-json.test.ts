@@ -35,6 +35,7 @@ describe('--json, for scripts and agents', () => {
     created_at: expect.any(String),
     updated_at: expect.any(String),
     expires_at: expect.toBeOneOf([null, expect.any(String)]),
+    approved_version: expect.toBeOneOf([null, expect.any(Number)]),
     view_url: expect.stringMatching(/^https:\/\/canvas\.example\/c\/[A-Za-z0-9]+$/),
   }
   const SHARE = {
@@ -44,6 +45,7 @@ describe('--json, for scripts and agents', () => {
     view_count: expect.any(Number),
     max_views: expect.toBeOneOf([null, expect.any(Number)]),
     version: expect.toBeOneOf([null, expect.any(Number)]),
+    follow: expect.stringMatching(/^(latest|version|approved)$/),
     has_password: expect.any(Boolean),
     allow_comments: expect.any(Boolean),
     created_at: expect.any(String),

@@ -134,6 +134,31 @@ function tableRows(canvas: Shape): [string, Shape][] {
   })
 }
 
+/** A review of each canvas, asked by a member (with a key of theirs for the key's workspace). */
+async function reviewsByMember(cookie: string, canvasIds: string[]) {
+  const me = await (
+    await fetch(`${server.url}/v1/me`, { headers: { Authorization: `Bearer ${key}` } })
+  ).json()
+  const made = await fetch(`${server.url}/auth/keys`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: server.url },
+    body: JSON.stringify({ name: 'member', workspace_id: me.workspace.workspace_id }),
+  })
+  expect(made.status).toBe(201)
+  const memberKey = (await made.json()).key
+  const ids: string[] = []
+  for (const canvasId of canvasIds) {
+    const res = await fetch(`${server.url}/v1/canvases/${canvasId}/reviews`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${memberKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ version: 1 }),
+    })
+    expect(res.status).toBe(201)
+    ids.push((await res.json()).review_id)
+  }
+  return ids
+}
+
 describe('docs: the CLI', () => {
   it('prints for each command the JSON its table says, and the canvas it shows', async () => {
     const canvas = canvasShape()
@@ -154,12 +179,14 @@ describe('docs: the CLI', () => {
     const commentId = (await json(['comment', id, 'First thoughts'])).comment_id
     // A member of the key's workspace, joined by the link svc invite prints, for remove-member.
     const member = await newDevAccount(server.url, 'readme-member@example.com')
-    const invited = await json(['invite', '--role', 'viewer'])
+    const invited = await json(['invite', '--role', 'editor'])
     const joined = await fetch(`${server.url}/auth/join/${invited.url.split('/join/')[1]}`, {
       method: 'POST',
       headers: { Cookie: member.cookie },
     })
     expect(joined.status).toBe(200)
+    // Two reviews the member asks, naming no one, for the rows that decide one and wait for it.
+    const reviewIds = await reviewsByMember(member.cookie, [id, siteId])
     let outputs = 0
     const fresh = () => join(dir, `out-${outputs++}`)
 
@@ -180,8 +207,9 @@ describe('docs: the CLI', () => {
         url: server.url,
         text: 'Looks good',
         comment_id: commentId,
+        review_id: reviewIds[words[0] === 'request-changes' ? 1 : 0],
         member: 'readme-member@example.com',
-        role: 'editor',
+        role: 'viewer',
         query: 'report',
       }
       expect(fixed[name], `a value for <${name}> in \`svc ${command}\``).toBeDefined()

@@ -7,7 +7,7 @@ import { canvases, members, reviewDecisions, reviews, users, versions } from '..
 import type { Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { canvasNotFound } from '../canvases/rows'
-import { unexpiredCanvasOf } from '../canvases/unexpired'
+import { unexpired, unexpiredCanvasOf } from '../canvases/unexpired'
 import { createComment } from '../comments/comments'
 import { iso, isoOrNull, type Services } from '../services'
 import { eventActor } from '../webhooks/events'
@@ -127,7 +127,8 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   const db = svc.db
   const row = await reviewOf(svc, actor, reviewId)
   const named = JSON.parse(row.reviewers) as string[]
-  mayDecide(actor, row, named)
+  const refusal = decisionRefusal(actor, row.requestedBy, named)
+  if (refusal) throw new AppError('forbidden', refusal)
   const now = svc.now()
   const pending = and(eq(reviews.reviewId, reviewId), eq(reviews.state, 'pending'))
   const approvals = db.$count(
@@ -201,20 +202,68 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   return review
 }
 
-/** Refuses who may not decide: the one who asked, anyone not named, a viewer when none is named. */
-function mayDecide(actor: Actor, row: ReviewRow, named: string[]) {
-  if (row.requestedBy === actor.userId) {
-    throw new AppError('forbidden', 'you asked for this review: another member decides it')
-  }
+/**
+ * Why the actor may not decide a review asked by `requestedBy` of the `named` reviewers, or null
+ * when they may: never the one who asked, nobody unnamed, no viewer when none is named.
+ */
+export function decisionRefusal(
+  actor: Pick<Actor, 'userId' | 'role'>,
+  requestedBy: string,
+  named: string[],
+): string | null {
+  if (requestedBy === actor.userId) return 'you asked for this review: another member decides it'
   if (named.length > 0 && !named.includes(actor.userId)) {
-    throw new AppError('forbidden', 'this review asks named reviewers, and you are not one of them')
+    return 'this review asks named reviewers, and you are not one of them'
   }
   if (named.length === 0 && !allows(actor.role, 'write')) {
-    throw new AppError(
-      'forbidden',
-      `deciding a review that names no one needs the editor role; yours in this workspace is ${actor.role}`,
-    )
+    return `deciding a review that names no one needs the editor role; yours in this workspace is ${actor.role}`
   }
+  return null
+}
+
+/**
+ * The pending reviews of the actor's workspace that wait for the actor's decision, by canvas:
+ * those naming them that they have not decided, and, for an editor, those naming no one.
+ */
+export async function reviewsAwaiting(svc: Services, actor: Actor) {
+  const me = actor.userId
+  const rows = await svc.db
+    .select({
+      canvasId: reviews.canvasId,
+      reviewId: reviews.reviewId,
+      version: reviews.version,
+      title: canvases.title,
+    })
+    .from(reviews)
+    .innerJoin(canvases, eq(canvases.canvasId, reviews.canvasId))
+    .where(
+      and(
+        eq(reviews.workspaceId, actor.workspaceId),
+        unexpired(svc.now()),
+        eq(reviews.state, 'pending'),
+        sql`${reviews.requestedBy} <> ${me}`,
+        or(
+          and(
+            sql`EXISTS (SELECT 1 FROM json_each(${reviews.reviewers}) WHERE value = ${me})`,
+            notExists(
+              svc.db
+                .select(one)
+                .from(reviewDecisions)
+                .where(
+                  and(
+                    eq(reviewDecisions.reviewId, reviews.reviewId),
+                    eq(reviewDecisions.userId, me),
+                  ),
+                ),
+            ),
+          ),
+          allows(actor.role, 'write') ? sql`${reviews.reviewers} = '[]'` : undefined,
+        ),
+      ),
+    )
+    .orderBy(desc(reviews.createdAt))
+    .limit(200)
+  return new Map(rows.map((r) => [r.canvasId, r]))
 }
 
 /** Why a decision was not recorded: the review was decided, or this person decided already. */

@@ -90,9 +90,19 @@ canvasActions.post(
       'allow_comments',
     ])
     try {
-      const { allow_comments: allow, ...rest } = withNumbers(fields, ['max_views', 'version'])
+      // "The approved version" is a link that follows approval, not a version.
+      const approved = fields.version === 'approved'
+      const { version: _, ...choice } = fields
+      const { allow_comments: allow, ...rest } = withNumbers(approved ? choice : fields, [
+        'max_views',
+        'version',
+      ])
       // A checkbox sends its value when ticked and nothing otherwise.
-      const input = parse(createShareBody, { ...rest, allow_comments: allow === 'true' })
+      const input = parse(createShareBody, {
+        ...rest,
+        allow_comments: allow === 'true',
+        ...(approved && { follow: 'approved' }),
+      })
       const link = await createShare(svc, c.var.actor, canvasId, input)
       const url = `${requestOrigin(c)}/s/${link.token}`
       // What the page says of the link's end is when it ends: its own time, or its canvas's.

@@ -12,6 +12,7 @@ import { UploadForm } from '../pages/upload-form'
 import { VersionList, type VersionRow } from './version-list'
 import { LiveStatus, Stage, ViewerBar, type Fact, type FrameProps } from '../pages/viewer'
 import { CommentsButton, type CommentsProps } from './comments-panel'
+import { ReviewsSection, type ReviewsProps } from './reviews'
 
 export type OwnedCanvas = {
   canvas_id: string
@@ -53,6 +54,9 @@ export function CanvasPage(
       author: { user_id: string; name: string }
       /** What the person may do, by their role (web/needs.ts): a viewer is shown no change. */
       can: { change: boolean }
+      reviews: ReviewsProps
+      /** The workspace shows its links' readers approved versions only. */
+      requireReview: boolean
     },
 ) {
   const { canvas, csrf, flash, can } = props
@@ -106,7 +110,17 @@ export function CanvasPage(
               {/* Not focusable: the page opened at #share gives the focus to its message. */}
               <h2 id="share">Share links</h2>
               <Notice flash={flashAt(flash, 'share')} />
-              <ShareList canvasId={id} shares={props.shares} origin={props.origin} csrf={csrf} />
+              <ShareList
+                canvasId={id}
+                shares={props.shares}
+                origin={props.origin}
+                csrf={csrf}
+                now={{
+                  latest: canvas.version,
+                  approved: props.reviews.approvedVersion,
+                  requireReview: props.requireReview,
+                }}
+              />
               <ShareDialog
                 canvasId={id}
                 csrf={csrf}
@@ -117,6 +131,7 @@ export function CanvasPage(
               />
             </>
           )}
+          <ReviewsSection {...props.reviews} />
           <SiteFiles {...props} />
           {can.change && (
             <>
@@ -153,6 +168,9 @@ function OwnerActions(props: { canvas: OwnedCanvas; csrf: string }) {
         label={`Make ${makeVisible}`}
         fields={{ visibility: makeVisible }}
       />
+      <a class="btn" href="#request-review">
+        Request review…
+      </a>
       <a class="btn danger" href={`/c/${id}/delete`}>
         Delete…
       </a>

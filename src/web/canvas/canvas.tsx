@@ -15,6 +15,7 @@ import { chargeDownload } from '../../domain/archives/budget'
 import { AppError } from '../../lib/errors'
 import { storageTarget } from '../../storage/target'
 import { canvasActions } from './actions'
+import { reviewForms } from './reviews'
 import { ownerComments } from './comments'
 import { ownerPage, ownerVersionParts, pickVersion } from './owner-page'
 import { changesFrameUrl, frameUrls, liveUrl } from '../frames/links'
@@ -185,6 +186,7 @@ canvas.get('/:id/diff', page(READ), params(canvasInPath), async (c) => {
 })
 
 canvas.route('/', canvasActions)
+canvas.route('/', reviewForms)
 canvas.route('/:id/comments', ownerComments)
 
 /**

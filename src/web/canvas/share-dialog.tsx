@@ -159,6 +159,9 @@ export function ShareVersions(props: { versions: number[]; selected?: string }) 
   return (
     <select id="share-version" name="version" data-live-part="share-version">
       <option value="">The latest version</option>
+      <option value="approved" selected={props.selected === 'approved'}>
+        The approved version
+      </option>
       {props.versions.map((v) => (
         <option value={String(v)} selected={props.selected === String(v)}>
           Only v{v}

@@ -3,12 +3,25 @@ import { Csrf } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
 import { calendar, relative } from '../../lib/time'
 
+export type ReadersNow = { latest: number; approved: number | null; requireReview: boolean }
+
+/** Which version a link's readers see now, and why. */
+export function readersSee(share: Share, now: ReadersNow): string {
+  if (share.follow === 'approved' || now.requireReview) {
+    const why = share.follow === 'approved' ? 'approved' : 'approved: the workspace requires review'
+    return now.approved === null ? `nothing yet (${why})` : `v${now.approved} (${why})`
+  }
+  return share.version === null ? `v${now.latest} (the latest)` : `v${share.version} only`
+}
+
 /** A canvas's share links: each with its address, limits and use, and its own revoke. */
 export function ShareList(props: {
   canvasId: string
   shares: Share[]
   origin: string
   csrf: string
+  /** What readers see now: the latest and approved versions, and whether review is required. */
+  now: ReadersNow
 }) {
   const { canvasId, shares, csrf } = props
   if (shares.length === 0) {
@@ -16,7 +29,10 @@ export function ShareList(props: {
   }
   return (
     <>
-      <ListTable columns={['Link', 'Expires', 'Views', 'Version', 'Password', 'Comments']} actions>
+      <ListTable
+        columns={['Link', 'Expires', 'Views', 'Readers see', 'Password', 'Comments']}
+        actions
+      >
         {shares.map((s) => (
           <tr id={`share-${s.token}`}>
             <td class="primary-cell">
@@ -32,7 +48,7 @@ export function ShareList(props: {
             <td data-label="Views">
               {s.max_views === null ? s.view_count : `${s.view_count} of ${s.max_views}`}
             </td>
-            <td data-label="Version">{s.version === null ? 'latest' : `v${s.version} only`}</td>
+            <td data-label="Readers see">{readersSee(s, props.now)}</td>
             <td data-label="Password">{s.has_password ? 'yes' : 'no'}</td>
             <td data-label="Comments">{s.allow_comments ? 'allowed' : 'no'}</td>
             <td class="end">

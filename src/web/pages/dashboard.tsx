@@ -72,6 +72,8 @@ type Props = {
   searchError?: string
   /** How long a new canvas of the workspace lives, as the API writes it; null: kept. */
   newCanvasLife: string | null
+  /** The reviews waiting for this person's decision, by canvas. */
+  awaiting: Map<string, Awaiting>
   flash?: Flash
   limits: { direct: number; file: number; siteItems: number }
 }
@@ -99,6 +101,7 @@ export function Dashboard(props: Props) {
       ) : (
         <ViewerNote user={props.user} />
       )}
+      <AwaitingReview awaiting={props.awaiting} />
       <Filters filters={filters} filtered={filtered} />
       <Listing {...props} filtered={filtered} />
       <Pager page={props.page} hasMore={props.hasMore} filters={filters} />
@@ -193,6 +196,7 @@ function Listing(props: Props & { filtered: boolean }) {
               csrf={csrf}
               change={can.change}
               flash={flashAt(flash, `canvas-${c.canvas_id}`)}
+              awaiting={props.awaiting.get(c.canvas_id)}
             />
           ))}
         </ListTable>
@@ -247,11 +251,34 @@ function ViewerNote(props: { user: User }) {
   )
 }
 
+export type Awaiting = { reviewId: string; version: number; title: string }
+
+/** The canvases whose review waits for the person: each a link to where they decide. */
+function AwaitingReview(props: { awaiting: Map<string, Awaiting> }) {
+  if (props.awaiting.size === 0) return null
+  return (
+    <section class="panel spaced" aria-labelledby="awaiting-review">
+      <h2 id="awaiting-review">Waiting for your review</h2>
+      <ul class="plain-list">
+        {[...props.awaiting].map(([canvasId, a]) => (
+          <li>
+            <a href={`/c/${canvasId}#reviews`}>
+              <bdi dir="auto">{a.title}</bdi>
+            </a>{' '}
+            · v{a.version}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 function CanvasRow(props: {
   canvas: DashboardCanvas
   csrf: string
   change: boolean
   flash?: Flash
+  awaiting?: Awaiting
 }) {
   const { canvas: c, csrf } = props
   return (
@@ -265,6 +292,14 @@ function CanvasRow(props: {
             {/* Type, size and id tell apart two canvases of the same name. */}
             <div class="sub">
               <span class="chip">{c.ext}</span> {formatSize(c.size)} · <code>{c.canvas_id}</code>
+              {props.awaiting && (
+                <>
+                  {' '}
+                  <a class="chip review" href={`/c/${c.canvas_id}#reviews`}>
+                    your review of v{props.awaiting.version}
+                  </a>
+                </>
+              )}
             </div>
             {c.snippet && <Snippet text={c.snippet} marks={c.highlights ?? []} />}
           </div>
