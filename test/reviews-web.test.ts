@@ -31,11 +31,14 @@ describe('reviews on the canvas’s page', () => {
     const mate = (await joinedAs(owner, owner.workspaceId, 'editor')).person
     const ownerCsrf = await csrfOf(owner.cookie)
 
-    // The owner's page: the Reviews section, a request form naming the members.
+    // The owner's page: the Reviews section, and the way to the request form naming the members.
     const before = await page(`/c/${id}`, owner.cookie)
     expect(before).toContain('id="reviews"')
     expect(before).toContain('No version is approved yet')
-    expect(before).toContain(`value="${mate.userId}"`)
+    expect(before).toContain(`href="/c/${id}/review"`)
+    const form = await page(`/c/${id}/review`, owner.cookie)
+    expect(form).toContain(`value="${mate.userId}"`)
+    expect(form).toContain(mate.email)
 
     // A link made to show the approved version: nothing yet, says the list.
     const shared = await call(`/c/${id}/share`, {
@@ -97,6 +100,8 @@ describe('reviews on the canvas’s page', () => {
     const viewerCsrf = await csrfOf(viewer.cookie)
     const refused = await post(`/c/${id}/reviews`, viewer.cookie, [['_csrf', viewerCsrf]])
     expect(refused.status).toBe(403)
+    expect((await call(`/c/${id}/review`, { cookie: viewer.cookie })).status).toBe(403)
+    expect(await page(`/c/${id}`, viewer.cookie)).not.toContain(`/c/${id}/review"`)
     const ownerCsrf = await csrfOf(owner.cookie)
     await post(`/c/${id}/reviews`, owner.cookie, [['_csrf', ownerCsrf]])
     const { reviews } = await json(await call(`/v1/canvases/${id}/reviews`, { key: owner.key }))

@@ -20,6 +20,7 @@ import {
 } from './rows'
 import { keyPerson, keyWorkspace } from '../keys'
 import { unexpired, unexpiredCanvasOf } from './unexpired'
+import { reviewRequired } from '../reviews/gate'
 import { iso, type Services } from '../services'
 import { type Actor } from '../actor'
 
@@ -241,7 +242,7 @@ export const LISTED_VERSIONS = 50
  */
 export async function findViewable(svc: Services, canvasId: string, workspaceId: string | null) {
   const [canvas, list] = await svc.db.batch([
-    canvasById(svc.db, { canvasId, now: svc.now() }),
+    pageCanvasById(svc.db, { canvasId, now: svc.now() }),
     versionList(svc.db, { canvasId, workspaceId: workspaceId ?? '' }),
   ])
   const row = canvas[0]
@@ -252,8 +253,23 @@ export async function findViewable(svc: Services, canvasId: string, workspaceId:
     canvas: presentCanvasDetail(row, itemsOf(canvas)),
     versions: list.map((v) => ({ ...v, created_at: iso(v.created_at) })),
     isOwner,
+    /** Its workspace shows visitors of a public canvas approved versions only (reviews/gate.ts). */
+    reviewRequired: Boolean(row.review_required),
+    /** Reviews were asked of it: its page lists them (none read otherwise). */
+    reviewed: row.review_count > 0,
   }
 }
+
+// The canvas as a page shows it: with whether its workspace requires review, read in the same
+// statement (a public page's visitors see its approved version then).
+const pageCanvasById = prepared((db, p: Placeholders<{ canvasId: string; now: number }>) =>
+  selectCanvasWithItems(db, {
+    review_required: sql<number>`${reviewRequired}`.as('review_required'),
+    review_count: sql<number>`${canvases.reviewCount}`.as('review_count'),
+  })
+    .where(and(eq(canvases.canvasId, p('canvasId')), unexpired(p('now'))))
+    .orderBy(asc(versionItems.path)),
+)
 
 const versionList = prepared((db, p: Placeholders<{ canvasId: string; workspaceId: string }>) =>
   db

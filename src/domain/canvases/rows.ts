@@ -83,10 +83,15 @@ const itemFiles = alias(files, 'item_files')
  * the canvas's one row (items null) for a single file. One statement where a second beside it
  * cost the hottest read an eighth of its throughput (a third statement in the key lookup's batch).
  */
-export function selectCanvasWithItems(db: Database) {
+export function selectCanvasWithItems<E extends Record<string, SQL.Aliased>>(
+  db: Database,
+  /** Columns more, for one caller's statement (computed in it: no round trip more). */
+  extra: E = {} as E,
+) {
   return db
     .select({
       ...canvasSelection,
+      ...extra,
       // Renamed for the same reason as file_size.
       item_path: sql<string | null>`${versionItems.path}`.as('item_path'),
       item_file_id: sql<string | null>`${itemFiles.fileId}`.as('item_file_id'),

@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { canvases, shareLinks, workspaces } from '../../storage/schema'
-import type { Services } from '../services'
 
 // What approval gates (docs/reviews.md): a link that follows approval, and every link and public
 // page of a workspace that requires review, show the canvas's approved version and nothing before
@@ -11,13 +10,26 @@ import type { Services } from '../services'
 /** The canvas's workspace requires review (canvases in scope). */
 export const reviewRequired = sql<boolean>`COALESCE((SELECT ${workspaces.requireReview} FROM ${workspaces} WHERE ${eq(workspaces.workspaceId, canvases.workspaceId)}), 0)`
 
-/** The link shows approved versions only (share_links and canvases in scope). */
-export const linkGated = sql<boolean>`(${shareLinks.followApproved} OR ${reviewRequired})`
+/** The link shows approved versions only, its workspace's `required` given (share_links in scope). */
+const gatedBy = (required: SQL) => sql<boolean>`(${shareLinks.followApproved} OR ${required})`
 
 /** The version a link shows: the approved one when gated, else its pinned one or the latest. */
-export const linkShows = sql<
-  number | null
->`CASE WHEN ${linkGated} THEN ${canvases.approvedVersion} ELSE COALESCE(${shareLinks.version}, ${canvases.version}) END`
+const showsBy = (required: SQL) =>
+  sql<
+    number | null
+  >`CASE WHEN ${gatedBy(required)} THEN ${canvases.approvedVersion} ELSE COALESCE(${shareLinks.version}, ${canvases.version}) END`
+
+/** Both, where share_links and canvases are in scope. */
+export const linkGated = gatedBy(reviewRequired)
+export const linkShows = showsBy(reviewRequired)
+
+/**
+ * Both, for a statement that joins the canvas's workspace (`workspaces`): its row is read once,
+ * not once an expression.
+ */
+const joinedRequired = sql`COALESCE(${workspaces.requireReview}, 0)`
+export const joinedLinkGated = gatedBy(joinedRequired)
+export const joinedLinkShows = showsBy(joinedRequired)
 
 /** The version a public canvas's page shows to anyone: the approved one when review is required. */
 export const publicShows = sql<
@@ -32,18 +44,13 @@ export const notApproved = () =>
 
 /**
  * The version anyone may see of a public canvas: its latest, or, when its workspace requires
- * review, its approved one (409 not_approved before any). Read only for a page's visitors.
+ * review, its approved one (409 not_approved before any). `required` comes with the canvas's read.
  */
-export async function publicVersion(
-  svc: Services,
-  canvas: { canvas_id: string; version: number; approved_version: number | null },
+export function publicVersion(
+  canvas: { version: number; approved_version: number | null },
+  required: boolean,
 ) {
-  const row = await svc.db
-    .select({ required: reviewRequired })
-    .from(canvases)
-    .where(eq(canvases.canvasId, canvas.canvas_id))
-    .get()
-  if (!row?.required) return canvas.version
+  if (!required) return canvas.version
   if (canvas.approved_version === null) throw notApproved()
   return canvas.approved_version
 }

@@ -7,11 +7,22 @@ import { canvases, members, reviewDecisions, reviews, users, versions } from '..
 import type { Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { canvasNotFound } from '../canvases/rows'
-import { unexpired, unexpiredCanvasOf } from '../canvases/unexpired'
+import { unexpiredCanvasOf } from '../canvases/unexpired'
 import { createComment } from '../comments/comments'
-import { iso, isoOrNull, type Services } from '../services'
+import type { Services } from '../services'
 import { eventActor } from '../webhooks/events'
-import { allows } from '../workspaces/roles'
+import { decisionRefusal } from './deciders'
+import {
+  decisionsOf,
+  personName,
+  present,
+  presentAll,
+  type Review,
+  type ReviewRow,
+} from './present'
+
+export { decisionRefusal, reviewsAwaiting } from './deciders'
+export type { Review } from './present'
 
 // Reviews of a canvas's versions: a member asks for one, naming reviewers or
 // not; a named reviewer (or, when none is named, any editor) approves or asks for changes; never
@@ -19,9 +30,6 @@ import { allows } from '../workspaces/roles'
 // when none is named) and changes_requested at the first request for changes. The canvas's
 // `approved_version` is the newest version a review approved: what links that follow approval
 // show.
-
-type ReviewRow = typeof reviews.$inferSelect
-type DecisionRow = typeof reviewDecisions.$inferSelect
 
 /** Asks for a review of a version of the canvas (the latest by default). */
 export async function requestReview(
@@ -202,70 +210,6 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   return review
 }
 
-/**
- * Why the actor may not decide a review asked by `requestedBy` of the `named` reviewers, or null
- * when they may: never the one who asked, nobody unnamed, no viewer when none is named.
- */
-export function decisionRefusal(
-  actor: Pick<Actor, 'userId' | 'role'>,
-  requestedBy: string,
-  named: string[],
-): string | null {
-  if (requestedBy === actor.userId) return 'you asked for this review: another member decides it'
-  if (named.length > 0 && !named.includes(actor.userId)) {
-    return 'this review asks named reviewers, and you are not one of them'
-  }
-  if (named.length === 0 && !allows(actor.role, 'write')) {
-    return `deciding a review that names no one needs the editor role; yours in this workspace is ${actor.role}`
-  }
-  return null
-}
-
-/**
- * The pending reviews of the actor's workspace that wait for the actor's decision, by canvas:
- * those naming them that they have not decided, and, for an editor, those naming no one.
- */
-export async function reviewsAwaiting(svc: Services, actor: Actor) {
-  const me = actor.userId
-  const rows = await svc.db
-    .select({
-      canvasId: reviews.canvasId,
-      reviewId: reviews.reviewId,
-      version: reviews.version,
-      title: canvases.title,
-    })
-    .from(reviews)
-    .innerJoin(canvases, eq(canvases.canvasId, reviews.canvasId))
-    .where(
-      and(
-        eq(reviews.workspaceId, actor.workspaceId),
-        unexpired(svc.now()),
-        eq(reviews.state, 'pending'),
-        sql`${reviews.requestedBy} <> ${me}`,
-        or(
-          and(
-            sql`EXISTS (SELECT 1 FROM json_each(${reviews.reviewers}) WHERE value = ${me})`,
-            notExists(
-              svc.db
-                .select(one)
-                .from(reviewDecisions)
-                .where(
-                  and(
-                    eq(reviewDecisions.reviewId, reviews.reviewId),
-                    eq(reviewDecisions.userId, me),
-                  ),
-                ),
-            ),
-          ),
-          allows(actor.role, 'write') ? sql`${reviews.reviewers} = '[]'` : undefined,
-        ),
-      ),
-    )
-    .orderBy(desc(reviews.createdAt))
-    .limit(200)
-  return new Map(rows.map((r) => [r.canvasId, r]))
-}
-
 /** Why a decision was not recorded: the review was decided, or this person decided already. */
 async function whyNotDecided(svc: Services, actor: Actor, reviewId: string) {
   const row = await reviewOf(svc, actor, reviewId)
@@ -352,86 +296,6 @@ async function reviewersOf(svc: Services, actor: Actor, named: string[]) {
   }
   // An email and an id of one person are one reviewer.
   return [...new Map(found.map((r) => [r!.userId, { userId: r!.userId, name: r!.name }])).values()]
-}
-
-async function decisionsOf(svc: Services, rows: ReviewRow[]) {
-  const byReview = new Map<string, DecisionRow[]>()
-  if (rows.length === 0) return byReview
-  const found = await svc.db
-    .select()
-    .from(reviewDecisions)
-    .where(
-      inArray(
-        reviewDecisions.reviewId,
-        rows.map((r) => r.reviewId),
-      ),
-    )
-  for (const d of found) byReview.set(d.reviewId, [...(byReview.get(d.reviewId) ?? []), d])
-  return byReview
-}
-
-/** Reviews as the API shows them, their people named as their workspace knows them. */
-async function presentAll(svc: Services, rows: ReviewRow[], decisions: Map<string, DecisionRow[]>) {
-  const people = await namesOf(
-    svc,
-    rows.flatMap((row) => [
-      row.requestedBy,
-      ...(JSON.parse(row.reviewers) as string[]),
-      ...(decisions.get(row.reviewId) ?? []).map((d) => d.userId),
-    ]),
-  )
-  return present(rows, decisions, people)
-}
-
-/** The same, the names given (`people`: user id → name). */
-function present(
-  rows: ReviewRow[],
-  decisions: Map<string, DecisionRow[]>,
-  people: Map<string, string>,
-) {
-  const nameOf = (userId: string) => people.get(userId) ?? 'a former member'
-  return rows.map((row) => {
-    const named = JSON.parse(row.reviewers) as string[]
-    const own = decisions.get(row.reviewId) ?? []
-    const deciders = own.map((d) => d.userId).filter((id) => !named.includes(id))
-    const reviewer = (userId: string) => {
-      const d = own.find((x) => x.userId === userId)
-      return {
-        user_id: userId,
-        name: nameOf(userId),
-        decision: d?.decision ?? null,
-        decided_at: isoOrNull(d?.decidedAt ?? null),
-      }
-    }
-    return {
-      review_id: row.reviewId,
-      canvas_id: row.canvasId,
-      version: row.version,
-      state: row.state,
-      requested_by: { user_id: row.requestedBy, name: nameOf(row.requestedBy) },
-      reviewers: [...named, ...deciders].map(reviewer),
-      note: row.note,
-      created_at: iso(row.createdAt),
-      decided_at: isoOrNull(row.decidedAt),
-    }
-  })
-}
-
-export type Review = ReturnType<typeof present>[number]
-
-/** A person's name as the workspace shows it: a display name, else the email's part before the @. */
-const personName = sql<string>`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`
-
-/** Names as the workspace shows them. */
-async function namesOf(svc: Services, ids: string[]) {
-  const rows = await svc.db
-    .select({
-      userId: users.userId,
-      name: personName,
-    })
-    .from(users)
-    .where(inArray(users.userId, [...new Set(ids)]))
-  return new Map(rows.map((r) => [r.userId, r.name]))
 }
 
 function tell(

@@ -3,12 +3,19 @@ import { AppError } from '../../lib/errors'
 import { verifyPassword } from '../../lib/crypto'
 import type { PublicShare } from '../../schema/responses'
 import { one, prepared, type Placeholders } from '../../storage/db'
-import { canvases, files, shareLinks, versionItems, versions } from '../../storage/schema'
+import {
+  canvases,
+  files,
+  shareLinks,
+  versionItems,
+  versions,
+  workspaces,
+} from '../../storage/schema'
 import { itemAtPath, itemName, itemNotFound } from '../canvases/site-reads'
 import { iso, isoOrNull, type Services } from '../services'
 import { versionLook } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
-import { linkGated, linkShows, notApproved } from '../reviews/gate'
+import { joinedLinkGated, joinedLinkShows, linkShows, notApproved } from '../reviews/gate'
 import { linkExpiry, presentShare, shareNotFound } from './shares'
 
 export type ShareAccess = {
@@ -51,7 +58,7 @@ const shareSelect = (byPath: boolean) =>
         expires_at: shareLinks.expiresAt,
         allow_comments: shareLinks.allowComments,
         follow_approved: shareLinks.followApproved,
-        gated: sql<number | null>`${linkGated}`.as('gated'),
+        gated: sql<number | null>`${joinedLinkGated}`.as('gated'),
         title: canvases.title,
         ext: canvases.ext,
         renderer_id: canvases.rendererId,
@@ -66,9 +73,10 @@ const shareSelect = (byPath: boolean) =>
       })
       .from(shareLinks)
       .leftJoin(canvases, eq(canvases.canvasId, shareLinks.canvasId))
+      .leftJoin(workspaces, eq(workspaces.workspaceId, canvases.workspaceId))
       .leftJoin(
         versions,
-        and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, shown)),
+        and(eq(versions.canvasId, canvases.canvasId), eq(versions.version, joinedLinkShows)),
       )
       .$dynamic()
     const withFile = byPath
@@ -104,8 +112,9 @@ const countView = (onlyWithoutPassword: boolean, byPath: boolean, onlyUnlimited 
                 and(
                   eq(canvases.canvasId, shareLinks.canvasId),
                   unexpired(p('now')),
-                  // Nothing approved yet, nothing shown: no view.
-                  isNotNull(shown),
+                  // Nothing approved yet, nothing shown: no view (by path, the item's version
+                  // below is the one shown).
+                  byPath ? undefined : isNotNull(shown),
                   // A path the version does not hold costs no view.
                   byPath
                     ? exists(

@@ -10,6 +10,7 @@ import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
 import { unexpiredCanvasId, unexpiredCanvasOf, selectUnexpiredCanvas } from '../canvases/unexpired'
+import { reviewRequired } from '../reviews/gate'
 
 // What a share answer shows: the link's own columns (its workspace is its canvas's).
 export type Share = Omit<typeof shareLinks.$inferSelect, 'workspaceId'>
@@ -162,10 +163,19 @@ export async function createShare(
 }
 
 export async function listShares(svc: Services, actor: Actor, canvasId: string) {
+  return (await sharesOf(svc, actor, canvasId)).shares
+}
+
+/**
+ * The canvas's links, and whether its workspace requires review (then every link shows the
+ * approved version): one statement.
+ */
+export async function sharesOf(svc: Services, actor: Actor, canvasId: string) {
   // One row for an unexpired canvas without links, so that none means no canvas.
   const rows = await svc.db
     .select({
       canvasId: canvases.canvasId,
+      requireReview: sql<number>`${reviewRequired}`,
       // Renamed: D1 hands rows over keyed by column name, and the link has an expires_at too.
       canvasExpiresAt: sql<number | null>`${canvases.expiresAt}`.as('canvas_expires_at'),
       share: {
@@ -185,9 +195,10 @@ export async function listShares(svc: Services, actor: Actor, canvasId: string) 
     .where(unexpiredCanvasOf(actor, canvasId, svc.now()))
     .orderBy(desc(shareLinks.createdAt), shareLinks.token)
   if (rows.length === 0) throw canvasNotFound()
-  return rows.flatMap((r) =>
+  const shares = rows.flatMap((r) =>
     r.share ? [presentShare({ ...r.share, canvasId: r.canvasId }, r.canvasExpiresAt)] : [],
   )
+  return { shares, requireReview: Boolean(rows[0].requireReview) }
 }
 
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {

@@ -168,7 +168,7 @@ function OwnerActions(props: { canvas: OwnedCanvas; csrf: string }) {
         label={`Make ${makeVisible}`}
         fields={{ visibility: makeVisible }}
       />
-      <a class="btn" href="#request-review">
+      <a class="btn" href={`/c/${id}/review`}>
         Request review…
       </a>
       <a class="btn danger" href={`/c/${id}/delete`}>

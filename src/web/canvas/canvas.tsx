@@ -38,7 +38,7 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
   }
   if (view.isOwner && session) return ownerPage(c, session, view)
   const { canvas } = view
-  const version = await publicVersion(svc, canvas)
+  const version = publicVersion(canvas, view.reviewRequired)
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the canvas is public.
   const grant = { kind: 'public' } as const
@@ -73,7 +73,7 @@ canvas.get('/:id/full', checkedBy('viewer', { content: true }), params(canvasInP
   const grant = owner
     ? ({ kind: 'owner', sessionId: session.sessionId } as const)
     : ({ kind: 'public' } as const)
-  const latest = owner ? canvas.version : await publicVersion(svc, canvas)
+  const latest = owner ? canvas.version : publicVersion(canvas, view.reviewRequired)
   const version = owner ? pickVersion(c.req.query('v'), latest) : latest
   const origin = requestOrigin(c)
   const frame = await frameUrls(svc, origin, { canvasId, version, grant })
@@ -116,7 +116,7 @@ canvas.get(
     // A visitor downloads what a visitor sees: the latest version, or the approved one.
     const version = view.isOwner
       ? pickVersion(c.req.query('v'), view.canvas.version)
-      : await publicVersion(svc, view.canvas)
+      : publicVersion(view.canvas, view.reviewRequired)
     const content = await findVersionContent(svc, view.canvas.canvas_id, version)
     if (!content) throw new AppError('version_not_found', 'version not found')
     if (content.item_count > 1) {

@@ -1,11 +1,9 @@
 import type { Context } from 'hono'
 import { requestOrigin, type AppEnv } from '../../http/context'
 import type { findViewable } from '../../domain/canvases/reads'
-import { listShares } from '../../domain/shares/shares'
+import { sharesOf } from '../../domain/shares/shares'
 import { listComments } from '../../domain/comments/comments'
 import { listReviews } from '../../domain/reviews/reviews'
-import { listMembers } from '../../domain/workspaces/members'
-import { settingsOf } from '../../domain/workspaces/settings'
 import { versionItemList } from '../../domain/canvases/site-reads'
 import { type SessionInfo } from '../../domain/users'
 import type { Services } from '../../domain/services'
@@ -37,17 +35,14 @@ export async function ownerPage<E extends AppEnv>(
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
   const place = { workspaceId: session.workspace.workspace_id, canvasId: canvas.canvas_id }
   const change = may(c.var.actor, CHANGING)
-  const [parts, live, shares, csrf, comments, reviews, members, settings] = await Promise.all([
+  const [parts, live, links, csrf, comments, reviews] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     // A viewer is shown no share link (nor any control that changes the canvas).
-    change ? listShares(svc, c.var.actor, canvas.canvas_id) : [],
+    change ? sharesOf(svc, c.var.actor, canvas.canvas_id) : { shares: [], requireReview: false },
     csrfToken(svc, session),
     listComments(svc, place, { status: 'open' }),
-    listReviews(svc, c.var.actor, canvas.canvas_id),
-    // Whom an editor may name as reviewers.
-    change ? listMembers(svc, c.var.actor) : null,
-    change ? settingsOf(svc, session.workspace.workspace_id) : null,
+    view.reviewed ? listReviews(svc, c.var.actor, canvas.canvas_id) : [],
   ])
   const flash = draft ? undefined : await takeFlash(c, { svc, session })
   return c.html(
@@ -58,7 +53,7 @@ export async function ownerPage<E extends AppEnv>(
       ext={canvas.ext}
       user={viewerOf(session)}
       csrf={csrf}
-      shares={shares}
+      shares={links.shares}
       origin={origin}
       author={canvas.author}
       can={{ change }}
@@ -70,14 +65,14 @@ export async function ownerPage<E extends AppEnv>(
         siteItems: svc.settings.maxSiteItems,
       }}
       live={live}
-      requireReview={settings?.require_review ?? false}
+      requireReview={links.requireReview}
       reviews={{
         canvasId: canvas.canvas_id,
         csrf,
         reviews,
         approvedVersion: canvas.approved_version,
         versions: view.versions.map((v) => v.version),
-        members,
+        mayRequest: change,
         actor: c.var.actor,
         flash,
       }}

@@ -13,14 +13,33 @@ import { ago } from '../../lib/time'
 import { setFlash, type Flash } from '../flash'
 import { forPeople } from '../people'
 import { CHANGING } from '../needs'
-import { Csrf } from '../pages/layout'
+import { Csrf, Layout, type User } from '../pages/layout'
 import { flashAt, Notice } from '../pages/notice'
-import { checkedForm, limitBySession, type FormEnv } from '../session'
+import { checkedForm, csrfToken, limitBySession, viewerOf, type FormEnv } from '../session'
+import { findViewable } from '../../domain/canvases/reads'
+import { listMembers } from '../../domain/workspaces/members'
 
 // Reviews on the canvas's page (docs/reviews.md): asking for one (editors), and, for whom a
 // review waits on, Approve and Request changes beside the changes since the approved version.
 
 export const reviewForms = new Hono<AppEnv>()
+
+reviewForms.get('/:id/review', page(CHANGING), params(canvasInPath), async (c) => {
+  const { svc, session, actor } = c.var
+  const view = await findViewable(svc, c.req.valid('param').id, session.workspace.workspace_id)
+  if (!view?.isOwner) throw new AppError('canvas_not_found', 'canvas not found')
+  const [members, csrf] = await Promise.all([listMembers(svc, actor), csrfToken(svc, session)])
+  return c.html(
+    <RequestReviewPage
+      user={viewerOf(session)}
+      csrf={csrf}
+      canvas={view.canvas}
+      versions={view.versions.map((v) => v.version)}
+      members={members}
+      actor={actor}
+    />,
+  )
+})
 
 reviewForms.post(
   '/:id/reviews',
@@ -102,8 +121,8 @@ export type ReviewsProps = {
   reviews: Review[]
   approvedVersion: number | null
   versions: number[]
-  /** The members one may name, for an editor's request (none for a viewer). */
-  members: Member[] | null
+  /** An editor may ask for a review (a viewer is shown no such control). */
+  mayRequest: boolean
   actor: Pick<Actor, 'userId' | 'role'>
   flash?: Flash
 }
@@ -136,7 +155,13 @@ export function ReviewsSection(props: ReviewsProps) {
           ))}
         </ul>
       )}
-      {props.members && <RequestForm {...props} />}
+      {props.mayRequest && (
+        <p>
+          <a class="btn" href={`/c/${props.canvasId}/review`}>
+            Request review…
+          </a>
+        </p>
+      )}
     </section>
   )
 }
@@ -201,42 +226,62 @@ function DecisionPanel(props: ReviewsProps & { review: Review }) {
   )
 }
 
-/** An editor's request: which version, whom (any editor when none is ticked), and a note. */
-function RequestForm(props: ReviewsProps) {
-  const others = (props.members ?? []).filter((m) => m.user_id !== props.actor.userId)
+/**
+ * An editor's request, a page of its own (the canvas's page reads no member list): which version,
+ * whom (any editor when none is ticked), and a note.
+ */
+export function RequestReviewPage(props: {
+  user: User
+  csrf: string
+  canvas: { canvas_id: string; title: string }
+  versions: number[]
+  members: Member[]
+  actor: Pick<Actor, 'userId'>
+}) {
+  const others = props.members.filter((m) => m.user_id !== props.actor.userId)
+  const id = props.canvas.canvas_id
   return (
-    <details class="dialog panel spaced" id="request-review">
-      <summary class="btn">Request review…</summary>
-      <form method="post" action={`/c/${props.canvasId}/reviews`}>
-        <Csrf token={props.csrf} />
-        <label for="review-version">Version</label>
-        <select id="review-version" name="version">
-          {props.versions.map((v, i) => (
-            <option value={String(v)} selected={i === 0}>
-              v{v}
-              {i === 0 ? ' (the latest)' : ''}
-            </option>
-          ))}
-        </select>
-        <fieldset>
-          <legend>Reviewers</legend>
-          {others.length === 0 && <p class="hint">No other member yet: invite one first.</p>}
-          {others.map((m) => (
-            <label class="check-row">
-              <input type="checkbox" name="reviewers" value={m.user_id} />
-              {m.email} <span class="muted">({m.role})</span>
-            </label>
-          ))}
-          <p class="hint">None ticked: any editor may approve.</p>
-        </fieldset>
-        <label for="review-note">Note</label>
-        <textarea id="review-note" name="note" rows={2} maxlength={2000}></textarea>
-        <div class="actions spaced">
-          <button class="primary" type="submit">
-            Request review
-          </button>
-        </div>
-      </form>
-    </details>
+    <Layout title="Request review" user={props.user} csrf={props.csrf} main="narrow">
+      <div class="panel">
+        <h1>Request review of “{props.canvas.title}”</h1>
+        <p class="hint">
+          Links that show the approved version move to it once the review approves it; nothing
+          changes for the others.
+        </p>
+        <form class="review-form" method="post" action={`/c/${id}/reviews`}>
+          <Csrf token={props.csrf} />
+          <label for="review-version">Version</label>
+          <select id="review-version" name="version">
+            {props.versions.map((v, i) => (
+              <option value={String(v)} selected={i === 0}>
+                v{v}
+                {i === 0 ? ' (the latest)' : ''}
+              </option>
+            ))}
+          </select>
+          <fieldset>
+            <legend>Reviewers</legend>
+            {others.length === 0 && <p class="hint">No other member yet: invite one first.</p>}
+            {others.map((m) => (
+              <label class="check-row">
+                <input type="checkbox" name="reviewers" value={m.user_id} />
+                {m.email} <span class="muted">({m.role})</span>
+              </label>
+            ))}
+            <p class="hint">None ticked: any editor may approve.</p>
+          </fieldset>
+          <label for="review-note">Note</label>
+          <textarea id="review-note" name="note" rows={2} maxlength={2000}></textarea>
+          <div class="actions spaced">
+            <button class="primary" type="submit">
+              Request review
+            </button>
+            <a class="btn" href={`/c/${id}#reviews`}>
+              Cancel
+            </a>
+          </div>
+        </form>
+      </div>
+    </Layout>
   )
 }
