@@ -45,6 +45,8 @@ function pageOf(root: HTMLElement) {
     follows: root.hasAttribute('data-follows'),
     // A share page of one version hears of comments only.
     pinned: root.hasAttribute('data-pinned'),
+    // A link's page that waits for a first approval: it opens the link again when one comes.
+    awaiting: root.hasAttribute('data-awaiting'),
     frame: root.querySelector('iframe')!,
     downloads: root.querySelectorAll<HTMLAnchorElement>('[data-live-download]'),
     chip: root.querySelector<HTMLElement>('[data-live-version]'),
@@ -114,6 +116,10 @@ function heard(page: Page, event: LiveEvent) {
     document.dispatchEvent(new CustomEvent(COMMENT_EVENT, { detail: event }))
   }
   if (event.type !== 'version' || page.pinned) return
+  if (page.awaiting) {
+    location.reload()
+    return
+  }
   if (page.follows) {
     if (event.version > page.shown) swap(page)
     return

@@ -106,6 +106,30 @@ describe('a link that follows approval', () => {
     expect(await shown((await link(t, {})).token)).toBe(3)
   })
 
+  it('says on its page that it awaits review, and that page hears the first approval live', async () => {
+    const t = await team()
+    const share = await link(t, { follow: 'approved' })
+    const page = await browse(`/s/${share.token}`)
+    expect(page.status).toBe(409)
+    const html = await page.text()
+    expect(html).toContain('Awaiting review')
+    const live = /data-live="([^"]+)"/.exec(html)![1].replaceAll('&amp;', '&')
+    const socket = await open(live)
+    // Nothing to catch up on: no version is approved.
+    await new Promise((r) => setTimeout(r, 200))
+    expect(socket.messages).toEqual([])
+    await push(t.owner, t.canvasId, 'draft 2')
+    await new Promise((r) => setTimeout(r, 200))
+    expect(socket.messages).toEqual([])
+    await approve(t, 2)
+    expect(await heard(socket, 1)).toEqual([{ type: 'version', version: 2 }])
+    socket.socket.close(1000)
+    // Opened again, the page shows the approved version.
+    const again = await browse(`/s/${share.token}`)
+    expect(again.status).toBe(200)
+    expect(await again.text()).toContain('data-version="2"')
+  })
+
   it('pins no version: both at once is a 400', async () => {
     const t = await team()
     const res = await call(`/v1/canvases/${t.canvasId}/shares`, {

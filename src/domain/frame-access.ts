@@ -165,11 +165,13 @@ export async function liveUnderGrant(
     const hears = and(
       isNull(shareLinks.maxViews),
       or(isNull(shareLinks.version), eq(shareLinks.allowComments, true), linkGated),
-      isNotNull(linkShows),
+      // Nothing to show yet: only a link that awaits an approval, whose page waits for it.
+      or(isNotNull(linkShows), linkGated),
     )
     const row = await db
       .select({
-        version: sql<number>`${linkShows}`,
+        // 0 while a gated link awaits its first approval: its socket hears it as a new version.
+        version: sql<number>`COALESCE(${linkShows}, 0)`,
         canvasExpiresAt: canvases.expiresAt,
         linkExpiresAt: shareLinks.expiresAt,
         comments: shareLinks.allowComments,

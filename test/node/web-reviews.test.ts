@@ -72,6 +72,18 @@ it('an agent’s draft reaches a link’s readers when a teammate approves it in
     expect(res.status).toBe(201)
     return (await res.json()).review_id as string
   }
+  // The customer holds the link before anything is approved: the page says so, and waits.
+  const link = await (
+    await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { follow: 'approved' } })
+  ).json()
+  const customer = await browserOf()
+  await customer.goto(`${url}/s/${link.token}`)
+  expect(await customer.textContent('h1')).toBe('Awaiting review')
+  for (const size of [PHONE, LAPTOP]) {
+    await customer.setViewportSize(size)
+    expect(await schemeViolations(customer, 'light'), `${size.width} px`).toEqual([])
+  }
+  await expect.poll(() => customer.getAttribute('[data-live]', 'data-live-state')).toBe('open')
   const first = await ask(1)
   const reviewerKey = await reviewer.newKey()
   const approved = await callApi(url, reviewerKey, `/v1/reviews/${first}/decisions`, {
@@ -79,13 +91,9 @@ it('an agent’s draft reaches a link’s readers when a teammate approves it in
     json: { decision: 'approve' },
   })
   expect(approved.status).toBe(201)
-  const link = await (
-    await api(`/v1/canvases/${id}/shares`, { method: 'POST', json: { follow: 'approved' } })
-  ).json()
-  const customer = await browserOf()
-  await customer.goto(`${url}/s/${link.token}`)
+  // Approved: the waiting page opens the approved version by itself.
   const chip = customer.locator('[data-live-version]')
-  await expect.poll(() => chip.textContent()).toContain('v1')
+  await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toContain('v1')
   await expect.poll(() => customer.getAttribute('.viewer', 'data-live-state')).toBe('open')
 
   // The agent pushes a draft and asks for review: the customer's page stays where it is.

@@ -36,21 +36,25 @@ export const publicShows = sql<
   number | null
 >`CASE WHEN ${reviewRequired} THEN ${canvases.approvedVersion} ELSE ${canvases.version} END`
 
-export const notApproved = () =>
-  new AppError(
-    'not_approved',
-    'this canvas awaits review: its readers see a version once one is approved',
-  )
+/** 409 not_approved, naming the canvas for a page that waits live for its approval. */
+export class NotApproved extends AppError {
+  constructor(readonly canvasId: string) {
+    super(
+      'not_approved',
+      'this canvas awaits review: its readers see a version once one is approved',
+    )
+  }
+}
 
 /**
  * The version anyone may see of a public canvas: its latest, or, when its workspace requires
  * review, its approved one (409 not_approved before any). `required` comes with the canvas's read.
  */
 export function publicVersion(
-  canvas: { version: number; approved_version: number | null },
+  canvas: { canvas_id: string; version: number; approved_version: number | null },
   required: boolean,
 ) {
   if (!required) return canvas.version
-  if (canvas.approved_version === null) throw notApproved()
+  if (canvas.approved_version === null) throw new NotApproved(canvas.canvas_id)
   return canvas.approved_version
 }

@@ -15,7 +15,7 @@ import { itemAtPath, itemName, itemNotFound } from '../canvases/site-reads'
 import { iso, isoOrNull, type Services } from '../services'
 import { versionLook } from '../canvases/rows'
 import { unexpired } from '../canvases/unexpired'
-import { joinedLinkGated, joinedLinkShows, linkShows, notApproved } from '../reviews/gate'
+import { joinedLinkGated, joinedLinkShows, linkShows, NotApproved } from '../reviews/gate'
 import { linkExpiry, presentShare, shareNotFound } from './shares'
 
 export type ShareAccess = {
@@ -246,6 +246,7 @@ export async function reopenShareContent(svc: Services, token: string) {
   const row = await selectShare(svc.db, { token, path: '' }).get()
   // The view that used the link up still shows, as its frames do.
   checkUsable(svc, row && { ...row, max_views: null })
+  approved(row!)
   return described(row!, undefined, false)
 }
 
@@ -280,6 +281,7 @@ async function admit(svc: Services, row: Resolved | undefined, access: ShareAcce
   checkUsable(svc, row, path)
   // Only to whoever may open the link: which paths a site holds is not told to anyone else.
   const checkPath = () => {
+    approved(row)
     if (row.blob_key === null) throw itemNotFound(path ?? '', row.content_version!)
   }
   if (row.password_hash === null || access.passwordGiven) return checkPath()
@@ -311,11 +313,19 @@ function checkUsable(
   const canvasLive =
     row.title !== null && (row.canvas_expires_at === null || row.canvas_expires_at > now)
   if (!canvasLive) throw canvasNotFoundError()
-  if (row.content_version === null) throw row.gated ? notApproved() : canvasNotFoundError()
+  // A link that awaits an approval is said so after its password (approved, below).
+  if (row.content_version === null && !row.gated) throw canvasNotFoundError()
   if (row.max_views !== null && row.view_count >= row.max_views) {
     throw new AppError('share_exhausted', 'this share link has reached its view limit')
   }
-  if (path === undefined && row.blob_key === null) throw canvasNotFoundError()
+  if (path === undefined && row.blob_key === null && row.content_version !== null) {
+    throw canvasNotFoundError()
+  }
+}
+
+/** A link that shows the approved version shows nothing before one: 409 not_approved. */
+function approved(row: Resolved) {
+  if (row.content_version === null) throw new NotApproved(row.canvas_id!)
 }
 
 /** The ext and renderer of the version the link shows (a pinned one may predate the canvas's). */

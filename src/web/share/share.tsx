@@ -9,6 +9,8 @@ import { frameUrls, liveUrl } from '../frames/links'
 import { readForm } from '../forms'
 import { OpenSharePage } from '../pages/open-share'
 import { PasswordPage } from '../pages/password'
+import { AwaitingReviewPage } from '../pages/awaiting'
+import { NotApproved } from '../../domain/reviews/gate'
 import { relative } from '../../lib/time'
 import { FullView, Viewer, type Fact } from '../pages/viewer'
 import { grantView, hasView } from './view-ticket'
@@ -38,7 +40,8 @@ async function sharePage(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   if (await hasView(c, token)) {
-    return viewer(c, token, await reopenShareContent(c.var.svc, token), full)
+    const again = await awaitingOr(c, token, () => reopenShareContent(c.var.svc, token))
+    return again instanceof Response ? again : viewer(c, token, again, full)
   }
   const opened = await withPasswordPage(c, pathOf(token, full), () =>
     openShareContent(c.var.svc, { token, requested: false }),
@@ -92,7 +95,7 @@ async function withPasswordPage(
   open: () => Promise<Opened>,
 ): Promise<Opened | Response> {
   try {
-    return await open()
+    return await awaitingOr(c, tokenOf(c), open)
   } catch (err) {
     if (
       err instanceof AppError &&
@@ -102,6 +105,25 @@ async function withPasswordPage(
       return c.html(<PasswordPage action={action} error={error} />, err.status)
     }
     throw err
+  }
+}
+
+/**
+ * The link opened by `open`, or, for a link that shows the approved version before any is, the
+ * page that says so and waits for one live (409).
+ */
+async function awaitingOr(
+  c: Context<AppEnv>,
+  token: string,
+  open: () => Promise<Opened>,
+): Promise<Opened | Response> {
+  try {
+    return await open()
+  } catch (err) {
+    if (!(err instanceof NotApproved)) throw err
+    const grant = { kind: 'share', token } as const
+    const live = await liveUrl(c.var.svc, requestOrigin(c), err.canvasId, grant)
+    return c.html(<AwaitingReviewPage live={live} />, 409)
   }
 }
 
