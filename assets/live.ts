@@ -117,7 +117,8 @@ function heard(page: Page, event: LiveEvent) {
   }
   if (event.type !== 'version' || page.pinned) return
   if (page.awaiting) {
-    location.reload()
+    // Opened again by a GET: a page reached by its password form posts nothing twice.
+    location.replace(location.href)
     return
   }
   if (page.follows) {

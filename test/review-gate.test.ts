@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   browse,
+  formPost,
   bytesOf,
   call,
   json,
@@ -175,10 +176,23 @@ describe('a link that follows approval', () => {
 })
 
 describe('a workspace that requires review', () => {
+  it('behind its password, says it awaits review only to whom gave the password', async () => {
+    const t = await team()
+    const share = await link(t, { follow: 'approved', password: 'open sesame' })
+    const asked = await browse(`/s/${share.token}`)
+    expect(asked.status).toBe(401)
+    expect(await asked.text()).not.toContain('Awaiting review')
+    // The password given, the waiting page comes by a GET (its reload posts nothing again).
+    const page = await browse(`/s/${share.token}`, formPost({ password: 'open sesame' }))
+    expect(page.status).toBe(409)
+    expect(await page.text()).toContain('Awaiting review')
+  })
+
   it('gates every link and its public pages; only admins change it', async () => {
     const t = await team()
-    const latest = await link(t, {})
+    const latest = await link(t, { allow_comments: true })
     const pinned = await link(t, { version: 1 })
+    const reader = await open((await liveLinkOf(`/s/${latest.token}`))!)
     const visibility = await call(`/v1/canvases/${t.canvasId}`, {
       method: 'PATCH',
       key: t.owner.key,
@@ -199,6 +213,8 @@ describe('a workspace that requires review', () => {
     })
     expect(set.status).toBe(200)
     expect((await json(set)).require_review).toBe(true)
+    // An open reader's page reconnects, to hear only what the setting lets it.
+    expect((await reader.closed).code).toBe(1012)
 
     expect(await shown(latest.token)).toBe('not_approved')
     expect(await shown(pinned.token)).toBe('not_approved')

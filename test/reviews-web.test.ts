@@ -73,6 +73,13 @@ describe('reviews on the canvas’s page', () => {
 
     const mateCsrf = await csrfOf(mate.cookie)
     const reviewId = reviews[0].review_id
+    // Decided from the page of another canvas: not a review of that one, nothing decided.
+    const other = await newCanvas(owner.key, 'other', { permanent: true })
+    const elsewhere = await post(`/c/${other.canvas_id}/reviews/${reviewId}/decide`, mate.cookie, [
+      ['_csrf', mateCsrf],
+      ['decision', 'approve'],
+    ])
+    expect(await landed(elsewhere, mate.cookie)).toMatch(/review not found/i)
     // A decision that is none: a message, nothing decided.
     const maybe = await post(`/c/${id}/reviews/${reviewId}/decide`, mate.cookie, [
       ['_csrf', mateCsrf],

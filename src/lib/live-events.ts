@@ -38,6 +38,10 @@ export type LiveNotice =
   // A review of the canvas was decided: it wakes those waiting on the canvas (an agent's wait for
   // the review); no page hears it.
   | { type: 'review'; review_id: string }
+  // Its workspace began or stopped requiring review: the sockets of its links' readers and
+  // public visitors close, and their pages open them again under the setting (their version,
+  // and the comments they hear).
+  | { type: 'reconnect' }
 
 /**
  * Who an event is for, by the tags a socket was accepted with: everyone, the visitors of a public

@@ -41,6 +41,9 @@ type Expiries = {
 // expiry of any size never makes a date the runtime refuses.
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
 
+/** "Service restart" (RFC 6455): not an end of access, so a page reconnects at once. */
+const RECONNECT_CODE = 1012
+
 export class CanvasLive extends DurableObject<Env> {
   /** Callers waiting for the next comment (waitForComment), by the tags of their credential. */
   private waiters = new Map<(outcome: WaitOutcome) => void, string[]>()
@@ -93,6 +96,7 @@ export class CanvasLive extends DurableObject<Env> {
   async notify(notice: LiveNotice, audience: LiveAudience = 'all'): Promise<number> {
     if (notice.type === 'permanent') return this.keep()
     if (notice.type === 'review') return this.newsHeard()
+    if (notice.type === 'reconnect') return this.reconnectReaders()
     if (notice.type === 'comment' || notice.type === 'comment_deleted') this.newsHeard()
     const sockets = audience === 'all' ? this.ctx.getWebSockets() : this.ctx.getWebSockets(audience)
     const message = JSON.stringify(notice)
@@ -127,6 +131,19 @@ export class CanvasLive extends DurableObject<Env> {
       const timer = setTimeout(() => wake('timeout'), timeoutMs)
       this.waiters.set(wake, tags)
     })
+  }
+
+  /** Closes the readers' sockets (links, public visitors) with a code their pages reconnect on. */
+  private reconnectReaders() {
+    const sockets = [...this.ctx.getWebSockets('share'), ...this.ctx.getWebSockets('public')]
+    for (const socket of sockets) {
+      try {
+        socket.close(RECONNECT_CODE, 'reconnect')
+      } catch {
+        // Closed already.
+      }
+    }
+    return sockets.length
   }
 
   /** A comment changed or a review was decided: every wait on the canvas looks again. */

@@ -69,5 +69,8 @@ export async function reviewsAwaiting(svc: Services, actor: Actor) {
     )
     .orderBy(desc(reviews.createdAt))
     .limit(200)
-  return new Map(rows.map((r) => [r.canvasId, r]))
+  // Newest first: a canvas's newest pending review is the one named.
+  const awaiting = new Map<string, (typeof rows)[number]>()
+  for (const row of rows) if (!awaiting.has(row.canvasId)) awaiting.set(row.canvasId, row)
+  return awaiting
 }

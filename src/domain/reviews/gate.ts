@@ -1,4 +1,6 @@
-import { eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, exists, or, sql, type SQL } from 'drizzle-orm'
+import { one } from '../../storage/db'
+import type { Services } from '../services'
 import { AppError } from '../../lib/errors'
 import { canvases, shareLinks, workspaces } from '../../storage/schema'
 
@@ -38,7 +40,11 @@ export const publicShows = sql<
 
 /** 409 not_approved, naming the canvas for a page that waits live for its approval. */
 export class NotApproved extends AppError {
-  constructor(readonly canvasId: string) {
+  constructor(
+    readonly canvasId: string,
+    /** Its page may wait live (a link with a view limit has no live page). */
+    readonly live = true,
+  ) {
     super(
       'not_approved',
       'this canvas awaits review: its readers see a version once one is approved',
@@ -57,4 +63,27 @@ export function publicVersion(
   if (!required) return canvas.version
   if (canvas.approved_version === null) throw new NotApproved(canvas.canvas_id)
   return canvas.approved_version
+}
+
+/**
+ * Its workspace began or stopped requiring review: the open pages of its links and public
+ * canvases reconnect, so that their sockets follow the setting (what version, which comments).
+ */
+export async function reconnectReaders(svc: Services, workspaceId: string) {
+  if (!svc.live) return
+  const rows = await svc.db
+    .select({ canvasId: canvases.canvasId })
+    .from(canvases)
+    .where(
+      and(
+        eq(canvases.workspaceId, workspaceId),
+        or(
+          eq(canvases.visibility, 'public'),
+          exists(
+            svc.db.select(one).from(shareLinks).where(eq(shareLinks.canvasId, canvases.canvasId)),
+          ),
+        ),
+      ),
+    )
+  for (const { canvasId } of rows) svc.live(canvasId, { type: 'reconnect' })
 }

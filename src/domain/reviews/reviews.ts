@@ -131,9 +131,17 @@ export async function getReview(svc: Services, actor: Actor, reviewId: string) {
  * state and the canvas's approved version, in one batch whose statements each hold only while
  * the review is pending: of two decisions at once, the state follows both, whatever their order.
  */
-export async function decideReview(svc: Services, actor: Actor, reviewId: string, input: Decision) {
+export async function decideReview(
+  svc: Services,
+  actor: Actor,
+  reviewId: string,
+  input: Decision,
+  /** The canvas the review must be of (a page of that canvas decides it), when one is named. */
+  canvasId?: string,
+) {
   const db = svc.db
   const row = await reviewOf(svc, actor, reviewId)
+  if (canvasId !== undefined && row.canvasId !== canvasId) throw reviewNotFound()
   const named = JSON.parse(row.reviewers) as string[]
   const refusal = decisionRefusal(actor, row.requestedBy, named)
   if (refusal) throw new AppError('forbidden', refusal)
@@ -196,7 +204,8 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   ])
   if (added.length === 0) throw await whyNotDecided(svc, actor, reviewId)
   announceAudit(svc, recorded)
-  if (input.comment !== undefined) await commentOn(svc, actor, row, input.comment)
+  // Everyone the decision concerns hears of it before its comment is written: the decision
+  // stands whatever becomes of the comment.
   const review = await getReview(svc, actor, reviewId)
   if (review.state === 'approved' && approved.length > 0)
     tell(svc, actor, 'review.approved', review)
@@ -207,6 +216,7 @@ export async function decideReview(svc: Services, actor: Actor, reviewId: string
   if (review.state === 'changes_requested' && input.decision === 'request_changes') {
     tell(svc, actor, 'review.changes_requested', review)
   }
+  if (input.comment !== undefined) await commentOn(svc, actor, row, input.comment)
   return review
 }
 
@@ -222,7 +232,10 @@ async function whyNotDecided(svc: Services, actor: Actor, reviewId: string) {
   return new AppError('conflict', 'you decided this review already')
 }
 
-/** The comment given with a decision: a comment on the reviewed version, by the member. */
+/**
+ * The comment given with a decision: a comment on the reviewed version, by the member. Refused
+ * (the canvas holds as many comments as it may), it is said so, the decision standing.
+ */
 async function commentOn(svc: Services, actor: Actor, row: ReviewRow, body: string) {
   const place = { workspaceId: actor.workspaceId, canvasId: row.canvasId }
   const author = {
@@ -231,7 +244,15 @@ async function commentOn(svc: Services, actor: Actor, row: ReviewRow, body: stri
     userId: actor.userId,
     by: actor.by,
   }
-  const comment = await createComment(svc, place, author, { body, version: row.version })
+  const comment = await createComment(svc, place, author, { body, version: row.version }).catch(
+    (err: unknown) => {
+      if (!(err instanceof AppError)) throw err
+      throw new AppError(
+        err.code,
+        `your decision is recorded, but its comment was not added: ${err.message}`,
+      )
+    },
+  )
   await svc.db
     .update(reviewDecisions)
     .set({ commentId: comment.comment_id })

@@ -325,7 +325,7 @@ function checkUsable(
 
 /** A link that shows the approved version shows nothing before one: 409 not_approved. */
 function approved(row: Resolved) {
-  if (row.content_version === null) throw new NotApproved(row.canvas_id!)
+  if (row.content_version === null) throw new NotApproved(row.canvas_id!, row.max_views === null)
 }
 
 /** The ext and renderer of the version the link shows (a pinned one may predate the canvas's). */

@@ -33,6 +33,7 @@ import { announceAudit, auditActorOf, auditStatement, recordOf } from '../audit/
 import { joinInvite } from './invites'
 import { isMember, personalWorkspace, workspaceNotFound } from './members'
 import { durationText, presentSettings } from './settings'
+import { reconnectReaders } from '../reviews/gate'
 
 // Workspaces a person belongs to: their personal one (made at signup) and any they made or joined.
 
@@ -155,7 +156,12 @@ export async function updateWorkspace(svc: Services, member: Actor, change: Work
     ...(change.quotaBytes !== undefined && { quota_bytes: change.quotaBytes }),
     ...(change.requireReview !== undefined && { require_review: change.requireReview }),
   }
-  const [[row], ...recorded] = await svc.db.batch([
+  const [[before], [row], ...recorded] = await svc.db.batch([
+    // What it required before: a change of it reconnects the readers' pages (below).
+    svc.db
+      .select({ requireReview: workspaces.requireReview })
+      .from(workspaces)
+      .where(eq(workspaces.workspaceId, workspaceId)),
     svc.db
       .update(workspaces)
       .set({
@@ -188,6 +194,9 @@ export async function updateWorkspace(svc: Services, member: Actor, change: Work
   ])
   if (!row) throw workspaceNotFound()
   announceAudit(svc, ...recorded)
+  if (before && before.requireReview !== row.requireReview) {
+    await reconnectReaders(svc, workspaceId)
+  }
   return {
     ...present({ ...row, role: member.role }),
     ...presentSettings(svc, row),

@@ -132,7 +132,8 @@ canvas.get(
     const url = await signedDownload(
       svc,
       target,
-      { blobKey: content.blob_key, ...view.canvas },
+      // The version's own type: an older (or approved) version's may not be the latest's.
+      { blobKey: content.blob_key, title: view.canvas.title, ext: content.ext },
       true,
     )
     return c.redirect(url, 302)

@@ -80,8 +80,8 @@ reviewForms.post(
         decision: form.get('decision') ?? '',
         ...(comment && { comment }),
       })
-      const { review_id } = c.req.valid('param')
-      const review = await decideReview(c.var.svc, c.var.actor, review_id, input)
+      const { id, review_id } = c.req.valid('param')
+      const review = await decideReview(c.var.svc, c.var.actor, review_id, input, id)
       if (review.state === 'approved') {
         return `Approved: version ${review.version} is what readers of approved links see now.`
       }

@@ -43,8 +43,10 @@ async function sharePage(c: Context<AppEnv>, full: boolean) {
     const again = await awaitingOr(c, token, () => reopenShareContent(c.var.svc, token))
     return again instanceof Response ? again : viewer(c, token, again, full)
   }
-  const opened = await withPasswordPage(c, pathOf(token, full), () =>
-    openShareContent(c.var.svc, { token, requested: false }),
+  const opened = await awaitingOr(c, token, () =>
+    withPasswordPage(c, pathOf(token, full), () =>
+      openShareContent(c.var.svc, { token, requested: false }),
+    ),
   )
   if (opened instanceof Response) return opened
   if (!opened.counted) {
@@ -72,7 +74,13 @@ async function openShare(c: Context<AppEnv>, full: boolean) {
       beforePasswordCheck: () =>
         limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientNetworkOf(c)}`),
     }),
-  )
+  ).catch(async (err: unknown) => {
+    // The password held and nothing is approved yet: the page that waits, by a GET, so that
+    // its reload when a version is approved posts nothing again.
+    if (!(err instanceof NotApproved)) throw err
+    await grantView(c, token, !err.live)
+    return c.redirect(pathOf(token, full), 303)
+  })
   if (opened instanceof Response) return opened
   await grantView(c, token, opened.limited)
   return c.redirect(pathOf(token, full), 303)
@@ -95,7 +103,7 @@ async function withPasswordPage(
   open: () => Promise<Opened>,
 ): Promise<Opened | Response> {
   try {
-    return await awaitingOr(c, tokenOf(c), open)
+    return await open()
   } catch (err) {
     if (
       err instanceof AppError &&
@@ -112,17 +120,19 @@ async function withPasswordPage(
  * The link opened by `open`, or, for a link that shows the approved version before any is, the
  * page that says so and waits for one live (409).
  */
-async function awaitingOr(
+async function awaitingOr<T>(
   c: Context<AppEnv>,
   token: string,
-  open: () => Promise<Opened>,
-): Promise<Opened | Response> {
+  open: () => Promise<T>,
+): Promise<T | Response> {
   try {
     return await open()
   } catch (err) {
     if (!(err instanceof NotApproved)) throw err
     const grant = { kind: 'share', token } as const
-    const live = await liveUrl(c.var.svc, requestOrigin(c), err.canvasId, grant)
+    const live = err.live
+      ? await liveUrl(c.var.svc, requestOrigin(c), err.canvasId, grant)
+      : undefined
     return c.html(<AwaitingReviewPage live={live} />, 409)
   }
 }
