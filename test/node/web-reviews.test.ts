@@ -133,8 +133,24 @@ it('an agent’s draft reaches a link’s readers when a teammate approves it in
   const frame = customer.frameLocator('iframe')
   await expect.poll(() => frame.locator('body').textContent()).toContain('Second draft')
 
-  // The owner's page says what the link's readers see now.
+  // The owner's page says what the link's readers see now; its Request review page names the
+  // members, on a phone and a laptop, light and dark.
   const ownerPage = await browserOf(owner.cookie)
   await ownerPage.goto(`${url}/c/${id}#share`)
   expect(await ownerPage.textContent(`#share-${link.token}`)).toContain('v2 (approved)')
+  for (const size of [PHONE, LAPTOP]) {
+    await ownerPage.setViewportSize(size)
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await ownerPage.emulateMedia({ colorScheme })
+      const where = `${size.width} px, ${colorScheme}`
+      await ownerPage.goto(`${url}/c/${id}/review`)
+      expect(await ownerPage.textContent('main'), where).toContain(reviewerEmail)
+      expect(await schemeViolations(ownerPage, colorScheme), where).toEqual([])
+      if (process.env.SHOTS) {
+        await ownerPage.screenshot({
+          path: `${process.env.SHOTS}/request-${size.width}-${colorScheme}.png`,
+        })
+      }
+    }
+  }
 })

@@ -265,7 +265,9 @@ export function RequestReviewPage(props: {
             {others.map((m) => (
               <label class="check-row">
                 <input type="checkbox" name="reviewers" value={m.user_id} />
-                {m.email} <span class="muted">({m.role})</span>
+                <span>
+                  {m.email} <span class="muted">({m.role})</span>
+                </span>
               </label>
             ))}
             <p class="hint">None ticked: any editor may approve.</p>
