@@ -4,7 +4,7 @@ import { canvasReadership } from '../domain/views/views'
 import type { AppEnv } from '../http/context'
 import { key } from '../http/actor/steps'
 import { READ } from '../http/actor/need'
-import { boundedInQuery, canvasInPath } from '../schema/requests'
+import { canvasInPath, pattern } from '../schema/requests'
 import { params, query } from '../http/validate'
 import { documented } from '../http/route-docs'
 
@@ -12,7 +12,21 @@ import { documented } from '../http/route-docs'
 export const views = new Hono<AppEnv>()
 
 const MAX_DAYS = 90
-const viewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_DAYS, 'days')) })
+const days = z.pipe(
+  pattern(/^\d{1,2}$/, `must be a whole number of days from 1 to ${MAX_DAYS}`),
+  z.pipe(
+    z.transform(Number),
+    z
+      .number()
+      .check(
+        z.refine(
+          (n) => n >= 1 && n <= MAX_DAYS,
+          `must be a whole number of days from 1 to ${MAX_DAYS}`,
+        ),
+      ),
+  ),
+)
+const viewsQuery = z.object({ days: z.optional(days) })
 
 views.get(
   '/',
