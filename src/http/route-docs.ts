@@ -16,7 +16,6 @@ export type Tag =
   | 'Public shares'
   | 'Comments'
   | 'Reviews'
-  | 'Readership'
   | 'Account'
   | 'Webhooks'
   | 'Workspaces'

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory'
-import { accessWatch, commentWaiter, liveNotifier, viewCounter } from '../live/notify'
+import { accessWatch, commentWaiter, liveNotifier } from '../live/notify'
 import { queueEvents } from '../domain/webhooks/events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session } from '../storage/db'
@@ -28,8 +28,6 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
       // An agent waiting for comments waits on the canvas's object (a long poll).
       waitForComment: commentWaiter(c.env.LIVE),
-      // A person's read is counted by the canvas's object after the response (no D1 write).
-      views: viewCounter(c.env.LIVE, (work) => afterResponse(c, work)),
       // A credential that ends closes what it opened: sockets and waits, wherever they are.
       access: accessWatch(c.env.PEOPLE),
       later: (work) => afterResponse(c, work),

@@ -13,8 +13,6 @@ import {
   type LiveNotice,
   type WaitOutcome,
 } from '../lib/live-events'
-import { dayOf, VIEW_FLUSH_MS, type ViewEvent } from '../lib/views'
-import { emptyTally, tallyStatements, tallyView, type Seen, type Tally } from './view-tally'
 
 // One Durable Object per canvas holds the WebSockets of everyone looking at it, and tells them
 // when a new version lands or their access ends. It uses the WebSocket Hibernation API: between
@@ -42,13 +40,6 @@ type Expiries = {
 // An alarm is set at most this far ahead: one further off is set again when this one comes, so an
 // expiry of any size never makes a date the runtime refuses.
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
-
-// Where the object keeps the reads not yet in D1, when it writes them, each day's readers, and its
-// canvas's id (which the alarm's write names).
-const TALLY_KEY = 'views:tally'
-const FLUSH_KEY = 'views:flush_at'
-const SEEN_PREFIX = 'views:seen:'
-const CANVAS_KEY = 'canvas_id'
 
 /** "Service restart" (RFC 6455): not an end of access, so a page reconnects at once. */
 const RECONNECT_CODE = 1012
@@ -183,58 +174,13 @@ export class CanvasLive extends DurableObject<Env> {
     return ended
   }
 
-  /**
-   * Counts a read (docs/readership.md): kept in the object's storage, which outlives its eviction,
-   * and written to D1 by the alarm within VIEW_FLUSH_MS of the first read it holds.
-   */
-  async countView(canvasId: string, view: ViewEvent): Promise<void> {
-    const storage = this.ctx.storage
-    const day = dayOf(view.at)
-    const [tally, seen] = await Promise.all([
-      storage.get<Tally>(TALLY_KEY),
-      storage.get<Seen>(`${SEEN_PREFIX}${day}`),
-    ])
-    const counts = tally ?? emptyTally()
-    const readers = seen ?? {}
-    tallyView(counts, readers, view)
-    // Its canvas's id, which the alarm's write names (an object does not know its own name).
-    await storage.put({
-      [TALLY_KEY]: counts,
-      [`${SEEN_PREFIX}${day}`]: readers,
-      [CANVAS_KEY]: canvasId,
-    })
-    if (!tally) {
-      const at = Date.now() + VIEW_FLUSH_MS
-      await storage.put(FLUSH_KEY, at)
-      await this.alarmBy(at)
-    }
-  }
-
-  /**
-   * Writes the reads gathered to D1, then forgets them and the readers of days gone by. Any alarm
-   * writes them (one for a socket's expiry may come first): sooner is no harm.
-   */
-  private async flushViews(now: number) {
-    const storage = this.ctx.storage
-    const tally = await storage.get<Tally>(TALLY_KEY)
-    if (!tally) return
-    const canvasId = await storage.get<string>(CANVAS_KEY)
-    if (canvasId) await this.env.DB.batch(tallyStatements(this.env.DB, canvasId, tally))
-    await storage.delete([TALLY_KEY, FLUSH_KEY])
-    const old = await storage.list({ prefix: SEEN_PREFIX })
-    const today = dayOf(now)
-    const gone = [...old.keys()].filter((key) => Number(key.slice(SEEN_PREFIX.length)) < today)
-    if (gone.length > 0) await storage.delete(gone)
-  }
-
-  /** Closes the sockets whose access has expired, writes the reads due, and sets the next alarm. */
+  /** Closes the sockets whose access has expired, and sets the alarm for the next. */
   async alarm() {
     const now = Date.now()
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry <= now) end(socket, 'expired')
     }
-    await this.flushViews(now)
     await this.rearm(now)
   }
 
@@ -260,12 +206,9 @@ export class CanvasLive extends DurableObject<Env> {
     return sockets.length
   }
 
-  /**
-   * One alarm, at the earliest expiry among the open sockets after `now`, or the reads' write if
-   * sooner; none if there is neither.
-   */
+  /** One alarm, at the earliest expiry among the open sockets after `now`; none if none expires. */
   private async rearm(now: number) {
-    let next: number | null = (await this.ctx.storage.get<number>(FLUSH_KEY)) ?? null
+    let next: number | null = null
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry > now && (next === null || expiry < next)) next = expiry

@@ -6,7 +6,6 @@ import type {
   LiveNotice,
   LiveNotifier,
 } from '../lib/live-events'
-import type { ViewCounter } from '../lib/views'
 import type { CanvasLive } from './canvas-live'
 import type { PersonLive } from './person-live'
 
@@ -57,24 +56,5 @@ export function accessWatch(
     end: async (userId, end) => {
       if (namespace) await stub(userId).end(end)
     },
-  }
-}
-
-/**
- * The counter the Worker's reads call (docs/readership.md): the canvas's object gathers the read
- * after the response, under `defer`; a failure is logged, never thrown, and costs one count.
- */
-export function viewCounter(
-  namespace: DurableObjectNamespace<CanvasLive> | undefined,
-  defer: (work: Promise<unknown>) => void,
-): ViewCounter {
-  return (canvasId, view) => {
-    if (!namespace) return
-    const stub = namespace.get(namespace.idFromName(canvasId))
-    defer(
-      stub.countView(canvasId, view).catch((err: unknown) => {
-        logError({ view_count_failed: canvasId }, err)
-      }),
-    )
   }
 }

@@ -821,33 +821,3 @@ export const reviewDecisions = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.reviewId, t.userId] })],
 )
-
-// Readership (domain/views/): a canvas's reads by UTC day, counted by its Durable Object and added
-// here in batches (live/view-tally.ts). `kind` is `day` (key ''), `version` (its number) or `link`
-// (the first characters of its token); `readers` counts distinct readers of that day. No foreign
-// key to the canvas, as for reviews: the sweep removes them with it.
-export const canvasViews = sqliteTable(
-  'canvas_views',
-  {
-    canvasId: text('canvas_id').notNull(),
-    day: integer('day').notNull(),
-    kind: text('kind', { enum: ['day', 'version', 'link'] }).notNull(),
-    key: text('key').notNull(),
-    views: integer('views').notNull().default(0),
-    readers: integer('readers').notNull().default(0),
-    lastAt: integer('last_at').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.canvasId, t.day, t.kind, t.key] })],
-)
-
-// Each member's last read of a canvas, and the version they read.
-export const canvasMemberViews = sqliteTable(
-  'canvas_member_views',
-  {
-    canvasId: text('canvas_id').notNull(),
-    userId: text('user_id').notNull(),
-    lastViewedAt: integer('last_viewed_at').notNull(),
-    lastVersion: integer('last_version').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.canvasId, t.userId] })],
-)
