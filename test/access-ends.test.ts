@@ -188,3 +188,40 @@ describe('a credential that ends reaches its sockets and waits before the reques
     held.socket.socket.close()
   })
 })
+
+describe('a wait for a review', () => {
+  it('ends with the key or the app that waits, before the request that ended it answers', async () => {
+    const t = await team()
+    const asked = await call(`/v1/canvases/${t.canvasId}/reviews`, {
+      method: 'POST',
+      key: t.ownerKey,
+      json: { note: 'Waited on by the member' },
+    })
+    expect(asked.status).toBe(201)
+    const { review_id } = await json(asked)
+    const key = call(`/v1/reviews/${review_id}/wait?timeout_s=30`, { key: t.key })
+    const app = mcp(t.tokens.access_token, 'tools/call', {
+      name: 'wait_for_review',
+      arguments: { review_id, timeout_s: 30 },
+    })
+    await listening(t.person.userId, t.canvasId, 2)
+    const keys = await json(await call('/auth/keys', { cookie: t.person.cookie }))
+    const laptop = keys.keys.find((k: { name: string }) => k.name === 'laptop')
+    const revoked = await call(`/auth/keys/${laptop.key_id}`, {
+      method: 'DELETE',
+      cookie: t.person.cookie,
+    })
+    expect(revoked.status).toBe(200)
+    expect(await settledWithin(key, SOON)).toBe(true)
+    await expectEnded(key, 'key wait for a review')
+    expect(await settledWithin(app, 200)).toBe(false)
+    const csrf = await csrfOf(t.person.cookie)
+    const ended = await call(`/settings/apps/${grantOf(t.tokens.access_token)}/revoke`, {
+      ...formPost({ _csrf: csrf }),
+      cookie: t.person.cookie,
+    })
+    expect(ended.status).toBe(302)
+    expect(await settledWithin(app, SOON)).toBe(true)
+    await expectEnded(app, 'app wait for a review')
+  })
+})
