@@ -15,6 +15,7 @@ import type { Role } from '../schema/requests'
 import { invites, members, sessions, users, workspaces } from '../storage/schema'
 import type { Services } from './services'
 import type { Actor } from './actor'
+import { personName } from './person-name'
 import { personalWorkspace } from './workspaces/members'
 import { announceAudit, auditEveryWorkspace, type AuditRow } from './audit/record'
 import {
@@ -445,7 +446,7 @@ export async function setDisplayName(svc: Services, userId: string, name: string
 export const publicNameOf = (db: Database, userId: string) =>
   sql<string>`(${db
     .select({
-      name: sql`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`,
+      name: personName,
     })
     .from(users)
     .where(eq(users.userId, userId))})`

@@ -297,6 +297,14 @@ export const listCommentsInput = z.strictObject({
   version: z.optional(says(versionNumber, 'Only those made on this version.')),
 })
 
+/** How long a wait (for comments, for a review) holds on. */
+const waitTimeout = z.optional(
+  says(
+    z.int().check(z.minimum(1), z.maximum(MAX_WAIT_SECONDS)),
+    `How long to wait, in seconds (default 30, at most ${MAX_WAIT_SECONDS}).`,
+  ),
+)
+
 export const waitForCommentsInput = z.strictObject({
   canvas_id: canvasId,
   since: z.optional(
@@ -305,12 +313,7 @@ export const waitForCommentsInput = z.strictObject({
       'Only what was made after this time (an answer’s `since`); default: from now.',
     ),
   ),
-  timeout_s: z.optional(
-    says(
-      z.int().check(z.minimum(1), z.maximum(MAX_WAIT_SECONDS)),
-      `How long to wait, in seconds (default 30, at most ${MAX_WAIT_SECONDS}).`,
-    ),
-  ),
+  timeout_s: waitTimeout,
 })
 
 export const addCommentInput = z.strictObject({
@@ -362,10 +365,5 @@ export const reviewInput = z.strictObject({ review_id: reviewId })
 
 export const waitForReviewInput = z.strictObject({
   review_id: reviewId,
-  timeout_s: z.optional(
-    says(
-      z.int().check(z.minimum(1), z.maximum(MAX_WAIT_SECONDS)),
-      `How long to wait, in seconds (default 30, at most ${MAX_WAIT_SECONDS}).`,
-    ),
-  ),
+  timeout_s: waitTimeout,
 })

@@ -4,6 +4,7 @@ import { newId } from '../../lib/crypto'
 import { auditEvents, members, oauthGrants, users } from '../../storage/schema'
 import { iso, type Services } from '../services'
 import { type Actor, type Person } from '../actor'
+import { personName } from '../person-name'
 
 // How a change is recorded in the audit log (docs/teams.md#the-audit-log): its event is one more
 // statement of the change's own D1 batch, so that the change and its record are kept or lost
@@ -131,7 +132,7 @@ export function grantsEnded(svc: Services, where: SQL, reason: string, who?: Aud
     : sql`'agent', ${g.userId}, ${g.clientName}`
   const person = who?.person
     ? sql`${who.person.name}, ${who.person.email}`
-    : sql`COALESCE(${u.displayName}, substr(${u.email}, 1, instr(${u.email}, '@') - 1)), ${u.email}`
+    : sql`${personName}, ${u.email}`
   return svc.db
     .insert(auditEvents)
     .select(

@@ -9,6 +9,7 @@ import { canvases, files, users, versionItems, versions } from '../../storage/sc
 import { unexpiredCanvasOf } from './unexpired'
 import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
+import { personName } from '../person-name'
 
 // The shapes every canvas query shares: the row of a canvas with its current version and file,
 // how the API presents it, and the version content a frame or a download reads.
@@ -32,7 +33,7 @@ export const canvasColumns = {
   // Who published it, by the name their workspace knows them by: their person's row, one more
   // row read per canvas.
   author_name:
-    sql<string>`(SELECT COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1)) FROM ${users} WHERE ${users.userId} = ${canvases.ownerUserId})`.as(
+    sql<string>`(SELECT ${personName} FROM ${users} WHERE ${users.userId} = ${canvases.ownerUserId})`.as(
       'author_name',
     ),
   title: canvases.title,

@@ -1,5 +1,6 @@
-import { inArray, sql } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import { reviewDecisions, reviews, users } from '../../storage/schema'
+import { personName } from '../person-name'
 import { iso, isoOrNull, type Services } from '../services'
 
 // Reviews as the API shows them: their people named as their workspace knows them, each
@@ -76,9 +77,6 @@ export function present(
 }
 
 export type Review = ReturnType<typeof present>[number]
-
-/** A person's name as the workspace shows it: a display name, else the email's part before the @. */
-export const personName = sql<string>`COALESCE(${users.displayName}, substr(${users.email}, 1, instr(${users.email}, '@') - 1))`
 
 /** Names as the workspace shows them. */
 async function namesOf(svc: Services, ids: string[]) {

@@ -11,15 +11,9 @@ import { unexpiredCanvasOf } from '../canvases/unexpired'
 import { createComment } from '../comments/comments'
 import type { Services } from '../services'
 import { eventActor } from '../webhooks/events'
+import { personName } from '../person-name'
 import { decisionRefusal } from './deciders'
-import {
-  decisionsOf,
-  personName,
-  present,
-  presentAll,
-  type Review,
-  type ReviewRow,
-} from './present'
+import { decisionsOf, present, presentAll, type Review, type ReviewRow } from './present'
 
 export { decisionRefusal, reviewsAwaiting } from './deciders'
 export type { Review } from './present'
