@@ -69,6 +69,9 @@ export default defineConfig(async () => {
                   // Webhooks reach the tests' receiver on 127.0.0.1 (test/node/support/receiver.ts);
                   // the tests of the address rules turn this off per request.
                   WEBHOOK_ALLOW_LOCAL: '1',
+                  // Reads reach their canvas's object at once: a test's answer would otherwise
+                  // wait, with its request, for the isolate's gathering (docs/readership.md).
+                  VIEW_GATHER_MS: '1',
                 },
                 queueProducers: {
                   WEBHOOKS_UNCONSUMED: { queueName: 'canvas-webhooks-unconsumed' },

@@ -36,13 +36,26 @@ async function past(at: number) {
   while (Date.now() <= at) await new Promise((r) => setTimeout(r, 20))
 }
 
-/** The alarm and each socket's expiries, as the canvas's object keeps them. */
+/**
+ * The alarm for the sockets' expiries and each socket's expiries, as the canvas's object keeps
+ * them. The pages opened are counted reads: an alarm that only writes them (docs/readership.md) is
+ * none of the sockets'.
+ */
 function objectState(canvasId: string) {
   const stub = env.LIVE.get(env.LIVE.idFromName(canvasId))
-  return runInDurableObject(stub, async (_, state) => ({
-    alarm: await state.storage.getAlarm(),
-    expiries: state.getWebSockets().map((s) => s.deserializeAttachment()),
-  }))
+  return runInDurableObject(stub, async (_, state) => {
+    const [alarm, write, written] = await Promise.all([
+      state.storage.getAlarm(),
+      state.storage.get<number>('views:flush_at'),
+      state.storage.get<number>('views:written_at'),
+    ])
+    // The reads' write: due, or under way (its alarm not yet cleared when it has written).
+    const reads = alarm === write || (alarm !== null && written !== undefined && alarm <= written)
+    return {
+      alarm: reads ? null : alarm,
+      expiries: state.getWebSockets().map((s) => s.deserializeAttachment()),
+    }
+  })
 }
 
 /** Runs the object's alarm now if the runtime has not run it yet (it runs it at its time). */

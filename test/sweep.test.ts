@@ -62,6 +62,7 @@ describe('the scheduled handler', () => {
       password_resets: expect.any(Number),
       device_codes: expect.any(Number),
       audit_events: expect.any(Number),
+      view_counts: expect.any(Number),
       search_texts: expect.any(Number),
       workspaces: expect.any(Number),
       complete: true,

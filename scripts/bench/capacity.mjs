@@ -258,6 +258,28 @@ try {
   )
   const afterDecisions = await size()
 
+  // A canvas's day of reads as its object writes them (live/view-tally.ts): the day's counts, one
+  // version's, one link's; and a member's last read.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO canvas_views (canvas_id, day, kind, key, views, readers, last_at)
+         VALUES (?1, ?2, 'day', '', 12, 7, ?3), (?1, ?2, 'version', '2', 12, 7, ?3),
+                (?1, ?2, 'link', 'aB3dE9', 9, 5, ?3)`,
+      )
+      .bind(ids[i % ids.length], 20_000 + Math.floor(i / ids.length), now + i),
+  )
+  const afterViews = await size()
+  await inBatches(people, (id, i) =>
+    db
+      .prepare(
+        `INSERT INTO canvas_member_views (canvas_id, user_id, last_viewed_at, last_version)
+         VALUES (?, ?, ?, 2)`,
+      )
+      .bind(ids[i % ids.length], id, now + i),
+  )
+  const afterMemberViews = await size()
+
   const rows = await db
     .prepare(
       `SELECT (SELECT count(*) FROM canvases) AS canvases, (SELECT count(*) FROM versions) AS versions,
@@ -271,7 +293,9 @@ try {
               (SELECT count(*) FROM api_keys) AS api_keys, (SELECT count(*) FROM sessions) AS sessions,
               (SELECT count(*) FROM canvas_texts) AS search_entries,
               (SELECT count(*) FROM reviews) AS reviews,
-              (SELECT count(*) FROM review_decisions) AS review_decisions`,
+              (SELECT count(*) FROM review_decisions) AS review_decisions,
+              (SELECT count(*) FROM canvas_views) AS canvas_views,
+              (SELECT count(*) FROM canvas_member_views) AS member_views`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -280,7 +304,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterDecisions,
+        database_bytes: afterMemberViews,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -295,6 +319,8 @@ try {
         bytes_per_search_entry_of_4_kb: per(beforeTexts, afterTexts),
         bytes_per_review: per(afterTexts, afterReviews),
         bytes_per_review_with_two_decisions: per(afterTexts, afterDecisions),
+        bytes_per_canvas_day_of_reads: per(afterDecisions, afterViews),
+        bytes_per_member_last_read: per(afterViews, afterMemberViews),
       },
       null,
       2,

@@ -1,4 +1,5 @@
 import type { EventSink } from '../lib/events'
+import type { ViewCounter } from '../lib/views'
 import type { AccessWatch, CommentWaiter, LiveNotifier } from '../lib/live-events'
 import { readSettings, type Bindings, type Settings } from '../lib/settings'
 import { database, type Database } from '../storage/db'
@@ -13,6 +14,8 @@ export type Services = {
   live?: LiveNotifier
   /** The workspace's webhooks, told of a write after it succeeded; absent where none listen. */
   events?: EventSink
+  /** Counts a person's read of a canvas (docs/readership.md); absent where nothing is counted. */
+  views?: ViewCounter
   /** Waits for a canvas's comments to change (an agent's long poll); absent where none waits. */
   waitForComment?: CommentWaiter
   /**
@@ -44,6 +47,7 @@ export function servicesOf(
     live?: LiveNotifier
     events?: EventSink
     waitForComment?: CommentWaiter
+    views?: ViewCounter
     access?: AccessWatch
     later?: (work: Promise<unknown>) => void
   } = {},
@@ -57,6 +61,7 @@ export function servicesOf(
     ...(parts.live && { live: parts.live }),
     ...(parts.events && { events: parts.events }),
     ...(parts.waitForComment && { waitForComment: parts.waitForComment }),
+    ...(parts.views && { views: parts.views }),
     ...(parts.access && { access: parts.access }),
     ...(parts.later && { later: parts.later }),
   }

@@ -43,6 +43,7 @@ import { sweepAudit } from './audit/log'
 import { sweepWorkspaces } from './workspaces/workspaces'
 import { expiryStatement } from './audit/record'
 import { reviewsOfRemovedCanvas } from './reviews/reviews'
+import { sweepViews, viewsOfRemovedCanvas } from './views/views'
 
 // The cron sweep (docs/api.md). Every step works in bounded batches, each batch one D1 round
 // trip whose statements carry a handful of bound parameters (lists travel as one JSON parameter),
@@ -72,6 +73,8 @@ export type SweepSummary = {
   password_resets: number
   device_codes: number
   audit_events: number
+  /** Rows of counts of reads past VIEW_RETENTION_DAYS. */
+  view_counts: number
   /** Canvases published before search whose text was read. */
   search_texts: number
   workspaces: number
@@ -115,6 +118,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     password_resets: 0,
     device_codes: 0,
     audit_events: 0,
+    view_counts: 0,
     search_texts: 0,
     workspaces: 0,
     complete: false,
@@ -144,6 +148,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     counted('password_resets', (limit) => sweepResetLinks(svc, now, limit)),
     counted('device_codes', (limit) => sweepDevices(svc, now, limit)),
     counted('audit_events', (limit) => sweepAudit(svc, now, limit)),
+    counted('view_counts', (limit) => sweepViews(svc, now, limit)),
     // Last: a deleted workspace goes once its canvases and files are gone.
     counted('workspaces', (limit) => sweepWorkspaces(svc, now, limit)),
     async () => (await pastBudgets(svc, now, batch)).length === batch,
@@ -194,6 +199,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
       title: canvases.title,
       comments: canvases.commentCount,
       reviews: canvases.reviewCount,
+      viewed: canvases.viewed,
       updatedAt: canvases.updatedAt,
       expiresAt: canvases.expiresAt,
       version: versionItems.version,
@@ -220,6 +226,7 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     : [...new Map(items.map((h) => [`${h.canvasId}/${h.version}`, h])).values()]
   const commented = whole.filter((id) => held.some((h) => h.canvasId === id && h.comments > 0))
   const reviewed = whole.filter((id) => held.some((h) => h.canvasId === id && h.reviews > 0))
+  const viewed = whole.filter((id) => held.some((h) => h.canvasId === id && h.viewed))
   const fileIds = [...new Set(items.map((h) => h.fileId!))]
   const expiryOf = (h: (typeof held)[number]) =>
     expiryStatement(svc, { ...h, deleted: wasDeleted(h) })
@@ -265,6 +272,8 @@ async function removeExpiredCanvases(svc: Services, now: number, batch: number, 
     ...whole.map((id) => archivesOfRemovedCanvas(svc, id)),
     // The reviews of those that have some, once they are gone.
     ...reviewed.flatMap((id) => reviewsOfRemovedCanvas(svc, id)),
+    // Its counts of reads, of those read.
+    ...viewed.flatMap((id) => viewsOfRemovedCanvas(svc, id)),
     // A partial canvas's versions still name their main files: those files are left for
     // examineUncheckedFiles, which comes to them once the canvas is gone.
     ...fileIds.map((fileId) =>

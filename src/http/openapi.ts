@@ -70,6 +70,7 @@ const componentsOf = (responses: Shapes): Record<string, z.ZodMiniType> => ({
   Reply: responses.reply,
   Review: responses.review,
   ReviewList: responses.reviewList,
+  Readership: responses.readership,
   Share: responses.share,
   ShareList: responses.shareList,
   PublicShare: responses.publicShare,

@@ -16,6 +16,7 @@ export type Tag =
   | 'Public shares'
   | 'Comments'
   | 'Reviews'
+  | 'Readership'
   | 'Account'
   | 'Webhooks'
   | 'Workspaces'

@@ -1,9 +1,10 @@
 import { createMiddleware } from 'hono/factory'
-import { accessWatch, commentWaiter, liveNotifier } from '../live/notify'
+import { accessWatch, commentWaiter, liveNotifier, viewCounter } from '../live/notify'
 import { queueEvents } from '../domain/webhooks/events'
 import { getCookie, setCookie } from 'hono/cookie'
 import { d1Session } from '../storage/db'
 import { servicesOf } from '../domain/services'
+import { readSettings } from '../lib/settings'
 import { afterResponse, type AppEnv } from './context'
 import { OAUTH_API_PATHS } from './oauth'
 
@@ -28,6 +29,13 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
       events: queueEvents(c.env.WEBHOOKS, (work) => afterResponse(c, work), Date.now),
       // An agent waiting for comments waits on the canvas's object (a long poll).
       waitForComment: commentWaiter(c.env.LIVE),
+      // A person's read is gathered by the isolate, then counted by the canvas's object, after the
+      // response (no D1 write).
+      views: viewCounter(
+        c.env.LIVE,
+        (work) => afterResponse(c, work),
+        readSettings(c.env).viewGatherMs,
+      ),
       // A credential that ends closes what it opened: sockets and waits, wherever they are.
       access: accessWatch(c.env.PEOPLE),
       later: (work) => afterResponse(c, work),

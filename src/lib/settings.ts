@@ -24,6 +24,12 @@ export type Settings = {
   tempCanvasTtl: number
   /** How long the audit log keeps an event. */
   auditRetentionDays: number
+  /** Whether people's reads are counted (docs/readership.md); VIEW_ANALYTICS=off counts none. */
+  viewAnalytics: boolean
+  /** How many days a canvas's counts of reads are kept, by day. */
+  viewRetentionDays: number
+  /** How long an isolate gathers reads before it hands them to their canvases' objects. */
+  viewGatherMs: number
   /** The bytes a workspace may store unless its own setting says otherwise; null: unlimited. */
   workspaceQuotaBytes: number | null
   maxDirectUploadBytes: number
@@ -172,6 +178,9 @@ function isHttpUrl(value: string): boolean {
 const schema = z.object({
   TEMP_CANVAS_TTL: count(86400),
   AUDIT_RETENTION_DAYS: count(365),
+  VIEW_ANALYTICS: z.optional(z.enum(['', 'on', 'off'], 'must be "on" or "off"')),
+  VIEW_RETENTION_DAYS: count(400),
+  VIEW_GATHER_MS: count(1000),
   WORKSPACE_QUOTA_BYTES: optionalCount,
   MAX_DIRECT_UPLOAD_BYTES: count(10 * 1024 * 1024),
   MAX_FILE_BYTES: count(5 * 1024 * 1024 * 1024),
@@ -260,6 +269,9 @@ function parseSettings(env: Bindings): Settings {
   return {
     tempCanvasTtl: vars.TEMP_CANVAS_TTL,
     auditRetentionDays: vars.AUDIT_RETENTION_DAYS,
+    viewAnalytics: vars.VIEW_ANALYTICS !== 'off',
+    viewRetentionDays: vars.VIEW_RETENTION_DAYS,
+    viewGatherMs: vars.VIEW_GATHER_MS,
     workspaceQuotaBytes: vars.WORKSPACE_QUOTA_BYTES,
     maxDirectUploadBytes: vars.MAX_DIRECT_UPLOAD_BYTES,
     maxFileBytes: vars.MAX_FILE_BYTES,

@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers'
+import { logInfo } from '../lib/log'
 import {
   LIVE_CLOSE_CODES,
   type GoneReason,
@@ -13,6 +14,15 @@ import {
   type LiveNotice,
   type WaitOutcome,
 } from '../lib/live-events'
+import { dayOf, VIEW_WRITE_INTERVAL_MS, type ViewEvent } from '../lib/views'
+import {
+  forgetReaders,
+  hasTally,
+  restoreTally,
+  takeTally,
+  tallyStatements,
+  tallyViews,
+} from './view-tally'
 
 // One Durable Object per canvas holds the WebSockets of everyone looking at it, and tells them
 // when a new version lands or their access ends. It uses the WebSocket Hibernation API: between
@@ -40,6 +50,12 @@ type Expiries = {
 // An alarm is set at most this far ahead: one further off is set again when this one comes, so an
 // expiry of any size never makes a date the runtime refuses.
 const ALARM_HORIZON_MS = 365 * 24 * 3600 * 1000
+
+// When the object next writes its reads to D1 (none pending: unset), when it last did, and its
+// canvas's id, which the write names. The reads themselves are in its SQLite (view-tally.ts).
+const FLUSH_KEY = 'views:flush_at'
+const WRITTEN_KEY = 'views:written_at'
+const CANVAS_KEY = 'canvas_id'
 
 /** "Service restart" (RFC 6455): not an end of access, so a page reconnects at once. */
 const RECONNECT_CODE = 1012
@@ -174,14 +190,62 @@ export class CanvasLive extends DurableObject<Env> {
     return ended
   }
 
-  /** Closes the sockets whose access has expired, and sets the alarm for the next. */
+  /**
+   * Counts reads an isolate gathered (docs/readership.md): added up in the object's storage, which
+   * outlives its eviction, and written to D1 by the alarm, at most once a minute.
+   */
+  async countViews(canvasId: string, views: ViewEvent[]): Promise<void> {
+    tallyViews(this.ctx.storage.sql, views)
+    const storage = this.ctx.storage
+    if ((await storage.get<number>(FLUSH_KEY)) !== undefined) return
+    // Its canvas's id, which the write names (an object does not know its own name).
+    const written = (await storage.get<number>(WRITTEN_KEY)) ?? 0
+    const at = Math.max(Date.now(), written + VIEW_WRITE_INTERVAL_MS)
+    await storage.put({ [CANVAS_KEY]: canvasId, [FLUSH_KEY]: at })
+    await this.alarmBy(at)
+  }
+
+  /**
+   * Writes the reads counted to D1, and forgets the readers of days gone by. A failed write puts
+   * its counts back, for the next alarm, a minute later.
+   */
+  private async writeViews(now: number) {
+    const storage = this.ctx.storage
+    const due = await storage.get<number>(FLUSH_KEY)
+    if (due === undefined || due > now) return
+    const sql = storage.sql
+    forgetReaders(sql, dayOf(now))
+    const tally = takeTally(sql)
+    const canvasId = await storage.get<string>(CANVAS_KEY)
+    try {
+      if (tally && canvasId) {
+        const results = await this.env.DB.batch(tallyStatements(this.env.DB, canvasId, tally))
+        const written = results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0)
+        logInfo({ event: 'views_written', canvas_id: canvasId, d1_rows_written: written })
+      }
+    } catch (err) {
+      if (tally) restoreTally(sql, tally)
+      await storage.put(FLUSH_KEY, now + VIEW_WRITE_INTERVAL_MS)
+      throw err
+    }
+    // Reads counted while the write was under way wait for the next one.
+    await storage.put(WRITTEN_KEY, now)
+    if (hasTally(sql)) await storage.put(FLUSH_KEY, now + VIEW_WRITE_INTERVAL_MS)
+    else await storage.delete(FLUSH_KEY)
+  }
+
+  /** Closes the sockets whose access has expired, writes the reads due, and sets the next alarm. */
   async alarm() {
     const now = Date.now()
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry <= now) end(socket, 'expired')
     }
-    await this.rearm(now)
+    try {
+      await this.writeViews(now)
+    } finally {
+      await this.rearm(now)
+    }
   }
 
   /** Pages send nothing but pings, which the runtime answers; anything else is ignored. */
@@ -206,9 +270,12 @@ export class CanvasLive extends DurableObject<Env> {
     return sockets.length
   }
 
-  /** One alarm, at the earliest expiry among the open sockets after `now`; none if none expires. */
+  /**
+   * One alarm, at the earliest expiry among the open sockets after `now`, or the reads' write if
+   * sooner; none if there is neither.
+   */
   private async rearm(now: number) {
-    let next: number | null = null
+    let next: number | null = (await this.ctx.storage.get<number>(FLUSH_KEY)) ?? null
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry > now && (next === null || expiry < next)) next = expiry

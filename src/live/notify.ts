@@ -6,6 +6,8 @@ import type {
   LiveNotice,
   LiveNotifier,
 } from '../lib/live-events'
+import type { ViewCounter } from '../lib/views'
+import { viewGathering, type GatherView } from './view-gathering'
 import type { CanvasLive } from './canvas-live'
 import type { PersonLive } from './person-live'
 
@@ -56,5 +58,32 @@ export function accessWatch(
     end: async (userId, end) => {
       if (namespace) await stub(userId).end(end)
     },
+  }
+}
+
+/** One gathering of reads an isolate, for each namespace of canvas objects (one, but for tests). */
+const gatherings = new WeakMap<object, GatherView>()
+
+/**
+ * The counter the Worker's reads call (docs/readership.md): the isolate gathers reads for
+ * `waitMs` and hands each canvas's to its object in one call, under `defer` (after the answer); a
+ * failure is logged, never thrown, and costs its counts.
+ */
+export function viewCounter(
+  namespace: DurableObjectNamespace<CanvasLive> | undefined,
+  defer: (work: Promise<unknown>) => void,
+  waitMs: number,
+): ViewCounter {
+  return (canvasId, view) => {
+    if (!namespace) return
+    let gather = gatherings.get(namespace)
+    if (!gather) {
+      gather = viewGathering(
+        (id, views) => namespace.get(namespace.idFromName(id)).countViews(id, views),
+        waitMs,
+      )
+      gatherings.set(namespace, gather)
+    }
+    gather(canvasId, view, defer)
   }
 }

@@ -359,21 +359,17 @@ const moment = z.pipe(
   ),
 )
 
+/** A whole number from 1 to `max` in a query string, of `what` (`timeout_s=30`, `days=7`). */
+export function boundedInQuery(max: number, what: string) {
+  const message = `must be a whole number of ${what} from 1 to ${max}`
+  return z.pipe(
+    pattern(/^\d{1,9}$/, message),
+    z.pipe(z.transform(Number), z.number().check(z.refine((n) => n >= 1 && n <= max, message))),
+  )
+}
+
 /** A wait's `timeout_s` in a query: 1 to MAX_WAIT_SECONDS. */
-export const waitSeconds = z.pipe(
-  pattern(/^\d{1,2}$/, `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`),
-  z.pipe(
-    z.transform(Number),
-    z
-      .number()
-      .check(
-        z.refine(
-          (n) => n >= 1 && n <= MAX_WAIT_SECONDS,
-          `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`,
-        ),
-      ),
-  ),
-)
+export const waitSeconds = boundedInQuery(MAX_WAIT_SECONDS, 'seconds')
 
 export const commentWaitQuery = z.object({
   since: z.optional(moment),

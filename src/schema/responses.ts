@@ -327,6 +327,25 @@ export const review = z.object({
 
 export const reviewList = z.object({ reviews: z.array(review) })
 
+/** Who read a canvas (docs/readership.md). */
+export const readership = z.object({
+  canvas_id: z.string(),
+  /** False when the deployment counts no reads (VIEW_ANALYTICS=off). */
+  enabled: z.boolean(),
+  days: count,
+  total: count,
+  /** Each day's distinct readers, added up. */
+  unique: count,
+  by_day: z.array(z.object({ date: z.string(), views: count, unique: count })),
+  by_version: z.array(z.object({ version: count, views: count })),
+  by_link: z.array(
+    z.object({ token_prefix: z.string(), views: count, unique: count, last_viewed_at: time }),
+  ),
+  members: z.array(
+    z.object({ user_id: z.string(), name: z.string(), last_viewed_at: time, last_version: count }),
+  ),
+})
+
 export const webhook = z.object({
   webhook_id: z.string(),
   url: z.string(),

@@ -316,6 +316,11 @@ export const canvases = sqliteTable(
     approvedVersion: integer('approved_version'),
     // Reviews asked of it: the sweep removes a canvas's reviews only when it has some.
     reviewCount: integer('review_count').notNull().default(0),
+    /**
+     * Whether people's reads of it have been written to D1 (docs/readership.md): the sweep then
+     * removes its counts with it. Set by its object's write, never on a read.
+     */
+    viewed: integer('viewed', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     // Holds every column a page of the list shows, so the page is read from the index alone: one
@@ -820,4 +825,38 @@ export const reviewDecisions = sqliteTable(
     decidedAt: integer('decided_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.reviewId, t.userId] })],
+)
+
+// Readership (domain/views/): a canvas's reads by UTC day, counted by its Durable Object and added
+// here in batches (live/view-tally.ts). `kind` is `day` (key ''), `version` (its number) or `link`
+// (the first characters of its token); `readers` counts distinct readers of that day. No foreign
+// key to the canvas, as for reviews: the sweep removes them with it.
+export const canvasViews = sqliteTable(
+  'canvas_views',
+  {
+    canvasId: text('canvas_id').notNull(),
+    day: integer('day').notNull(),
+    kind: text('kind', { enum: ['day', 'version', 'link'] }).notNull(),
+    key: text('key').notNull(),
+    views: integer('views').notNull().default(0),
+    readers: integer('readers').notNull().default(0),
+    lastAt: integer('last_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.canvasId, t.day, t.kind, t.key] }),
+    // The sweep removes the days past VIEW_RETENTION_DAYS by this index.
+    index('canvas_views_day_idx').on(t.day),
+  ],
+)
+
+// Each member's last read of a canvas, and the version they read.
+export const canvasMemberViews = sqliteTable(
+  'canvas_member_views',
+  {
+    canvasId: text('canvas_id').notNull(),
+    userId: text('user_id').notNull(),
+    lastViewedAt: integer('last_viewed_at').notNull(),
+    lastVersion: integer('last_version').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.canvasId, t.userId] })],
 )

@@ -30,7 +30,11 @@ export async function snapshot(workspaceId: string) {
       rows('SELECT * FROM webhooks WHERE workspace_id = ? ORDER BY webhook_id'),
     ])
   return {
-    canvases: canvases.results,
+    // Not readership's mark (viewed): the canvas's object sets it when it writes reads counted
+    // earlier, whenever its alarm comes, not in answer to the request being checked.
+    canvases: (canvases.results as Record<string, unknown>[]).map(
+      ({ viewed: _, ...canvas }) => canvas,
+    ),
     versions: versions.results,
     files: files.results,
     shares: shares.results,

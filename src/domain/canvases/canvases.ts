@@ -86,6 +86,7 @@ export async function createCanvas(svc: Services, actor: Actor, input: CreateInp
             contentBytes: value(canvases.contentBytes, 0),
             approvedVersion: value(canvases.approvedVersion, null),
             reviewCount: value(canvases.reviewCount, 0),
+            viewed: value(canvases.viewed, false),
           })
           .from(ready)
           .where(isNotNull(ready.size)),

@@ -9,6 +9,7 @@ import { clientKey, limit, limitByIp } from '../../http/limits'
 import { canvasInPath } from '../../schema/requests'
 import { findVersionContent, findViewable } from '../../domain/canvases/reads'
 import { publicVersion } from '../../domain/reviews/gate'
+import { countRead } from '../../http/views'
 import { signedDownload } from '../../domain/downloads'
 import { archiveResponse } from '../../http/archive'
 import { chargeDownload } from '../../domain/archives/budget'
@@ -39,6 +40,7 @@ canvas.get('/:id', checkedBy('viewer'), params(canvasInPath), async (c) => {
   if (view.isOwner && session) return ownerPage(c, session, view)
   const { canvas } = view
   const version = publicVersion(canvas, view.reviewRequired)
+  countRead(c, { canvasId, version })
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the canvas is public.
   const grant = { kind: 'public' } as const

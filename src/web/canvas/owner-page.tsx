@@ -8,6 +8,7 @@ import { versionItemList } from '../../domain/canvases/site-reads'
 import { type SessionInfo } from '../../domain/users'
 import type { Services } from '../../domain/services'
 import { takeFlash } from '../flash'
+import { countRead } from '../../http/views'
 import { frameUrls, liveUrl } from '../frames/links'
 import { CanvasPage, VersionParts } from './canvas-page'
 import type { ShareDraft } from './share-dialog'
@@ -30,6 +31,7 @@ export async function ownerPage<E extends AppEnv>(
   const { svc } = c.var
   const { canvas } = view
   const shown = pickVersion(c.req.query('v'), canvas.version)
+  countRead(c, { canvasId: canvas.canvas_id, version: shown, member: session.user.user_id })
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const

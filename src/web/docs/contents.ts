@@ -13,6 +13,7 @@ export const DOC_INDEX = [
   { page: 'sites', title: 'Sites' },
   { page: 'comments-and-webhooks', title: 'Comments and webhooks' },
   { page: 'reviews', title: 'Reviews' },
+  { page: 'readership', title: 'Readership' },
   { page: 'teams', title: 'Teams' },
   { page: 'configuration', title: 'Configuration' },
   { page: 'deploy', title: 'Deploying' },

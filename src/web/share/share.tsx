@@ -16,6 +16,7 @@ import { FullView, Viewer, type Fact } from '../pages/viewer'
 import { grantView, hasView } from './view-ticket'
 import { shareComments } from './comments'
 import { listComments } from '../../domain/comments/comments'
+import { countRead } from '../../http/views'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
 // with neither password nor view limit; the others count when a person opens them (the password
@@ -140,6 +141,7 @@ async function awaitingOr<T>(
 /** The viewer without owner actions, for a view that was counted (or is being shown again). */
 async function viewer(c: Context<AppEnv>, token: string, opened: Opened, full: boolean) {
   const svc = c.var.svc
+  countRead(c, { canvasId: opened.canvasId, version: opened.version, token })
   // The frame and its download live while the link does; a link with a view limit gives them a
   // short window only, since they are not counted as views.
   const origin = requestOrigin(c)

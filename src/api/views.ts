@@ -1,0 +1,37 @@
+import { Hono } from 'hono'
+import * as z from 'zod/mini'
+import { canvasReadership } from '../domain/views/views'
+import type { AppEnv } from '../http/context'
+import { key } from '../http/actor/steps'
+import { READ } from '../http/actor/need'
+import { boundedInQuery, canvasInPath } from '../schema/requests'
+import { params, query } from '../http/validate'
+import { documented } from '../http/route-docs'
+
+// Who read a canvas (docs/readership.md): /v1/canvases/:id/views.
+export const views = new Hono<AppEnv>()
+
+const MAX_DAYS = 90
+const viewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_DAYS, 'days')) })
+
+views.get(
+  '/',
+  key(READ),
+  params(canvasInPath),
+  query(viewsQuery),
+  documented({
+    summary: 'Who read a canvas',
+    description:
+      'People’s reads of the last `days` days (default 30, at most 90): by day with distinct ' +
+      'readers, by version, by share link, and each member’s last read. A read shows here ' +
+      'within a minute; reads by API keys and apps are not counted.',
+    tag: 'Readership',
+    responses: { 200: { description: 'The counts.', schema: 'readership' } },
+    errors: ['canvas_not_found'],
+  }),
+  async (c) => {
+    const { id } = c.req.valid('param')
+    const period = c.req.valid('query').days ?? 30
+    return c.json(await canvasReadership(c.var.svc, c.var.actor, id, period))
+  },
+)

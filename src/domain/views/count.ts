@@ -1,0 +1,48 @@
+import { hmacHex } from '../../lib/crypto'
+import { secretFor, type Settings } from '../../lib/settings'
+import { dayOf, LINK_PREFIX_LENGTH } from '../../lib/views'
+import type { Services } from '../services'
+
+// Counting a person's read (docs/readership.md): who read is a keyed hash of their network and
+// user agent under a key of the day, derived from CSRF_SECRET and never stored, so that a reader
+// is one reader within a day and cannot be followed from one day to the next. The count goes to
+// the canvas's Durable Object; nothing is written to D1 on the read.
+
+export type Read = {
+  canvasId: string
+  version: number
+  /** The client's network (http/limits.ts) and user agent: hashed here, kept nowhere. */
+  network: string
+  agent: string
+  /** The share link it came through. */
+  token?: string
+  /** The member who read, by user id. */
+  member?: string
+}
+
+// The key of the day, made once a day for each deployment's settings (an isolate has one): one
+// HMAC a read fewer.
+const dayKeys = new WeakMap<Settings, { day: number; key: Promise<string> }>()
+
+function keyOfDay(svc: Services, day: number): Promise<string> {
+  const made = dayKeys.get(svc.settings)
+  if (made?.day === day) return made.key
+  const key = hmacHex(secretFor('CSRF_SECRET', svc.settings.csrfSecret), `views:${day}`)
+  dayKeys.set(svc.settings, { day, key })
+  return key
+}
+
+/** Counts the read; resolves once it is handed to the canvas's object (run it after the answer). */
+export async function countRead(svc: Services, read: Read) {
+  if (!svc.views || !svc.settings.viewAnalytics) return
+  const at = svc.now()
+  const dayKey = await keyOfDay(svc, dayOf(at))
+  const reader = (await hmacHex(dayKey, `${read.network}\n${read.agent}`)).slice(0, 16)
+  svc.views(read.canvasId, {
+    at,
+    version: read.version,
+    reader,
+    ...(read.token && { link: read.token.slice(0, LINK_PREFIX_LENGTH) }),
+    ...(read.member && { member: read.member }),
+  })
+}

@@ -1,0 +1,108 @@
+import { and, desc, eq, gte, sql } from 'drizzle-orm'
+import { dateOf, dayOf } from '../../lib/views'
+import { one } from '../../storage/db'
+import { canvases, canvasMemberViews, canvasViews, users } from '../../storage/schema'
+import type { Actor } from '../actor'
+import { canvasNotFound } from '../canvases/rows'
+import { unexpiredCanvasOf } from '../canvases/unexpired'
+import { personName } from '../person-name'
+import { iso, type Services } from '../services'
+
+// Who read a canvas (docs/readership.md): its reads of the last `days` days as its object wrote
+// them, by day, by version and by link, and which members read which version last.
+
+/** The readership of a canvas of the actor's workspace over the last `days` days (today among them). */
+export async function canvasReadership(
+  svc: Services,
+  actor: Actor,
+  canvasId: string,
+  days: number,
+) {
+  const db = svc.db
+  const from = dayOf(svc.now()) - days + 1
+  const [found, rows, members] = await db.batch([
+    db
+      .select(one)
+      .from(canvases)
+      .where(unexpiredCanvasOf(actor, canvasId, svc.now())),
+    db
+      .select()
+      .from(canvasViews)
+      .where(and(eq(canvasViews.canvasId, canvasId), gte(canvasViews.day, from)))
+      .orderBy(canvasViews.day),
+    db
+      .select({
+        userId: canvasMemberViews.userId,
+        name: personName,
+        lastViewedAt: canvasMemberViews.lastViewedAt,
+        lastVersion: canvasMemberViews.lastVersion,
+      })
+      .from(canvasMemberViews)
+      .innerJoin(users, eq(users.userId, canvasMemberViews.userId))
+      .where(eq(canvasMemberViews.canvasId, canvasId))
+      .orderBy(desc(canvasMemberViews.lastViewedAt))
+      .limit(100),
+  ])
+  if (found.length === 0) throw canvasNotFound()
+  const of = (kind: string) => rows.filter((r) => r.kind === kind)
+  const byDay = of('day').map((r) => ({ date: dateOf(r.day), views: r.views, unique: r.readers }))
+  return {
+    canvas_id: canvasId,
+    /** False when VIEW_ANALYTICS is off: nothing is counted, and the counts stand still. */
+    enabled: svc.settings.viewAnalytics,
+    days,
+    total: byDay.reduce((sum, d) => sum + d.views, 0),
+    /** Each day's distinct readers, added up: a reader is known within a day only. */
+    unique: byDay.reduce((sum, d) => sum + d.unique, 0),
+    by_day: byDay,
+    by_version: sumBy(of('version'), (r) => Number(r.key)).map(([version, c]) => ({
+      version,
+      views: c.views,
+    })),
+    by_link: sumBy(of('link'), (r) => r.key).map(([token_prefix, c]) => ({
+      token_prefix,
+      views: c.views,
+      unique: c.readers,
+      last_viewed_at: iso(c.last),
+    })),
+    members: members.map((m) => ({
+      user_id: m.userId,
+      name: m.name,
+      last_viewed_at: iso(m.lastViewedAt),
+      last_version: m.lastVersion,
+    })),
+  }
+}
+
+type Row = typeof canvasViews.$inferSelect
+
+/** The rows' counts added up by `key`, most read first. */
+function sumBy<K>(rows: Row[], key: (row: Row) => K) {
+  const sums = new Map<K, { views: number; readers: number; last: number }>()
+  for (const row of rows) {
+    const sum = sums.get(key(row)) ?? { views: 0, readers: 0, last: 0 }
+    sum.views += row.views
+    sum.readers += row.readers
+    sum.last = Math.max(sum.last, row.lastAt)
+    sums.set(key(row), sum)
+  }
+  return [...sums].sort((a, b) => b[1].views - a[1].views)
+}
+
+/** The statements that remove a removed canvas's counts (the sweep's, for a canvas `viewed`). */
+export function viewsOfRemovedCanvas(svc: Services, canvasId: string) {
+  return [
+    svc.db.delete(canvasViews).where(eq(canvasViews.canvasId, canvasId)),
+    svc.db.delete(canvasMemberViews).where(eq(canvasMemberViews.canvasId, canvasId)),
+  ]
+}
+
+/** Removes at most `limit` days of counts older than VIEW_RETENTION_DAYS; answers how many. */
+export async function sweepViews(svc: Services, now: number, limit: number): Promise<number> {
+  const kept = dayOf(now) - svc.settings.viewRetentionDays + 1
+  const removed = await svc.db.run(
+    sql`DELETE FROM canvas_views WHERE rowid IN
+      (SELECT rowid FROM canvas_views WHERE day < ${kept} ORDER BY day LIMIT ${limit})`,
+  )
+  return removed.meta.changes ?? 0
+}

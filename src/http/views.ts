@@ -1,0 +1,15 @@
+import type { Context } from 'hono'
+import { countRead as count, type Read } from '../domain/views/count'
+import { logError } from '../lib/log'
+import { afterResponse, type AppEnv } from './context'
+import { clientNetworkOf } from './limits'
+
+/** Counts a person's read of a canvas after the answer has gone (docs/readership.md). */
+export function countRead<E extends AppEnv>(c: Context<E>, read: Omit<Read, 'network' | 'agent'>) {
+  const work = count(c.var.svc, {
+    ...read,
+    network: clientNetworkOf(c),
+    agent: c.req.header('User-Agent') ?? '',
+  }).catch((err: unknown) => logError({ view_count_failed: read.canvasId }, err))
+  afterResponse(c as unknown as Context<AppEnv>, work)
+}

@@ -1,0 +1,41 @@
+// Readership (docs/readership.md): what a counted read tells its canvas's Durable Object, which
+// adds the counts up and writes them to D1 in batches, never on the request that is counted. An
+// isolate gathers its reads first and hands each canvas's to its object in one call.
+
+/** A person's read of a canvas: a page or a download. */
+export type ViewEvent = {
+  /** When, in milliseconds: its UTC day is the day it counts on. */
+  at: number
+  /** The version read. */
+  version: number
+  /**
+   * Who, as a keyed hash of their network and user agent under a key of the day: unique within a
+   * day, unlinkable across days; no address or user agent leaves the request.
+   */
+  reader: string
+  /** Through which share link, by the first characters of its token. */
+  link?: string
+  /** A member's own read: their user id. */
+  member?: string
+}
+
+/** Counts a person's read of a canvas, off the request's path. */
+export type ViewCounter = (canvasId: string, view: ViewEvent) => void
+
+/** How many reads of one canvas one call to its object carries at most. */
+export const VIEWS_PER_CALL = 500
+
+/** How many characters of a link's token name it in the counts (never the whole secret). */
+export const LINK_PREFIX_LENGTH = 6
+
+/**
+ * A canvas's counts are written to D1 at most once in this while, and a read its object holds is
+ * written within it.
+ */
+export const VIEW_WRITE_INTERVAL_MS = 60_000
+
+/** The UTC day of a moment, as days since 1970-01-01. */
+export const dayOf = (ms: number) => Math.floor(ms / 86_400_000)
+
+/** A day number as a date, `2026-12-06`. */
+export const dateOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10)

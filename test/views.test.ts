@@ -1,0 +1,297 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { countRead } from '../src/domain/views/count'
+import type { ViewEvent } from '../src/lib/views'
+import { viewGathering } from '../src/live/view-gathering'
+import { browse, call, json, newAccount, newCanvas } from './support/api'
+import { SOON } from './support/live'
+import { realServices, sweepUntilDone } from './support/state'
+import { readSettings } from '../src/lib/settings'
+import { dayOf } from '../src/lib/views'
+
+// Readership (docs/readership.md): people's reads are gathered by the isolate, counted by the
+// canvas's Durable Object, never written to D1 on the read, and reach D1 in a batch when its alarm
+// comes, at most once a minute; a reader is one reader within a day; reads by API keys are not
+// counted.
+
+const stub = (canvasId: string) => env.LIVE.get(env.LIVE.idFromName(canvasId))
+
+/** The reads of the day the canvas's object holds, not yet written. */
+const held = (canvasId: string) =>
+  runInDurableObject(stub(canvasId), (_, state) => {
+    try {
+      const [row] = state.storage.sql
+        .exec<{ n: number | null }>("SELECT sum(views) AS n FROM view_counts WHERE kind = 'day'")
+        .toArray()
+      return row?.n ?? 0
+    } catch (err) {
+      // No read counted yet: no table.
+      if (String(err).includes('no such table')) return 0
+      throw err
+    }
+  })
+
+/** Until the canvas's object holds `count` reads of the day, not yet written. */
+async function gathered(canvasId: string, count: number) {
+  const deadline = Date.now() + SOON
+  while (Date.now() < deadline) {
+    if ((await held(canvasId)) >= count) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`the object never gathered ${count} reads`)
+}
+
+/** What the object keeps of its writes: when the next is due (unset: none), when it last wrote. */
+const writes = (canvasId: string) =>
+  runInDurableObject(stub(canvasId), async (_, state) => ({
+    due: await state.storage.get<number>('views:flush_at'),
+    written: await state.storage.get<number>('views:written_at'),
+  }))
+
+/** The reads of the day D1 holds for the canvas. */
+const inD1 = async (canvasId: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT coalesce(sum(views), 0) AS n FROM canvas_views WHERE canvas_id = ? AND kind = 'day'",
+    )
+      .bind(canvasId)
+      .first<{ n: number }>()
+  )?.n ?? 0
+
+/** Until `count` reads are counted, in the object or already in D1. */
+async function counted(canvasId: string, count: number) {
+  const deadline = Date.now() + SOON
+  while (Date.now() < deadline) {
+    if ((await held(canvasId)) + (await inD1(canvasId)) >= count) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`never ${count} reads counted`)
+}
+
+/** Brings the object's next write to now (as a minute passing would), and runs it. */
+async function writeNow(canvasId: string) {
+  await runInDurableObject(stub(canvasId), async (_, state) => {
+    if ((await state.storage.get('views:flush_at')) === undefined) return
+    await state.storage.put('views:flush_at', Date.now() - 1)
+    await state.storage.setAlarm(Date.now())
+  })
+  await runDurableObjectAlarm(stub(canvasId))
+}
+
+const as = (agent: string) => ({ headers: { 'User-Agent': agent } })
+
+describe('readership', () => {
+  it('counts people’s reads by day, version, link and member, written to D1 at most once a minute', async () => {
+    const owner = await newAccount()
+    const canvas = await newCanvas(owner.key, 'read me', { permanent: true })
+    const id = canvas.canvas_id as string
+    const link = await json(
+      await call(`/v1/canvases/${id}/shares`, { method: 'POST', key: owner.key }),
+    )
+    // A member's page, a reader's share page twice (one reader), another reader's download.
+    expect((await call(`/c/${id}`, { cookie: owner.cookie, ...as('Firefox') })).status).toBe(200)
+    expect((await browse(`/s/${link.token}`, as('Safari'))).status).toBe(200)
+    expect((await browse(`/s/${link.token}`, as('Safari'))).status).toBe(200)
+    expect((await call(`/share/${link.token}/content`, as('curl'))).status).toBe(302)
+    // An API key's read is not a person's.
+    expect((await call(`/v1/canvases/${id}/content`, { key: owner.key })).status).toBe(302)
+    await counted(id, 4)
+    // The first read of a quiet canvas is written at once; those after it wait for the minute.
+    const { due, written } = await writes(id)
+    expect(written).toBeDefined()
+    if ((await held(id)) > 0) expect(due).toBeGreaterThanOrEqual(written! + 60_000)
+    await writeNow(id)
+    expect(await held(id)).toBe(0)
+    expect(await inD1(id)).toBe(4)
+
+    const res = await call(`/v1/canvases/${id}/views?days=7`, { key: owner.key })
+    expect(res.status).toBe(200)
+    const views = await json(res)
+    const today = new Date().toISOString().slice(0, 10)
+    expect(views).toMatchObject({
+      canvas_id: id,
+      enabled: true,
+      days: 7,
+      total: 4,
+      unique: 3,
+      by_day: [{ date: today, views: 4, unique: 3 }],
+      by_version: [{ version: 1, views: 4 }],
+      by_link: [{ token_prefix: link.token.slice(0, 6), views: 3, unique: 2 }],
+      members: [{ user_id: owner.userId, last_version: 1 }],
+    })
+    // What was written is forgotten by the object: another alarm writes nothing twice.
+    await writeNow(id)
+    await runDurableObjectAlarm(stub(id))
+    const again = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
+    expect(again.total).toBe(4)
+  })
+
+  it('keeps reads not yet written when its object is evicted, and writes them after', async () => {
+    const owner = await newAccount()
+    const id = (await newCanvas(owner.key, 'public', { permanent: true })).canvas_id as string
+    await call(`/v1/canvases/${id}`, {
+      method: 'PATCH',
+      key: owner.key,
+      json: { visibility: 'public' },
+    })
+    for (const agent of ['one', 'two', 'three']) await call(`/c/${id}`, as(agent))
+    await counted(id, 3)
+    await writeNow(id)
+    // Three more while the minute runs; then the object goes, its memory with it.
+    for (const agent of ['one', 'four', 'five']) await call(`/c/${id}`, as(agent))
+    await counted(id, 6)
+    expect(await held(id)).toBe(3)
+    // abort() resets the object as an eviction would, and fails the call that made it.
+    await runInDurableObject(stub(id), (_, state) => state.abort('evicted')).catch(() => {})
+    expect(await held(id)).toBe(3)
+    await writeNow(id)
+    const views = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
+    expect(views).toMatchObject({ total: 6, unique: 5 })
+  })
+
+  it('the sweep removes days past VIEW_RETENTION_DAYS, and a removed canvas’s counts with it', async () => {
+    const owner = await newAccount()
+    const kept = (await newCanvas(owner.key, 'kept', { permanent: true })).canvas_id as string
+    const gone = (await newCanvas(owner.key, 'gone', { permanent: true })).canvas_id as string
+    for (const id of [kept, gone]) {
+      await call(`/c/${id}`, { cookie: owner.cookie })
+      await counted(id, 1)
+      await writeNow(id)
+    }
+    const today = dayOf(Date.now())
+    const oldest = today - readSettings(env).viewRetentionDays + 1
+    for (const day of [oldest - 1, oldest]) {
+      await env.DB.prepare(
+        `INSERT INTO canvas_views (canvas_id, day, kind, key, views, readers, last_at)
+         VALUES (?, ?, 'day', '', 1, 1, 0)`,
+      )
+        .bind(kept, day)
+        .run()
+    }
+    expect((await call(`/v1/canvases/${gone}`, { method: 'DELETE', key: owner.key })).status).toBe(
+      200,
+    )
+    await sweepUntilDone(Date.now() + 1000)
+    const days = await env.DB.prepare(
+      "SELECT day FROM canvas_views WHERE canvas_id = ? AND kind = 'day' ORDER BY day",
+    )
+      .bind(kept)
+      .all<{ day: number }>()
+    expect(days.results.map((r) => r.day)).toEqual([oldest, today])
+    const left = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM canvas_views WHERE canvas_id = ?1) +
+              (SELECT count(*) FROM canvas_member_views WHERE canvas_id = ?1) AS n`,
+    )
+      .bind(gone)
+      .first<{ n: number }>()
+    expect(left?.n).toBe(0)
+  })
+
+  it('answers only the canvas’s workspace, and refuses a period it cannot hold', async () => {
+    const owner = await newAccount()
+    const other = await newAccount()
+    const canvas = await newCanvas(owner.key, 'mine')
+    const id = canvas.canvas_id as string
+    const theirs = await call(`/v1/canvases/${id}/views`, { key: other.key })
+    expect(theirs.status).toBe(404)
+    for (const days of ['0', '91', 'a', '-1']) {
+      const res = await call(`/v1/canvases/${id}/views?days=${days}`, { key: owner.key })
+      expect(res.status, days).toBe(400)
+    }
+    const none = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
+    expect(none).toMatchObject({ total: 0, unique: 0, by_day: [], members: [] })
+  })
+})
+
+describe('counting a read', () => {
+  const DAY = 86_400_000
+  /** The reads `countRead` hands on, at `now`, with the settings given. */
+  async function handed(
+    reads: { now: number; network: string; agent: string }[],
+    analytics = true,
+  ) {
+    const views: ViewEvent[] = []
+    for (const read of reads) {
+      const base = realServices()
+      await countRead(
+        {
+          ...base,
+          now: () => read.now,
+          settings: { ...base.settings, viewAnalytics: analytics },
+          views: (_, view) => void views.push(view),
+        },
+        { canvasId: 'c', version: 1, network: read.network, agent: read.agent },
+      )
+    }
+    return views
+  }
+
+  it('tells readers apart within a day, and cannot follow one to the next day', async () => {
+    const day = Math.floor(Date.now() / DAY) * DAY
+    const [a, again, other, tomorrow] = await handed([
+      { now: day + 1000, network: '203.0.113.0', agent: 'Firefox' },
+      { now: day + DAY - 1, network: '203.0.113.0', agent: 'Firefox' },
+      { now: day + 2000, network: '203.0.113.0', agent: 'Safari' },
+      { now: day + DAY, network: '203.0.113.0', agent: 'Firefox' },
+    ])
+    expect(a.reader).toBe(again.reader)
+    expect(other.reader).not.toBe(a.reader)
+    expect(tomorrow.reader).not.toBe(a.reader)
+    // Neither the address nor the user agent leaves the request.
+    for (const view of [a, other, tomorrow]) {
+      expect(JSON.stringify(view)).not.toMatch(/203\.0\.113|Firefox|Safari/)
+    }
+  })
+
+  it('counts nothing when VIEW_ANALYTICS is off', async () => {
+    const reads = [{ now: Date.now(), network: '198.51.100.0', agent: 'x' }]
+    expect(await handed(reads, false)).toEqual([])
+    expect(await handed(reads, true)).toHaveLength(1)
+  })
+})
+
+describe('an isolate gathering reads', () => {
+  const view = (n: number): ViewEvent => ({ at: n, version: 1, reader: `r${n}` })
+
+  it('hands each canvas’s reads to its object in one call a batch, at most 500 a call', async () => {
+    const calls: [string, number][] = []
+    const waits: Promise<unknown>[] = []
+    const gather = viewGathering(async (id, views) => void calls.push([id, views.length]), 5)
+    for (let n = 0; n < 1200; n++) gather('a', view(n), (work) => waits.push(work))
+    gather('b', view(0), (work) => waits.push(work))
+    // The first read's request holds the batch's wait; the others join it.
+    expect(waits).toHaveLength(1)
+    await Promise.all(waits)
+    expect(calls).toEqual([
+      ['a', 500],
+      ['a', 500],
+      ['a', 200],
+      ['b', 1],
+    ])
+    // The next read starts a batch of its own.
+    gather('a', view(1), (work) => waits.push(work))
+    expect(waits).toHaveLength(2)
+    await waits[1]
+    expect(calls.at(-1)).toEqual(['a', 1])
+  })
+
+  it('loses only the calls that fail, and says so', async () => {
+    const logged: string[] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '))
+    const sent: string[] = []
+    try {
+      const gather = viewGathering(async (id) => {
+        if (id === 'down') throw new Error('object unreachable')
+        sent.push(id)
+      }, 1)
+      const waits: Promise<unknown>[] = []
+      for (const id of ['down', 'up']) gather(id, view(0), (work) => waits.push(work))
+      await Promise.all(waits)
+    } finally {
+      console.error = original
+    }
+    expect(sent).toEqual(['up'])
+    expect(logged.join('\n')).toMatch(/view_count_failed.*down.*object unreachable/)
+  })
+})
