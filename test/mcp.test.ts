@@ -44,6 +44,7 @@ describe('POST /mcp', () => {
       'request_review',
       'get_review',
       'wait_for_review',
+      'get_views',
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
@@ -96,6 +97,7 @@ describe('POST /mcp', () => {
         'fetch',
         'get_review',
         'wait_for_review',
+        'get_views',
       ].sort(),
     )
     // What cannot be had back is said so; what changes nothing more when repeated too.
@@ -150,6 +152,7 @@ describe('POST /mcp', () => {
       fetch: { id: canvas.canvas_id },
       get_review: { review_id: review.review_id },
       wait_for_review: { review_id: review.review_id, timeout_s: 1 },
+      get_views: { canvas_id: canvas.canvas_id, days: 7 },
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint)
     expect(reads.length).toBeGreaterThan(5)
@@ -213,6 +216,7 @@ describe('POST /mcp', () => {
     expect(
       (await typed('wait_for_review', { review_id: review.review_id, timeout_s: 1 })).state,
     ).toBe('pending')
+    expect((await typed('get_views', { canvas_id: id, days: 7 })).days).toBe(7)
     expect((await typed('search_canvases', { query: 'edited' })).results).toHaveLength(1)
     const found = await typed('search', { query: 'edited' })
     expect(found.results).toEqual([{ id, title: expect.any(String), url: `${ORIGIN}/c/${id}` }])

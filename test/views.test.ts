@@ -5,6 +5,7 @@ import type { ViewEvent } from '../src/lib/views'
 import { viewGathering } from '../src/live/view-gathering'
 import { browse, call, json, newAccount, newCanvas } from './support/api'
 import { SOON } from './support/live'
+import { connect } from './support/mcp'
 import { realServices, sweepUntilDone } from './support/state'
 import { readSettings } from '../src/lib/settings'
 import { dayOf } from '../src/lib/views'
@@ -185,6 +186,43 @@ describe('readership', () => {
       .bind(gone)
       .first<{ n: number }>()
     expect(left?.n).toBe(0)
+  })
+
+  it('answers an agent through MCP get_views, which counts no read of its own', async () => {
+    const owner = await newAccount()
+    const id = (await newCanvas(owner.key, 'for the agent', { permanent: true }))
+      .canvas_id as string
+    await call(`/c/${id}`, { cookie: owner.cookie })
+    await counted(id, 1)
+    await writeNow(id)
+    const client = await connect(owner.key)
+    try {
+      const answer = await client.callTool({ name: 'get_views', arguments: { canvas_id: id } })
+      expect(answer.isError).toBeFalsy()
+      expect(answer.structuredContent).toMatchObject({
+        canvas_id: id,
+        enabled: true,
+        days: 30,
+        total: 1,
+        members: [{ user_id: owner.userId, last_version: 1 }],
+      })
+      // The tool's own reads (and read_canvas's) are not a person's.
+      await client.callTool({ name: 'read_canvas', arguments: { canvas_id: id } })
+      expect(await held(id)).toBe(0)
+      for (const days of [0, 91, 1.5, '7']) {
+        const refused = await client.callTool({
+          name: 'get_views',
+          arguments: { canvas_id: id, days },
+        })
+        expect(refused.isError, String(days)).toBe(true)
+      }
+      const theirs = await connect((await newAccount()).key)
+      const foreign = await theirs.callTool({ name: 'get_views', arguments: { canvas_id: id } })
+      expect(foreign.isError).toBe(true)
+      await theirs.close()
+    } finally {
+      await client.close()
+    }
   })
 
   it('answers only the canvas’s workspace, and refuses a period it cannot hold', async () => {

@@ -33,6 +33,7 @@ import type { Share } from '../schema/responses'
 import { tool, withUrl, type ToolContext } from './mcp-tool'
 import { SEARCH_TOOLS } from './mcp-search-tools'
 import { REVIEW_TOOLS } from './mcp-review-tools'
+import { VIEWS_TOOLS } from './mcp-views-tool'
 import * as output from '../schema/tool-outputs'
 import * as input from '../schema/tools'
 
@@ -398,4 +399,5 @@ export const TOOLS = [
   }),
   ...SEARCH_TOOLS,
   ...REVIEW_TOOLS,
+  ...VIEWS_TOOLS,
 ]

@@ -5,14 +5,14 @@ import type { AppEnv } from '../http/context'
 import { key } from '../http/actor/steps'
 import { READ } from '../http/actor/need'
 import { boundedInQuery, canvasInPath } from '../schema/requests'
+import { MAX_VIEW_DAYS } from '../lib/views'
 import { params, query } from '../http/validate'
 import { documented } from '../http/route-docs'
 
 // Who read a canvas (docs/readership.md): /v1/canvases/:id/views.
 export const views = new Hono<AppEnv>()
 
-const MAX_DAYS = 90
-const viewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_DAYS, 'days')) })
+const viewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_VIEW_DAYS, 'days')) })
 
 views.get(
   '/',

@@ -25,6 +25,9 @@ export type ViewCounter = (canvasId: string, view: ViewEvent) => void
 /** How many reads of one canvas one call to its object carries at most. */
 export const VIEWS_PER_CALL = 500
 
+/** The longest period the counts are read over, in days (today among them). */
+export const MAX_VIEW_DAYS = 90
+
 /** How many characters of a link's token name it in the counts (never the whole secret). */
 export const LINK_PREFIX_LENGTH = 6
 

@@ -8,6 +8,7 @@ import {
   commentNews,
   renderer,
   reply,
+  readership,
   review,
   searchList,
   revoked,
@@ -80,7 +81,17 @@ export const workspacesResult = z.object({
   workspaces: z.array(z.extend(workspaceEntry, { current: z.boolean() })),
 })
 
-export { comment, commentList, commentNews, reply, review, revoked, success, versionList }
+export {
+  comment,
+  commentList,
+  commentNews,
+  readership,
+  reply,
+  review,
+  revoked,
+  success,
+  versionList,
+}
 
 export type CanvasResult = z.output<typeof canvasResult>
 export type ShareResult = z.output<typeof shareResult>

@@ -20,6 +20,7 @@ import {
   visibility,
 } from './requests'
 import { reviewNote, reviewerList } from './review-requests'
+import { MAX_VIEW_DAYS } from '../lib/views'
 
 // The inputs of the MCP tools: the API's own field rules, with words for a model to read. Each is
 // validated here and listed to clients as the JSON Schema generated from it.
@@ -366,4 +367,19 @@ export const reviewInput = z.strictObject({ review_id: reviewId })
 export const waitForReviewInput = z.strictObject({
   review_id: reviewId,
   timeout_s: waitTimeout,
+})
+
+export const viewsInput = z.strictObject({
+  canvas_id: canvasId,
+  days: z.optional(
+    says(
+      z
+        .int()
+        .check(
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(MAX_VIEW_DAYS, `must be at most ${MAX_VIEW_DAYS}`),
+        ),
+      `Days back, today among them (default 30, at most ${MAX_VIEW_DAYS}).`,
+    ),
+  ),
 })
