@@ -69,6 +69,10 @@ const EXAMPLES: Record<string, string[]> = {
   ],
   approve: ['svc approve <review_id> --comment "Ship it"'],
   'request-changes': ['svc request-changes <review_id> --comment "The chart is upside down"'],
+  views: [
+    'svc views <id>                       # the last 30 days, a bar a day',
+    'svc views <id> --days 7 --json',
+  ],
   open: [
     'svc open <id>',
     'svc open https://canvas.example/c/<id>',

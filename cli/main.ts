@@ -29,6 +29,7 @@ const subCommands = {
   review: () => import('./commands/review').then((m) => m.default),
   approve: () => import('./commands/approve').then((m) => m.default),
   'request-changes': () => import('./commands/request-changes').then((m) => m.default),
+  views: () => import('./commands/views').then((m) => m.default),
   view: () => import('./commands/view').then((m) => m.default),
   download: () => import('./commands/download').then((m) => m.default),
   versions: () => import('./commands/versions').then((m) => m.default),

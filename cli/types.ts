@@ -11,6 +11,7 @@ export type {
   Presign,
   PublicShare as ShareMetadata,
   Renderer,
+  Readership,
   Reply,
   Review,
   Share,

@@ -37,24 +37,19 @@ async function past(at: number) {
 }
 
 /**
- * The alarm for the sockets' expiries and each socket's expiries, as the canvas's object keeps
- * them. The pages opened are counted reads: an alarm that only writes them (docs/readership.md) is
- * none of the sockets'.
+ * The alarm for the sockets' expiries, and each socket's expiries, as the canvas's object keeps
+ * them. The pages opened are counted reads, which the same alarm writes (docs/readership.md): an
+ * alarm at no socket's expiry is theirs, none of the sockets'.
  */
 function objectState(canvasId: string) {
   const stub = env.LIVE.get(env.LIVE.idFromName(canvasId))
   return runInDurableObject(stub, async (_, state) => {
-    const [alarm, write, written] = await Promise.all([
-      state.storage.getAlarm(),
-      state.storage.get<number>('views:flush_at'),
-      state.storage.get<number>('views:written_at'),
-    ])
-    // The reads' write: due, or under way (its alarm not yet cleared when it has written).
-    const reads = alarm === write || (alarm !== null && written !== undefined && alarm <= written)
-    return {
-      alarm: reads ? null : alarm,
-      expiries: state.getWebSockets().map((s) => s.deserializeAttachment()),
-    }
+    const alarm = await state.storage.getAlarm()
+    const expiries = state
+      .getWebSockets()
+      .map((s) => s.deserializeAttachment() as { canvas: number | null; link: number | null })
+    const times = expiries.flatMap((e) => [e?.canvas, e?.link])
+    return { alarm: alarm !== null && times.includes(alarm) ? alarm : null, expiries }
   })
 }
 

@@ -228,10 +228,14 @@ export class CanvasLive extends DurableObject<Env> {
       await storage.put(FLUSH_KEY, now + VIEW_WRITE_INTERVAL_MS)
       throw err
     }
-    // Reads counted while the write was under way wait for the next one.
-    await storage.put(WRITTEN_KEY, now)
-    if (hasTally(sql)) await storage.put(FLUSH_KEY, now + VIEW_WRITE_INTERVAL_MS)
-    else await storage.delete(FLUSH_KEY)
+    // Reads counted while the write was under way wait for the next one. The marks and the
+    // alarm change together (no await between them: one atomic write of the object's storage).
+    const next = hasTally(sql) ? now + VIEW_WRITE_INTERVAL_MS : null
+    await Promise.all([
+      storage.put(WRITTEN_KEY, now),
+      next === null ? storage.delete(FLUSH_KEY) : storage.put(FLUSH_KEY, next),
+      this.arm(now, next),
+    ])
   }
 
   /** Closes the sockets whose access has expired, writes the reads due, and sets the next alarm. */
@@ -275,13 +279,18 @@ export class CanvasLive extends DurableObject<Env> {
    * sooner; none if there is neither.
    */
   private async rearm(now: number) {
-    let next: number | null = (await this.ctx.storage.get<number>(FLUSH_KEY)) ?? null
+    await this.arm(now, (await this.ctx.storage.get<number>(FLUSH_KEY)) ?? null)
+  }
+
+  /** Sets the alarm for `flush` (the reads' next write) or the sockets' next expiry. */
+  private arm(now: number, flush: number | null): Promise<void> {
+    let next = flush
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry > now && (next === null || expiry < next)) next = expiry
     }
-    if (next === null) await this.ctx.storage.deleteAlarm()
-    else await this.ctx.storage.setAlarm(Math.min(next, now + ALARM_HORIZON_MS))
+    if (next === null) return this.ctx.storage.deleteAlarm()
+    return this.ctx.storage.setAlarm(Math.min(next, now + ALARM_HORIZON_MS))
   }
 
   /** Moves the alarm earlier, if this expiry comes before it. */

@@ -417,6 +417,7 @@ export type Renderer = z.output<typeof renderer>
 export type Key = z.output<typeof key>
 export type Comment = z.output<typeof comment>
 export type Review = z.output<typeof review>
+export type Readership = z.output<typeof readership>
 export type Reply = z.output<typeof reply>
 export type CommentAuthor = z.output<typeof commentAuthor>
 export type Webhook = z.output<typeof webhook>
