@@ -6,7 +6,7 @@ import { auth } from './api/auth'
 import { storage } from './api/storage'
 import { webhooks } from './api/webhooks'
 import { canvasReviews, reviewsApi } from './api/reviews'
-import { views } from './api/views'
+import { views, workspaceViews } from './api/views'
 import { workspacesApi } from './api/workspaces'
 import { audit } from './api/audit'
 import { search } from './api/search'
@@ -40,6 +40,7 @@ export function buildApp() {
       [LOCAL_STORAGE_PATH, storage],
       ['/v1/canvases/:id/reviews', canvasReviews],
       ['/v1/canvases/:id/views', views],
+      ['/v1/workspaces/:workspace_id/views', workspaceViews],
       ['/v1/reviews', reviewsApi],
       ['/v1/webhooks', webhooks],
       ['/v1/workspaces', workspacesApi],

@@ -225,6 +225,56 @@ describe('readership', () => {
     }
   })
 
+  it('lists a workspace’s most read canvases, most read first, to its members only', async () => {
+    const owner = await newAccount()
+    const ids: string[] = []
+    for (const title of ['once', 'thrice', 'gone']) {
+      const id = (await newCanvas(owner.key, title, { permanent: true })).canvas_id as string
+      await call(`/v1/canvases/${id}`, {
+        method: 'PATCH',
+        key: owner.key,
+        json: { visibility: 'public' },
+      })
+      ids.push(id)
+    }
+    const [once, thrice, gone] = ids
+    const reads: [string, string[]][] = [
+      [once, ['a']],
+      [thrice, ['a', 'b', 'a']],
+      [gone, ['a', 'b']],
+    ]
+    for (const [id, agents] of reads) {
+      for (const agent of agents) await call(`/c/${id}`, as(agent))
+      await counted(id, agents.length)
+      await writeNow(id)
+    }
+    expect((await call(`/v1/canvases/${gone}`, { method: 'DELETE', key: owner.key })).status).toBe(
+      200,
+    )
+    const path = `/v1/workspaces/${owner.workspaceId}/views`
+    const res = await call(path, { key: owner.key })
+    expect(res.status).toBe(200)
+    expect(await json(res)).toEqual({
+      workspace_id: owner.workspaceId,
+      enabled: true,
+      days: 7,
+      canvases: [
+        { canvas_id: thrice, title: 'A canvas', views: 3, unique: 2 },
+        { canvas_id: once, title: 'A canvas', views: 1, unique: 1 },
+      ],
+    })
+    expect((await json(await call(`${path}?days=1`, { key: owner.key }))).days).toBe(1)
+    const stranger = await newAccount()
+    expect((await call(path, { key: stranger.key })).status).toBe(404)
+    const own = await json(
+      await call(`/v1/workspaces/${stranger.workspaceId}/views`, { key: stranger.key }),
+    )
+    expect(own.canvases).toEqual([])
+    for (const days of ['0', '91', 'x']) {
+      expect((await call(`${path}?days=${days}`, { key: owner.key })).status, days).toBe(400)
+    }
+  })
+
   it('answers only the canvas’s workspace, and refuses a period it cannot hold', async () => {
     const owner = await newAccount()
     const other = await newAccount()

@@ -71,6 +71,7 @@ const componentsOf = (responses: Shapes): Record<string, z.ZodMiniType> => ({
   Review: responses.review,
   ReviewList: responses.reviewList,
   Readership: responses.readership,
+  WorkspaceReadership: responses.workspaceReadership,
   Share: responses.share,
   ShareList: responses.shareList,
   PublicShare: responses.publicShare,

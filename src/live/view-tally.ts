@@ -115,8 +115,9 @@ export function tallyStatements(db: D1Database, canvasId: string, tally: Tally) 
   const counts = tally.counts.map((c) =>
     db
       .prepare(
-        `INSERT INTO canvas_views (canvas_id, day, kind, key, views, readers, last_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        // With its canvas's workspace; none when the canvas is gone (its counts go with it).
+        `INSERT INTO canvas_views (canvas_id, workspace_id, day, kind, key, views, readers, last_at)
+         SELECT ?1, workspace_id, ?2, ?3, ?4, ?5, ?6, ?7 FROM canvases WHERE canvas_id = ?1
          ON CONFLICT (canvas_id, day, kind, key) DO UPDATE SET
            views = views + excluded.views,
            readers = readers + excluded.readers,

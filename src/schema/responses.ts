@@ -346,6 +346,16 @@ export const readership = z.object({
   ),
 })
 
+/** A workspace's most read canvases (docs/readership.md). */
+export const workspaceReadership = z.object({
+  workspace_id: z.string(),
+  enabled: z.boolean(),
+  days: count,
+  canvases: z.array(
+    z.object({ canvas_id: z.string(), title: z.string(), views: count, unique: count }),
+  ),
+})
+
 export const webhook = z.object({
   webhook_id: z.string(),
   url: z.string(),

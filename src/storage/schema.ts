@@ -835,6 +835,8 @@ export const canvasViews = sqliteTable(
   'canvas_views',
   {
     canvasId: text('canvas_id').notNull(),
+    // Its canvas's workspace, for the workspace's most read canvases (by the index below).
+    workspaceId: text('workspace_id').notNull().default(''),
     day: integer('day').notNull(),
     kind: text('kind', { enum: ['day', 'version', 'link'] }).notNull(),
     key: text('key').notNull(),
@@ -846,6 +848,16 @@ export const canvasViews = sqliteTable(
     primaryKey({ columns: [t.canvasId, t.day, t.kind, t.key] }),
     // The sweep removes the days past VIEW_RETENTION_DAYS by this index.
     index('canvas_views_day_idx').on(t.day),
+    // A workspace's days of reads, each canvas's counts in the entry: its most read canvases of a
+    // period are read from this index alone.
+    index('canvas_views_workspace_idx').on(
+      t.workspaceId,
+      t.kind,
+      t.day,
+      t.canvasId,
+      t.views,
+      t.readers,
+    ),
   ],
 )
 

@@ -1,10 +1,10 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, sql, sum } from 'drizzle-orm'
 import { dateOf, dayOf } from '../../lib/views'
 import { one } from '../../storage/db'
 import { canvases, canvasMemberViews, canvasViews, users } from '../../storage/schema'
 import type { Actor } from '../actor'
 import { canvasNotFound } from '../canvases/rows'
-import { unexpiredCanvasOf } from '../canvases/unexpired'
+import { unexpired, unexpiredCanvasOf } from '../canvases/unexpired'
 import { personName } from '../person-name'
 import { iso, type Services } from '../services'
 
@@ -70,6 +70,49 @@ export async function canvasReadership(
       name: m.name,
       last_viewed_at: iso(m.lastViewedAt),
       last_version: m.lastVersion,
+    })),
+  }
+}
+
+/** The most read canvases a workspace lists at most. */
+export const MOST_READ = 100
+
+/**
+ * The actor's workspace's most read canvases over the last `days` days (today among them), from
+ * the workspace's index of its days of reads: canvases gone are left out.
+ */
+export async function workspaceReadership(svc: Services, actor: Actor, days: number) {
+  const from = dayOf(svc.now()) - days + 1
+  const views = sql<number>`${sum(canvasViews.views)}`.mapWith(Number)
+  const rows = await svc.db
+    .select({
+      canvasId: canvasViews.canvasId,
+      title: canvases.title,
+      views,
+      unique: sql<number>`${sum(canvasViews.readers)}`.mapWith(Number),
+    })
+    .from(canvasViews)
+    .innerJoin(canvases, eq(canvases.canvasId, canvasViews.canvasId))
+    .where(
+      and(
+        eq(canvasViews.workspaceId, actor.workspaceId),
+        eq(canvasViews.kind, 'day'),
+        gte(canvasViews.day, from),
+        unexpired(svc.now()),
+      ),
+    )
+    .groupBy(canvasViews.canvasId)
+    .orderBy(desc(views), canvasViews.canvasId)
+    .limit(MOST_READ)
+  return {
+    workspace_id: actor.workspaceId,
+    enabled: svc.settings.viewAnalytics,
+    days,
+    canvases: rows.map((r) => ({
+      canvas_id: r.canvasId,
+      title: r.title,
+      views: r.views,
+      unique: r.unique,
     })),
   }
 }
