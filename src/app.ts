@@ -25,6 +25,7 @@ import { docs } from './web/docs/docs'
 import { joinForms, joinPages } from './web/teams/join'
 import { resetPages } from './web/reset'
 import { cliPackage } from './web/cli-package'
+import { readersPage } from './web/canvas/readers'
 
 export { answersJson } from './shell'
 
@@ -58,6 +59,7 @@ export function buildApp() {
       ['/', authPages],
       ['/', sso],
       ['/', dashboard],
+      ['/c', readersPage],
       ['/settings', settings],
       ['/oauth', consent],
       ['/oauth', device],

@@ -275,6 +275,39 @@ describe('readership', () => {
     }
   })
 
+  it('shows members a Readers page: a bar a day, by version, link and member', async () => {
+    const owner = await newAccount()
+    const id = (await newCanvas(owner.key, 'read me', { permanent: true })).canvas_id as string
+    const link = await json(
+      await call(`/v1/canvases/${id}/shares`, { method: 'POST', key: owner.key }),
+    )
+    await call(`/c/${id}`, { cookie: owner.cookie, ...as('Firefox') })
+    await call(`/share/${link.token}/content`, as('curl'))
+    await counted(id, 2)
+    await writeNow(id)
+    // The canvas's page links to it.
+    expect(await (await call(`/c/${id}`, { cookie: owner.cookie })).text()).toContain(
+      `href="/c/${id}/readers"`,
+    )
+    const res = await call(`/c/${id}/readers?days=7`, { cookie: owner.cookie })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('2 views by 2 readers in the last 7 days')
+    // Seven bars, today's the last, drawn without a script.
+    const chart = /<figure class="views-chart">[\s\S]*?<\/figure>/.exec(html)![0]
+    expect(chart.match(/<rect /g)).toHaveLength(7)
+    expect(html).toContain(`${new Date().toISOString().slice(0, 10)}: 2 views, 2 readers`)
+    expect(html).toContain(`<code>${link.token.slice(0, 6)}…</code>`)
+    expect(html).not.toContain(link.token)
+    expect(html).toMatch(/<td data-label="Version read">v1<\/td>/)
+    // Another workspace's member, a visitor, and a period not offered.
+    const stranger = await newAccount()
+    expect((await call(`/c/${id}/readers`, { cookie: stranger.cookie })).status).toBe(404)
+    const visitor = await call(`/c/${id}/readers`)
+    expect([302, 303]).toContain(visitor.status)
+    expect((await call(`/c/${id}/readers?days=5`, { cookie: owner.cookie })).status).toBe(400)
+  })
+
   it('answers only the canvas’s workspace, and refuses a period it cannot hold', async () => {
     const owner = await newAccount()
     const other = await newAccount()

@@ -175,6 +175,7 @@ describe('every page on a phone and a laptop, light and dark', () => {
       `/c/${siteId}`,
       `/c/${notebook}`,
       `/c/${id}/delete`,
+      `/c/${id}/readers`,
       '/docs',
       '/c/nosuchcanvas1',
       `/c/${id}/diff?from=1&to=9`,

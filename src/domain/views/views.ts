@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, sql, sum } from 'drizzle-orm'
 import { dateOf, dayOf } from '../../lib/views'
-import { one } from '../../storage/db'
 import { canvases, canvasMemberViews, canvasViews, users } from '../../storage/schema'
 import type { Actor } from '../actor'
 import { canvasNotFound } from '../canvases/rows'
@@ -18,11 +17,16 @@ export async function canvasReadership(
   canvasId: string,
   days: number,
 ) {
+  return (await readCanvasViews(svc, actor, canvasId, days)).views
+}
+
+/** The canvas's title, for its Readers page, and its readership. */
+export async function readCanvasViews(svc: Services, actor: Actor, canvasId: string, days: number) {
   const db = svc.db
   const from = dayOf(svc.now()) - days + 1
   const [found, rows, members] = await db.batch([
     db
-      .select(one)
+      .select({ title: canvases.title })
       .from(canvases)
       .where(unexpiredCanvasOf(actor, canvasId, svc.now())),
     db
@@ -46,7 +50,7 @@ export async function canvasReadership(
   if (found.length === 0) throw canvasNotFound()
   const of = (kind: string) => rows.filter((r) => r.kind === kind)
   const byDay = of('day').map((r) => ({ date: dateOf(r.day), views: r.views, unique: r.readers }))
-  return {
+  const views = {
     canvas_id: canvasId,
     /** False when VIEW_ANALYTICS is off: nothing is counted, and the counts stand still. */
     enabled: svc.settings.viewAnalytics,
@@ -72,6 +76,7 @@ export async function canvasReadership(
       last_version: m.lastVersion,
     })),
   }
+  return { title: found[0].title, views }
 }
 
 /** The most read canvases a workspace lists at most. */

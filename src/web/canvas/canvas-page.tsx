@@ -132,6 +132,11 @@ export function CanvasPage(
             </>
           )}
           <ReviewsSection {...props.reviews} />
+          <h2>Readers</h2>
+          <p>
+            <a href={`/c/${id}/readers`}>Who read this canvas</a>: views by day, version and link,
+            and which members read which version.
+          </p>
           <SiteFiles {...props} />
           {can.change && (
             <>

@@ -1,0 +1,190 @@
+import { Hono } from 'hono'
+import * as z from 'zod/mini'
+import { page } from '../../http/actor/steps'
+import { MEMBER } from '../../http/actor/need'
+import { params, query } from '../../http/validate'
+import type { AppEnv } from '../../http/context'
+import { readCanvasViews } from '../../domain/views/views'
+import { canvasInPath } from '../../schema/requests'
+import type { Readership } from '../../schema/responses'
+import { ago, calendar } from '../../lib/time'
+import { Layout, type User } from '../pages/layout'
+import { ListTable } from '../pages/list-table'
+import { csrfToken, viewerOf } from '../session'
+
+// Who read a canvas, for its workspace's members (docs/readership.md): views per day as a chart
+// drawn here, by version, by share link, and which member read which version last. A page of its
+// own, linked from the canvas's page, so that the canvas's page reads none of it.
+
+export const readersPage = new Hono<AppEnv>()
+
+/** The periods a person may choose, in days. */
+const PERIODS = [7, 30, 90] as const
+const period = z.object({ days: z.optional(z.enum(['7', '30', '90'])) })
+
+readersPage.get('/:id/readers', page(MEMBER), params(canvasInPath), query(period), async (c) => {
+  const { svc, session, actor } = c.var
+  const id = c.req.valid('param').id
+  const days = Number(c.req.valid('query').days ?? 30)
+  const [{ title, views }, csrf] = await Promise.all([
+    readCanvasViews(svc, actor, id, days),
+    csrfToken(svc, session),
+  ])
+  return c.html(
+    <ReadersView
+      user={viewerOf(session)}
+      csrf={csrf}
+      title={title}
+      views={views}
+      now={svc.now()}
+    />,
+  )
+})
+
+const DAY_MS = 86_400_000
+
+/** Each day of the period, oldest first, with its counts (none: zero). */
+function daysOf(views: Readership, now: number) {
+  const byDate = new Map(views.by_day.map((d) => [d.date, d]))
+  const today = Math.floor(now / DAY_MS)
+  return Array.from({ length: views.days }, (_, i) => {
+    const date = new Date((today - views.days + 1 + i) * DAY_MS).toISOString().slice(0, 10)
+    return { date, views: byDate.get(date)?.views ?? 0, unique: byDate.get(date)?.unique ?? 0 }
+  })
+}
+
+/** Views per day as bars, drawn on the server: no chart library, no script. */
+function DayChart(props: { views: Readership; now: number }) {
+  const days = daysOf(props.views, props.now)
+  const most = Math.max(1, ...days.map((d) => d.views))
+  const busiest = days.reduce((a, b) => (b.views > a.views ? b : a))
+  const label =
+    `Views per day over the last ${days.length} days, ${days[0].date} to ${days.at(-1)!.date}: ` +
+    `${props.views.total} in all, at most ${busiest.views} on ${busiest.date}.`
+  return (
+    <figure class="views-chart">
+      <svg
+        viewBox={`0 0 ${days.length * 10} 100`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={label}
+      >
+        {days.map((d, i) => {
+          const height = d.views === 0 ? 2 : Math.max(4, (d.views / most) * 98)
+          return (
+            <rect
+              class={d.views === 0 ? 'none' : undefined}
+              x={i * 10 + 1}
+              y={100 - height}
+              width={8}
+              height={height}
+            >
+              <title>{`${d.date}: ${d.views} ${d.views === 1 ? 'view' : 'views'}, ${d.unique} ${d.unique === 1 ? 'reader' : 'readers'}`}</title>
+            </rect>
+          )
+        })}
+      </svg>
+      <figcaption class="muted">
+        <span>{days[0].date}</span>
+        <span>today</span>
+      </figcaption>
+    </figure>
+  )
+}
+
+const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
+
+export function ReadersView(props: {
+  user: User
+  csrf: string
+  title: string
+  views: Readership
+  now: number
+}) {
+  const { views } = props
+  const id = views.canvas_id
+  return (
+    <Layout title={`Readers · ${props.title}`} user={props.user} csrf={props.csrf}>
+      <div class="panel readers">
+        <h1>Readers of “{props.title}”</h1>
+        <p>
+          <a class="btn" href={`/c/${id}`}>
+            ← Back to the canvas
+          </a>
+        </p>
+        {!views.enabled && (
+          <p class="notice">This service counts no reads: VIEW_ANALYTICS is off.</p>
+        )}
+        <nav class="row" aria-label="Period">
+          {PERIODS.map((days) =>
+            days === views.days ? (
+              <span class="btn" aria-current="page">
+                {days} days
+              </span>
+            ) : (
+              <a class="btn" href={`/c/${id}/readers?days=${days}`}>
+                {days} days
+              </a>
+            ),
+          )}
+        </nav>
+        <p id="readers-total">
+          {plural(views.total, 'view')} by {plural(views.unique, 'reader')} in the last {views.days}{' '}
+          days. A reader is told apart within a day only; people’s reads count, not those of keys
+          and apps.
+        </p>
+        <DayChart views={views} now={props.now} />
+        <h2>By version</h2>
+        {views.by_version.length === 0 ? (
+          <p class="muted">No reads yet (a read shows here within a minute).</p>
+        ) : (
+          <ListTable columns={['Version', 'Views']}>
+            {views.by_version.map((v) => (
+              <tr>
+                <td class="primary-cell">v{v.version}</td>
+                <td data-label="Views">{v.views}</td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+        <h2>By link</h2>
+        {views.by_link.length === 0 ? (
+          <p class="muted">No reads through a share link.</p>
+        ) : (
+          <ListTable columns={['Link', 'Views', 'Readers', 'Last read']}>
+            {views.by_link.map((l) => (
+              <tr>
+                <td class="primary-cell">
+                  <code>{l.token_prefix}…</code>
+                </td>
+                <td data-label="Views">{l.views}</td>
+                <td data-label="Readers">{l.unique}</td>
+                <td data-label="Last read">
+                  <span title={calendar(l.last_viewed_at)}>{ago(l.last_viewed_at)}</span>
+                </td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+        <h2>Members</h2>
+        {views.members.length === 0 ? (
+          <p class="muted">No member has read it yet (a read shows here within a minute).</p>
+        ) : (
+          <ListTable columns={['Member', 'Version read', 'Last read']}>
+            {views.members.map((m) => (
+              <tr>
+                <td class="primary-cell">
+                  <bdi>{m.name}</bdi>
+                </td>
+                <td data-label="Version read">v{m.last_version}</td>
+                <td data-label="Last read">
+                  <span title={calendar(m.last_viewed_at)}>{ago(m.last_viewed_at)}</span>
+                </td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </div>
+    </Layout>
+  )
+}
