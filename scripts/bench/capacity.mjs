@@ -258,14 +258,16 @@ try {
   )
   const afterDecisions = await size()
 
-  // A canvas's day of reads as its object writes them (live/view-tally.ts): the day's counts, one
-  // version's, one link's; and a member's last read.
+  // A canvas's day of reads as its object writes them (live/view-tally.ts), with its workspace and
+  // its two indexes (by day, and the workspace's covering one): the day's counts, one version's,
+  // one link's; and a member's last read.
   await inBatches(people, (id, i) =>
     db
       .prepare(
-        `INSERT INTO canvas_views (canvas_id, day, kind, key, views, readers, last_at)
-         VALUES (?1, ?2, 'day', '', 12, 7, ?3), (?1, ?2, 'version', '2', 12, 7, ?3),
-                (?1, ?2, 'link', 'aB3dE9', 9, 5, ?3)`,
+        `INSERT INTO canvas_views (canvas_id, workspace_id, day, kind, key, views, readers, last_at)
+         SELECT ?1, workspace_id, ?2, 'day', '', 12, 7, ?3 FROM canvases WHERE canvas_id = ?1
+         UNION ALL SELECT ?1, workspace_id, ?2, 'version', '2', 12, 7, ?3 FROM canvases WHERE canvas_id = ?1
+         UNION ALL SELECT ?1, workspace_id, ?2, 'link', 'aB3dE9', 9, 5, ?3 FROM canvases WHERE canvas_id = ?1`,
       )
       .bind(ids[i % ids.length], 20_000 + Math.floor(i / ids.length), now + i),
   )
