@@ -13,13 +13,14 @@ import { documented } from '../http/route-docs'
 // Who read a canvas (docs/readership.md): /v1/canvases/:id/views.
 export const views = new Hono<AppEnv>()
 
-const viewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_VIEW_DAYS, 'days')) })
+/** The period asked for, in days; each route has its default. */
+const daysQuery = z.object({ days: z.optional(boundedInQuery(MAX_VIEW_DAYS, 'days')) })
 
 views.get(
   '/',
   key(READ),
   params(canvasInPath),
-  query(viewsQuery),
+  query(daysQuery),
   documented({
     summary: 'Who read a canvas',
     description:
@@ -40,13 +41,11 @@ views.get(
 // A workspace's most read canvases: /v1/workspaces/:workspace_id/views.
 export const workspaceViews = new Hono<AppEnv>()
 
-const workspaceViewsQuery = z.object({ days: z.optional(boundedInQuery(MAX_VIEW_DAYS, 'days')) })
-
 workspaceViews.get(
   '/',
   key(READ, { workspace: 'path' }),
   params(workspaceInPath),
-  query(workspaceViewsQuery),
+  query(daysQuery),
   documented({
     summary: 'A workspace’s most read canvases',
     description:

@@ -30,6 +30,10 @@ const says = <S extends z.ZodMiniType>(schema: S, description: string) =>
 
 const canvasId = says(id, 'The canvas id, as publish or list_canvases answered it.')
 
+/** A whole number from 1 to `max`: a page's size, a period's days. */
+const oneTo = (max: number) =>
+  z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(max, `must be at most ${max}`))
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 const base64 = z.string().check(z.regex(BASE64, 'must be base64'))
@@ -132,12 +136,7 @@ export const listCanvasesInput = z
     visibility: z.optional(visibility),
     ext: z.optional(says(ext, 'Only canvases of this file extension, such as md.')),
     author: authorInput,
-    limit: z.optional(
-      says(
-        z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
-        'At most this many, newest first (default 20).',
-      ),
-    ),
+    limit: z.optional(says(oneTo(100), 'At most this many, newest first (default 20).')),
     offset: z.optional(
       says(z.int().check(z.minimum(0, 'must not be negative')), 'Skip this many (default 0).'),
     ),
@@ -167,15 +166,7 @@ export const searchCanvasesInput = z.strictObject({
   query,
   author: authorInput,
   limit: z.optional(
-    says(
-      z
-        .int()
-        .check(
-          z.minimum(1, 'must be at least 1'),
-          z.maximum(MAX_SEARCH_LIMIT, `must be at most ${MAX_SEARCH_LIMIT}`),
-        ),
-      'At most this many, best match first (default 10).',
-    ),
+    says(oneTo(MAX_SEARCH_LIMIT), 'At most this many, best match first (default 10).'),
   ),
   cursor: z.optional(says(cursorToken, 'The next_cursor of the page before, for the next page.')),
 })
@@ -373,12 +364,7 @@ export const viewsInput = z.strictObject({
   canvas_id: canvasId,
   days: z.optional(
     says(
-      z
-        .int()
-        .check(
-          z.minimum(1, 'must be at least 1'),
-          z.maximum(MAX_VIEW_DAYS, `must be at most ${MAX_VIEW_DAYS}`),
-        ),
+      oneTo(MAX_VIEW_DAYS),
       `Days back, today among them (default 30, at most ${MAX_VIEW_DAYS}).`,
     ),
   ),
