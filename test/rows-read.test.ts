@@ -244,6 +244,12 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
   const listed = 4 + 1 + 1
   expect(owner.read).toBeLessThanOrEqual(listed + 30)
 
+  // A person's read is counted (docs/readership.md) with no D1 write on its request: the pages
+  // write nothing, the link's download its own view count alone, as before readership.
+  expect(points['GET /c/:id (public viewer)'].written).toBe(0)
+  expect(owner.written).toBe(0)
+  expect(points['GET /share/:token/content'].written).toBe(1)
+
   // Not held to a budget, shown for what it costs: an offset walks every entry before the page.
   const unbounded: Record<string, Cost> = {
     'GET /v1/canvases?limit=20&offset=300': await measure('/v1/canvases?limit=20&offset=300'),
