@@ -38,11 +38,21 @@ async function past(at: number) {
 
 /**
  * The alarm for the sockets' expiries, and each socket's expiries, as the canvas's object keeps
- * them. The pages opened are counted reads, which the same alarm writes (docs/readership.md): an
- * alarm at no socket's expiry is theirs, none of the sockets'.
+ * them. The pages opened are counted reads, which the same alarm writes (docs/readership.md): a
+ * write due is let happen first, and an alarm at no socket's expiry (the reads', or the end of the
+ * day's readers) is none of the sockets'.
  */
-function objectState(canvasId: string) {
+async function objectState(canvasId: string) {
   const stub = env.LIVE.get(env.LIVE.idFromName(canvasId))
+  const deadline = Date.now() + SOON
+  for (;;) {
+    const due = await runInDurableObject(stub, (_, state) =>
+      state.storage.get<number>('views:flush_at'),
+    )
+    if (due === undefined || due > Date.now() || Date.now() > deadline) break
+    await runDurableObjectAlarm(stub)
+    await new Promise((r) => setTimeout(r, 20))
+  }
   return runInDurableObject(stub, async (_, state) => {
     const alarm = await state.storage.getAlarm()
     const expiries = state

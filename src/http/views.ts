@@ -6,6 +6,8 @@ import { clientNetworkOf } from './limits'
 
 /** Counts a person's read of a canvas after the answer has gone (docs/readership.md). */
 export function countRead<E extends AppEnv>(c: Context<E>, read: Omit<Read, 'network' | 'agent'>) {
+  // A HEAD (a link's preview, a checker) asks whether the page is there; nobody reads it.
+  if (c.req.method === 'HEAD') return
   const work = count(c.var.svc, {
     ...read,
     network: clientNetworkOf(c),

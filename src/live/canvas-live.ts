@@ -18,6 +18,7 @@ import { dayOf, VIEW_WRITE_INTERVAL_MS, type ViewEvent } from '../lib/views'
 import {
   forgetReaders,
   hasTally,
+  readersKeptUntil,
   restoreTally,
   takeTally,
   tallyStatements,
@@ -197,7 +198,9 @@ export class CanvasLive extends DurableObject<Env> {
   async countViews(canvasId: string, views: ViewEvent[]): Promise<void> {
     tallyViews(this.ctx.storage.sql, views)
     const storage = this.ctx.storage
-    if ((await storage.get<number>(FLUSH_KEY)) !== undefined) return
+    const due = await storage.get<number>(FLUSH_KEY)
+    // A write already due: its alarm is made sure of (an object may hold the mark without one).
+    if (due !== undefined) return this.alarmBy(due)
     // Its canvas's id, which the write names (an object does not know its own name).
     const written = (await storage.get<number>(WRITTEN_KEY)) ?? 0
     const at = Math.max(Date.now(), written + VIEW_WRITE_INTERVAL_MS)
@@ -214,12 +217,11 @@ export class CanvasLive extends DurableObject<Env> {
     const due = await storage.get<number>(FLUSH_KEY)
     if (due === undefined || due > now) return
     const sql = storage.sql
-    forgetReaders(sql, dayOf(now))
     const tally = takeTally(sql)
     const canvasId = await storage.get<string>(CANVAS_KEY)
     try {
       if (tally && canvasId) {
-        const results = await this.env.DB.batch(tallyStatements(this.env.DB, canvasId, tally))
+        const results = await this.env.DB.batch(tallyStatements(this.env.DB, canvasId, tally, now))
         const written = results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0)
         logInfo({ event: 'views_written', canvas_id: canvasId, d1_rows_written: written })
       }
@@ -245,6 +247,8 @@ export class CanvasLive extends DurableObject<Env> {
       const expiry = expiryOf(socket)
       if (expiry !== null && expiry <= now) end(socket, 'expired')
     }
+    // The readers of the days gone by, whether or not a write is due.
+    forgetReaders(this.ctx.storage.sql, dayOf(now))
     try {
       await this.writeViews(now)
     } finally {
@@ -284,11 +288,16 @@ export class CanvasLive extends DurableObject<Env> {
 
   /** Sets the alarm for `flush` (the reads' next write) or the sockets' next expiry. */
   private arm(now: number, flush: number | null): Promise<void> {
-    let next = flush
+    let expires: number | null = null
     for (const socket of this.ctx.getWebSockets()) {
       const expiry = expiryOf(socket)
-      if (expiry !== null && expiry > now && (next === null || expiry < next)) next = expiry
+      if (expiry !== null && expiry > now && (expires === null || expiry < expires))
+        expires = expiry
     }
+    // A day's readers are forgotten when it is over, though nobody reads the canvas again: by the
+    // alarm of a socket's expiry when there is one (every alarm forgets them), else by their own.
+    const wake = expires ?? readersKeptUntil(this.ctx.storage.sql)
+    const next = flush === null ? wake : wake === null ? flush : Math.min(flush, wake)
     if (next === null) return this.ctx.storage.deleteAlarm()
     return this.ctx.storage.setAlarm(Math.min(next, now + ALARM_HORIZON_MS))
   }

@@ -1,5 +1,7 @@
 import { dayOf, type ViewEvent } from '../lib/views'
 
+const DAY_MS = 86_400_000
+
 // What a canvas's object holds of its reads until it writes them to D1 (docs/readership.md), in
 // the object's own SQLite, which outlives its eviction: counts by day, by version and by link,
 // each with its distinct readers, and each member's last read. A day's readers (their hashes) are
@@ -110,36 +112,54 @@ export function forgetReaders(sql: SqlStorage, today: number) {
   sql.exec('DELETE FROM view_readers WHERE day < ?', today)
 }
 
-/** The statements that add a tally to D1: each count added to its row, each member's last read. */
-export function tallyStatements(db: D1Database, canvasId: string, tally: Tally) {
+/** When the last day whose readers the object holds is over; null when it holds none. */
+export function readersKeptUntil(sql: SqlStorage): number | null {
+  sql.exec(SCHEMA)
+  const [row] = sql
+    .exec<{ day: number | null }>('SELECT max(day) AS day FROM view_readers')
+    .toArray()
+  return row?.day == null ? null : (row.day + 1) * DAY_MS
+}
+
+/**
+ * The statements that add a tally to D1: each count added to its row, each member's last read,
+ * and the canvas marked as read. None for a canvas expired at `now` (a deleted one among them):
+ * the sweep, which removes it with its counts, may have read its mark already.
+ */
+export function tallyStatements(db: D1Database, canvasId: string, tally: Tally, now: number) {
   const counts = tally.counts.map((c) =>
     db
       .prepare(
         // With its canvas's workspace; none when the canvas is gone (its counts go with it).
         `INSERT INTO canvas_views (canvas_id, workspace_id, day, kind, key, views, readers, last_at)
-         SELECT ?1, workspace_id, ?2, ?3, ?4, ?5, ?6, ?7 FROM canvases WHERE canvas_id = ?1
+         SELECT ?1, workspace_id, ?2, ?3, ?4, ?5, ?6, ?7 FROM canvases
+         WHERE canvas_id = ?1 AND (expires_at IS NULL OR expires_at > ?8)
          ON CONFLICT (canvas_id, day, kind, key) DO UPDATE SET
            views = views + excluded.views,
            readers = readers + excluded.readers,
            last_at = max(last_at, excluded.last_at)`,
       )
-      .bind(canvasId, c.day, c.kind, c.key, c.views, c.readers, c.last_at),
+      .bind(canvasId, c.day, c.kind, c.key, c.views, c.readers, c.last_at, now),
   )
   const members = tally.members.map((m) =>
     db
       .prepare(
         `INSERT INTO canvas_member_views (canvas_id, user_id, last_viewed_at, last_version)
-         VALUES (?1, ?2, ?3, ?4)
+         SELECT ?1, ?2, ?3, ?4 FROM canvases
+         WHERE canvas_id = ?1 AND (expires_at IS NULL OR expires_at > ?5)
          ON CONFLICT (canvas_id, user_id) DO UPDATE SET
            last_viewed_at = excluded.last_viewed_at,
            last_version = excluded.last_version
          WHERE excluded.last_viewed_at >= last_viewed_at`,
       )
-      .bind(canvasId, m.user_id, m.at, m.version),
+      .bind(canvasId, m.user_id, m.at, m.version, now),
   )
   // The sweep removes a canvas's counts with it only when it has some.
   const viewed = db
-    .prepare('UPDATE canvases SET viewed = 1 WHERE canvas_id = ?1 AND viewed = 0')
-    .bind(canvasId)
+    .prepare(
+      `UPDATE canvases SET viewed = 1
+       WHERE canvas_id = ?1 AND viewed = 0 AND (expires_at IS NULL OR expires_at > ?2)`,
+    )
+    .bind(canvasId, now)
   return [...counts, ...members, viewed]
 }
