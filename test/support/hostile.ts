@@ -550,6 +550,21 @@ function badQuery(route: Route, world: World): fc.Arbitrary<Hostile> | null {
         ),
       ]),
     ),
+    // Readership's period: a whole number of days from 1 to 90 (the page offers 7, 30 and 90).
+    ...Object.fromEntries(
+      ['GET /v1/canvases/:id/views', 'GET /v1/workspaces/:workspace_id/views'].map((route) => [
+        route,
+        fc.oneof(
+          fc.constantFrom('days=0', 'days=91', 'days=1e1', 'days=7.0', 'days=-1', 'days=%00'),
+          fc.constantFrom('days=', 'days=0007x', `days=${'9'.repeat(12)}`, 'days=%E2%80%AE7'),
+          wild.map((w) => `days=${percentEncode(w)}x`),
+        ),
+      ]),
+    ),
+    'GET /c/:id/readers': fc.oneof(
+      fc.constantFrom('days=5', 'days=0', 'days=91', 'days=07', 'days=%00', 'days=30%20'),
+      wild.map((w) => `days=${percentEncode(w)}x`),
+    ),
     // An authorization request whose app or redirect URI cannot be trusted: refused on the page,
     // never sent on anywhere (an open redirect).
     'GET /oauth/authorize': fc
