@@ -1,3 +1,4 @@
+import { periodDates } from '../src/lib/views'
 import { Formatted, visible } from './output'
 import type { Readership } from './types'
 import { ago } from './when'
@@ -6,16 +7,11 @@ import { ago } from './when'
 // a bar a day, then by version, by link and by member.
 
 const BARS = '▁▂▃▄▅▆▇█'
-const DAY_MS = 86_400_000
 
 /** A bar a day of the period, oldest first, its height the day's views against the busiest. */
 export function sparkline(byDay: Readership['by_day'], days: number, now: number): string {
   const views = new Map(byDay.map((d) => [d.date, d.views]))
-  const today = Math.floor(now / DAY_MS)
-  const counts = Array.from({ length: days }, (_, i) => {
-    const date = new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10)
-    return views.get(date) ?? 0
-  })
+  const counts = periodDates(days, now).map((date) => views.get(date) ?? 0)
   const most = Math.max(...counts)
   if (most === 0) return BARS[0].repeat(days)
   return counts.map((n) => (n === 0 ? ' ' : BARS[Math.ceil((n / most) * BARS.length) - 1])).join('')

@@ -12,6 +12,8 @@ export function countRead<E extends AppEnv>(c: Context<E>, read: Omit<Read, 'net
     ...read,
     network: clientNetworkOf(c),
     agent: c.req.header('User-Agent') ?? '',
-  }).catch((err: unknown) => logError({ view_count_failed: read.canvasId }, err))
+  }).catch((err: unknown) =>
+    logError({ event: 'view_count_failed', canvas_id: read.canvasId }, err),
+  )
   afterResponse(c as unknown as Context<AppEnv>, work)
 }

@@ -37,8 +37,14 @@ export const LINK_PREFIX_LENGTH = 6
  */
 export const VIEW_WRITE_INTERVAL_MS = 60_000
 
+export const DAY_MS = 86_400_000
+
 /** The UTC day of a moment, as days since 1970-01-01. */
-export const dayOf = (ms: number) => Math.floor(ms / 86_400_000)
+export const dayOf = (ms: number) => Math.floor(ms / DAY_MS)
 
 /** A day number as a date, `2026-12-06`. */
-export const dateOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10)
+export const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+
+/** The dates of a period of `days` days ending today (at `now`), oldest first. */
+export const periodDates = (days: number, now: number) =>
+  Array.from({ length: days }, (_, i) => dateOf(dayOf(now) - days + 1 + i))

@@ -1,6 +1,4 @@
-import { dayOf, type ViewEvent } from '../lib/views'
-
-const DAY_MS = 86_400_000
+import { DAY_MS, dayOf, type ViewEvent } from '../lib/views'
 
 // What a canvas's object holds of its reads until it writes them to D1 (docs/readership.md), in
 // the object's own SQLite, which outlives its eviction: counts by day, by version and by link,

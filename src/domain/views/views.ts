@@ -88,13 +88,13 @@ export const MOST_READ = 100
  */
 export async function workspaceReadership(svc: Services, actor: Actor, days: number) {
   const from = dayOf(svc.now()) - days + 1
-  const views = sql<number>`${sum(canvasViews.views)}`.mapWith(Number)
+  const views = sum(canvasViews.views).mapWith(Number)
   const rows = await svc.db
     .select({
       canvasId: canvasViews.canvasId,
       title: canvases.title,
       views,
-      unique: sql<number>`${sum(canvasViews.readers)}`.mapWith(Number),
+      unique: sum(canvasViews.readers).mapWith(Number),
     })
     .from(canvasViews)
     .innerJoin(canvases, eq(canvases.canvasId, canvasViews.canvasId))

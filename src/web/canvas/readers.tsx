@@ -8,6 +8,7 @@ import { readCanvasViews } from '../../domain/views/views'
 import { canvasInPath } from '../../schema/requests'
 import type { Readership } from '../../schema/responses'
 import { ago, calendar } from '../../lib/time'
+import { periodDates } from '../../lib/views'
 import { Layout, type User } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
 import { csrfToken, viewerOf } from '../session'
@@ -41,16 +42,14 @@ readersPage.get('/:id/readers', page(MEMBER), params(canvasInPath), query(period
   )
 })
 
-const DAY_MS = 86_400_000
-
 /** Each day of the period, oldest first, with its counts (none: zero). */
 function daysOf(views: Readership, now: number) {
   const byDate = new Map(views.by_day.map((d) => [d.date, d]))
-  const today = Math.floor(now / DAY_MS)
-  return Array.from({ length: views.days }, (_, i) => {
-    const date = new Date((today - views.days + 1 + i) * DAY_MS).toISOString().slice(0, 10)
-    return { date, views: byDate.get(date)?.views ?? 0, unique: byDate.get(date)?.unique ?? 0 }
-  })
+  return periodDates(views.days, now).map((date) => ({
+    date,
+    views: byDate.get(date)?.views ?? 0,
+    unique: byDate.get(date)?.unique ?? 0,
+  }))
 }
 
 /** Views per day as bars, drawn on the server: no chart library, no script. */
