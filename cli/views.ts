@@ -4,7 +4,7 @@ import type { Readership } from './types'
 import { ago } from './when'
 
 // Who read a canvas as a person reads it in a terminal (svc views): the period's views and readers,
-// a bar a day, then by version, by link and by member.
+// a bar a day, then by version, by link and by member, and the opens its links refused.
 
 const BARS = '▁▂▃▄▅▆▇█'
 
@@ -33,10 +33,11 @@ function readership(views: Readership, now: number): string[] {
     `${views.canvas_id}: ${plural(views.total, 'view')} by ${plural(views.unique, 'reader')}` +
     ` in the last ${plural(views.days, 'day')}`
   const lines = [head]
-  if (views.total === 0) return lines
-  lines.push(`  ${sparkline(views.by_day, views.days, now)}  (a bar a day, today last)`)
-  const versions = views.by_version.map((v) => `v${v.version} ${v.views}`).join(' · ')
-  lines.push(`  by version: ${versions}`)
+  if (views.total > 0) {
+    lines.push(`  ${sparkline(views.by_day, views.days, now)}  (a bar a day, today last)`)
+    const versions = views.by_version.map((v) => `v${v.version} ${v.views}`).join(' · ')
+    lines.push(`  by version: ${versions}`)
+  }
   for (const link of views.by_link) {
     lines.push(
       `  link ${link.token_prefix}…: ${plural(link.views, 'view')} by ${plural(link.unique, 'reader')}, last ${ago(link.last_viewed_at)}`,
@@ -45,5 +46,26 @@ function readership(views: Readership, now: number): string[] {
   for (const member of views.members) {
     lines.push(`  ${member.name} read v${member.last_version} ${ago(member.last_viewed_at)}`)
   }
+  const refused = refusedOpens(views)
+  if (refused) lines.push(`  refused opens: ${refused}`)
   return lines
+}
+
+const REFUSED: Record<keyof Readership['denied'], string> = {
+  expired: 'on an expired link',
+  revoked: 'on a revoked link',
+  max_views: 'on a used-up link',
+  wrong_password: 'with a wrong password',
+}
+
+/** The refused opens of the canvas's links by reason, with their readers; '' when none. */
+function refusedOpens(views: Readership): string {
+  return Object.entries(REFUSED)
+    .flatMap(([reason, label]) => {
+      const key = reason as keyof Readership['denied']
+      const opens = views.denied[key]
+      if (opens === 0) return []
+      return [`${opens} ${label} (${plural(views.denied_unique[key], 'reader')})`]
+    })
+    .join(' · ')
 }

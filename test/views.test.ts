@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { countRead } from '../src/domain/views/count'
 import type { ViewEvent } from '../src/lib/views'
 import { viewGathering } from '../src/live/view-gathering'
-import { browse, call, json, newAccount, newCanvas } from './support/api'
+import { browse, call, formPost, json, newAccount, newCanvas } from './support/api'
 import { SOON } from './support/live'
 import { connect } from './support/mcp'
 import { realServices, sweepUntilDone } from './support/state'
@@ -310,6 +310,86 @@ describe('readership', () => {
     const visitor = await call(`/c/${id}/readers`)
     expect([302, 303]).toContain(visitor.status)
     expect((await call(`/c/${id}/readers?days=5`, { cookie: owner.cookie })).status).toBe(400)
+  })
+
+  it('counts refused opens of its links by reason, with the readers who met them', async () => {
+    const owner = await newAccount()
+    const id = (await newCanvas(owner.key, 'refusing', { permanent: true })).canvas_id as string
+    const share = async (options: Record<string, unknown> = {}) =>
+      (
+        await json(
+          await call(`/v1/canvases/${id}/shares`, {
+            method: 'POST',
+            key: owner.key,
+            json: options,
+          }),
+        )
+      ).token as string
+    const [expired, once, locked, revoked] = [
+      await share(),
+      await share({ max_views: 1 }),
+      await share({ password: 'open sesame' }),
+      await share(),
+    ]
+    await env.DB.prepare('UPDATE share_links SET expires_at = ? WHERE token = ?')
+      .bind(Date.now() - 1000, expired)
+      .run()
+    const revokedPath = `/v1/canvases/${id}/shares/${revoked}`
+    expect((await call(revokedPath, { method: 'DELETE', key: owner.key })).status).toBe(200)
+    // The link's one view, then a page and a download of it used up.
+    expect((await call(`/share/${once}/content`, as('Safari'))).status).toBe(302)
+    expect((await call(`/s/${once}`, as('Safari'))).status).toBe(410)
+    expect((await call(`/share/${once}/content`, as('curl'))).status).toBe(410)
+    // Two readers meet the expired link, one of them twice; a HEAD is nobody's open.
+    expect((await call(`/s/${expired}`, as('Safari'))).status).toBe(410)
+    expect((await call(`/s/${expired}/full`, as('Safari'))).status).toBe(410)
+    expect((await call(`/share/${expired}/content`, as('curl'))).status).toBe(410)
+    expect((await call(`/s/${expired}`, { method: 'HEAD', ...as('Edge') })).status).toBe(410)
+    // A wrong password, by the page's form and by the API; none at all is asked for, not refused.
+    const form = formPost({ password: 'nope' })
+    const wrong = { ...form, headers: { ...form.headers, 'User-Agent': 'Safari' } }
+    expect((await call(`/s/${locked}`, wrong)).status).toBe(403)
+    const byApi = { headers: { 'X-Share-Password': 'nope', 'User-Agent': 'curl' } }
+    expect((await call(`/share/${locked}/content`, byApi)).status).toBe(403)
+    expect((await call(`/share/${locked}/content`, as('curl'))).status).toBe(401)
+    // The revoked link, and a token that never was: only the first is this canvas's.
+    expect((await call(`/s/${revoked}`, as('Safari'))).status).toBe(404)
+    expect((await call(`/share/never-was-a-link/content`, as('Safari'))).status).toBe(404)
+
+    const wanted = { expired: 3, revoked: 1, wrong_password: 2, max_views: 2 }
+    let views = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
+    const deadline = Date.now() + SOON
+    while (JSON.stringify(views.denied) !== JSON.stringify(wanted) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20))
+      await writeNow(id)
+      views = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
+    }
+    expect(views.denied).toEqual(wanted)
+    expect(views.denied_unique).toEqual({ expired: 2, revoked: 1, wrong_password: 2, max_views: 2 })
+    // A refused open is no read: the link's one view is.
+    expect(views.total).toBe(1)
+
+    // The Readers page says so, and offers whoever may share a new link, its form open.
+    const html = await (await call(`/c/${id}/readers`, { cookie: owner.cookie })).text()
+    expect(html).toMatch(/The link had expired<\/td><td data-label="Opens">3<\/td>/)
+    expect(html).toContain(`href="/c/${id}?share=new#new-share"`)
+    const page = await (await call(`/c/${id}?share=new`, { cookie: owner.cookie })).text()
+    expect(page).toContain('id="new-share"')
+    // Any other value is a link edited by hand: dropped, as the dashboard's filters are.
+    const edited = await call(`/c/${id}?share=%3Cscript%3Enew`, { cookie: owner.cookie })
+    expect(edited.status).toBe(200)
+    const closed = await edited.text()
+    expect(closed).not.toContain('id="new-share"')
+    expect(closed).not.toContain('<script>new')
+
+    // The sweep forgets a revoked link after 30 days: its opens are no longer the canvas's.
+    await sweepUntilDone(Date.now() + 31 * 86_400_000)
+    const remembered = await env.DB.prepare(
+      'SELECT count(*) AS n FROM revoked_links WHERE token = ?',
+    )
+      .bind(revoked)
+      .first<{ n: number }>()
+    expect(remembered?.n).toBe(0)
   })
 
   it('writes nothing for a canvas gone before its reads were written, and forgets readers by day', async () => {

@@ -2,7 +2,7 @@ import { checkedBy } from '../http/actor/steps'
 import { Hono } from 'hono'
 import { shareUrlTtl, signedDownload } from '../domain/downloads'
 import { openShareContent, shareMetadata } from '../domain/shares/public'
-import { countRead } from '../http/views'
+import { countRead, refusalsCounted } from '../http/views'
 import { PASSWORD, shareAccess, UNUSABLE } from '../http/actor/share'
 import { shareComments } from './share-comments'
 import { storageTarget } from '../storage/target'
@@ -86,7 +86,9 @@ async function shareDownload(
   { dl }: DownloadQuery,
   { token, path }: { token: string; path?: string },
 ) {
-  const content = await openShareContent(c.var.svc, shareAccess(c, token), path)
+  const content = await refusalsCounted(c, token, () =>
+    openShareContent(c.var.svc, shareAccess(c, token), path),
+  )
   countRead(c, { canvasId: content.canvasId, version: content.version, token })
   const target = storageTarget(c.var.svc.settings, requestOrigin(c))
   const attachment = dl === '1' || dl === 'true'

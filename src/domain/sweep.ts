@@ -24,6 +24,7 @@ import {
   idempotencyKeys,
   sessions,
   shareExpiries,
+  revokedLinks,
   shareLinks,
   sweepState,
   versionItems,
@@ -139,6 +140,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     () => removeDeletingFiles(svc, batch, summary),
     () => removeDeletingArchives(svc, batch, summary),
     () => removeOldShares(svc, now, batch, summary),
+    () => forgetRevokedShares(svc, now, batch, summary),
     () => settleExpiredShares(svc, now, batch),
     () => removeExpiredSessions(svc, now, batch, summary),
     () => removeExpiredIdempotencyKeys(svc, now, batch, summary),
@@ -501,6 +503,20 @@ async function removeOldShares(svc: Services, now: number, batch: number, s: Swe
     .returning({ token: shareLinks.token })
   s.shares += deleted.length
   return deleted.length === batch
+}
+
+/** Links revoked over 30 days ago: an open of one counts as a refused one no more. */
+async function forgetRevokedShares(svc: Services, now: number, batch: number, s: SweepSummary) {
+  const db = svc.db
+  const old = db
+    .select({ token: revokedLinks.token })
+    .from(revokedLinks)
+    .where(lte(revokedLinks.revokedAt, now - SHARE_RETENTION))
+    .limit(batch)
+  const forgotten = await db.delete(revokedLinks).where(inArray(revokedLinks.token, old))
+  const removed = forgotten.meta.changes ?? 0
+  s.shares += removed
+  return removed === batch
 }
 
 /**

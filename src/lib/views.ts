@@ -2,12 +2,14 @@
 // adds the counts up and writes them to D1 in batches, never on the request that is counted. An
 // isolate gathers its reads first and hands each canvas's to its object in one call.
 
-/** A person's read of a canvas: a page or a download. */
+/** Why an open of a share link was refused: counted per canvas as `denied`. */
+export const REFUSALS = ['expired', 'revoked', 'wrong_password', 'max_views'] as const
+export type Refusal = (typeof REFUSALS)[number]
+
+/** A person's read of a canvas (a page or a download), or their open of a link that was refused. */
 export type ViewEvent = {
   /** When, in milliseconds: its UTC day is the day it counts on. */
   at: number
-  /** The version read. */
-  version: number
   /**
    * Who, as a keyed hash of their network and user agent under a key of the day: unique within a
    * day, unlinkable across days; no address or user agent leaves the request.
@@ -15,9 +17,16 @@ export type ViewEvent = {
   reader: string
   /** Through which share link, by the first characters of its token. */
   link?: string
-  /** A member's own read: their user id. */
-  member?: string
-}
+} & (
+  | {
+      /** The version read. */
+      version: number
+      /** A member's own read: their user id. */
+      member?: string
+      refused?: undefined
+    }
+  | { refused: Refusal; version?: undefined; member?: undefined }
+)
 
 /** Counts a person's read of a canvas, off the request's path. */
 export type ViewCounter = (canvasId: string, view: ViewEvent) => void

@@ -43,8 +43,12 @@ const SET_MEMBER = `INSERT INTO member_reads (user_id, at, version) VALUES (?, ?
   ON CONFLICT (user_id) DO UPDATE SET at = excluded.at, version = excluded.version
   WHERE excluded.at >= at`
 
-/** The dimensions a read counts in: its day, its version, and its link when it came by one. */
+/**
+ * The dimensions a read counts in: its day, its version, and its link when it came by one; a
+ * refused open counts in its reason alone.
+ */
 function dimensions(view: ViewEvent): [string, string][] {
+  if (view.refused) return [['denied', view.refused]]
   const dims: [string, string][] = [
     ['day', ''],
     ['version', String(view.version)],

@@ -327,6 +327,14 @@ export const review = z.object({
 
 export const reviewList = z.object({ reviews: z.array(review) })
 
+// The reasons are lib/views.ts's REFUSALS.
+const refusals = z.object({
+  expired: count,
+  revoked: count,
+  wrong_password: count,
+  max_views: count,
+})
+
 /** Who read a canvas (docs/readership.md). */
 export const readership = z.object({
   canvas_id: z.string(),
@@ -344,6 +352,10 @@ export const readership = z.object({
   members: z.array(
     z.object({ user_id: z.string(), name: z.string(), last_viewed_at: time, last_version: count }),
   ),
+  /** Refused opens of the canvas's links, by reason. */
+  denied: refusals,
+  /** The distinct readers those refused opens came from, each day's added up. */
+  denied_unique: refusals,
 })
 
 /** A workspace's most read canvases (docs/readership.md). */

@@ -356,6 +356,8 @@ export const canvases = sqliteTable(
       t.createdAt,
       t.size,
       t.approvedVersion,
+      // Whether it has been read: only those have their week of reads looked up.
+      t.viewed,
     ),
     // The sweep's walk: canvas_id beside the expiry, so finding the expired reads no table row,
     // and the count of comments, so that only a canvas that has some has them looked for.
@@ -443,6 +445,18 @@ export const shareLinks = sqliteTable(
     index('share_links_canvas_idx').on(t.canvasId, t.createdAt),
     index('share_links_expires_idx').on(t.expiresAt),
   ],
+)
+
+// Links revoked, for a while (SHARE_RETENTION, then the sweep), so that an open of one is
+// counted as a refused open of its canvas (docs/readership.md): the link's row is gone.
+export const revokedLinks = sqliteTable(
+  'revoked_links',
+  {
+    token: text('token').primaryKey(),
+    canvasId: text('canvas_id').notNull(),
+    revokedAt: integer('revoked_at').notNull(),
+  },
+  (t) => [index('revoked_links_revoked_idx').on(t.revokedAt)],
 )
 
 // What GET /v1/usage answers, kept as running totals so that answering reads one row, not the
@@ -828,8 +842,9 @@ export const reviewDecisions = sqliteTable(
 )
 
 // Readership (domain/views/): a canvas's reads by UTC day, counted by its Durable Object and added
-// here in batches (live/view-tally.ts). `kind` is `day` (key ''), `version` (its number) or `link`
-// (the first characters of its token); `readers` counts distinct readers of that day. No foreign
+// here in batches (live/view-tally.ts). `kind` is `day` (key ''), `version` (its number), `link`
+// (the first characters of its token) or `denied` (a refused open of a link, by its reason);
+// `readers` counts distinct readers of that day. No foreign
 // key to the canvas, as for reviews: the sweep removes them with it.
 export const canvasViews = sqliteTable(
   'canvas_views',
@@ -838,7 +853,7 @@ export const canvasViews = sqliteTable(
     // Its canvas's workspace, for the workspace's most read canvases (by the index below).
     workspaceId: text('workspace_id').notNull().default(''),
     day: integer('day').notNull(),
-    kind: text('kind', { enum: ['day', 'version', 'link'] }).notNull(),
+    kind: text('kind', { enum: ['day', 'version', 'link', 'denied'] }).notNull(),
     key: text('key').notNull(),
     views: integer('views').notNull().default(0),
     readers: integer('readers').notNull().default(0),
@@ -858,6 +873,11 @@ export const canvasViews = sqliteTable(
       t.views,
       t.readers,
     ),
+    // A canvas's reads by day alone, for the dashboard's week of each canvas listed: a canvas's
+    // days are read without its versions' and links' rows between them.
+    index('canvas_views_week_idx')
+      .on(t.canvasId, t.day, t.views)
+      .where(sql`kind = 'day'`),
   ],
 )
 

@@ -23,6 +23,8 @@ const none: Readership = {
   by_version: [],
   by_link: [],
   members: [],
+  denied: { expired: 0, revoked: 0, wrong_password: 0, max_views: 0 },
+  denied_unique: { expired: 0, revoked: 0, wrong_password: 0, max_views: 0 },
 }
 
 describe('its lines', () => {
@@ -73,6 +75,19 @@ describe('its lines', () => {
     expect(text).toContain('ada\\u001b]0;owned\\u0007 read v2')
     expect(text).not.toMatch(/\u001b/)
     expect(readershipLines(none, NOW).text).toBe('c1: 0 views by 0 readers in the last 7 days')
+    // Refused opens are said even of a period nobody read in.
+    const refused = readershipLines(
+      {
+        ...none,
+        denied: { ...none.denied, expired: 3, wrong_password: 1 },
+        denied_unique: { ...none.denied_unique, expired: 2, wrong_password: 1 },
+      },
+      NOW,
+    ).text
+    expect(refused).toBe(
+      'c1: 0 views by 0 readers in the last 7 days\n' +
+        '  refused opens: 3 on an expired link (2 readers) · 1 with a wrong password (1 reader)',
+    )
     expect(readershipLines({ ...none, enabled: false }, NOW).text).toBe(
       'c1: this service counts no reads (VIEW_ANALYTICS is off)',
     )

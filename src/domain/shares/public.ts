@@ -1,6 +1,7 @@
 import { and, eq, exists, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
-import { AppError } from '../../lib/errors'
+import { AppError, type ErrorCode } from '../../lib/errors'
 import { verifyPassword } from '../../lib/crypto'
+import type { Refusal } from '../../lib/views'
 import type { PublicShare } from '../../schema/responses'
 import { one, prepared, type Placeholders } from '../../storage/db'
 import {
@@ -36,6 +37,30 @@ export type ShareAccess = {
    */
   passwordGiven?: boolean
 }
+
+/**
+ * An open of a link refused for a reason its canvas's readership counts (docs/readership.md): the
+ * canvas is known to the code that counts it, never told to the reader.
+ */
+export class LinkRefused extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    /** Null for a link whose canvas is gone. */
+    readonly canvasId: string | null,
+    readonly reason: Refusal,
+  ) {
+    super(code, message)
+  }
+}
+
+const exhausted = (row: Resolved) =>
+  new LinkRefused(
+    'share_exhausted',
+    'this share link has reached its view limit',
+    row.canvas_id,
+    'max_views',
+  )
 
 // The version a link shows: its pinned one, the latest, or the approved one (reviews/gate.ts).
 const shown = linkShows
@@ -203,7 +228,7 @@ export async function openShareContent(svc: Services, access: ShareAccess, path?
     // Someone else took the last view, or the link changed, between the two round trips.
     if (recount.length === 0) {
       checkUsable(svc, row, path)
-      throw new AppError('share_exhausted', 'this share link has reached its view limit')
+      throw exhausted(row)
     }
     views = recount[0].viewCount
   }
@@ -293,7 +318,12 @@ async function admit(svc: Services, row: Resolved | undefined, access: ShareAcce
   }
   await access.beforePasswordCheck?.()
   if (!(await verifyPassword(access.password, row.password_hash))) {
-    throw new AppError('share_password_invalid', 'wrong password for this share link')
+    throw new LinkRefused(
+      'share_password_invalid',
+      'wrong password for this share link',
+      row.canvas_id,
+      'wrong_password',
+    )
   }
   checkPath()
 }
@@ -308,16 +338,14 @@ function checkUsable(
   const now = svc.now()
   if (!row) throw shareNotFound()
   if (row.expires_at !== null && row.expires_at <= now) {
-    throw new AppError('share_expired', 'this share link has expired')
+    throw new LinkRefused('share_expired', 'this share link has expired', row.canvas_id, 'expired')
   }
   const canvasLive =
     row.title !== null && (row.canvas_expires_at === null || row.canvas_expires_at > now)
   if (!canvasLive) throw canvasNotFoundError()
   // A link that awaits an approval is said so after its password (approved, below).
   if (row.content_version === null && !row.gated) throw canvasNotFoundError()
-  if (row.max_views !== null && row.view_count >= row.max_views) {
-    throw new AppError('share_exhausted', 'this share link has reached its view limit')
-  }
+  if (row.max_views !== null && row.view_count >= row.max_views) throw exhausted(row)
   if (path === undefined && row.blob_key === null && row.content_version !== null) {
     throw canvasNotFoundError()
   }

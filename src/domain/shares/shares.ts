@@ -1,11 +1,11 @@
-import { and, desc, eq, exists, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { calendar, relative } from '../../lib/time'
 import { canvasNotFound } from '../canvases/rows'
 import { hashPassword, newToken } from '../../lib/crypto'
 import type { Share as ShareJson } from '../../schema/responses'
 import { one, value } from '../../storage/db'
-import { canvases, shareLinks, versions } from '../../storage/schema'
+import { canvases, revokedLinks, shareLinks, versions } from '../../storage/schema'
 import { iso, isoOrNull, type Services } from '../services'
 import { type Actor } from '../actor'
 import { announceAudit, recordOf } from '../audit/record'
@@ -201,13 +201,35 @@ export async function sharesOf(svc: Services, actor: Actor, canvasId: string) {
   return { shares, requireReview: Boolean(rows[0].requireReview) }
 }
 
+/**
+ * Remembers the links that `which` selects as revoked, before they are deleted: an open of one is
+ * then counted as a refused open of its canvas (docs/readership.md) until the sweep forgets it.
+ */
+function rememberRevoked(svc: Services, which: SQL | undefined) {
+  return svc.db
+    .insert(revokedLinks)
+    .select((qb) =>
+      qb
+        .select({
+          token: shareLinks.token,
+          canvasId: sql<string>`${shareLinks.canvasId}`.as('canvas_id'),
+          revokedAt: value(revokedLinks.revokedAt, svc.now()),
+        })
+        .from(shareLinks)
+        .where(which),
+    )
+    .onConflictDoUpdate({
+      target: revokedLinks.token,
+      set: { canvasId: sql`excluded.canvas_id`, revokedAt: sql`excluded.revoked_at` },
+    })
+}
+
 export async function revokeShares(svc: Services, actor: Actor, canvasId: string) {
-  const [canvas, deleted, recorded] = await svc.db.batch([
+  const links = inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId))
+  const [canvas, , deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
-    svc.db
-      .delete(shareLinks)
-      .where(inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)))
-      .returning({ token: shareLinks.token }),
+    rememberRevoked(svc, links),
+    svc.db.delete(shareLinks).where(links).returning({ token: shareLinks.token }),
     recordOf(svc, actor, {
       action: 'share.revoked',
       target: { type: 'canvas', id: canvasId },
@@ -221,17 +243,14 @@ export async function revokeShares(svc: Services, actor: Actor, canvasId: string
 }
 
 export async function revokeShare(svc: Services, actor: Actor, canvasId: string, token: string) {
-  const [canvas, deleted, recorded] = await svc.db.batch([
+  const link = and(
+    eq(shareLinks.token, token),
+    inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)),
+  )
+  const [canvas, , deleted, recorded] = await svc.db.batch([
     selectUnexpiredCanvas(svc, actor, canvasId),
-    svc.db
-      .delete(shareLinks)
-      .where(
-        and(
-          eq(shareLinks.token, token),
-          inArray(shareLinks.canvasId, unexpiredCanvasId(svc, actor, canvasId)),
-        ),
-      )
-      .returning({ token: shareLinks.token }),
+    rememberRevoked(svc, link),
+    svc.db.delete(shareLinks).where(link).returning({ token: shareLinks.token }),
     recordOf(svc, actor, {
       action: 'share.revoked',
       target: { type: 'canvas', id: canvasId },

@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm'
 import { hmacHex } from '../../lib/crypto'
+import { revokedLinks } from '../../storage/schema'
 import { secretFor, type Settings } from '../../lib/settings'
-import { dayOf, LINK_PREFIX_LENGTH } from '../../lib/views'
+import { dayOf, LINK_PREFIX_LENGTH, type Refusal } from '../../lib/views'
 import type { Services } from '../services'
 
 // Counting a person's read (docs/readership.md): who read is a keyed hash of their network and
@@ -10,15 +12,21 @@ import type { Services } from '../services'
 
 export type Read = {
   canvasId: string
-  version: number
   /** The client's network (http/limits.ts) and user agent: hashed here, kept nowhere. */
   network: string
   agent: string
   /** The share link it came through. */
   token?: string
-  /** The member who read, by user id. */
-  member?: string
-}
+} & (
+  | {
+      version: number
+      /** The member who read, by user id. */
+      member?: string
+      refused?: undefined
+    }
+  /** An open of a link refused, by its reason: counted, nothing read. */
+  | { refused: Refusal; version?: undefined; member?: undefined }
+)
 
 // The key of the day, made once a day for each deployment's settings (an isolate has one): one
 // HMAC a read fewer.
@@ -38,11 +46,27 @@ export async function countRead(svc: Services, read: Read) {
   const at = svc.now()
   const dayKey = await keyOfDay(svc, dayOf(at))
   const reader = (await hmacHex(dayKey, `${read.network}\n${read.agent}`)).slice(0, 16)
-  svc.views(read.canvasId, {
-    at,
-    version: read.version,
-    reader,
-    ...(read.token && { link: read.token.slice(0, LINK_PREFIX_LENGTH) }),
-    ...(read.member && { member: read.member }),
-  })
+  const link = read.token && { link: read.token.slice(0, LINK_PREFIX_LENGTH) }
+  svc.views(
+    read.canvasId,
+    read.refused
+      ? { at, reader, refused: read.refused }
+      : { at, reader, version: read.version, ...link, ...(read.member && { member: read.member }) },
+  )
+}
+
+/**
+ * Counts an open of a link that is not there: a refused open of its canvas when it is a link
+ * revoked a short while ago (remembered until the sweep forgets it), nothing otherwise.
+ */
+export async function countMissingLink(
+  svc: Services,
+  open: { token: string; network: string; agent: string },
+) {
+  if (!svc.views || !svc.settings.viewAnalytics) return
+  const [revoked] = await svc.db
+    .select({ canvasId: revokedLinks.canvasId })
+    .from(revokedLinks)
+    .where(eq(revokedLinks.token, open.token))
+  if (revoked) await countRead(svc, { ...open, canvasId: revoked.canvasId, refused: 'revoked' })
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, sql, sum } from 'drizzle-orm'
-import { dateOf, dayOf } from '../../lib/views'
+import { dateOf, dayOf, REFUSALS, type Refusal } from '../../lib/views'
 import { canvases, canvasMemberViews, canvasViews, users } from '../../storage/schema'
 import type { Actor } from '../actor'
 import { canvasNotFound } from '../canvases/rows'
@@ -75,6 +75,7 @@ export async function readCanvasViews(svc: Services, actor: Actor, canvasId: str
       last_viewed_at: iso(m.lastViewedAt),
       last_version: m.lastVersion,
     })),
+    ...refusedOpens(of('denied')),
   }
   return { title: found[0].title, views }
 }
@@ -123,6 +124,19 @@ export async function workspaceReadership(svc: Services, actor: Actor, days: num
 }
 
 type Row = typeof canvasViews.$inferSelect
+
+/** The refused opens of the canvas's links by reason, and the readers they came from. */
+function refusedOpens(rows: Row[]) {
+  const sums = new Map(sumBy(rows, (r) => r.key))
+  const of = (pick: (sum: { views: number; readers: number }) => number) =>
+    Object.fromEntries(
+      REFUSALS.map((reason) => {
+        const sum = sums.get(reason)
+        return [reason, sum ? pick(sum) : 0]
+      }),
+    ) as Record<Refusal, number>
+  return { denied: of((s) => s.views), denied_unique: of((s) => s.readers) }
+}
 
 /** The rows' counts added up by `key`, most read first. */
 function sumBy<K>(rows: Row[], key: (row: Row) => K) {

@@ -46,6 +46,8 @@ export function CanvasPage(
       origin: string
       flash?: Flash
       shareDraft?: ShareDraft
+      /** The new link's form shown open (`?share=new`, the Readers page's "Share again"). */
+      shareOpen?: boolean
       limits: { direct: number; file: number; siteItems: number }
       /** The page's live link: new versions and an end of access reach it as they happen. */
       live: string
@@ -126,7 +128,7 @@ export function CanvasPage(
                 csrf={csrf}
                 versions={props.versions.map((v) => v.version)}
                 draft={props.shareDraft}
-                open={props.shares.length === 0}
+                open={props.shares.length === 0 || Boolean(props.shareOpen)}
                 canvasExpiresAt={canvas.expires_at}
               />
             </>
@@ -135,7 +137,7 @@ export function CanvasPage(
           <h2>Readers</h2>
           <p>
             <a href={`/c/${id}/readers`}>Who read this canvas</a>: views by day, version and link,
-            and which members read which version.
+            which members read which version, and the opens its links refused.
           </p>
           <SiteFiles {...props} />
           {can.change && (

@@ -31,7 +31,10 @@ export async function ownerPage<E extends AppEnv>(
   const { svc } = c.var
   const { canvas } = view
   const shown = pickVersion(c.req.query('v'), canvas.version)
-  countRead(c, { canvasId: canvas.canvas_id, version: shown, member: session.user.user_id })
+  // A share form that came back with an error shows the page again: read once already.
+  if (!draft) {
+    countRead(c, { canvasId: canvas.canvas_id, version: shown, member: session.user.user_id })
+  }
   const origin = requestOrigin(c)
   // The frame, and the page's live link, last as long as the owner's session.
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
@@ -61,6 +64,7 @@ export async function ownerPage<E extends AppEnv>(
       can={{ change }}
       flash={flash}
       shareDraft={draft}
+      shareOpen={c.req.query('share') === 'new'}
       limits={{
         direct: svc.settings.maxDirectUploadBytes,
         file: svc.settings.maxFileBytes,

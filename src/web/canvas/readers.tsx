@@ -1,14 +1,15 @@
 import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { page } from '../../http/actor/steps'
-import { MEMBER } from '../../http/actor/need'
+import { MEMBER, may } from '../../http/actor/need'
+import { CHANGING } from '../needs'
 import { params, query } from '../../http/validate'
 import type { AppEnv } from '../../http/context'
 import { readCanvasViews } from '../../domain/views/views'
 import { canvasInPath } from '../../schema/requests'
 import type { Readership } from '../../schema/responses'
 import { ago, calendar } from '../../lib/time'
-import { periodDates } from '../../lib/views'
+import { periodDates, REFUSALS, type Refusal } from '../../lib/views'
 import { Layout, type User } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
 import { csrfToken, viewerOf } from '../session'
@@ -38,6 +39,7 @@ readersPage.get('/:id/readers', page(MEMBER), params(canvasInPath), query(period
       title={title}
       views={views}
       now={svc.now()}
+      mayShare={may(actor, CHANGING)}
     />,
   )
 })
@@ -93,12 +95,57 @@ function DayChart(props: { views: Readership; now: number }) {
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
+const REFUSED: Record<Refusal, string> = {
+  expired: 'The link had expired',
+  revoked: 'The link had been revoked',
+  max_views: 'The link had used up its views',
+  wrong_password: 'A wrong password',
+}
+
+/**
+ * Opens of the canvas's links that were refused, by reason; readers who met a link that no longer
+ * opens need a new one, which whoever may share makes from here.
+ */
+function RefusedOpens(props: { views: Readership; mayShare: boolean }) {
+  const { denied, denied_unique } = props.views
+  const reasons = REFUSALS.filter((reason) => denied[reason] > 0)
+  if (reasons.length === 0) {
+    return <p class="muted">No link of this canvas has refused anyone.</p>
+  }
+  const ended = reasons.some((reason) => reason !== 'wrong_password')
+  return (
+    <>
+      <ListTable columns={['Why', 'Opens', 'Readers']}>
+        {reasons.map((reason) => (
+          <tr>
+            <td class="primary-cell">{REFUSED[reason]}</td>
+            <td data-label="Opens">{denied[reason]}</td>
+            <td data-label="Readers">{denied_unique[reason]}</td>
+          </tr>
+        ))}
+      </ListTable>
+      {ended && (
+        <p class="row">
+          <span>Readers met a link that no longer opens: send them a new one.</span>
+          {props.mayShare && (
+            <a class="btn primary" href={`/c/${props.views.canvas_id}?share=new#new-share`}>
+              Share again
+            </a>
+          )}
+        </p>
+      )}
+    </>
+  )
+}
+
 export function ReadersView(props: {
   user: User
   csrf: string
   title: string
   views: Readership
   now: number
+  /** May make share links: the refused opens offer to share again. */
+  mayShare: boolean
 }) {
   const { views } = props
   const id = views.canvas_id
@@ -165,6 +212,8 @@ export function ReadersView(props: {
             ))}
           </ListTable>
         )}
+        <h2>Refused opens</h2>
+        <RefusedOpens views={views} mayShare={props.mayShare} />
         <h2>Members</h2>
         {views.members.length === 0 ? (
           <p class="muted">No member has read it yet (a read shows here within a minute).</p>

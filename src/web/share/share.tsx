@@ -16,7 +16,7 @@ import { FullView, Viewer, type Fact } from '../pages/viewer'
 import { grantView, hasView } from './view-ticket'
 import { shareComments } from './comments'
 import { listComments } from '../../domain/comments/comments'
-import { countRead } from '../../http/views'
+import { countRead, refusalsCounted } from '../../http/views'
 
 // /s/:token: a share link opened in a browser. Fetching the page counts a view only of a link
 // with neither password nor view limit; the others count when a person opens them (the password
@@ -41,12 +41,14 @@ async function sharePage(c: Context<AppEnv>, full: boolean) {
   const token = tokenOf(c)
   c.header('Cache-Control', 'no-store')
   if (await hasView(c, token)) {
-    const again = await awaitingOr(c, token, () => reopenShareContent(c.var.svc, token))
+    const again = await awaitingOr(c, token, () =>
+      refusalsCounted(c, token, () => reopenShareContent(c.var.svc, token)),
+    )
     return again instanceof Response ? again : viewer(c, token, again, full)
   }
   const opened = await awaitingOr(c, token, () =>
     withPasswordPage(c, pathOf(token, full), () =>
-      openShareContent(c.var.svc, { token, requested: false }),
+      refusalsCounted(c, token, () => openShareContent(c.var.svc, { token, requested: false })),
     ),
   )
   if (opened instanceof Response) return opened
@@ -69,12 +71,14 @@ async function openShare(c: Context<AppEnv>, full: boolean) {
   const form = await readForm(c)
   const password = form.get('password') ?? undefined
   const opened = await withPasswordPage(c, pathOf(token, full), () =>
-    openShareContent(c.var.svc, {
-      token,
-      password,
-      beforePasswordCheck: () =>
-        limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientNetworkOf(c)}`),
-    }),
+    refusalsCounted(c, token, () =>
+      openShareContent(c.var.svc, {
+        token,
+        password,
+        beforePasswordCheck: () =>
+          limit(c.env.SHARE_PASSWORD_LIMITER, `share:${token}:${clientNetworkOf(c)}`),
+      }),
+    ),
   ).catch(async (err: unknown) => {
     // The password held and nothing is approved yet: the page that waits, by a GET, so that
     // its reload when a version is approved posts nothing again.
