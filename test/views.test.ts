@@ -392,6 +392,36 @@ describe('readership', () => {
     expect(remembered?.n).toBe(0)
   })
 
+  it('shows each canvas’s views of the week on the dashboard, listed or found', async () => {
+    const owner = await newAccount()
+    const read = (await newCanvas(owner.key, 'weekly notes', { permanent: true }))
+      .canvas_id as string
+    const unread = (await newCanvas(owner.key, 'weekly draft', { permanent: true }))
+      .canvas_id as string
+    const link = await json(
+      await call(`/v1/canvases/${read}/shares`, { method: 'POST', key: owner.key }),
+    )
+    await call(`/share/${link.token}/content`, as('curl'))
+    await call(`/share/${link.token}/content`, as('Safari'))
+    await counted(read, 2)
+    await writeNow(read)
+    // Days before the week are not in it.
+    await env.DB.prepare(
+      `INSERT INTO canvas_views (canvas_id, workspace_id, day, kind, key, views, readers, last_at)
+       SELECT canvas_id, workspace_id, ?2, 'day', '', 40, 9, 0 FROM canvases WHERE canvas_id = ?1`,
+    )
+      .bind(read, dayOf(Date.now()) - 7)
+      .run()
+    const cell = (html: string, id: string) =>
+      new RegExp(`href="/c/${id}/readers\\?days=7"[^>]*>(\\d+)</a>`).exec(html)?.[1]
+    for (const path of ['/', '/?q=weekly']) {
+      const html = await (await call(path, { cookie: owner.cookie })).text()
+      expect(html, path).toContain('Views, 7 days')
+      expect(cell(html, read), path).toBe('2')
+      expect(cell(html, unread), path).toBe('0')
+    }
+  })
+
   it('writes nothing for a canvas gone before its reads were written, and forgets readers by day', async () => {
     const owner = await newAccount()
     const id = (await newCanvas(owner.key, 'short-lived', { permanent: true })).canvas_id as string

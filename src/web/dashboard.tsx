@@ -14,7 +14,8 @@ import { AppError } from '../lib/errors'
 import type { Services } from '../domain/services'
 import type { Actor } from '../domain/actor'
 import { takeFlash } from './flash'
-import { Dashboard } from './pages/dashboard'
+import { Dashboard, type DashboardCanvas } from './pages/dashboard'
+import { weekViews } from '../domain/views/views'
 import { Landing } from './pages/landing'
 import { csrfToken, viewerOf } from './session'
 import { settingsOf } from '../domain/workspaces/settings'
@@ -47,15 +48,17 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
   const offset = (page - 1) * PAGE_SIZE
   const [listed, settings, awaiting] = await Promise.all([
     search
-      ? searched(svc, c.var.actor, { q: search, ...filters, offset })
+      ? searched(svc, c.var.actor, { q: search, ...filters, offset }).then(withWeekViews(svc))
       : recentCanvases(svc, c.var.actor, {
           ...filters,
           limit: PAGE_SIZE + 1,
           offset,
-        }).then((rows) => ({
-          canvases: rows.slice(0, PAGE_SIZE),
-          hasMore: rows.length > PAGE_SIZE,
-        })),
+        })
+          .then((rows) => ({
+            canvases: rows.slice(0, PAGE_SIZE),
+            hasMore: rows.length > PAGE_SIZE,
+          }))
+          .then(withWeekViews(svc)),
     settingsOf(svc, session.workspace.workspace_id),
     reviewsAwaiting(svc, actor),
   ])
@@ -79,6 +82,22 @@ dashboard.get('/', checkedBy('page', { need: READ }), async (c) => {
     />,
   )
 })
+
+/**
+ * The page's canvases with their views of the week (docs/readership.md), when reads are counted:
+ * looked up for those read at all (the list says which), every match of a search.
+ */
+function withWeekViews(svc: Services) {
+  return async <L extends { canvases: (DashboardCanvas & { viewed?: boolean })[] }>(listed: L) => {
+    if (!svc.settings.viewAnalytics) return listed
+    const read = listed.canvases.filter((c) => c.viewed !== false).map((c) => c.canvas_id)
+    const views = await weekViews(svc, read)
+    return {
+      ...listed,
+      canvases: listed.canvases.map((c) => ({ ...c, week_views: views.get(c.canvas_id) ?? 0 })),
+    }
+  }
+}
 
 /** A page of a search's matches, or why the words typed are not a search. */
 async function searched(

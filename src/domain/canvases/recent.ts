@@ -18,15 +18,18 @@ export type RecentQuery = {
   offset: number
 }
 
+/** A canvas listed, and whether it has been read (only those have reads to look up). */
+export type RecentCanvas = Canvas & { viewed: boolean }
+
 export async function recentCanvases(
   svc: Services,
   actor: Actor,
   query: RecentQuery,
-): Promise<Canvas[]> {
+): Promise<RecentCanvas[]> {
   // As the API's list, the page is read from an index holding every column shown
   // (canvases_workspace_updated_idx), one row read per canvas.
   return svc.db
-    .select(listColumns)
+    .select({ ...listColumns, viewed: canvases.viewed })
     .from(canvases)
     .where(
       and(
@@ -40,5 +43,5 @@ export async function recentCanvases(
     .orderBy(desc(canvases.updatedAt), desc(canvases.canvasId))
     .limit(query.limit)
     .offset(query.offset)
-    .then((rows) => rows.map(presentCanvas))
+    .then((rows) => rows.map((row) => ({ ...presentCanvas(row), viewed: row.viewed })))
 }

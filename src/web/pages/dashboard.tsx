@@ -23,6 +23,8 @@ export type DashboardCanvas = {
   size: number
   updated_at: string
   expires_at: string | null
+  /** Its views of the last 7 days; absent when the service counts no reads. */
+  week_views?: number
   /** A search's match: the canvas's text around the words found, and where they lie in it. */
   snippet?: string
   highlights?: [number, number][]
@@ -186,10 +188,7 @@ function Listing(props: Props & { filtered: boolean }) {
           </div>
         )
       ) : (
-        <ListTable
-          columns={['Title', 'Author', 'Visibility', 'Version', 'Updated', 'Expires']}
-          actions
-        >
+        <ListTable columns={columnsOf(props.canvases)} actions>
           {props.canvases.map((c) => (
             <CanvasRow
               canvas={c}
@@ -203,6 +202,12 @@ function Listing(props: Props & { filtered: boolean }) {
       )}
     </>
   )
+}
+
+/** The list's columns: a week's views when the service counts reads. */
+function columnsOf(canvases: DashboardCanvas[]) {
+  const views = canvases[0]?.week_views !== undefined ? ['Views, 7 days'] : []
+  return ['Title', 'Author', 'Visibility', 'Version', ...views, 'Updated', 'Expires']
 }
 
 /** Newer and older pages, with the same filters. */
@@ -317,6 +322,17 @@ function CanvasRow(props: {
           <span class={`chip ${c.visibility}`}>{c.visibility}</span>
         </td>
         <td data-label="Version">v{c.version}</td>
+        {c.week_views !== undefined && (
+          <td data-label="Views, 7 days">
+            <a
+              class="in-text cell-link"
+              href={`/c/${c.canvas_id}/readers?days=7`}
+              title={`${c.title}: who read it`}
+            >
+              {c.week_views}
+            </a>
+          </td>
+        )}
         <td data-label="Updated" class="nowrap">
           <Ago at={c.updated_at} />
         </td>
@@ -338,7 +354,7 @@ function CanvasRow(props: {
       </tr>
       {props.flash && (
         <tr class="row-notice">
-          <td colspan={7}>
+          <td colspan={c.week_views === undefined ? 7 : 8}>
             <Notice flash={props.flash} />
           </td>
         </tr>
