@@ -416,7 +416,7 @@ describe('readership', () => {
       new RegExp(`href="/c/${id}/readers\\?days=7"[^>]*>(\\d+)</a>`).exec(html)?.[1]
     for (const path of ['/', '/?q=weekly']) {
       const html = await (await call(path, { cookie: owner.cookie })).text()
-      expect(html, path).toContain('Views, 7 days')
+      expect(html, path).toContain('views of the last 7 days.')
       expect(cell(html, read), path).toBe('2')
       expect(cell(html, unread), path).toBe('0')
     }

@@ -259,8 +259,8 @@ try {
   const afterDecisions = await size()
 
   // A canvas's day of reads as its object writes them (live/view-tally.ts), with its workspace and
-  // its two indexes (by day, and the workspace's covering one): the day's counts, one version's,
-  // one link's; and a member's last read.
+  // its indexes (by day, the workspace's covering one, and the day's row in the dashboard's week
+  // index): the day's counts, one version's, one link's; and a member's last read.
   await inBatches(people, (id, i) =>
     db
       .prepare(
@@ -281,6 +281,13 @@ try {
       .bind(ids[i % ids.length], id, now + i),
   )
   const afterMemberViews = await size()
+  // A revoked link remembered for 30 days, so that its opens count as refused ones.
+  await inBatches(people, (id, i) =>
+    db
+      .prepare('INSERT INTO revoked_links (token, canvas_id, revoked_at) VALUES (?, ?, ?)')
+      .bind(`revoked${String(i).padStart(15, '0')}`, ids[i % ids.length], now + i),
+  )
+  const afterRevoked = await size()
 
   const rows = await db
     .prepare(
@@ -297,7 +304,8 @@ try {
               (SELECT count(*) FROM reviews) AS reviews,
               (SELECT count(*) FROM review_decisions) AS review_decisions,
               (SELECT count(*) FROM canvas_views) AS canvas_views,
-              (SELECT count(*) FROM canvas_member_views) AS member_views`,
+              (SELECT count(*) FROM canvas_member_views) AS member_views,
+              (SELECT count(*) FROM revoked_links) AS revoked_links`,
     )
     .first()
   const per = (a, b) => Math.round((b - a) / count)
@@ -306,7 +314,7 @@ try {
       {
         count,
         rows,
-        database_bytes: afterMemberViews,
+        database_bytes: afterRevoked,
         bytes_per_canvas: per(before, afterCanvases),
         bytes_per_version: per(afterCanvases, afterVersions),
         bytes_per_share: per(afterVersions, afterShares),
@@ -323,6 +331,7 @@ try {
         bytes_per_review_with_two_decisions: per(afterTexts, afterDecisions),
         bytes_per_canvas_day_of_reads: per(afterDecisions, afterViews),
         bytes_per_member_last_read: per(afterViews, afterMemberViews),
+        bytes_per_revoked_link: per(afterMemberViews, afterRevoked),
       },
       null,
       2,

@@ -163,7 +163,10 @@ function Listing(props: Props & { filtered: boolean }) {
   const { csrf, filters, flash, can, filtered } = props
   return (
     <>
-      <p class="hint">{filters.search ? 'Best matches first.' : 'Most recently changed first.'}</p>
+      <p class="hint">
+        {filters.search ? 'Best matches first' : 'Most recently changed first'}
+        {props.canvases[0]?.week_views !== undefined ? '; views of the last 7 days.' : '.'}
+      </p>
       {props.searchError ? (
         <div class="panel empty" role="alert">
           Search: {props.searchError}. Type words to find; "a phrase" in quotes; prefix* for words
@@ -206,7 +209,8 @@ function Listing(props: Props & { filtered: boolean }) {
 
 /** The list's columns: a week's views when the service counts reads. */
 function columnsOf(canvases: DashboardCanvas[]) {
-  const views = canvases[0]?.week_views !== undefined ? ['Views, 7 days'] : []
+  // Short, so that the row's actions keep their line: the hint above the list says the period.
+  const views = canvases[0]?.week_views !== undefined ? ['Views'] : []
   return ['Title', 'Author', 'Visibility', 'Version', ...views, 'Updated', 'Expires']
 }
 
@@ -327,7 +331,7 @@ function CanvasRow(props: {
             <a
               class="in-text cell-link"
               href={`/c/${c.canvas_id}/readers?days=7`}
-              title={`${c.title}: who read it`}
+              title={`Views of the last 7 days: who read ${c.title}`}
             >
               {c.week_views}
             </a>
