@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib'
 import { bundleWorker } from '../bundle-worker.mjs'
 
 /** KiB of the modules gzipped at level 9, as wrangler counts the upload against its limit. */
-export const BUNDLE_BUDGET_KIB = 365
+export const BUNDLE_BUDGET_KIB = 367
 /** Where the budget is headed (BENCHMARKS.md): what a start within its time can afford. */
 export const BUNDLE_TARGET_KIB = 250
 
