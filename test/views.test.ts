@@ -455,6 +455,13 @@ describe('readership', () => {
       const res = await call(`/v1/canvases/${id}/views?days=${days}`, { key: owner.key })
       expect(res.status, days).toBe(400)
     }
+    // A person no longer of the workspace (their last read kept) is not listed among its members.
+    await env.DB.prepare(
+      `INSERT INTO canvas_member_views (canvas_id, user_id, last_viewed_at, last_version)
+       VALUES (?, ?, ?, 1)`,
+    )
+      .bind(id, other.userId, Date.now())
+      .run()
     const none = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
     expect(none).toMatchObject({ total: 0, unique: 0, by_day: [], members: [] })
   })

@@ -1,6 +1,12 @@
 import { and, desc, eq, gte, inArray, sql, sum } from 'drizzle-orm'
 import { dateOf, dayOf, REFUSALS, type Refusal } from '../../lib/views'
-import { canvases, canvasMemberViews, canvasViews, users } from '../../storage/schema'
+import {
+  canvases,
+  canvasMemberViews,
+  canvasViews,
+  members as workspaceMembers,
+  users,
+} from '../../storage/schema'
 import type { Actor } from '../actor'
 import { canvasNotFound } from '../canvases/rows'
 import { unexpired, unexpiredCanvasOf } from '../canvases/unexpired'
@@ -43,6 +49,14 @@ export async function readCanvasViews(svc: Services, actor: Actor, canvasId: str
       })
       .from(canvasMemberViews)
       .innerJoin(users, eq(users.userId, canvasMemberViews.userId))
+      // Its members now: a person removed from the workspace is no longer its reader to show.
+      .innerJoin(
+        workspaceMembers,
+        and(
+          eq(workspaceMembers.workspaceId, actor.workspaceId),
+          eq(workspaceMembers.userId, canvasMemberViews.userId),
+        ),
+      )
       .where(eq(canvasMemberViews.canvasId, canvasId))
       .orderBy(desc(canvasMemberViews.lastViewedAt))
       .limit(100),
