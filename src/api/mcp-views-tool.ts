@@ -14,7 +14,9 @@ export const VIEWS_TOOLS = [
     description:
       'People’s reads of a canvas over the last `days` (default 30, at most 90): views by day ' +
       'with distinct readers, by version, by share link (named by the first characters of its ' +
-      'token), and which members read which version last. A read shows within a minute; ' +
+      'token), which members read which version last, and opens of its links refused by ' +
+      'reason (`denied`: expired, revoked, wrong_password, max_views), so an agent can tell ' +
+      'when readers meet a link that no longer opens and share again. A read shows within a minute; ' +
       '`enabled` false means the deployment counts none.',
     input: input.viewsInput,
     output: output.readership,
