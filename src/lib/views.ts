@@ -6,6 +6,17 @@
 export const REFUSALS = ['expired', 'revoked', 'wrong_password', 'max_views'] as const
 export type Refusal = (typeof REFUSALS)[number]
 
+/** What a person did: read a version (a member, by their user id), or open a link refused. */
+export type ReadOrRefusal =
+  | {
+      /** The version read. */
+      version: number
+      /** A member's own read: their user id. */
+      member?: string
+      refused?: undefined
+    }
+  | { refused: Refusal; version?: undefined; member?: undefined }
+
 /** A person's read of a canvas (a page or a download), or their open of a link that was refused. */
 export type ViewEvent = {
   /** When, in milliseconds: its UTC day is the day it counts on. */
@@ -17,16 +28,7 @@ export type ViewEvent = {
   reader: string
   /** Through which share link, by the first characters of its token. */
   link?: string
-} & (
-  | {
-      /** The version read. */
-      version: number
-      /** A member's own read: their user id. */
-      member?: string
-      refused?: undefined
-    }
-  | { refused: Refusal; version?: undefined; member?: undefined }
-)
+} & ReadOrRefusal
 
 /** Counts a person's read of a canvas, off the request's path. */
 export type ViewCounter = (canvasId: string, view: ViewEvent) => void

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { hmacHex } from '../../lib/crypto'
 import { revokedLinks } from '../../storage/schema'
 import { secretFor, type Settings } from '../../lib/settings'
-import { dayOf, LINK_PREFIX_LENGTH, type Refusal } from '../../lib/views'
+import { dayOf, LINK_PREFIX_LENGTH, type ReadOrRefusal } from '../../lib/views'
 import type { Services } from '../services'
 
 // Counting a person's read (docs/readership.md): who read is a keyed hash of their network and
@@ -17,16 +17,7 @@ export type Read = {
   agent: string
   /** The share link it came through. */
   token?: string
-} & (
-  | {
-      version: number
-      /** The member who read, by user id. */
-      member?: string
-      refused?: undefined
-    }
-  /** An open of a link refused, by its reason: counted, nothing read. */
-  | { refused: Refusal; version?: undefined; member?: undefined }
-)
+} & ReadOrRefusal
 
 // The key of the day, made once a day for each deployment's settings (an isolate has one): one
 // HMAC a read fewer.
