@@ -32,10 +32,21 @@ export function menus() {
   })
 }
 
-/** Opens the list toward whichever side keeps it inside the window. */
+/**
+ * Opens the list toward whichever side keeps it inside the window: leftwards or rightwards, and
+ * upwards when it would end below the window and there is room above its button (a list's last
+ * row at the foot of the page).
+ */
 function place(menu: HTMLDetailsElement) {
   const items = menu.querySelector<HTMLElement>('.items')
-  if (!items || getComputedStyle(items).position === 'fixed') return
-  items.classList.remove('start')
-  if (items.getBoundingClientRect().left < EDGE) items.classList.add('start')
+  if (!items) return
+  items.classList.remove('start', 'up')
+  // A phone's sheet at the foot of the screen: always whole.
+  if (getComputedStyle(items).position === 'fixed') return
+  const box = items.getBoundingClientRect()
+  if (box.left < EDGE) items.classList.add('start')
+  const above = menu.getBoundingClientRect().top
+  if (box.bottom > window.innerHeight - EDGE && above - box.height - EDGE >= EDGE) {
+    items.classList.add('up')
+  }
 }

@@ -60,6 +60,8 @@ const REFUSED: Record<keyof Readership['denied'], string> = {
 
 /** The refused opens of the canvas's links by reason, with their readers; '' when none. */
 function refusedOpens(views: Readership): string {
+  // A server from before refused opens were counted does not say them.
+  if (!views.denied || !views.denied_unique) return ''
   return Object.entries(REFUSED)
     .flatMap(([reason, label]) => {
       const key = reason as keyof Readership['denied']

@@ -63,6 +63,7 @@ describe('the scheduled handler', () => {
       device_codes: expect.any(Number),
       audit_events: expect.any(Number),
       view_counts: expect.any(Number),
+      revoked_links: expect.any(Number),
       search_texts: expect.any(Number),
       workspaces: expect.any(Number),
       complete: true,

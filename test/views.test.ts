@@ -84,6 +84,19 @@ async function writeNow(canvasId: string) {
 
 const as = (agent: string) => ({ headers: { 'User-Agent': agent } })
 
+/** The canvas's readership once its refused opens are `wanted` (or the wait is over). */
+async function refusedUntil(canvasId: string, key: string, wanted: Record<string, number>) {
+  const deadline = Date.now() + SOON
+  for (;;) {
+    await writeNow(canvasId)
+    const views = await json(await call(`/v1/canvases/${canvasId}/views`, { key }))
+    if (JSON.stringify(views.denied) === JSON.stringify(wanted) || Date.now() > deadline) {
+      return views
+    }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
 describe('readership', () => {
   it('counts people’s reads by day, version, link and member, written to D1 at most once a minute', async () => {
     const owner = await newAccount()
@@ -357,13 +370,7 @@ describe('readership', () => {
     expect((await call(`/share/never-was-a-link/content`, as('Safari'))).status).toBe(404)
 
     const wanted = { expired: 3, revoked: 1, wrong_password: 2, max_views: 2 }
-    let views = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
-    const deadline = Date.now() + SOON
-    while (JSON.stringify(views.denied) !== JSON.stringify(wanted) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20))
-      await writeNow(id)
-      views = await json(await call(`/v1/canvases/${id}/views`, { key: owner.key }))
-    }
+    const views = await refusedUntil(id, owner.key, wanted)
     expect(views.denied).toEqual(wanted)
     expect(views.denied_unique).toEqual({ expired: 2, revoked: 1, wrong_password: 2, max_views: 2 })
     // A refused open is no read: the link's one view is.
@@ -378,16 +385,47 @@ describe('readership', () => {
     // Any other value is a link edited by hand: dropped, as the dashboard's filters are.
     const edited = await call(`/c/${id}?share=%3Cscript%3Enew`, { cookie: owner.cookie })
     expect(edited.status).toBe(200)
-    const closed = await edited.text()
-    expect(closed).not.toContain('id="new-share"')
-    expect(closed).not.toContain('<script>new')
+    expect(await edited.text()).not.toContain('id="new-share"')
 
-    // The sweep forgets a revoked link after 30 days: its opens are no longer the canvas's.
-    await sweepUntilDone(Date.now() + 31 * 86_400_000)
+    // A revoked link is remembered 30 days: then its opens are no longer the canvas's, even
+    // before the sweep forgets it (the next open of the expired link marks when all is counted).
+    await env.DB.prepare('UPDATE revoked_links SET revoked_at = ? WHERE token = ?')
+      .bind(Date.now() - 31 * 86_400_000, revoked)
+      .run()
+    expect((await call(`/s/${revoked}`, as('Safari'))).status).toBe(404)
+    expect((await call(`/s/${expired}`, as('Opera'))).status).toBe(410)
+    const later = await refusedUntil(id, owner.key, { ...wanted, expired: 4 })
+    expect(later.denied.revoked).toBe(1)
+    await sweepUntilDone(Date.now())
     const remembered = await env.DB.prepare(
       'SELECT count(*) AS n FROM revoked_links WHERE token = ?',
     )
       .bind(revoked)
+      .first<{ n: number }>()
+    expect(remembered?.n).toBe(0)
+  })
+
+  it('keeps a revoked custom token from other canvases while it is remembered', async () => {
+    const owner = await newAccount()
+    const other = await newAccount()
+    const id = (await newCanvas(owner.key, 'launch', { permanent: true })).canvas_id as string
+    const theirs = (await newCanvas(other.key, 'theirs', { permanent: true })).canvas_id as string
+    const token = `launch-day-${Date.now()}`
+    const share = (canvasId: string, key: string) =>
+      call(`/v1/canvases/${canvasId}/shares`, { method: 'POST', key, json: { token } })
+    expect((await share(id, owner.key)).status).toBe(201)
+    const revoke = { method: 'DELETE', key: owner.key }
+    expect((await call(`/v1/canvases/${id}/shares/${token}`, revoke)).status).toBe(200)
+    // Another workspace cannot take it: its old readers would meet that canvas, counted here.
+    const taken = await share(theirs, other.key)
+    expect(taken.status).toBe(409)
+    expect((await json(taken)).error.code).toBe('share_token_taken')
+    // Its own canvas may share it again: it is a link again, no longer a revoked one.
+    expect((await share(id, owner.key)).status).toBe(201)
+    const remembered = await env.DB.prepare(
+      'SELECT count(*) AS n FROM revoked_links WHERE token = ?',
+    )
+      .bind(token)
       .first<{ n: number }>()
     expect(remembered?.n).toBe(0)
   })

@@ -1,3 +1,4 @@
+import { REVOKED_REMEMBERED_MS } from './shares/shares'
 import { BACKFILL_BATCH, backfillTexts } from './search/backfill'
 import {
   and,
@@ -76,6 +77,8 @@ export type SweepSummary = {
   audit_events: number
   /** Rows of counts of reads past VIEW_RETENTION_DAYS. */
   view_counts: number
+  /** Revoked links no longer remembered (their opens no longer count as refused ones). */
+  revoked_links: number
   /** Canvases published before search whose text was read. */
   search_texts: number
   workspaces: number
@@ -120,6 +123,7 @@ export async function sweep(svc: Services, options: SweepOptions): Promise<Sweep
     device_codes: 0,
     audit_events: 0,
     view_counts: 0,
+    revoked_links: 0,
     search_texts: 0,
     workspaces: 0,
     complete: false,
@@ -511,11 +515,11 @@ async function forgetRevokedShares(svc: Services, now: number, batch: number, s:
   const old = db
     .select({ token: revokedLinks.token })
     .from(revokedLinks)
-    .where(lte(revokedLinks.revokedAt, now - SHARE_RETENTION))
+    .where(lte(revokedLinks.revokedAt, now - REVOKED_REMEMBERED_MS))
     .limit(batch)
   const forgotten = await db.delete(revokedLinks).where(inArray(revokedLinks.token, old))
   const removed = forgotten.meta.changes ?? 0
-  s.shares += removed
+  s.revoked_links += removed
   return removed === batch
 }
 

@@ -88,6 +88,11 @@ describe('its lines', () => {
       'c1: 0 views by 0 readers in the last 7 days\n' +
         '  refused opens: 3 on an expired link (2 readers) · 1 with a wrong password (1 reader)',
     )
+    // A server from before refused opens were counted.
+    const { denied: _d, denied_unique: _u, ...older } = none
+    expect(readershipLines(older as Readership, NOW).text).toBe(
+      'c1: 0 views by 0 readers in the last 7 days',
+    )
     expect(readershipLines({ ...none, enabled: false }, NOW).text).toBe(
       'c1: this service counts no reads (VIEW_ANALYTICS is off)',
     )

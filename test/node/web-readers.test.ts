@@ -120,6 +120,13 @@ it('shows a member who read their canvas, by day, link and member, on any screen
   const week = page.locator(`a[href="/c/${id}/readers?days=7"]`)
   expect(await week.textContent()).toBe('4')
   await looksRight(page, 'dashboard')
+  // A row's menu near the foot of a short window opens upwards, whole.
+  await page.setViewportSize({ width: 1280, height: 520 })
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await page.click(`#canvas-${id} summary:has-text("More")`)
+  const menu = await page.locator(`#canvas-${id} details.menu > .items`).boundingBox()
+  expect(menu!.y).toBeGreaterThanOrEqual(0)
+  expect(menu!.y + menu!.height).toBeLessThanOrEqual(520)
 }, 180_000)
 
 /** On a phone and a laptop, light and dark: nothing axe-core finds, nothing wider than the screen. */

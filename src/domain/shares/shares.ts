@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, exists, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm'
 import { AppError } from '../../lib/errors'
 import { calendar, relative } from '../../lib/time'
 import { canvasNotFound } from '../canvases/rows'
@@ -106,6 +106,19 @@ export async function createShare(
           .where(
             and(
               unexpiredCanvasOf(actor, canvasId, now),
+              // A token another canvas's link had until it was revoked is kept from others while
+              // it is remembered: its readers still try it, and their opens are that canvas's.
+              notExists(
+                db
+                  .select(one)
+                  .from(revokedLinks)
+                  .where(
+                    and(
+                      eq(revokedLinks.token, token),
+                      ne(revokedLinks.canvasId, canvases.canvasId),
+                    ),
+                  ),
+              ),
               version === undefined
                 ? undefined
                 : exists(
@@ -141,6 +154,19 @@ export async function createShare(
       .select({ expiresAt: canvases.expiresAt })
       .from(canvases)
       .where(eq(canvases.canvasId, canvasId)),
+    // The canvas's own token revoked and shared again: its opens are no longer refused ones.
+    db.delete(revokedLinks).where(
+      and(
+        eq(revokedLinks.token, token),
+        eq(revokedLinks.canvasId, canvasId),
+        exists(
+          db
+            .select(one)
+            .from(shareLinks)
+            .where(and(eq(shareLinks.token, token), eq(shareLinks.canvasId, canvasId))),
+        ),
+      ),
+    ),
   ])
   const row = inserted[0]
   // Inserted from this canvas's row, the link names it.
@@ -200,6 +226,9 @@ export async function sharesOf(svc: Services, actor: Actor, canvasId: string) {
   )
   return { shares, requireReview: Boolean(rows[0].requireReview) }
 }
+
+/** How long a revoked link is remembered (docs/readership.md): then the sweep forgets it. */
+export const REVOKED_REMEMBERED_MS = 30 * 86_400_000
 
 /**
  * Remembers the links that `which` selects as revoked, before they are deleted: an open of one is

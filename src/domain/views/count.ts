@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, gt } from 'drizzle-orm'
 import { hmacHex } from '../../lib/crypto'
 import { revokedLinks } from '../../storage/schema'
 import { secretFor, type Settings } from '../../lib/settings'
 import { dayOf, LINK_PREFIX_LENGTH, type ReadOrRefusal } from '../../lib/views'
 import type { Services } from '../services'
+import { REVOKED_REMEMBERED_MS } from '../shares/shares'
 
 // Counting a person's read (docs/readership.md): who read is a keyed hash of their network and
 // user agent under a key of the day, derived from CSRF_SECRET and never stored, so that a reader
@@ -58,6 +59,12 @@ export async function countMissingLink(
   const [revoked] = await svc.db
     .select({ canvasId: revokedLinks.canvasId })
     .from(revokedLinks)
-    .where(eq(revokedLinks.token, open.token))
+    .where(
+      and(
+        eq(revokedLinks.token, open.token),
+        // Remembered until the sweep forgets it, counted for as long as it says.
+        gt(revokedLinks.revokedAt, svc.now() - REVOKED_REMEMBERED_MS),
+      ),
+    )
   if (revoked) await countRead(svc, { ...open, canvasId: revoked.canvasId, refused: 'revoked' })
 }
