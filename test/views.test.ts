@@ -302,10 +302,13 @@ describe('readership', () => {
     await call(`/share/${link.token}/content`, as('curl'))
     await counted(id, 2)
     await writeNow(id)
-    // The canvas's page links to it.
-    expect(await (await call(`/c/${id}`, { cookie: owner.cookie })).text()).toContain(
-      `href="/c/${id}/readers"`,
-    )
+    // The canvas's page shows its week, and links to the rest.
+    const canvasPage = await (await call(`/c/${id}`, { cookie: owner.cookie })).text()
+    expect(canvasPage).toContain(`href="/c/${id}/readers"`)
+    expect(canvasPage).toContain('2 views in the last 7 days.')
+    const week = /<figure class="views-chart compact">[\s\S]*?<\/figure>/.exec(canvasPage)![0]
+    expect(week.match(/<rect /g)).toHaveLength(7)
+    expect(week).toContain(`${new Date().toISOString().slice(0, 10)}: 2 views</title>`)
     const res = await call(`/c/${id}/readers?days=7`, { cookie: owner.cookie })
     expect(res.status).toBe(200)
     const html = await res.text()

@@ -91,6 +91,11 @@ it('shows a member who read their canvas, by day, link and member, on any screen
   await person.context.addCookies([{ name, value, url }])
   const page = await person.context.newPage()
   await page.goto(`${url}/c/${id}`)
+  // The canvas page's panel: the week's views as a chart, and the way to the rest.
+  expect(await page.textContent('#readers + p')).toBe('4 views in the last 7 days.')
+  expect(await page.locator('.views-chart.compact rect').count()).toBe(7)
+  await page.locator('#readers').scrollIntoViewIfNeeded()
+  await looksRight(page, 'canvas-readers', false)
   await page.click('text=Who read this canvas')
   await page.waitForURL(`${url}/c/${id}/readers`)
   expect(await page.textContent('#readers-total')).toContain('4 views by 3 readers')
@@ -130,7 +135,11 @@ it('shows a member who read their canvas, by day, link and member, on any screen
 }, 180_000)
 
 /** On a phone and a laptop, light and dark: nothing axe-core finds, nothing wider than the screen. */
-async function looksRight(page: Awaited<ReturnType<Person['context']['newPage']>>, name: string) {
+async function looksRight(
+  page: Awaited<ReturnType<Person['context']['newPage']>>,
+  name: string,
+  fullPage = true,
+) {
   const shots = process.env.SHOTS
   if (shots) mkdirSync(shots, { recursive: true })
   for (const size of SIZES) {
@@ -146,7 +155,7 @@ async function looksRight(page: Awaited<ReturnType<Person['context']['newPage']>
       if (shots) {
         await page.screenshot({
           path: `${shots}/${name}-${size.width}-${colorScheme}.png`,
-          fullPage: true,
+          fullPage,
         })
       }
     }

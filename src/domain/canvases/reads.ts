@@ -257,6 +257,8 @@ export async function findViewable(svc: Services, canvasId: string, workspaceId:
     reviewRequired: Boolean(row.review_required),
     /** Reviews were asked of it: its page lists them (none read otherwise). */
     reviewed: row.review_count > 0,
+    /** People's reads of it were written (docs/readership.md): its page shows their week. */
+    viewed: Boolean(row.viewed),
   }
 }
 
@@ -266,6 +268,7 @@ const pageCanvasById = prepared((db, p: Placeholders<{ canvasId: string; now: nu
   selectCanvasWithItems(db, {
     review_required: sql<number>`${reviewRequired}`.as('review_required'),
     review_count: sql<number>`${canvases.reviewCount}`.as('review_count'),
+    viewed: sql<number>`${canvases.viewed}`.as('viewed'),
   })
     .where(and(eq(canvases.canvasId, p('canvasId')), unexpired(p('now'))))
     .orderBy(asc(versionItems.path)),

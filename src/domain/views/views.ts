@@ -163,6 +163,26 @@ export async function weekViews(svc: Services, canvasIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.canvasId, r.views]))
 }
 
+/**
+ * A canvas's views on each of the last WEEK days it was read (the caller's canvas, read by its
+ * workspace), from the index of canvases' days alone: for its page's Readers panel.
+ */
+export async function canvasWeek(svc: Services, canvasId: string) {
+  const rows = await svc.db
+    .select({ day: canvasViews.day, views: canvasViews.views })
+    .from(canvasViews)
+    .where(
+      and(
+        eq(canvasViews.canvasId, canvasId),
+        // Spelled out, not bound, so SQLite sees the partial index canvas_views_week_idx applies.
+        sql`${canvasViews.kind} = 'day'`,
+        gte(canvasViews.day, dayOf(svc.now()) - WEEK + 1),
+      ),
+    )
+    .orderBy(canvasViews.day)
+  return rows.map((r) => ({ date: dateOf(r.day), views: r.views }))
+}
+
 type Row = typeof canvasViews.$inferSelect
 
 /** The refused opens of the canvas's links by reason, and the readers they came from. */

@@ -8,6 +8,7 @@ import { flashAt, flashTop, Notice } from '../pages/notice'
 import { ago, calendar, relative } from '../../lib/time'
 import { ShareDialog, ShareVersions, type ShareDraft } from './share-dialog'
 import { ShareList } from './share-list'
+import { ReadersPanel, type ReadersPanelProps } from './readers-panel'
 import { UploadForm } from '../pages/upload-form'
 import { VersionList, type VersionRow } from './version-list'
 import { LiveStatus, Stage, ViewerBar, type Fact, type FrameProps } from '../pages/viewer'
@@ -57,6 +58,8 @@ export function CanvasPage(
       /** What the person may do, by their role (web/needs.ts): a viewer is shown no change. */
       can: { change: boolean }
       reviews: ReviewsProps
+      /** Its views of the week, for the Readers panel. */
+      readers: Omit<ReadersPanelProps, 'canvasId'>
       /** The workspace shows its links' readers approved versions only. */
       requireReview: boolean
     },
@@ -134,11 +137,7 @@ export function CanvasPage(
             </>
           )}
           <ReviewsSection {...props.reviews} />
-          <h2>Readers</h2>
-          <p>
-            <a href={`/c/${id}/readers`}>Who read this canvas</a>: views by day, version and link,
-            which members read which version, and the opens its links refused.
-          </p>
+          <ReadersPanel canvasId={id} {...props.readers} />
           <SiteFiles {...props} />
           {can.change && (
             <>

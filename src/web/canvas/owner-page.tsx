@@ -4,6 +4,7 @@ import type { findViewable } from '../../domain/canvases/reads'
 import { sharesOf } from '../../domain/shares/shares'
 import { listComments } from '../../domain/comments/comments'
 import { listReviews } from '../../domain/reviews/reviews'
+import { canvasWeek } from '../../domain/views/views'
 import { versionItemList } from '../../domain/canvases/site-reads'
 import { type SessionInfo } from '../../domain/users'
 import type { Services } from '../../domain/services'
@@ -40,7 +41,8 @@ export async function ownerPage<E extends AppEnv>(
   const grant = { kind: 'owner', sessionId: session.sessionId } as const
   const place = { workspaceId: session.workspace.workspace_id, canvasId: canvas.canvas_id }
   const change = may(c.var.actor, CHANGING)
-  const [parts, live, links, csrf, comments, reviews] = await Promise.all([
+  const counting = svc.settings.viewAnalytics
+  const [parts, live, links, csrf, comments, reviews, week] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     // A viewer is shown no share link (nor any control that changes the canvas).
@@ -48,6 +50,8 @@ export async function ownerPage<E extends AppEnv>(
     csrfToken(svc, session),
     listComments(svc, place, { status: 'open' }),
     view.reviewed ? listReviews(svc, c.var.actor, canvas.canvas_id) : [],
+    // A canvas nobody has read has no days to read.
+    counting && view.viewed ? canvasWeek(svc, canvas.canvas_id) : [],
   ])
   const flash = draft ? undefined : await takeFlash(c, { svc, session })
   return c.html(
@@ -82,6 +86,7 @@ export async function ownerPage<E extends AppEnv>(
         actor: c.var.actor,
         flash,
       }}
+      readers={{ enabled: counting, week, now: svc.now() }}
       comments={{
         base: `/c/${canvas.canvas_id}/comments`,
         comments,

@@ -9,7 +9,8 @@ import { readCanvasViews } from '../../domain/views/views'
 import { canvasInPath } from '../../schema/requests'
 import type { Readership } from '../../schema/responses'
 import { ago, calendar } from '../../lib/time'
-import { periodDates, REFUSALS, type Refusal } from '../../lib/views'
+import { REFUSALS, type Refusal } from '../../lib/views'
+import { periodDays, ViewsChart } from './views-chart'
 import { Layout, type User } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
 import { csrfToken, viewerOf } from '../session'
@@ -43,55 +44,6 @@ readersPage.get('/:id/readers', page(MEMBER), params(canvasInPath), query(period
     />,
   )
 })
-
-/** Each day of the period, oldest first, with its counts (none: zero). */
-function daysOf(views: Readership, now: number) {
-  const byDate = new Map(views.by_day.map((d) => [d.date, d]))
-  return periodDates(views.days, now).map((date) => ({
-    date,
-    views: byDate.get(date)?.views ?? 0,
-    unique: byDate.get(date)?.unique ?? 0,
-  }))
-}
-
-/** Views per day as bars, drawn on the server: no chart library, no script. */
-function DayChart(props: { views: Readership; now: number }) {
-  const days = daysOf(props.views, props.now)
-  const most = Math.max(1, ...days.map((d) => d.views))
-  const busiest = days.reduce((a, b) => (b.views > a.views ? b : a))
-  const label =
-    `Views per day over the last ${days.length} days, ${days[0].date} to ${days.at(-1)!.date}: ` +
-    `${props.views.total} in all, at most ${busiest.views} on ${busiest.date}.`
-  return (
-    <figure class="views-chart">
-      <svg
-        viewBox={`0 0 ${days.length * 10} 100`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={label}
-      >
-        {days.map((d, i) => {
-          const height = d.views === 0 ? 2 : Math.max(4, (d.views / most) * 98)
-          return (
-            <rect
-              class={d.views === 0 ? 'none' : undefined}
-              x={i * 10 + 1}
-              y={100 - height}
-              width={8}
-              height={height}
-            >
-              <title>{`${d.date}: ${d.views} ${d.views === 1 ? 'view' : 'views'}, ${d.unique} ${d.unique === 1 ? 'reader' : 'readers'}`}</title>
-            </rect>
-          )
-        })}
-      </svg>
-      <figcaption class="muted">
-        <span>{days[0].date}</span>
-        <span>today</span>
-      </figcaption>
-    </figure>
-  )
-}
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
@@ -179,7 +131,7 @@ export function ReadersView(props: {
           days. A reader is told apart within a day only; people’s reads count, not those of keys
           and apps.
         </p>
-        <DayChart views={views} now={props.now} />
+        <ViewsChart days={periodDays(views.by_day, views.days, props.now, true)} />
         <h2>By version</h2>
         {views.by_version.length === 0 ? (
           <p class="muted">No reads yet (a read shows here within a minute).</p>
