@@ -1,4 +1,4 @@
-import { periodDates } from '../src/lib/views'
+import { periodDates, REFUSALS, REFUSED_WORDS } from '../src/lib/views'
 import { Formatted, visible } from './output'
 import type { Readership } from './types'
 import { ago } from './when'
@@ -51,23 +51,15 @@ function readership(views: Readership, now: number): string[] {
   return lines
 }
 
-const REFUSED: Record<keyof Readership['denied'], string> = {
-  expired: 'on an expired link',
-  revoked: 'on a revoked link',
-  max_views: 'on a used-up link',
-  wrong_password: 'with a wrong password',
-}
-
 /** The refused opens of the canvas's links by reason, with their readers; '' when none. */
 function refusedOpens(views: Readership): string {
   // A server from before refused opens were counted does not say them.
   if (!views.denied || !views.denied_unique) return ''
-  return Object.entries(REFUSED)
-    .flatMap(([reason, label]) => {
-      const key = reason as keyof Readership['denied']
-      const opens = views.denied[key]
-      if (opens === 0) return []
-      return [`${opens} ${label} (${plural(views.denied_unique[key], 'reader')})`]
-    })
+  const { denied, denied_unique: readers } = views
+  return REFUSALS.filter((reason) => denied[reason] > 0)
+    .map(
+      (reason) =>
+        `${denied[reason]} ${REFUSED_WORDS[reason]} (${plural(readers[reason], 'reader')})`,
+    )
     .join(' · ')
 }

@@ -247,7 +247,8 @@ it('keeps every route within its D1 rows budget, whatever the workspace holds', 
   )
 
   // The owner's page of a canvas shows three lists (its latest versions, its links, the files of
-  // the version shown) beside the session and the canvas: each list's rows and 10 for each.
+  // the version shown) beside the session and the canvas: each list's rows and 10 for each. Once
+  // the canvas has been read, its Readers panel adds its week (the next test holds that).
   const owner = await measure(`/c/${id}`, { key: undefined, cookie: account.cookie })
   const listed = 4 + 1 + 1
   expect(owner.read).toBeLessThanOrEqual(listed + 30)
@@ -351,8 +352,16 @@ it('reads the dashboard’s week of views from the days of the canvases read, no
   const seeded = await upload(account.key, bytesOf('read and unread canvases'))
   await seedCanvases(account.workspaceId, account.userId, seeded, 60, null)
   const dashboard = () => measureAs(account.key, '/', { key: undefined, cookie: account.cookie })
-  // Nobody has read them: the list alone.
+  const first = (await env.DB.prepare(
+    'SELECT canvas_id FROM canvases WHERE workspace_id = ? LIMIT 1',
+  )
+    .bind(account.workspaceId)
+    .first<{ canvas_id: string }>())!.canvas_id
+  const canvasPage = () =>
+    measureAs(account.key, `/c/${first}`, { key: undefined, cookie: account.cookie })
+  // Nobody has read them: the list alone, and a canvas's page reads nothing of readers.
   const unread = await dashboard()
+  const pageUnread = await canvasPage()
   expect(unread.read).toBeLessThanOrEqual(2 * 20 + LIST_OVERHEAD)
   // Every canvas read on each of the last ten days, through a version and a link too: the rows of
   // the week's days, not of the versions, links and days before, are read.
@@ -370,6 +379,22 @@ it('reads the dashboard’s week of views from the days of the canvases read, no
   await env.DB.prepare('UPDATE canvases SET viewed = 1 WHERE workspace_id = ?')
     .bind(account.workspaceId)
     .run()
+  // One canvas's links refused opens on each day too, for two reasons.
+  await env.DB.prepare(
+    `INSERT INTO canvas_views (canvas_id, workspace_id, day, kind, key, views, readers, last_at)
+     SELECT canvas_id, workspace_id, day, 'denied', reason, 1, 1, ?2 FROM canvas_views,
+       (SELECT 'expired' AS reason UNION ALL SELECT 'wrong_password')
+     WHERE canvas_id = ?1 AND kind = 'day'`,
+  )
+    .bind(first, Date.now())
+    .run()
+  // Its page reads its week's days, the refused opens of those days and who read its latest:
+  // never the versions' and links' rows between them.
+  const page = await canvasPage()
+  expect(page.read - pageUnread.read).toBeLessThanOrEqual(7 + 2 + 2 * 7 + 2 + 2)
+  console.log(
+    `| GET /c/:id (owner page, read on 10 days) | ${page.trips} | ${page.read} | unread: ${pageUnread.read} |`,
+  )
   const read = await dashboard()
   expect(read.trips).toBe(unread.trips + 1)
   // A canvas's seven days and the two steps that find its first and pass its last; by the table's

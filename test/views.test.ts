@@ -309,6 +309,8 @@ describe('readership', () => {
     const week = /<figure class="views-chart compact">[\s\S]*?<\/figure>/.exec(canvasPage)![0]
     expect(week.match(/<rect /g)).toHaveLength(7)
     expect(week).toContain(`${new Date().toISOString().slice(0, 10)}: 2 views</title>`)
+    // The member who read it read the latest.
+    expect(canvasPage).toMatch(/Read the latest version \(v1\): <bdi>[^<]+<\/bdi>\./)
     const res = await call(`/c/${id}/readers?days=7`, { cookie: owner.cookie })
     expect(res.status).toBe(200)
     const html = await res.text()
@@ -383,6 +385,13 @@ describe('readership', () => {
     const html = await (await call(`/c/${id}/readers`, { cookie: owner.cookie })).text()
     expect(html).toMatch(/The link had expired<\/td><td data-label="Opens">3<\/td>/)
     expect(html).toContain(`href="/c/${id}?share=new#new-share"`)
+    // The canvas's page says them too, with the way to a new link.
+    const canvasPage = await (await call(`/c/${id}`, { cookie: owner.cookie })).text()
+    expect(canvasPage).toContain(
+      'Refused opens this week: 3 on an expired link, 1 on a revoked link, ' +
+        '2 with a wrong password, 2 on a used-up link.',
+    )
+    expect(canvasPage).toContain(`href="/c/${id}?share=new#new-share"`)
     const page = await (await call(`/c/${id}?share=new`, { cookie: owner.cookie })).text()
     expect(page).toContain('id="new-share"')
     // Any other value is a link edited by hand: dropped, as the dashboard's filters are.

@@ -6,6 +6,14 @@
 export const REFUSALS = ['expired', 'revoked', 'wrong_password', 'max_views'] as const
 export type Refusal = (typeof REFUSALS)[number]
 
+/** A refused open's reason in words, after a count: "3 on an expired link". */
+export const REFUSED_WORDS: Record<Refusal, string> = {
+  expired: 'on an expired link',
+  revoked: 'on a revoked link',
+  max_views: 'on a used-up link',
+  wrong_password: 'with a wrong password',
+}
+
 /** What a person did: read a version (a member, by their user id), or open a link refused. */
 export type ReadOrRefusal =
   | {

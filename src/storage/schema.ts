@@ -878,6 +878,11 @@ export const canvasViews = sqliteTable(
     index('canvas_views_week_idx')
       .on(t.canvasId, t.day, t.views)
       .where(sql`kind = 'day'`),
+    // A canvas's refused opens by day, for its page's Readers panel: few rows, read without the
+    // others.
+    index('canvas_views_denied_idx')
+      .on(t.canvasId, t.day, t.key, t.views)
+      .where(sql`kind = 'denied'`),
   ],
 )
 
@@ -890,5 +895,10 @@ export const canvasMemberViews = sqliteTable(
     lastViewedAt: integer('last_viewed_at').notNull(),
     lastVersion: integer('last_version').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.canvasId, t.userId] })],
+  (t) => [
+    primaryKey({ columns: [t.canvasId, t.userId] }),
+    // Who read a version, the most recent first: a canvas page names its latest's readers from a
+    // few entries, however many members read it.
+    index('canvas_member_views_version_idx').on(t.canvasId, t.lastVersion, t.lastViewedAt),
+  ],
 )

@@ -94,6 +94,9 @@ it('shows a member who read their canvas, by day, link and member, on any screen
   // The canvas page's panel: the week's views as a chart, and the way to the rest.
   expect(await page.textContent('#readers + p')).toBe('4 views in the last 7 days.')
   expect(await page.locator('.views-chart.compact rect').count()).toBe(7)
+  expect(await page.textContent('p:has-text("Refused opens this week")')).toContain(
+    '1 on a revoked link, 1 with a wrong password.',
+  )
   await page.locator('#readers').scrollIntoViewIfNeeded()
   await looksRight(page, 'canvas-readers', false)
   await page.click('text=Who read this canvas')

@@ -163,25 +163,64 @@ export async function weekViews(svc: Services, canvasIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.canvasId, r.views]))
 }
 
+/** How many teammates who read the latest version a canvas's page names at most. */
+export const NAMED_READERS = 5
+
 /**
- * A canvas's views on each of the last WEEK days it was read (the caller's canvas, read by its
- * workspace), from the index of canvases' days alone: for its page's Readers panel.
+ * What a canvas's page shows of its readers (the caller's canvas, read by its workspace), in one
+ * round trip: its views on each of the last WEEK days it was read and the opens its links refused
+ * in them, each from an index of its own kind of rows, and the members who read its `latest`
+ * version, the most recent first.
  */
-export async function canvasWeek(svc: Services, canvasId: string) {
-  const rows = await svc.db
-    .select({ day: canvasViews.day, views: canvasViews.views })
-    .from(canvasViews)
-    .where(
-      and(
-        eq(canvasViews.canvasId, canvasId),
-        // Spelled out, not bound, so SQLite sees the partial index canvas_views_week_idx applies.
-        sql`${canvasViews.kind} = 'day'`,
-        gte(canvasViews.day, dayOf(svc.now()) - WEEK + 1),
-      ),
-    )
-    .orderBy(canvasViews.day)
-  return rows.map((r) => ({ date: dateOf(r.day), views: r.views }))
+export async function canvasGlance(svc: Services, actor: Actor, canvasId: string, latest: number) {
+  const db = svc.db
+  const from = dayOf(svc.now()) - WEEK + 1
+  const ofCanvas = and(eq(canvasViews.canvasId, canvasId), gte(canvasViews.day, from))
+  const [days, refused, readers] = await db.batch([
+    db
+      .select({ day: canvasViews.day, views: canvasViews.views })
+      .from(canvasViews)
+      // Spelled out, not bound, so SQLite sees the partial index canvas_views_week_idx applies.
+      .where(and(ofCanvas, sql`${canvasViews.kind} = 'day'`))
+      .orderBy(canvasViews.day),
+    db
+      .select({ reason: canvasViews.key, views: canvasViews.views })
+      .from(canvasViews)
+      // The same for canvas_views_denied_idx.
+      .where(and(ofCanvas, sql`${canvasViews.kind} = 'denied'`)),
+    db
+      .select({ name: personName })
+      .from(canvasMemberViews)
+      .innerJoin(users, eq(users.userId, canvasMemberViews.userId))
+      .innerJoin(
+        workspaceMembers,
+        and(
+          eq(workspaceMembers.workspaceId, actor.workspaceId),
+          eq(workspaceMembers.userId, canvasMemberViews.userId),
+        ),
+      )
+      .where(
+        and(eq(canvasMemberViews.canvasId, canvasId), eq(canvasMemberViews.lastVersion, latest)),
+      )
+      .orderBy(desc(canvasMemberViews.lastViewedAt))
+      .limit(NAMED_READERS + 1),
+  ])
+  const denied = Object.fromEntries(REFUSALS.map((reason) => [reason, 0])) as Record<
+    Refusal,
+    number
+  >
+  for (const r of refused) denied[r.reason as Refusal] += r.views
+  return {
+    week: days.map((r) => ({ date: dateOf(r.day), views: r.views })),
+    denied,
+    /** The latest version's readers among the members, NAMED_READERS at most. */
+    latestReaders: readers.slice(0, NAMED_READERS).map((r) => r.name),
+    /** More members read it than are named. */
+    moreReaders: readers.length > NAMED_READERS,
+  }
 }
+
+export type CanvasGlance = Awaited<ReturnType<typeof canvasGlance>>
 
 type Row = typeof canvasViews.$inferSelect
 

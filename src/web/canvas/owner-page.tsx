@@ -4,7 +4,7 @@ import type { findViewable } from '../../domain/canvases/reads'
 import { sharesOf } from '../../domain/shares/shares'
 import { listComments } from '../../domain/comments/comments'
 import { listReviews } from '../../domain/reviews/reviews'
-import { canvasWeek } from '../../domain/views/views'
+import { canvasGlance } from '../../domain/views/views'
 import { versionItemList } from '../../domain/canvases/site-reads'
 import { type SessionInfo } from '../../domain/users'
 import type { Services } from '../../domain/services'
@@ -42,7 +42,7 @@ export async function ownerPage<E extends AppEnv>(
   const place = { workspaceId: session.workspace.workspace_id, canvasId: canvas.canvas_id }
   const change = may(c.var.actor, CHANGING)
   const counting = svc.settings.viewAnalytics
-  const [parts, live, links, csrf, comments, reviews, week] = await Promise.all([
+  const [parts, live, links, csrf, comments, reviews, glance] = await Promise.all([
     versionParts(svc, origin, session, view, shown),
     liveUrl(svc, origin, canvas.canvas_id, grant),
     // A viewer is shown no share link (nor any control that changes the canvas).
@@ -51,7 +51,9 @@ export async function ownerPage<E extends AppEnv>(
     listComments(svc, place, { status: 'open' }),
     view.reviewed ? listReviews(svc, c.var.actor, canvas.canvas_id) : [],
     // A canvas nobody has read has no days to read.
-    counting && view.viewed ? canvasWeek(svc, canvas.canvas_id) : [],
+    counting && view.viewed
+      ? canvasGlance(svc, c.var.actor, canvas.canvas_id, canvas.version)
+      : undefined,
   ])
   const flash = draft ? undefined : await takeFlash(c, { svc, session })
   return c.html(
@@ -86,7 +88,13 @@ export async function ownerPage<E extends AppEnv>(
         actor: c.var.actor,
         flash,
       }}
-      readers={{ enabled: counting, week, now: svc.now() }}
+      readers={{
+        enabled: counting,
+        glance,
+        latest: canvas.version,
+        mayShare: change,
+        now: svc.now(),
+      }}
       comments={{
         base: `/c/${canvas.canvas_id}/comments`,
         comments,

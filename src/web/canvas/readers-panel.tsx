@@ -1,8 +1,10 @@
-import { periodDays, ViewsChart, type DayViews } from './views-chart'
+import type { CanvasGlance } from '../../domain/views/views'
+import { REFUSALS, REFUSED_WORDS } from '../../lib/views'
+import { periodDays, ViewsChart } from './views-chart'
 
 // The canvas page's Readers panel (docs/readership.md): its views of the last 7 days as a chart,
-// read from the index of canvases' days alone, and the way to who read it: by version, link and
-// member, and the opens its links refused (the Readers page, which reads the rest).
+// which teammates read its latest version, the opens its links refused, with a way to share
+// again; and the way to the rest (by version, by link, each member: the Readers page).
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
@@ -10,13 +12,17 @@ export type ReadersPanelProps = {
   canvasId: string
   /** False when the service counts no reads (VIEW_ANALYTICS=off). */
   enabled: boolean
-  /** The days of the last 7 it was read on. */
-  week: DayViews[]
+  /** What its readers did this week; none for a canvas nobody has read. */
+  glance?: CanvasGlance
+  latest: number
+  /** May make share links: the refused opens offer to share again. */
+  mayShare: boolean
   now: number
 }
 
 export function ReadersPanel(props: ReadersPanelProps) {
-  const total = props.week.reduce((sum, d) => sum + d.views, 0)
+  const { glance } = props
+  const total = glance?.week.reduce((sum, d) => sum + d.views, 0) ?? 0
   return (
     <section aria-labelledby="readers">
       <h2 id="readers">Readers</h2>
@@ -27,13 +33,47 @@ export function ReadersPanel(props: ReadersPanelProps) {
       ) : (
         <>
           <p>{plural(total, 'view')} in the last 7 days.</p>
-          <ViewsChart days={periodDays(props.week, 7, props.now, false)} compact />
+          <ViewsChart days={periodDays(glance!.week, 7, props.now, false)} compact />
         </>
       )}
+      {glance && glance.latestReaders.length > 0 && (
+        <p>
+          Read the latest version (v{props.latest}):{' '}
+          {glance.latestReaders.map((name, i) => (
+            <>
+              {i > 0 && ', '}
+              <bdi>{name}</bdi>
+            </>
+          ))}
+          {glance.moreReaders ? ' and more.' : '.'}
+        </p>
+      )}
+      {glance && <Refused {...props} glance={glance} />}
       <p>
         <a href={`/c/${props.canvasId}/readers`}>Who read this canvas</a>: views by day, version and
         link, which members read which version, and the opens its links refused.
       </p>
     </section>
+  )
+}
+
+/** The week's refused opens by reason, and for readers a link no longer opens to, a new link. */
+function Refused(props: ReadersPanelProps & { glance: CanvasGlance }) {
+  const { denied } = props.glance
+  const reasons = REFUSALS.filter((reason) => denied[reason] > 0)
+  if (reasons.length === 0) return null
+  const ended = reasons.some((reason) => reason !== 'wrong_password')
+  return (
+    <p class="row">
+      <span>
+        Refused opens this week:{' '}
+        {reasons.map((reason) => `${denied[reason]} ${REFUSED_WORDS[reason]}`).join(', ')}.
+      </span>
+      {ended && props.mayShare && (
+        <a class="btn small" href={`/c/${props.canvasId}?share=new#new-share`}>
+          Share again
+        </a>
+      )}
+    </p>
   )
 }
