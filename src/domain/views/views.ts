@@ -49,14 +49,7 @@ export async function readCanvasViews(svc: Services, actor: Actor, canvasId: str
       })
       .from(canvasMemberViews)
       .innerJoin(users, eq(users.userId, canvasMemberViews.userId))
-      // Its members now: a person removed from the workspace is no longer its reader to show.
-      .innerJoin(
-        workspaceMembers,
-        and(
-          eq(workspaceMembers.workspaceId, actor.workspaceId),
-          eq(workspaceMembers.userId, canvasMemberViews.userId),
-        ),
-      )
+      .innerJoin(workspaceMembers, memberNow(actor))
       .where(eq(canvasMemberViews.canvasId, canvasId))
       .orderBy(desc(canvasMemberViews.lastViewedAt))
       .limit(100),
@@ -93,6 +86,16 @@ export async function readCanvasViews(svc: Services, actor: Actor, canvasId: str
   }
   return { title: found[0].title, views }
 }
+
+/**
+ * A member's read joined to their membership of the actor's workspace: a person removed from it
+ * is no longer its reader to show.
+ */
+const memberNow = (actor: Actor) =>
+  and(
+    eq(workspaceMembers.workspaceId, actor.workspaceId),
+    eq(workspaceMembers.userId, canvasMemberViews.userId),
+  )
 
 /** The most read canvases a workspace lists at most. */
 export const MOST_READ = 100
@@ -192,13 +195,7 @@ export async function canvasGlance(svc: Services, actor: Actor, canvasId: string
       .select({ name: personName })
       .from(canvasMemberViews)
       .innerJoin(users, eq(users.userId, canvasMemberViews.userId))
-      .innerJoin(
-        workspaceMembers,
-        and(
-          eq(workspaceMembers.workspaceId, actor.workspaceId),
-          eq(workspaceMembers.userId, canvasMemberViews.userId),
-        ),
-      )
+      .innerJoin(workspaceMembers, memberNow(actor))
       .where(
         and(eq(canvasMemberViews.canvasId, canvasId), eq(canvasMemberViews.lastVersion, latest)),
       )
