@@ -1,3 +1,4 @@
+import { plural } from '../src/lib/format'
 import { periodDates, REFUSALS, REFUSED_WORDS } from '../src/lib/views'
 import { Formatted, visible } from './output'
 import type { Readership } from './types'
@@ -16,8 +17,6 @@ export function sparkline(byDay: Readership['by_day'], days: number, now: number
   if (most === 0) return BARS[0].repeat(days)
   return counts.map((n) => (n === 0 ? ' ' : BARS[Math.ceil((n / most) * BARS.length) - 1])).join('')
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** The lines printed, each a server's strings made visible. */
 export function readershipLines(views: Readership, now: number): Formatted {

@@ -1,3 +1,4 @@
+import { plural } from '../../src/lib/format'
 import { defineCommand } from 'citty'
 import { begin, globalArgs, note, print, printJson, shareJson, shareUrl } from '../shared'
 import type { Api } from '../client'
@@ -72,5 +73,3 @@ async function linkExpiry(api: Api, link: Share): Promise<string> {
     ? `${expiry(link.expires_at, ' with the canvas')} (svc save ${canvas.canvas_id} lets it live as asked)`
     : expiry(link.expires_at)
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

@@ -10,3 +10,6 @@ export function formatSize(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
 }
+
+/** `1 view`, `3 views`: a count and its word, shared by the web pages and the CLI. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

@@ -1,3 +1,4 @@
+import { plural } from '../../lib/format'
 import type { CanvasGlance } from '../../domain/views/views'
 import { REFUSALS, REFUSED_WORDS } from '../../lib/views'
 import { periodDays, ViewsChart } from './views-chart'
@@ -5,8 +6,6 @@ import { periodDays, ViewsChart } from './views-chart'
 // The canvas page's Readers panel (docs/readership.md): its views of the last 7 days as a chart,
 // which teammates read its latest version, the opens its links refused, with a way to share
 // again; and the way to the rest (by version, by link, each member: the Readers page).
-
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
 export type ReadersPanelProps = {
   canvasId: string

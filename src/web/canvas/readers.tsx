@@ -1,3 +1,4 @@
+import { plural } from '../../lib/format'
 import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { page } from '../../http/actor/steps'
@@ -44,8 +45,6 @@ readersPage.get('/:id/readers', page(MEMBER), params(canvasInPath), query(period
     />,
   )
 })
-
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
 const REFUSED: Record<Refusal, string> = {
   expired: 'The link had expired',

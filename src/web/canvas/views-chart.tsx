@@ -1,3 +1,4 @@
+import { plural } from '../../lib/format'
 import { periodDates } from '../../lib/views'
 
 // Views per day as bars, drawn on the server (no chart library, no script): on the Readers page
@@ -20,8 +21,6 @@ export function periodDays(
   const none = withReaders ? { views: 0, unique: 0 } : { views: 0 }
   return periodDates(days, now).map((date) => byDate.get(date) ?? { date, ...none })
 }
-
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`
 
 /** A bar a day, today's last; each says its date and counts, and the figure says the whole. */
 export function ViewsChart(props: { days: DayViews[]; compact?: boolean }) {
