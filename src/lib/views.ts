@@ -64,6 +64,9 @@ export const dayOf = (ms: number) => Math.floor(ms / DAY_MS)
 /** A day number as a date, `2026-12-06`. */
 export const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
 
+/** The first day of a period of `days` days ending today (at `now`). */
+export const firstDayOf = (days: number, now: number) => dayOf(now) - days + 1
+
 /** The dates of a period of `days` days ending today (at `now`), oldest first. */
 export const periodDates = (days: number, now: number) =>
-  Array.from({ length: days }, (_, i) => dateOf(dayOf(now) - days + 1 + i))
+  Array.from({ length: days }, (_, i) => dateOf(firstDayOf(days, now) + i))

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, sql, sum } from 'drizzle-orm'
-import { dateOf, dayOf, REFUSALS, type Refusal } from '../../lib/views'
+import { dateOf, firstDayOf, REFUSALS, type Refusal } from '../../lib/views'
 import {
   canvases,
   canvasMemberViews,
@@ -29,7 +29,7 @@ export async function canvasReadership(
 /** The canvas's title, for its Readers page, and its readership. */
 export async function readCanvasViews(svc: Services, actor: Actor, canvasId: string, days: number) {
   const db = svc.db
-  const from = dayOf(svc.now()) - days + 1
+  const from = firstDayOf(days, svc.now())
   const [found, rows, members] = await db.batch([
     db
       .select({ title: canvases.title })
@@ -105,7 +105,7 @@ export const MOST_READ = 100
  * the workspace's index of its days of reads: canvases gone are left out.
  */
 export async function workspaceReadership(svc: Services, actor: Actor, days: number) {
-  const from = dayOf(svc.now()) - days + 1
+  const from = firstDayOf(days, svc.now())
   const views = sum(canvasViews.views).mapWith(Number)
   const rows = await svc.db
     .select({
@@ -143,6 +143,11 @@ export async function workspaceReadership(svc: Services, actor: Actor, days: num
 /** The days the dashboard shows each canvas's views of (today among them). */
 export const WEEK = 7
 
+// A kind of rows spelled out, not bound, so that SQLite sees its partial index applies:
+// canvas_views_week_idx for the days, canvas_views_denied_idx for the refused opens.
+const dayRows = sql`${canvasViews.kind} = 'day'`
+const deniedRows = sql`${canvasViews.kind} = 'denied'`
+
 /**
  * The views of the last WEEK days of each canvas of `canvasIds` (canvases of the actor's workspace
  * the caller has listed, at most a page), from the index of canvases' days alone: a canvas nobody
@@ -157,9 +162,8 @@ export async function weekViews(svc: Services, canvasIds: string[]): Promise<Map
     .where(
       and(
         inArray(canvasViews.canvasId, canvasIds),
-        // Spelled out, not bound, so SQLite sees the partial index canvas_views_week_idx applies.
-        sql`${canvasViews.kind} = 'day'`,
-        gte(canvasViews.day, dayOf(svc.now()) - WEEK + 1),
+        dayRows,
+        gte(canvasViews.day, firstDayOf(WEEK, svc.now())),
       ),
     )
     .groupBy(canvasViews.canvasId)
@@ -177,20 +181,18 @@ export const NAMED_READERS = 5
  */
 export async function canvasGlance(svc: Services, actor: Actor, canvasId: string, latest: number) {
   const db = svc.db
-  const from = dayOf(svc.now()) - WEEK + 1
+  const from = firstDayOf(WEEK, svc.now())
   const ofCanvas = and(eq(canvasViews.canvasId, canvasId), gte(canvasViews.day, from))
   const [days, refused, readers] = await db.batch([
     db
       .select({ day: canvasViews.day, views: canvasViews.views })
       .from(canvasViews)
-      // Spelled out, not bound, so SQLite sees the partial index canvas_views_week_idx applies.
-      .where(and(ofCanvas, sql`${canvasViews.kind} = 'day'`))
+      .where(and(ofCanvas, dayRows))
       .orderBy(canvasViews.day),
     db
-      .select({ reason: canvasViews.key, views: canvasViews.views })
+      .select({ key: canvasViews.key, count: canvasViews.views })
       .from(canvasViews)
-      // The same for canvas_views_denied_idx.
-      .where(and(ofCanvas, sql`${canvasViews.kind} = 'denied'`)),
+      .where(and(ofCanvas, deniedRows)),
     db
       .select({ name: personName })
       .from(canvasMemberViews)
@@ -202,14 +204,9 @@ export async function canvasGlance(svc: Services, actor: Actor, canvasId: string
       .orderBy(desc(canvasMemberViews.lastViewedAt))
       .limit(NAMED_READERS + 1),
   ])
-  const denied = Object.fromEntries(REFUSALS.map((reason) => [reason, 0])) as Record<
-    Refusal,
-    number
-  >
-  for (const r of refused) denied[r.reason as Refusal] += r.views
   return {
     week: days.map((r) => ({ date: dateOf(r.day), views: r.views })),
-    denied,
+    denied: byReason(refused),
     /** The latest version's readers among the members, NAMED_READERS at most. */
     latestReaders: readers.slice(0, NAMED_READERS).map((r) => r.name),
     /** More members read it than are named. */
@@ -223,15 +220,20 @@ type Row = typeof canvasViews.$inferSelect
 
 /** The refused opens of the canvas's links by reason, and the readers they came from. */
 function refusedOpens(rows: Row[]) {
-  const sums = new Map(sumBy(rows, (r) => r.key))
-  const of = (pick: (sum: { views: number; readers: number }) => number) =>
-    Object.fromEntries(
-      REFUSALS.map((reason) => {
-        const sum = sums.get(reason)
-        return [reason, sum ? pick(sum) : 0]
-      }),
-    ) as Record<Refusal, number>
-  return { denied: of((s) => s.views), denied_unique: of((s) => s.readers) }
+  return {
+    denied: byReason(rows.map((r) => ({ key: r.key, count: r.views }))),
+    denied_unique: byReason(rows.map((r) => ({ key: r.key, count: r.readers }))),
+  }
+}
+
+/** Counts of refused opens added up by reason (their rows' key), every reason told (none: 0). */
+function byReason(rows: { key: string; count: number }[]) {
+  const counts = Object.fromEntries(REFUSALS.map((reason) => [reason, 0])) as Record<
+    Refusal,
+    number
+  >
+  for (const row of rows) if (row.key in counts) counts[row.key as Refusal] += row.count
+  return counts
 }
 
 /** The rows' counts added up by `key`, most read first. */
@@ -257,7 +259,7 @@ export function viewsOfRemovedCanvas(svc: Services, canvasId: string) {
 
 /** Removes at most `limit` days of counts older than VIEW_RETENTION_DAYS; answers how many. */
 export async function sweepViews(svc: Services, now: number, limit: number): Promise<number> {
-  const kept = dayOf(now) - svc.settings.viewRetentionDays + 1
+  const kept = firstDayOf(svc.settings.viewRetentionDays, now)
   const removed = await svc.db.run(
     sql`DELETE FROM canvas_views WHERE rowid IN
       (SELECT rowid FROM canvas_views WHERE day < ${kept} ORDER BY day LIMIT ${limit})`,

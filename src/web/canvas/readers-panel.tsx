@@ -1,6 +1,6 @@
 import { plural } from '../../lib/format'
 import type { CanvasGlance } from '../../domain/views/views'
-import { REFUSALS, REFUSED_WORDS } from '../../lib/views'
+import { REFUSALS, REFUSED_WORDS, type Refusal } from '../../lib/views'
 import { periodDays, ViewsChart } from './views-chart'
 
 // The canvas page's Readers panel (docs/readership.md): its views of the last 7 days as a chart,
@@ -59,20 +59,33 @@ export function ReadersPanel(props: ReadersPanelProps) {
 /** The week's refused opens by reason, and for readers a link no longer opens to, a new link. */
 function Refused(props: ReadersPanelProps & { glance: CanvasGlance }) {
   const { denied } = props.glance
-  const reasons = REFUSALS.filter((reason) => denied[reason] > 0)
+  const { reasons, ended } = refusedReasons(denied)
   if (reasons.length === 0) return null
-  const ended = reasons.some((reason) => reason !== 'wrong_password')
   return (
     <p class="row">
       <span>
         Refused opens this week:{' '}
         {reasons.map((reason) => `${denied[reason]} ${REFUSED_WORDS[reason]}`).join(', ')}.
       </span>
-      {ended && props.mayShare && (
-        <a class="btn small" href={`/c/${props.canvasId}?share=new#new-share`}>
-          Share again
-        </a>
-      )}
+      {ended && props.mayShare && <ShareAgain canvasId={props.canvasId} class="btn small" />}
     </p>
+  )
+}
+
+/**
+ * The reasons some open was refused for, and whether one was a link that no longer opens (its
+ * readers need a new one; a wrong password does not).
+ */
+export function refusedReasons(denied: Record<Refusal, number>) {
+  const reasons = REFUSALS.filter((reason) => denied[reason] > 0)
+  return { reasons, ended: reasons.some((reason) => reason !== 'wrong_password') }
+}
+
+/** The way to a new link: the canvas's page with its new link form open. */
+export function ShareAgain(props: { canvasId: string; class: string }) {
+  return (
+    <a class={props.class} href={`/c/${props.canvasId}?share=new#new-share`}>
+      Share again
+    </a>
   )
 }

@@ -10,7 +10,8 @@ import { readCanvasViews } from '../../domain/views/views'
 import { canvasInPath } from '../../schema/requests'
 import type { Readership } from '../../schema/responses'
 import { ago, calendar } from '../../lib/time'
-import { REFUSALS, type Refusal } from '../../lib/views'
+import type { Refusal } from '../../lib/views'
+import { refusedReasons, ShareAgain } from './readers-panel'
 import { periodDays, ViewsChart } from './views-chart'
 import { Layout, type User } from '../pages/layout'
 import { ListTable } from '../pages/list-table'
@@ -59,11 +60,10 @@ const REFUSED: Record<Refusal, string> = {
  */
 function RefusedOpens(props: { views: Readership; mayShare: boolean }) {
   const { denied, denied_unique } = props.views
-  const reasons = REFUSALS.filter((reason) => denied[reason] > 0)
+  const { reasons, ended } = refusedReasons(denied)
   if (reasons.length === 0) {
     return <p class="muted">No link of this canvas has refused anyone.</p>
   }
-  const ended = reasons.some((reason) => reason !== 'wrong_password')
   return (
     <>
       <ListTable columns={['Why', 'Opens', 'Readers']}>
@@ -78,11 +78,7 @@ function RefusedOpens(props: { views: Readership; mayShare: boolean }) {
       {ended && (
         <p class="row">
           <span>Readers met a link that no longer opens: send them a new one.</span>
-          {props.mayShare && (
-            <a class="btn primary" href={`/c/${props.views.canvas_id}?share=new#new-share`}>
-              Share again
-            </a>
-          )}
+          {props.mayShare && <ShareAgain canvasId={props.views.canvas_id} class="btn primary" />}
         </p>
       )}
     </>
